@@ -1,0 +1,46 @@
+// Builds two bundles: the extension (Node, CommonJS, `vscode` external) and
+// the webview (browser, IIFE). `--watch` rebuilds on change; `--production`
+// minifies and drops source maps.
+import * as esbuild from 'esbuild';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+/** @type {import('esbuild').BuildOptions} */
+const shared = {
+  bundle: true,
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  logLevel: 'info',
+  legalComments: 'none',
+};
+
+const builds = [
+  {
+    ...shared,
+    entryPoints: { extension: 'src/extension.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['vscode'],
+    // The heavy SDKs stay in their own chunks of the same bundle but are only
+    // evaluated on first use (see the lazy imports in src/host), keeping
+    // activation cheap.
+  },
+  {
+    ...shared,
+    entryPoints: { webview: 'webview/main.ts' },
+    outdir: 'dist',
+    platform: 'browser',
+    target: 'es2022',
+    format: 'iife',
+  },
+];
+
+if (watch) {
+  const contexts = await Promise.all(builds.map((options) => esbuild.context(options)));
+  await Promise.all(contexts.map((context) => context.watch()));
+} else {
+  await Promise.all(builds.map((options) => esbuild.build(options)));
+}

@@ -1,0 +1,191 @@
+// Settings as the agent uses them, validated with zod at the border. Every
+// field is checked on its own: a bad value yields a warning naming the key and
+// the default for that key, never a crash and never the loss of the others.
+import { z } from 'zod';
+import type { ModelSettings } from '../models/chatModel';
+
+export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+export interface ModelPrice {
+  /** USD per million input tokens. */
+  readonly input: number;
+  /** USD per million output tokens. */
+  readonly output: number;
+  /** USD per million cached input tokens; defaults to `input`. */
+  readonly cachedInput?: number | undefined;
+}
+
+export interface AgentSettings {
+  readonly functionCallModel: ModelSettings;
+  /** Undefined model: single-model mode, the function-call model answers. */
+  readonly answerModel: ModelSettings;
+  readonly singleModel: boolean;
+  readonly mode: 'agent' | 'chat';
+  readonly maxIterations: number;
+  readonly maxExecutionSeconds: number;
+  readonly responseMode: 'integrated' | 'streaming';
+  readonly nonToolReply: 'answer' | 'remind' | 'user';
+  readonly minResultLength: number;
+  readonly verbose: boolean;
+  readonly autoApprove: 'readOnly' | 'all' | 'none';
+  readonly mcpServers: Record<string, unknown>;
+  readonly pricing: Readonly<Record<string, ModelPrice>>;
+}
+
+const url = z.string().trim().refine((value) => /^https?:\/\/[^\s]+$/i.test(value), 'must be an http(s) URL');
+const price = z.object({
+  input: z.number().min(0),
+  output: z.number().min(0),
+  cachedInput: z.number().min(0).optional(),
+});
+
+/** One schema and default per setting key (without the `tandem.` prefix). */
+const fields = {
+  'functionCallModel.baseUrl': { schema: url, fallback: OPENAI_BASE_URL },
+  'functionCallModel.model': { schema: z.string().trim().min(1), fallback: 'gpt-4o-mini' },
+  'functionCallModel.temperature': { schema: z.number().min(0).max(2), fallback: 0 },
+  'functionCallModel.maxTokens': { schema: z.number().int().min(1), fallback: 2048 },
+  'answerModel.baseUrl': { schema: z.union([z.literal(''), url]), fallback: '' },
+  'answerModel.model': { schema: z.string().trim(), fallback: '' },
+  'answerModel.temperature': { schema: z.number().min(0).max(2), fallback: 0.3 },
+  'answerModel.maxTokens': { schema: z.number().int().min(1), fallback: 4096 },
+  'agent.mode': { schema: z.enum(['agent', 'chat']), fallback: 'agent' },
+  'agent.maxIterations': { schema: z.number().int().min(1).max(10), fallback: 5 },
+  'agent.maxExecutionSeconds': { schema: z.number().int().min(10).max(300), fallback: 60 },
+  'agent.responseMode': { schema: z.enum(['integrated', 'streaming']), fallback: 'integrated' },
+  'agent.nonToolReply': { schema: z.enum(['answer', 'remind', 'user']), fallback: 'answer' },
+  'agent.minResultLength': { schema: z.number().int().min(0).max(10_000), fallback: 20 },
+  'agent.verbose': { schema: z.boolean(), fallback: false },
+  'tools.autoApprove': { schema: z.enum(['readOnly', 'all', 'none']), fallback: 'readOnly' },
+  'mcp.servers': { schema: z.record(z.string(), z.unknown()), fallback: {} },
+  pricing: { schema: z.record(z.string(), price), fallback: {} },
+} as const;
+
+export type SettingKey = keyof typeof fields;
+export const SETTING_KEYS = Object.keys(fields) as SettingKey[];
+
+type FieldValue<K extends SettingKey> = z.infer<(typeof fields)[K]['schema']>;
+
+/**
+ * Raw values as the host reads them: only what the user set explicitly
+ * (any scope). Missing keys fall back to environment variables, then defaults.
+ */
+export type RawSettings = Partial<Record<SettingKey, unknown>>;
+
+export interface SettingsResult {
+  readonly settings: AgentSettings;
+  /** One message per rejected value, naming the key, the fault and the default used. */
+  readonly warnings: readonly string[];
+}
+
+const envModel = z
+  .object({
+    baseUrl: url.optional(),
+    model: z.string().min(1).optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    maxTokens: z.number().int().min(1).optional(),
+  })
+  .strict();
+
+/** Settings the spec allows from environment variables, as raw values keyed like the settings. */
+function fromEnvironment(env: NodeJS.ProcessEnv, warnings: string[]): RawSettings {
+  const raw: Record<string, unknown> = {};
+  const model = (variable: string, prefix: 'functionCallModel' | 'answerModel') => {
+    const text = env[variable];
+    if (!text) return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      warnings.push(`${variable} is not valid JSON; it is ignored.`);
+      return;
+    }
+    const result = envModel.safeParse(parsed);
+    if (!result.success) {
+      warnings.push(`${variable}: ${describeIssues(result.error)}; it is ignored.`);
+      return;
+    }
+    for (const [field, value] of Object.entries(result.data)) {
+      if (value !== undefined) raw[`${prefix}.${field}`] = value;
+    }
+  };
+  model('AGENT_FUNCTION_CALL_MODEL', 'functionCallModel');
+  model('AGENT_ANSWER_MODEL', 'answerModel');
+  if (env.OPENAI_BASE_URL && raw['functionCallModel.baseUrl'] === undefined) {
+    raw['functionCallModel.baseUrl'] = env.OPENAI_BASE_URL;
+  }
+  const integer = (variable: string, key: SettingKey) => {
+    const text = env[variable];
+    if (text === undefined || text === '') return;
+    raw[key] = /^-?\d+$/.test(text.trim()) ? Number(text) : text;
+  };
+  integer('AGENT_MAX_ITERATIONS', 'agent.maxIterations');
+  integer('AGENT_MAX_EXECUTION_TIME', 'agent.maxExecutionSeconds');
+  if (env.AGENT_VERBOSE !== undefined && env.AGENT_VERBOSE !== '') {
+    raw['agent.verbose'] = /^(1|true|yes|on)$/i.test(env.AGENT_VERBOSE.trim());
+  }
+  return raw;
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => (issue.path.length ? `${issue.path.join('.')}: ` : '') + issue.message).join('; ');
+}
+
+function show(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/**
+ * Validates raw settings. Explicit settings win over environment variables,
+ * which win over defaults. A bad environment value is reported like a bad setting.
+ */
+export function resolveSettings(raw: RawSettings, env: NodeJS.ProcessEnv = process.env): SettingsResult {
+  const warnings: string[] = [];
+  const fromEnv = fromEnvironment(env, warnings);
+  const value = <K extends SettingKey>(key: K): FieldValue<K> => {
+    const field = fields[key];
+    const explicit = raw[key];
+    const source = explicit !== undefined ? `tandem.${key}` : `environment (for tandem.${key})`;
+    const candidate = explicit !== undefined ? explicit : fromEnv[key];
+    if (candidate === undefined) return field.fallback as FieldValue<K>;
+    const result = field.schema.safeParse(candidate);
+    if (result.success) return result.data as FieldValue<K>;
+    warnings.push(`${source} = ${show(candidate)} is invalid (${describeIssues(result.error)}); using the default ${show(field.fallback)}.`);
+    return field.fallback as FieldValue<K>;
+  };
+
+  const functionCallModel: ModelSettings = {
+    baseUrl: value('functionCallModel.baseUrl'),
+    model: value('functionCallModel.model'),
+    temperature: value('functionCallModel.temperature'),
+    maxTokens: value('functionCallModel.maxTokens'),
+  };
+  const answerName = value('answerModel.model');
+  const singleModel = answerName === '';
+  const answerModel: ModelSettings = singleModel
+    ? functionCallModel
+    : {
+        baseUrl: value('answerModel.baseUrl') || functionCallModel.baseUrl,
+        model: answerName,
+        temperature: value('answerModel.temperature'),
+        maxTokens: value('answerModel.maxTokens'),
+      };
+
+  const settings: AgentSettings = {
+    functionCallModel,
+    answerModel,
+    singleModel,
+    mode: value('agent.mode'),
+    maxIterations: value('agent.maxIterations'),
+    maxExecutionSeconds: value('agent.maxExecutionSeconds'),
+    responseMode: value('agent.responseMode'),
+    nonToolReply: value('agent.nonToolReply'),
+    minResultLength: value('agent.minResultLength'),
+    verbose: value('agent.verbose'),
+    autoApprove: value('tools.autoApprove'),
+    mcpServers: value('mcp.servers'),
+    pricing: value('pricing'),
+  };
+  return { settings, warnings };
+}

@@ -1,0 +1,86 @@
+// The narrow interface the agent loop speaks to a model through. The OpenAI
+// SDK lives behind it (openAiChatModel.ts); the loop never sees wire types.
+
+/** Where a model is served and how it is sampled. */
+export interface ModelSettings {
+  readonly baseUrl: string;
+  readonly model: string;
+  readonly apiKey?: string | undefined;
+  readonly temperature?: number | undefined;
+  readonly maxTokens?: number | undefined;
+}
+
+/** One tool call as the model asked for it; `arguments` is the raw JSON text. */
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: string;
+}
+
+export type ChatMessage =
+  | { readonly role: 'system'; readonly content: string }
+  | { readonly role: 'user'; readonly content: string }
+  | { readonly role: 'assistant'; readonly content: string | null; readonly toolCalls?: readonly ToolCall[] }
+  | { readonly role: 'tool'; readonly toolCallId: string; readonly content: string };
+
+/** A tool as the model sees it: OpenAI function schema. */
+export interface ToolSchema {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: Record<string, unknown>;
+}
+
+/**
+ * Token counts of one call. A count the server did not send is `undefined`,
+ * never a fake 0; `estimated` is true when the counts were estimated locally
+ * because the server sent no usage.
+ */
+export interface TokenUsage {
+  readonly promptTokens: number | undefined;
+  readonly completionTokens: number | undefined;
+  readonly cachedTokens: number | undefined;
+  readonly estimated: boolean;
+}
+
+/** What streams out of a model call while it runs. */
+export type ModelDelta =
+  | { readonly type: 'text'; readonly delta: string }
+  | { readonly type: 'reasoning'; readonly delta: string }
+  | { readonly type: 'toolCallStart'; readonly index: number; readonly id: string; readonly name: string }
+  | { readonly type: 'toolCallArgs'; readonly index: number; readonly delta: string }
+  /**
+   * The call failed and will be tried again after `delayMs`. Anything this
+   * call streamed before is void: consumers drop their partial state.
+   */
+  | { readonly type: 'retry'; readonly attempt: number; readonly delayMs: number; readonly reason: string };
+
+/** The finished result of one model call. */
+export interface ModelTurn {
+  readonly model: string;
+  readonly content: string;
+  readonly reasoning: string;
+  readonly toolCalls: readonly ToolCall[];
+  readonly finishReason: string | undefined;
+  readonly usage: TokenUsage;
+  /** Wall time of the call including retries, in milliseconds. */
+  readonly durationMs: number;
+  /** 1 when the first attempt succeeded. */
+  readonly attempts: number;
+}
+
+export interface TurnRequest {
+  readonly messages: readonly ChatMessage[];
+  /** Omitted or empty: the model is called without tools. */
+  readonly tools?: readonly ToolSchema[] | undefined;
+}
+
+export interface ChatModel {
+  /** The model id as configured, e.g. `gpt-4o-mini`. */
+  readonly name: string;
+  /**
+   * Streams one chat completion. Yields deltas while the model writes and
+   * returns the finished turn. Throws `ModelApiError` once retries are spent
+   * and `CancelledError` when `signal` aborts (the HTTP stream ends at once).
+   */
+  streamTurn(request: TurnRequest, signal: AbortSignal): AsyncGenerator<ModelDelta, ModelTurn, void>;
+}

@@ -1,0 +1,135 @@
+// The event stream a run yields: AG-UI 1.0 events, plus CUSTOM events for
+// what AG-UI has no word for. The webview renders exactly this stream; an
+// AG-UI client over HTTP+SSE can consume it too.
+//
+// Conventions:
+// - Events a model produced carry `metadata: { role, model }` where `role` is
+//   the ModelRole below and `model` the model id.
+// - STEP_STARTED/FINISHED names: `tools` (the function-call phase, one step per
+//   iteration is named `tools:<n>`), `answer` (the answer phase).
+// - TOOL_CALL_RESULT is always followed by a `tandem.toolStatus` CUSTOM event
+//   with the structured outcome of the call.
+import type { BaseEvent } from '@ag-ui/core';
+import type { ToolResultSummary } from '../tools/tool';
+
+export type AgentEvent = BaseEvent & { readonly [key: string]: unknown };
+
+export type ModelRole = 'function-call' | 'answer';
+
+/** Why the tool phase ended (or the run stopped). */
+export type StopReason =
+  | 'noToolCall' // the model replied without calling a tool
+  | 'sufficient' // the results were judged sufficient
+  | 'maxIterations'
+  | 'timeLimit'
+  | 'loopDetected'
+  | 'mistakes' // too many replies without a tool call under `remind`
+  | 'cancelled' // Stop
+  | 'awaitingUser' // nonToolReply = user: the reply is shown, the run waits
+  | 'chatMode'; // chat mode: no tool phase at all
+
+export const CustomEventName = {
+  /** Phase switch: `PhasePayload`. */
+  phase: 'tandem.phase',
+  /** Live usage totals: `RunUsage`. */
+  usage: 'tandem.usage',
+  /** A notice for the user: `NoticePayload`. */
+  notice: 'tandem.notice',
+  /** Outcome of a tool call: `ToolStatusPayload`. */
+  toolStatus: 'tandem.toolStatus',
+  /** Progress of a running tool call: `ToolProgressPayload`. */
+  toolProgress: 'tandem.toolProgress',
+  /** A retry of a model call: `RetryPayload`. */
+  retry: 'tandem.retry',
+  /** What kind of message a TEXT_MESSAGE_START opens: `MessageKindPayload`. */
+  messageKind: 'tandem.messageKind',
+} as const;
+
+export interface PhasePayload {
+  readonly phase: 'tools' | 'answer';
+  readonly role: ModelRole;
+  readonly model: string;
+  /** Set on the switch to the answer phase: why the tool phase ended. */
+  readonly stopReason?: StopReason | undefined;
+  /** The same, in words for the user. */
+  readonly reason?: string | undefined;
+  /** Both model names, so the panel can show the switch. */
+  readonly functionCallModel: string;
+  readonly answerModel: string;
+}
+
+export type NoticeCode =
+  | StopReason
+  | 'loopWarning'
+  | 'reminder'
+  | 'modeChanged'
+  | 'responseModeChanged'
+  | 'settings'
+  | 'malformedToolCall'
+  | 'usageEstimated';
+
+export interface NoticePayload {
+  readonly code: NoticeCode;
+  readonly level: 'info' | 'warning' | 'error';
+  readonly message: string;
+}
+
+export type ToolCallStatus = 'done' | 'failed' | 'cached' | 'rejected';
+
+export interface ToolStatusPayload {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly status: ToolCallStatus;
+  readonly durationMs: number;
+  readonly summary?: ToolResultSummary | undefined;
+  /** `mcp:<server>` or `workspace`. */
+  readonly source: string;
+}
+
+export interface ToolProgressPayload {
+  readonly toolCallId: string;
+  readonly message?: string | undefined;
+  readonly progress?: number | undefined;
+  readonly total?: number | undefined;
+}
+
+export interface RetryPayload {
+  readonly role: ModelRole;
+  readonly model: string;
+  readonly attempt: number;
+  readonly delayMs: number;
+  readonly reason: string;
+}
+
+export interface MessageKindPayload {
+  readonly messageId: string;
+  /** `answer`: the final answer. `interim`: streaming-mode text before a tool call. `toolResult`: streaming-mode tool result message. */
+  readonly kind: 'answer' | 'interim' | 'toolResult';
+  readonly role: ModelRole;
+  readonly model: string;
+}
+
+/** Per-model usage, as shown in the usage panel. Undefined counts were not reported. */
+export interface ModelUsage {
+  readonly role: ModelRole;
+  readonly model: string;
+  readonly calls: number;
+  readonly promptTokens: number | undefined;
+  readonly completionTokens: number | undefined;
+  readonly cachedTokens: number | undefined;
+  /** True when any count is a local estimate. */
+  readonly estimated: boolean;
+  /** USD; undefined when no price is known for the model. */
+  readonly costUsd: number | undefined;
+  /** True when the price comes from built-in defaults rather than the user's table. */
+  readonly costIsDefaultPrice: boolean;
+}
+
+export interface RunUsage {
+  readonly functionCall: ModelUsage;
+  readonly answer: ModelUsage;
+  /** Milliseconds spent in the tool phase and in the answer phase. */
+  readonly toolPhaseMs: number;
+  readonly answerPhaseMs: number;
+  readonly totalCostUsd: number | undefined;
+}

@@ -1,0 +1,83 @@
+// The Tool interface: workspace tools and MCP tools both implement it, and the
+// agent loop knows nothing else about them.
+
+export interface ToolProgress {
+  readonly message?: string | undefined;
+  readonly progress?: number | undefined;
+  readonly total?: number | undefined;
+}
+
+/** What the user is asked before a tool call that changes something runs. */
+export type ApprovalRequest =
+  | {
+      readonly kind: 'toolCall';
+      readonly toolName: string;
+      readonly arguments: unknown;
+    }
+  | {
+      readonly kind: 'edit';
+      readonly toolName: string;
+      /** Absolute path of the file. */
+      readonly path: string;
+      /** Current text; undefined when the file does not exist yet. */
+      readonly before: string | undefined;
+      /** Proposed text; undefined when the file is to be deleted. */
+      readonly after: string | undefined;
+    };
+
+export interface ApprovalGate {
+  /** Resolves true to go ahead. Applies the `tandem.tools.autoApprove` policy. */
+  request(request: ApprovalRequest, signal: AbortSignal): Promise<boolean>;
+}
+
+export interface ToolContext {
+  /** The id of this call, as the model gave it. */
+  readonly callId: string;
+  readonly signal: AbortSignal;
+  readonly approval: ApprovalGate;
+  onProgress?(progress: ToolProgress): void;
+}
+
+/** A structured view of a result, for the panel ("N results", the top 3). */
+export type ToolResultSummary =
+  | {
+      readonly kind: 'search';
+      readonly total: number;
+      readonly top: readonly { readonly title: string; readonly snippet?: string | undefined }[];
+    }
+  | { readonly kind: 'text'; readonly preview: string };
+
+export interface ToolResult {
+  /** What the model reads. */
+  readonly text: string;
+  readonly isError?: boolean | undefined;
+  readonly summary?: ToolResultSummary | undefined;
+}
+
+export type ToolSource = { readonly kind: 'workspace' } | { readonly kind: 'mcp'; readonly server: string };
+
+export interface Tool {
+  /** Matches ^[a-zA-Z0-9_-]{1,64}$ (OpenAI's rule). */
+  readonly name: string;
+  readonly description: string;
+  /** JSON schema of the arguments object. */
+  readonly parameters: Record<string, unknown>;
+  /** Read-only tools run without approval under the default policy and may be cached. */
+  readonly readOnly: boolean;
+  /**
+   * True when the tool asks for approval itself (an edit shows its diff);
+   * otherwise the loop asks through the gate before running a non-read-only tool.
+   */
+  readonly approvesItself?: boolean | undefined;
+  readonly source: ToolSource;
+  /**
+   * Runs the tool. Validates `args` itself; a fault should come back as a
+   * result with `isError`, though a throw is also caught by the loop.
+   */
+  run(args: unknown, context: ToolContext): Promise<ToolResult>;
+}
+
+/** Anything that can list tools for a run (the workspace tools, the MCP hub). */
+export interface ToolProvider {
+  tools(): readonly Tool[];
+}
