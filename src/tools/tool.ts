@@ -31,6 +31,8 @@ export interface ApprovalGate {
 }
 
 export interface ToolContext {
+  /** The run this call belongs to (edits are journaled per run so they can be reverted). */
+  readonly runId: string;
   /** The id of this call, as the model gave it. */
   readonly callId: string;
   readonly signal: AbortSignal;
