@@ -1,0 +1,76 @@
+// The messages between the extension host and the panel. What comes FROM the
+// webview is untrusted and parsed with zod before the host acts on it; what
+// goes TO the webview is typed only (the host produces it).
+import { z } from 'zod';
+import type { AgentEvent, ModelRole } from './agentEvents';
+import type { McpServerStatus } from '../mcp/mcpServerStatus';
+
+const role = z.enum(['function-call', 'answer']);
+const id = z.string().min(1).max(200);
+
+/** Every message the webview may send, one schema per `type`. */
+export const fromWebviewSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('send'), text: z.string().trim().min(1).max(200_000) }),
+  z.object({ type: z.literal('stop') }),
+  z.object({ type: z.literal('newChat') }),
+  z.object({ type: z.literal('setMode'), mode: z.enum(['agent', 'chat']) }),
+  z.object({ type: z.literal('setResponseMode'), mode: z.enum(['integrated', 'streaming']) }),
+  z.object({ type: z.literal('listModels'), role }),
+  z.object({ type: z.literal('selectModel'), role, model: z.string().trim().max(300) }),
+  z.object({ type: z.literal('openConversation'), id }),
+  z.object({ type: z.literal('deleteConversation'), id }),
+  z.object({ type: z.literal('revertRun'), runId: id }),
+  z.object({ type: z.literal('copy'), text: z.string().max(2_000_000) }),
+  z.object({
+    type: z.literal('command'),
+    command: z.enum(['tandem.exportTranscript', 'tandem.showLog', 'tandem.setApiKey', 'tandem.showMcpServers']),
+  }),
+]);
+
+export type FromWebview = z.infer<typeof fromWebviewSchema>;
+
+/** Parses one message from the webview; undefined when it is not one we know. */
+export function parseFromWebview(value: unknown): FromWebview | undefined {
+  const result = fromWebviewSchema.safeParse(value);
+  return result.success ? result.data : undefined;
+}
+
+/** One entry of the history list. */
+export interface ConversationSummary {
+  readonly id: string;
+  readonly title: string;
+  readonly updatedAt: number;
+}
+
+/** What the panel shows in its header controls. */
+export interface PanelSettings {
+  readonly mode: 'agent' | 'chat';
+  readonly responseMode: 'integrated' | 'streaming';
+  readonly functionCallModel: string;
+  /** Empty: single-model mode. */
+  readonly answerModel: string;
+}
+
+export type ToWebview =
+  /** Replaces everything the panel shows with this conversation. */
+  | {
+      readonly type: 'conversation';
+      readonly id: string;
+      readonly events: readonly AgentEvent[];
+      readonly running: boolean;
+    }
+  /** Events of the running conversation, in order, coalesced per frame. */
+  | { readonly type: 'events'; readonly conversationId: string; readonly events: readonly AgentEvent[] }
+  | { readonly type: 'settings'; readonly settings: PanelSettings }
+  | { readonly type: 'history'; readonly conversations: readonly ConversationSummary[] }
+  | {
+      readonly type: 'models';
+      readonly role: ModelRole;
+      readonly models: readonly string[];
+      /** Set when the list could not be fetched: the picker stays free text. */
+      readonly error?: string | undefined;
+    }
+  | { readonly type: 'mcpStatus'; readonly servers: readonly McpServerStatus[] }
+  /** Puts text into the prompt box (Ask About Selection) and sends it when `send` is true. */
+  | { readonly type: 'prompt'; readonly text: string; readonly send: boolean };

@@ -1,0 +1,11 @@
+// CUSTOM event names the host adds to a conversation's stream besides the
+// loop's own, so a stored conversation replays from one event list. Kept in
+// its own dependency-free file so the webview bundle does not pull in zod.
+export const HostEventName = {
+  /** The user's prompt: `{ text }`. */
+  userMessage: 'tandem.userMessage',
+  /** A run changed files that can be reverted: `{ runId, files }`. */
+  runEdits: 'tandem.runEdits',
+  /** The edits of a run were reverted: `{ runId, files }`. */
+  runReverted: 'tandem.runReverted',
+} as const;

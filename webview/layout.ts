@@ -1,0 +1,249 @@
+// The panel's fixed frame: header controls, model pickers, history, the step
+// list, the revert bar, usage and the prompt box. Built once; setters update it.
+import type { McpServerStatus } from '../src/mcp/mcpServerStatus';
+import type { ModelRole } from '../src/protocol/agentEvents';
+import type { ConversationSummary, FromWebview, PanelSettings } from '../src/protocol/webviewMessages';
+import { button, setDisabled, setLabel, type ButtonElement } from './components';
+import { createUsagePanel } from './usageView';
+import type { RunEdits } from './viewModel';
+
+export interface LayoutHooks {
+  readonly post: (message: FromWebview) => void;
+  readonly isRunning: () => boolean;
+  readonly draft: string;
+  readonly saveDraft: (draft: string) => void;
+}
+
+export interface Layout {
+  readonly steps: HTMLElement;
+  readonly usage: HTMLElement;
+  setRunning(running: boolean): void;
+  setSettings(settings: PanelSettings): void;
+  setHistory(conversations: readonly ConversationSummary[], currentId: string | undefined): void;
+  setModels(role: ModelRole, models: readonly string[], error: string | undefined): void;
+  setMcpStatus(servers: readonly McpServerStatus[]): void;
+  setEdits(edits: ReadonlyMap<string, RunEdits>, lastRunId: string | undefined): void;
+  setEmpty(empty: boolean): void;
+  setPrompt(text: string): void;
+  send(): void;
+}
+
+function div(className: string, testId?: string): HTMLDivElement {
+  const node = document.createElement('div');
+  node.className = className;
+  if (testId) node.dataset['testid'] = testId;
+  return node;
+}
+
+function modelPicker(role: ModelRole, hooks: LayoutHooks): { root: HTMLElement; input: HTMLInputElement; list: HTMLDataListElement } {
+  const root = div('picker');
+  const label = document.createElement('label');
+  const id = `model-${role}`;
+  label.htmlFor = id;
+  label.textContent = role === 'function-call' ? 'Function-call model' : 'Answer model';
+  const input = document.createElement('input');
+  input.id = id;
+  input.dataset['testid'] = id;
+  input.type = 'text';
+  input.spellcheck = false;
+  input.setAttribute('list', `${id}-list`);
+  if (role === 'answer') input.placeholder = 'same as function-call model';
+  const list = document.createElement('datalist');
+  list.id = `${id}-list`;
+  let requested = false;
+  input.addEventListener('focus', () => {
+    if (!requested) {
+      requested = true;
+      hooks.post({ type: 'listModels', role });
+    }
+  });
+  input.addEventListener('change', () => hooks.post({ type: 'selectModel', role, model: input.value.trim() }));
+  root.append(label, input, list);
+  return { root, input, list };
+}
+
+export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
+  let settings: PanelSettings = { mode: 'agent', responseMode: 'integrated', functionCallModel: '', answerModel: '' };
+
+  const header = div('header');
+  header.setAttribute('role', 'toolbar');
+  header.setAttribute('aria-label', 'Tandem controls');
+  const modeToggle = button({
+    label: 'Agent',
+    testId: 'mode-toggle',
+    title: 'Switch between Agent mode (tools) and Chat mode (no tools)',
+    onClick: () => hooks.post({ type: 'setMode', mode: settings.mode === 'agent' ? 'chat' : 'agent' }),
+  });
+  const responseToggle = button({
+    label: 'Integrated',
+    testId: 'response-mode',
+    title: 'Switch between integrated and streaming responses',
+    onClick: () =>
+      hooks.post({ type: 'setResponseMode', mode: settings.responseMode === 'integrated' ? 'streaming' : 'integrated' }),
+  });
+  const newChat = button({ label: 'New chat', testId: 'new-chat', onClick: () => hooks.post({ type: 'newChat' }) });
+  const historyButton = button({ label: 'History', testId: 'history-toggle', onClick: () => toggleHistory() });
+  header.append(modeToggle, responseToggle, newChat, historyButton);
+
+  const models = document.createElement('details');
+  models.className = 'models';
+  const modelsSummary = document.createElement('summary');
+  modelsSummary.textContent = 'Models';
+  const functionCallPicker = modelPicker('function-call', hooks);
+  const answerPicker = modelPicker('answer', hooks);
+  const modelsError = div('muted models-error');
+  models.append(modelsSummary, functionCallPicker.root, answerPicker.root, modelsError);
+
+  const mcpStatus = div('mcp-status muted', 'mcp-status');
+  mcpStatus.setAttribute('aria-live', 'polite');
+
+  const history = div('history', 'history');
+  history.hidden = true;
+  history.setAttribute('role', 'list');
+  history.setAttribute('aria-label', 'Earlier conversations');
+  const toggleHistory = () => {
+    history.hidden = !history.hidden;
+    historyButton.setAttribute('aria-expanded', String(!history.hidden));
+  };
+
+  const steps = div('steps', 'steps');
+  steps.setAttribute('role', 'log');
+  steps.setAttribute('aria-live', 'polite');
+  steps.setAttribute('aria-label', 'Conversation');
+  steps.tabIndex = 0;
+  const empty = div('empty muted');
+  empty.textContent = 'Ask about your workspace. Enter sends, Shift+Enter adds a line.';
+
+  const revertBar = div('revert-bar');
+  revertBar.hidden = true;
+  let revertRunId: string | undefined;
+  const revert = button({
+    label: "Revert this run's edits",
+    testId: 'revert-run',
+    onClick: () => revertRunId && hooks.post({ type: 'revertRun', runId: revertRunId }),
+  });
+  const revertText = document.createElement('span');
+  revertText.className = 'muted';
+  revertBar.append(revertText, revert);
+
+  const usage = createUsagePanel();
+
+  const composer = div('composer');
+  const prompt = document.createElement('textarea');
+  prompt.dataset['testid'] = 'prompt';
+  prompt.rows = 3;
+  prompt.placeholder = 'Ask Tandem…';
+  prompt.setAttribute('aria-label', 'Prompt. Enter sends, Shift+Enter adds a new line.');
+  prompt.value = hooks.draft;
+  const send = () => {
+    const text = prompt.value.trim();
+    if (!text || hooks.isRunning()) return;
+    hooks.post({ type: 'send', text });
+    prompt.value = '';
+    hooks.saveDraft('');
+  };
+  prompt.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      send();
+    }
+  });
+  prompt.addEventListener('input', () => hooks.saveDraft(prompt.value));
+  const sendButton = button({ label: 'Send', testId: 'send', appearance: 'primary', onClick: send });
+  const stopButton = button({ label: 'Stop', testId: 'stop', onClick: () => hooks.post({ type: 'stop' }) });
+  setDisabled(stopButton, true);
+  const actions = div('composer-actions');
+  actions.append(sendButton, stopButton);
+  composer.append(prompt, actions);
+
+  root.append(header, models, mcpStatus, history, empty, steps, revertBar, usage, composer);
+
+  return {
+    steps,
+    usage,
+    setRunning(running) {
+      setDisabled(sendButton, running);
+      setDisabled(stopButton, !running);
+      document.body.dataset['running'] = String(running);
+    },
+    setSettings(next) {
+      settings = next;
+      setLabel(modeToggle, next.mode === 'agent' ? 'Agent' : 'Chat', `Mode: ${next.mode}. Switch mode`);
+      modeToggle.dataset['mode'] = next.mode;
+      setLabel(
+        responseToggle as ButtonElement,
+        next.responseMode === 'integrated' ? 'Integrated' : 'Streaming',
+        `Response mode: ${next.responseMode}. Switch response mode`,
+      );
+      responseToggle.dataset['mode'] = next.responseMode;
+      if (document.activeElement !== functionCallPicker.input) functionCallPicker.input.value = next.functionCallModel;
+      if (document.activeElement !== answerPicker.input) answerPicker.input.value = next.answerModel;
+    },
+    setHistory(conversations, currentId) {
+      history.replaceChildren(
+        ...conversations.map((conversation) => {
+          const item = div('history-item');
+          item.setAttribute('role', 'listitem');
+          const open = document.createElement('button');
+          open.type = 'button';
+          open.className = 'link';
+          open.textContent = conversation.title || 'Untitled';
+          open.title = new Date(conversation.updatedAt).toLocaleString();
+          if (conversation.id === currentId) open.setAttribute('aria-current', 'true');
+          open.addEventListener('click', () => {
+            hooks.post({ type: 'openConversation', id: conversation.id });
+            history.hidden = true;
+          });
+          const remove = document.createElement('button');
+          remove.type = 'button';
+          remove.className = 'link muted';
+          remove.textContent = '×';
+          remove.setAttribute('aria-label', `Delete conversation ${conversation.title}`);
+          remove.addEventListener('click', () => hooks.post({ type: 'deleteConversation', id: conversation.id }));
+          item.append(open, remove);
+          return item;
+        }),
+      );
+      if (conversations.length === 0) history.textContent = 'No earlier conversations.';
+    },
+    setModels(role, names, error) {
+      const picker = role === 'function-call' ? functionCallPicker : answerPicker;
+      picker.list.replaceChildren(
+        ...names.map((name) => {
+          const option = document.createElement('option');
+          option.value = name;
+          return option;
+        }),
+      );
+      modelsError.textContent = error ? `Model list unavailable (${error}); type a model name.` : '';
+    },
+    setMcpStatus(servers) {
+      if (servers.length === 0) {
+        mcpStatus.textContent = '';
+        mcpStatus.hidden = true;
+        return;
+      }
+      mcpStatus.hidden = false;
+      mcpStatus.textContent =
+        'MCP: ' +
+        servers
+          .map((server) => `${server.name} ${server.state}${server.toolCount !== undefined ? ` (${server.toolCount} tools)` : ''}`)
+          .join(', ');
+      mcpStatus.title = servers.map((server) => (server.error ? `${server.name}: ${server.error}` : '')).filter(Boolean).join('\n');
+    },
+    setEdits(edits, lastRunId) {
+      const run = lastRunId ? edits.get(lastRunId) : undefined;
+      revertRunId = run && !run.reverted ? lastRunId : undefined;
+      revertBar.hidden = !revertRunId;
+      if (run) revertText.textContent = `${run.files.length} file${run.files.length === 1 ? '' : 's'} changed. `;
+    },
+    setEmpty(isEmpty) {
+      empty.hidden = !isEmpty;
+    },
+    setPrompt(text) {
+      prompt.value = text;
+      prompt.focus();
+    },
+    send,
+  };
+}

@@ -1,0 +1,107 @@
+// The panel's entry point: builds the layout once, applies messages from the
+// host to the view model, and renders what changed at most once per frame.
+import type { FromWebview, ToWebview } from '../src/protocol/webviewMessages';
+import { registerComponents } from './components';
+import { FrameScheduler } from './frameScheduler';
+import { buildLayout, type Layout } from './layout';
+import { createStepElement, updateStepElement, type StepRenderContext } from './stepView';
+import { renderUsage } from './usageView';
+import { applyEvents, createConversationView, type ConversationView } from './viewModel';
+
+interface VsCodeApi {
+  postMessage(message: FromWebview): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const post = (message: FromWebview) => vscode.postMessage(message);
+
+registerComponents();
+
+let view: ConversationView = createConversationView();
+let conversationId: string | undefined;
+const elements = new Map<string, HTMLElement>();
+const context: StepRenderContext = { onCopy: (text) => post({ type: 'copy', text }), userOpen: new Map() };
+
+const layout: Layout = buildLayout(document.body, {
+  post,
+  isRunning: () => view.running,
+  draft: (vscode.getState() as { draft?: string } | undefined)?.draft ?? '',
+  saveDraft: (draft) => vscode.setState({ draft }),
+});
+
+function render(): void {
+  const stick = isNearBottom(layout.steps);
+  for (const step of view.steps.length && view.dirty.size ? view.steps : []) {
+    if (!view.dirty.has(step.id)) continue;
+    const existing = elements.get(step.id);
+    if (existing) {
+      updateStepElement(existing, step, context);
+    } else {
+      const created = createStepElement(step, context);
+      elements.set(step.id, created);
+      layout.steps.append(created);
+    }
+  }
+  view.dirty.clear();
+  if (view.chromeDirty) {
+    view.chromeDirty = false;
+    renderUsage(layout.usage, view.usage);
+    layout.setRunning(view.running);
+    layout.setEdits(view.edits, view.runId);
+  }
+  layout.setEmpty(view.steps.length === 0);
+  if (stick) layout.steps.scrollTop = layout.steps.scrollHeight;
+}
+
+function isNearBottom(container: HTMLElement): boolean {
+  return container.scrollHeight - container.scrollTop - container.clientHeight < 80;
+}
+
+const scheduler = new FrameScheduler(render);
+
+function reset(id: string): void {
+  conversationId = id;
+  view = createConversationView();
+  elements.clear();
+  context.userOpen.clear();
+  layout.steps.replaceChildren();
+}
+
+window.addEventListener('message', (message: MessageEvent<ToWebview>) => {
+  const data = message.data;
+  switch (data.type) {
+    case 'conversation':
+      reset(data.id);
+      applyEvents(view, data.events);
+      view.running = data.running;
+      view.chromeDirty = true;
+      scheduler.schedule();
+      return;
+    case 'events':
+      if (data.conversationId !== conversationId) return;
+      applyEvents(view, data.events);
+      scheduler.schedule();
+      return;
+    case 'settings':
+      layout.setSettings(data.settings);
+      return;
+    case 'history':
+      layout.setHistory(data.conversations, conversationId);
+      return;
+    case 'models':
+      layout.setModels(data.role, data.models, data.error);
+      return;
+    case 'mcpStatus':
+      layout.setMcpStatus(data.servers);
+      return;
+    case 'prompt':
+      layout.setPrompt(data.text);
+      if (data.send) layout.send();
+      return;
+  }
+});
+
+post({ type: 'ready' });

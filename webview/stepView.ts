@@ -1,0 +1,229 @@
+// One step of the conversation as DOM. Plain functions: build an element for a
+// step, or refresh the element after the step changed. Collapsed bodies are
+// built only when opened, so a 1,000-step conversation stays light.
+import { renderMarkdown } from './markdown';
+import {
+  prettyArguments,
+  resultHeadline,
+  type AnswerStep,
+  type ErrorStep,
+  type NoticeStep,
+  type Step,
+  type ThinkingStep,
+  type ToolCallStep,
+  type ToolResultStep,
+} from './viewModel';
+
+export interface StepRenderContext {
+  readonly onCopy: (text: string) => void;
+  /** Open/closed as the user left each step; absent: the step's default. */
+  readonly userOpen: Map<string, boolean>;
+}
+
+const stateLabel: Record<ToolCallStep['state'], string> = {
+  running: 'running',
+  done: 'done',
+  failed: 'failed',
+  cached: 'cached',
+  rejected: 'rejected',
+};
+
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** Open by default: live thinking, answers, notices, errors and search results. */
+export function defaultOpen(step: Step): boolean {
+  switch (step.kind) {
+    case 'thinking':
+      return !step.done;
+    case 'answer':
+    case 'notice':
+    case 'error':
+    case 'user':
+      return true;
+    case 'tool-result':
+      return step.summary?.kind === 'search' || step.state === 'failed';
+    case 'tool-call':
+      return false;
+  }
+}
+
+function title(step: Step): string {
+  switch (step.kind) {
+    case 'user':
+      return 'You';
+    case 'thinking':
+      return step.done ? 'Thought' : 'Thinking…';
+    case 'tool-call':
+      return step.name;
+    case 'tool-result':
+      return `${step.name || 'Result'}: ${resultHeadline(step)}`;
+    case 'answer':
+      return step.messageKind === 'answer' ? 'Answer' : step.messageKind === 'interim' ? 'Update' : 'Tool result';
+    case 'notice':
+      return step.phase ? 'Switching to the answer model' : 'Notice';
+    case 'error':
+      return 'Error';
+  }
+}
+
+function summaryLine(step: Step): HTMLElement {
+  const summary = element('summary', 'step-summary');
+  summary.append(element('span', `step-icon icon-${step.kind}`));
+  summary.append(element('span', 'step-title', title(step)));
+  if (step.kind === 'tool-call') {
+    const state = element('span', `tool-state state-${step.state}`, stateLabel[step.state]);
+    state.dataset['testid'] = 'tool-state';
+    summary.append(state);
+    if (step.durationMs !== undefined) summary.append(element('span', 'muted', `${Math.round(step.durationMs)} ms`));
+    if (step.progress) summary.append(element('span', 'muted', step.progress));
+  }
+  if (step.model) {
+    const label = element('span', 'model-label', step.model.model || step.model.role);
+    label.title = step.model.role === 'answer' ? 'Answer model' : 'Function-call model';
+    summary.append(label);
+  }
+  return summary;
+}
+
+function pre(text: string, className = 'code'): HTMLElement {
+  const block = element('pre', className);
+  block.textContent = text;
+  return block;
+}
+
+function thinkingBody(step: ThinkingStep): HTMLElement {
+  const body = element('div', 'thinking-text');
+  body.textContent = step.text;
+  return body;
+}
+
+function toolCallBody(step: ToolCallStep): HTMLElement {
+  const body = element('div');
+  if (step.source) body.append(element('div', 'muted', `source: ${step.source}`));
+  const args = pre(prettyArguments(step.argsText));
+  args.dataset['testid'] = 'tool-args';
+  body.append(args);
+  return body;
+}
+
+function toolResultBody(step: ToolResultStep): HTMLElement {
+  const body = element('div');
+  if (step.summary?.kind === 'search') {
+    const list = element('ol', 'top-results');
+    for (const hit of step.summary.top.slice(0, 3)) {
+      const item = element('li');
+      item.append(element('span', 'hit-title', hit.title));
+      if (hit.snippet) item.append(element('div', 'hit-snippet', hit.snippet));
+      list.append(item);
+    }
+    body.append(list);
+    const whole = element('details', 'whole-result');
+    whole.append(element('summary', undefined, 'Whole result'));
+    whole.addEventListener('toggle', () => {
+      if (whole.open && whole.childElementCount === 1) whole.append(pre(step.content, 'result'));
+    });
+    body.append(whole);
+  } else {
+    body.append(pre(step.content, 'result'));
+  }
+  return body;
+}
+
+function answerBody(step: AnswerStep, context: StepRenderContext): HTMLElement {
+  const body = element('div', 'markdown');
+  if (step.messageKind === 'answer') body.dataset['testid'] = 'answer';
+  body.setAttribute('aria-busy', String(!step.done));
+  renderMarkdown(body, step.text, context.onCopy);
+  return body;
+}
+
+function noticeBody(step: NoticeStep): HTMLElement {
+  const body = element('div', `notice level-${step.level}`);
+  body.dataset['testid'] = 'notice';
+  body.dataset['code'] = step.code;
+  if (step.phase) {
+    body.append(element('div', undefined, step.phase.reason ?? 'The tool phase ended.'));
+    const models = element('div', 'phase-models');
+    models.dataset['testid'] = 'phase-switch';
+    models.append(element('span', 'model-label', step.phase.functionCallModel));
+    models.append(element('span', 'arrow', ' → '));
+    models.append(element('span', 'model-label', step.phase.answerModel));
+    body.append(models);
+  } else {
+    body.textContent = step.message;
+  }
+  return body;
+}
+
+function errorBody(step: ErrorStep): HTMLElement {
+  const body = element('div', 'error-body');
+  body.setAttribute('role', 'alert');
+  body.append(element('div', 'error-message', step.message));
+  if (step.suggestion) {
+    const suggestion = element('div', 'suggestion', step.suggestion);
+    suggestion.dataset['testid'] = 'error-suggestion';
+    body.append(suggestion);
+  }
+  return body;
+}
+
+function body(step: Step, context: StepRenderContext): HTMLElement {
+  switch (step.kind) {
+    case 'user':
+      return element('div', 'user-text', step.text);
+    case 'thinking':
+      return thinkingBody(step);
+    case 'tool-call':
+      return toolCallBody(step);
+    case 'tool-result':
+      return toolResultBody(step);
+    case 'answer':
+      return answerBody(step, context);
+    case 'notice':
+      return noticeBody(step);
+    case 'error':
+      return errorBody(step);
+  }
+}
+
+/** Creates the element for a step. */
+export function createStepElement(step: Step, context: StepRenderContext): HTMLElement {
+  const article = element('article', `step step-${step.kind}`);
+  if (step.kind === 'user') {
+    article.dataset['testid'] = 'user-message';
+  } else {
+    article.dataset['testid'] = 'step';
+    article.dataset['kind'] = step.kind;
+  }
+  article.dataset['stepId'] = step.id;
+  updateStepElement(article, step, context);
+  return article;
+}
+
+/** Refreshes `article` to show `step` as it is now. */
+export function updateStepElement(article: HTMLElement, step: Step, context: StepRenderContext): void {
+  if (step.model) article.dataset['model'] = step.model.role;
+  if (step.kind === 'tool-call' || step.kind === 'tool-result') article.dataset['state'] = step.state;
+  if (step.kind === 'answer') {
+    article.dataset['messageKind'] = step.messageKind;
+    article.dataset['done'] = String(step.done);
+  }
+  if (step.kind === 'thinking') article.dataset['done'] = String(step.done);
+  if (step.kind === 'notice') article.dataset['code'] = step.code;
+
+  const open = context.userOpen.get(step.id) ?? defaultOpen(step);
+  const details = element('details');
+  details.open = open;
+  details.append(summaryLine(step));
+  if (open) details.append(body(step, context));
+  details.addEventListener('toggle', () => {
+    context.userOpen.set(step.id, details.open);
+    if (details.open && details.childElementCount === 1) details.append(body(step, context));
+  });
+  article.replaceChildren(details);
+}

@@ -1,0 +1,74 @@
+// Usage figures as the panel prints them. A count the server did not report
+// shows as "–", never as 0; estimates are labelled.
+import type { ModelUsage, RunUsage } from '../src/protocol/agentEvents';
+
+export interface UsageRow {
+  readonly label: string;
+  readonly model: string;
+  readonly tokensIn: string;
+  readonly tokensOut: string;
+  readonly calls: string;
+  readonly time: string;
+  readonly cost: string;
+}
+
+export function formatCount(value: number | undefined, estimated = false): string {
+  if (value === undefined) return '–';
+  return `${estimated ? '~' : ''}${value.toLocaleString('en-US')}`;
+}
+
+export function formatSeconds(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+export function formatCost(usd: number | undefined, estimate: boolean): string {
+  if (usd === undefined) return 'no price';
+  const digits = usd !== 0 && usd < 0.01 ? 4 : 2;
+  return `${estimate ? '≈ ' : ''}$${usd.toFixed(digits)}`;
+}
+
+function row(label: string, usage: ModelUsage, ms: number): UsageRow {
+  return {
+    label,
+    model: usage.model,
+    tokensIn: formatCount(usage.promptTokens, usage.estimated),
+    tokensOut: formatCount(usage.completionTokens, usage.estimated),
+    calls: String(usage.calls),
+    time: formatSeconds(ms),
+    cost: formatCost(usage.costUsd, true),
+  };
+}
+
+function sum(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);
+}
+
+export interface UsageTable {
+  readonly functionCall: UsageRow;
+  readonly answer: UsageRow;
+  readonly total: UsageRow;
+  /** Why the cost is an estimate. */
+  readonly costNote: string;
+}
+
+export function usageTable(usage: RunUsage): UsageTable {
+  const estimated = usage.functionCall.estimated || usage.answer.estimated;
+  const defaultPrice = usage.functionCall.costIsDefaultPrice || usage.answer.costIsDefaultPrice;
+  return {
+    functionCall: row('Function-call', usage.functionCall, usage.toolPhaseMs),
+    answer: row('Answer', usage.answer, usage.answerPhaseMs),
+    total: {
+      label: 'Total',
+      model: '',
+      tokensIn: formatCount(sum(usage.functionCall.promptTokens, usage.answer.promptTokens), estimated),
+      tokensOut: formatCount(sum(usage.functionCall.completionTokens, usage.answer.completionTokens), estimated),
+      calls: String(usage.functionCall.calls + usage.answer.calls),
+      time: formatSeconds(usage.toolPhaseMs + usage.answerPhaseMs),
+      cost: formatCost(usage.totalCostUsd, true),
+    },
+    costNote:
+      'Estimated cost' +
+      (defaultPrice ? ' (built-in prices; set tandem.pricing for yours)' : ' (from tandem.pricing)') +
+      (estimated ? '; ~ marks token counts estimated locally' : ''),
+  };
+}

@@ -1,0 +1,77 @@
+// The usage panel: per model tokens in/out, calls and time, totals and the
+// estimated cost. Rows carry the raw numbers as data attributes for tests.
+import type { RunUsage } from '../src/protocol/agentEvents';
+import { usageTable, type UsageRow } from './usageFormat';
+
+function cells(row: HTMLElement, values: UsageRow): void {
+  const texts = [values.label, values.model, values.tokensIn, values.tokensOut, values.calls, values.time, values.cost];
+  row.replaceChildren(
+    ...texts.map((text, index) => {
+      const cell = document.createElement(index === 0 ? 'th' : 'td');
+      if (index === 0) cell.scope = 'row';
+      cell.textContent = text;
+      return cell;
+    }),
+  );
+}
+
+/** Builds the empty table once; `renderUsage` fills it. */
+export function createUsagePanel(): HTMLElement {
+  const panel = document.createElement('section');
+  panel.className = 'usage';
+  panel.dataset['testid'] = 'usage';
+  panel.setAttribute('aria-label', 'Usage of the last run');
+  const details = document.createElement('details');
+  details.open = true;
+  const summary = document.createElement('summary');
+  summary.textContent = 'Usage (last run)';
+  details.append(summary);
+  const table = document.createElement('table');
+  const head = table.createTHead().insertRow();
+  for (const label of ['', 'Model', 'In', 'Out', 'Calls', 'Time', 'Cost']) {
+    const cell = document.createElement('th');
+    cell.scope = 'col';
+    cell.textContent = label;
+    head.append(cell);
+  }
+  const rows = table.createTBody();
+  for (const testId of ['usage-function-call', 'usage-answer', 'usage-total']) {
+    const row = rows.insertRow();
+    row.dataset['testid'] = testId;
+  }
+  const cost = document.createElement('div');
+  cost.className = 'muted usage-cost';
+  cost.dataset['testid'] = 'usage-cost';
+  details.append(table, cost);
+  panel.append(details);
+  return panel;
+}
+
+function setNumbers(row: HTMLElement, usage: RunUsage['functionCall']): void {
+  row.dataset['tokensIn'] = usage.promptTokens === undefined ? '' : String(usage.promptTokens);
+  row.dataset['tokensOut'] = usage.completionTokens === undefined ? '' : String(usage.completionTokens);
+  row.dataset['calls'] = String(usage.calls);
+  row.dataset['model'] = usage.model;
+}
+
+export function renderUsage(panel: HTMLElement, usage: RunUsage | undefined): void {
+  const functionCall = panel.querySelector<HTMLElement>('[data-testid="usage-function-call"]');
+  const answer = panel.querySelector<HTMLElement>('[data-testid="usage-answer"]');
+  const total = panel.querySelector<HTMLElement>('[data-testid="usage-total"]');
+  const cost = panel.querySelector<HTMLElement>('[data-testid="usage-cost"]');
+  if (!functionCall || !answer || !total || !cost) return;
+  panel.dataset['empty'] = String(!usage);
+  if (!usage) {
+    for (const row of [functionCall, answer, total]) row.replaceChildren();
+    cost.textContent = 'No run yet.';
+    return;
+  }
+  const table = usageTable(usage);
+  cells(functionCall, table.functionCall);
+  setNumbers(functionCall, usage.functionCall);
+  cells(answer, table.answer);
+  setNumbers(answer, usage.answer);
+  cells(total, table.total);
+  cost.textContent = `${table.total.cost} — ${table.costNote}`;
+  cost.dataset['usd'] = usage.totalCostUsd === undefined ? '' : String(usage.totalCostUsd);
+}
