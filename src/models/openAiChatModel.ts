@@ -1,0 +1,149 @@
+// ChatModel over the `openai` SDK, for any OpenAI-compatible base URL.
+// The SDK is imported on first use so that activating the extension stays
+// cheap. Its own retries are off: retryPolicy.ts decides, and each retry is
+// announced to the consumer as a `retry` delta.
+
+import type OpenAI from 'openai';
+import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import { CancelledError } from '../agent/errors';
+import type { ChatModel, ModelDelta, ModelSettings, ModelTurn, TokenUsage, TurnRequest } from './chatModel';
+import { classifyFailure, toModelApiError } from './modelFailure';
+import { toOpenAiMessages, toOpenAiTools } from './openAiMessages';
+import { resolveRetryOptions, retryDelayMs, type ResolvedRetryOptions, type RetryOptions } from './retryPolicy';
+import { StreamAccumulator, type WireUsage } from './streamAccumulator';
+import { estimateUsage } from './usageEstimate';
+
+export interface ChatModelOptions {
+  readonly retry?: RetryOptions;
+  /** Replaces the global fetch (tests, proxies). */
+  readonly fetch?: typeof fetch;
+}
+
+type OpenAiModule = typeof import('openai');
+
+interface Connection {
+  readonly sdk: OpenAiModule;
+  readonly client: OpenAI;
+}
+
+export function createChatModel(settings: ModelSettings, options: ChatModelOptions = {}): ChatModel {
+  const retry = resolveRetryOptions(options.retry);
+  let connection: Promise<Connection> | undefined;
+  const connect = () => (connection ??= connectTo(settings, options.fetch));
+  return {
+    name: settings.model,
+    streamTurn: (request, signal) => streamTurn(settings, connect, retry, request, signal),
+  };
+}
+
+/** Model ids the server offers (GET /models), sorted, for the model pickers. */
+export async function listModels(
+  settings: ModelSettings,
+  signal?: AbortSignal,
+  options: Pick<ChatModelOptions, 'fetch'> = {},
+): Promise<string[]> {
+  const { sdk, client } = await connectTo(settings, options.fetch);
+  try {
+    const ids: string[] = [];
+    for await (const model of client.models.list(signal ? { signal } : undefined)) ids.push(model.id);
+    if (signal?.aborted) throw new CancelledError();
+    return ids.sort((a, b) => a.localeCompare(b));
+  } catch (error) {
+    if (error instanceof CancelledError || signal?.aborted || isAbort(error, sdk)) throw new CancelledError();
+    throw toModelApiError(classifyFailure(error, sdk, Date.now()), 1, settings.baseUrl, settings.model);
+  }
+}
+
+async function connectTo(settings: ModelSettings, fetchOverride: typeof fetch | undefined): Promise<Connection> {
+  const sdk = await import('openai');
+  const hasKey = Boolean(settings.apiKey);
+  const client = new sdk.OpenAI({
+    baseURL: settings.baseUrl,
+    // Local servers need no key but the SDK insists on one; the placeholder
+    // is never sent because the Authorization header is removed below.
+    apiKey: hasKey ? settings.apiKey : 'no-key',
+    ...(hasKey ? {} : { defaultHeaders: { Authorization: null } }),
+    // Not from the environment: those belong to OpenAI, not to any base URL.
+    organization: null,
+    project: null,
+    maxRetries: 0,
+    // The SDK would print unparsable stream lines (model output) to the console.
+    logLevel: 'off',
+    ...(fetchOverride ? { fetch: fetchOverride } : {}),
+  });
+  return { sdk, client };
+}
+
+function requestBody(settings: ModelSettings, request: TurnRequest): ChatCompletionCreateParamsStreaming {
+  const tools = request.tools && request.tools.length > 0 ? toOpenAiTools(request.tools) : undefined;
+  return {
+    model: settings.model,
+    messages: toOpenAiMessages(request.messages),
+    stream: true,
+    stream_options: { include_usage: true },
+    ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
+    ...(settings.maxTokens !== undefined ? { max_tokens: settings.maxTokens } : {}),
+    ...(tools ? { tools } : {}),
+  };
+}
+
+async function* streamTurn(
+  settings: ModelSettings,
+  connect: () => Promise<Connection>,
+  retry: ResolvedRetryOptions,
+  request: TurnRequest,
+  signal: AbortSignal,
+): AsyncGenerator<ModelDelta, ModelTurn, void> {
+  const startedAt = Date.now();
+  if (signal.aborted) throw new CancelledError();
+  const body = requestBody(settings, request);
+  const { sdk, client } = await connect();
+  for (let attempt = 1; ; attempt++) {
+    const accumulator = new StreamAccumulator();
+    try {
+      const stream = await client.chat.completions.create(body, { signal });
+      for await (const chunk of stream) yield* accumulator.accept(chunk);
+      // The SDK ends the iteration quietly when the signal aborts.
+      if (signal.aborted) throw new CancelledError();
+      return {
+        model: settings.model,
+        content: accumulator.content,
+        reasoning: accumulator.reasoning,
+        toolCalls: accumulator.toolCalls(),
+        finishReason: accumulator.finishReason,
+        usage: accumulator.usage
+          ? usageFromWire(accumulator.usage)
+          : estimateUsage({ messages: body.messages, tools: body.tools }, accumulator.outputText()),
+        durationMs: Date.now() - startedAt,
+        attempts: attempt,
+      };
+    } catch (error) {
+      if (error instanceof CancelledError || signal.aborted || isAbort(error, sdk)) throw new CancelledError();
+      const failure = classifyFailure(error, sdk, retry.now());
+      if (!failure.retryable || attempt > retry.maxRetries) {
+        throw toModelApiError(failure, attempt, settings.baseUrl, settings.model);
+      }
+      const delayMs = retryDelayMs(attempt, failure.retryAfterMs, retry);
+      yield { type: 'retry', attempt, delayMs, reason: failure.reason };
+      try {
+        await retry.sleep(delayMs, signal);
+      } catch (sleepError) {
+        if (signal.aborted) throw new CancelledError();
+        throw sleepError;
+      }
+    }
+  }
+}
+
+function usageFromWire(usage: WireUsage): TokenUsage {
+  return {
+    promptTokens: usage.prompt_tokens ?? undefined,
+    completionTokens: usage.completion_tokens ?? undefined,
+    cachedTokens: usage.prompt_tokens_details?.cached_tokens ?? undefined,
+    estimated: false,
+  };
+}
+
+function isAbort(error: unknown, sdk: OpenAiModule): boolean {
+  return error instanceof sdk.APIUserAbortError || (error instanceof Error && error.name === 'AbortError');
+}

@@ -1,0 +1,36 @@
+// Our plain chat types to the wire shapes of the OpenAI chat completions API.
+
+import type { ChatCompletionMessageParam, ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
+import type { ChatMessage, ToolSchema } from './chatModel';
+
+export function toOpenAiMessages(messages: readonly ChatMessage[]): ChatCompletionMessageParam[] {
+  return messages.map((message): ChatCompletionMessageParam => {
+    switch (message.role) {
+      case 'system':
+      case 'user':
+        return { role: message.role, content: message.content };
+      case 'assistant':
+        if (message.toolCalls && message.toolCalls.length > 0) {
+          return {
+            role: 'assistant',
+            content: message.content,
+            tool_calls: message.toolCalls.map((call) => ({
+              id: call.id,
+              type: 'function' as const,
+              function: { name: call.name, arguments: call.arguments },
+            })),
+          };
+        }
+        return { role: 'assistant', content: message.content ?? '' };
+      case 'tool':
+        return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+    }
+  });
+}
+
+export function toOpenAiTools(tools: readonly ToolSchema[]): ChatCompletionFunctionTool[] {
+  return tools.map((tool) => ({
+    type: 'function' as const,
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  }));
+}

@@ -1,0 +1,99 @@
+// Folds the chunks of one streamed chat completion into deltas for the
+// consumer and the finished turn. Tolerant of what OpenAI-compatible servers
+// really send: reasoning as `reasoning_content` (DeepSeek, vLLM) or
+// `reasoning` (Ollama, OpenRouter), tool calls without an index or whose id
+// arrives late, and usage on the last chunk or not at all.
+
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import type { ModelDelta, ToolCall } from './chatModel';
+
+interface PartialToolCall {
+  id: string | undefined;
+  name: string;
+  arguments: string;
+  started: boolean;
+}
+
+export interface WireUsage {
+  readonly prompt_tokens?: number | null;
+  readonly completion_tokens?: number | null;
+  readonly prompt_tokens_details?: { readonly cached_tokens?: number | null } | null;
+}
+
+type LenientDelta = ChatCompletionChunk.Choice.Delta & {
+  reasoning_content?: string | null;
+  reasoning?: string | null;
+};
+
+type LenientToolCallDelta = Omit<ChatCompletionChunk.Choice.Delta.ToolCall, 'index'> & { index?: number };
+
+export class StreamAccumulator {
+  content = '';
+  reasoning = '';
+  finishReason: string | undefined;
+  usage: WireUsage | undefined;
+  private readonly calls: PartialToolCall[] = [];
+
+  /** The deltas this chunk carries, in stream order. */
+  *accept(chunk: ChatCompletionChunk): Generator<ModelDelta> {
+    if (chunk.usage) this.usage = chunk.usage;
+    for (const choice of chunk.choices ?? []) {
+      if (choice.index !== undefined && choice.index !== 0) continue;
+      const delta = (choice.delta ?? {}) as LenientDelta;
+      const reasoning = delta.reasoning_content ?? delta.reasoning;
+      if (typeof reasoning === 'string' && reasoning !== '') {
+        this.reasoning += reasoning;
+        yield { type: 'reasoning', delta: reasoning };
+      }
+      if (typeof delta.content === 'string' && delta.content !== '') {
+        this.content += delta.content;
+        yield { type: 'text', delta: delta.content };
+      }
+      const toolCalls = (delta.tool_calls ?? []) as LenientToolCallDelta[];
+      for (const callDelta of toolCalls) yield* this.acceptToolCall(callDelta);
+      if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    }
+  }
+
+  private *acceptToolCall(callDelta: LenientToolCallDelta): Generator<ModelDelta> {
+    const index = callDelta.index ?? this.indexWithoutIndex(callDelta);
+    const call = (this.calls[index] ??= { id: undefined, name: '', arguments: '', started: false });
+    if (callDelta.id) call.id = callDelta.id;
+    // Set once: some servers repeat the name in every delta of a call.
+    if (callDelta.function?.name && call.name === '') call.name = callDelta.function.name;
+    if (!call.started && call.name !== '') {
+      call.started = true;
+      yield { type: 'toolCallStart', index, id: this.idOf(call, index), name: call.name };
+      // Arguments that came before the name was known.
+      if (call.arguments !== '') yield { type: 'toolCallArgs', index, delta: call.arguments };
+    }
+    const args = callDelta.function?.arguments;
+    if (typeof args === 'string' && args !== '') {
+      call.arguments += args;
+      if (call.started) yield { type: 'toolCallArgs', index, delta: args };
+    }
+  }
+
+  /** Servers that omit `index`: an id or a name opens a new call, anything else continues the last one. */
+  private indexWithoutIndex(callDelta: LenientToolCallDelta): number {
+    const opensCall = Boolean(callDelta.id) || Boolean(callDelta.function?.name);
+    return opensCall || this.calls.length === 0 ? this.calls.length : this.calls.length - 1;
+  }
+
+  private idOf(call: PartialToolCall, index: number): string {
+    call.id ??= `call_${index}`;
+    return call.id;
+  }
+
+  toolCalls(): ToolCall[] {
+    return this.calls
+      .map((call, index) => ({ call, index }))
+      .filter(({ call }) => call.name !== '')
+      .map(({ call, index }) => ({ id: this.idOf(call, index), name: call.name, arguments: call.arguments }));
+  }
+
+  /** Everything the model produced, for estimating completion tokens. */
+  outputText(): string {
+    return this.reasoning + this.content + this.calls.map((call) => call.name + call.arguments).join('');
+  }
+}

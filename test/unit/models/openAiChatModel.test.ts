@@ -1,0 +1,177 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { ModelSettings, ToolSchema } from '../../../src/models/chatModel';
+import { createChatModel, listModels } from '../../../src/models/openAiChatModel';
+import { startScriptedModelServer, type ScriptedModelServer } from '../../fixtures/scriptedModelServer';
+import { collectTurn } from './collectTurn';
+
+const readFileTool: ToolSchema = {
+  name: 'read_file',
+  description: 'Reads a file of the workspace.',
+  parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+};
+
+describe('createChatModel streaming', () => {
+  let server: ScriptedModelServer;
+  let settings: ModelSettings;
+  before(async () => {
+    server = await startScriptedModelServer();
+    settings = { baseUrl: server.baseUrl, model: 'caller', temperature: 0.2, maxTokens: 321 };
+  });
+  after(() => server.close());
+
+  it('streams text token by token and returns the whole turn', async () => {
+    server.push({ model: 'caller', content: 'The answer is 42.' });
+    const signal = new AbortController().signal;
+    const { deltas, turn } = await collectTurn(
+      createChatModel(settings).streamTurn({ messages: [{ role: 'user', content: 'Question?' }] }, signal),
+    );
+    assert.deepEqual(
+      deltas.map((delta) => (delta.type === 'text' ? delta.delta : delta.type)),
+      ['The ', 'answer ', 'is ', '42.'],
+    );
+    assert.equal(turn.content, 'The answer is 42.');
+    assert.equal(turn.model, 'caller');
+    assert.equal(turn.finishReason, 'stop');
+    assert.equal(turn.attempts, 1);
+    assert.deepEqual(turn.toolCalls, []);
+    const logged = server.requests.at(-1)!;
+    assert.equal(logged.stream, true);
+    assert.equal(logged.includeUsage, true);
+    assert.equal(logged.body.temperature, 0.2);
+    assert.equal(logged.body.max_tokens, 321);
+    assert.equal(logged.tools, undefined, 'no tools field when no tools are given');
+  });
+
+  it('streams reasoning before the content', async () => {
+    server.push({ reasoning: 'Think first.', content: 'Done.' });
+    const { deltas, turn } = await collectTurn(
+      createChatModel(settings).streamTurn({ messages: [{ role: 'user', content: 'x' }] }, new AbortController().signal),
+    );
+    assert.deepEqual(
+      deltas.map((delta) => delta.type),
+      ['reasoning', 'reasoning', 'text'],
+    );
+    assert.equal(turn.reasoning, 'Think first.');
+    assert.equal(turn.content, 'Done.');
+  });
+
+  it('accumulates two parallel tool calls whose arguments arrive in pieces', async () => {
+    server.push({
+      toolCalls: [
+        { id: 'call_a', name: 'read_file', arguments: { path: 'src/one.ts' } },
+        { id: 'call_b', name: 'read_file', arguments: { path: 'src/two.ts' } },
+      ],
+    });
+    const { deltas, turn } = await collectTurn(
+      createChatModel(settings).streamTurn(
+        { messages: [{ role: 'user', content: 'read both' }], tools: [readFileTool] },
+        new AbortController().signal,
+      ),
+    );
+    assert.deepEqual(turn.toolCalls, [
+      { id: 'call_a', name: 'read_file', arguments: '{"path":"src/one.ts"}' },
+      { id: 'call_b', name: 'read_file', arguments: '{"path":"src/two.ts"}' },
+    ]);
+    assert.equal(turn.finishReason, 'tool_calls');
+    const starts = deltas.filter((delta) => delta.type === 'toolCallStart');
+    assert.deepEqual(starts, [
+      { type: 'toolCallStart', index: 0, id: 'call_a', name: 'read_file' },
+      { type: 'toolCallStart', index: 1, id: 'call_b', name: 'read_file' },
+    ]);
+    const argsOfFirst = deltas.filter((delta) => delta.type === 'toolCallArgs' && delta.index === 0);
+    assert.ok(argsOfFirst.length >= 3, 'arguments of one call arrived in several deltas');
+    const logged = server.requests.at(-1)!;
+    assert.deepEqual(logged.tools, [
+      {
+        type: 'function',
+        function: { name: 'read_file', description: readFileTool.description, parameters: readFileTool.parameters },
+      },
+    ]);
+  });
+
+  it('sends tool results back in OpenAI wire format', async () => {
+    server.push({ content: 'ok' });
+    await collectTurn(
+      createChatModel(settings).streamTurn(
+        {
+          messages: [
+            { role: 'system', content: 'sys' },
+            { role: 'user', content: 'u' },
+            { role: 'assistant', content: null, toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"a"}' }] },
+            { role: 'tool', toolCallId: 'c1', content: 'file text' },
+          ],
+          tools: [readFileTool],
+        },
+        new AbortController().signal,
+      ),
+    );
+    assert.deepEqual(server.requests.at(-1)!.messages, [
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'u' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' } }],
+      },
+      { role: 'tool', tool_call_id: 'c1', content: 'file text' },
+    ]);
+  });
+
+  it('reports the usage the server sent, including cached tokens', async () => {
+    server.push({ content: 'a', usage: { prompt_tokens: 120, completion_tokens: 9, cached_tokens: 64 } }, { content: 'b c' });
+    const model = createChatModel(settings);
+    const first = await collectTurn(model.streamTurn({ messages: [{ role: 'user', content: 'x' }] }, new AbortController().signal));
+    assert.deepEqual(first.turn.usage, { promptTokens: 120, completionTokens: 9, cachedTokens: 64, estimated: false });
+    const second = await collectTurn(model.streamTurn({ messages: [{ role: 'user', content: 'y' }] }, new AbortController().signal));
+    const sent = server.requests.at(-1)!.sentUsage!;
+    assert.deepEqual(second.turn.usage, {
+      promptTokens: sent.prompt_tokens,
+      completionTokens: sent.completion_tokens,
+      cachedTokens: sent.prompt_tokens_details.cached_tokens,
+      estimated: false,
+    });
+  });
+
+  it('estimates usage, labelled as an estimate, when the server sends none', async () => {
+    const content = 'word '.repeat(40).trim();
+    server.push({ content, usage: false });
+    const messages = [{ role: 'user' as const, content: 'q'.repeat(400) }];
+    const { turn } = await collectTurn(createChatModel(settings).streamTurn({ messages }, new AbortController().signal));
+    assert.equal(server.requests.at(-1)!.sentUsage, undefined);
+    assert.equal(turn.usage.estimated, true);
+    assert.equal(turn.usage.cachedTokens, undefined);
+    // ~4 characters a token: 400 characters of prompt plus JSON framing, 199 characters of output.
+    assert.ok(turn.usage.promptTokens! >= 100 && turn.usage.promptTokens! <= 120, `prompt ${turn.usage.promptTokens}`);
+    assert.equal(turn.usage.completionTokens, Math.ceil(content.length / 4));
+  });
+
+  it('sends no Authorization header without an API key, and the key when there is one', async () => {
+    server.push({ content: 'a' }, { content: 'b' });
+    await collectTurn(createChatModel(settings).streamTurn({ messages: [{ role: 'user', content: 'x' }] }, new AbortController().signal));
+    assert.equal(server.requests.at(-1)!.authorization, undefined);
+    const keyed = createChatModel({ ...settings, apiKey: 'sk-local-test' });
+    await collectTurn(keyed.streamTurn({ messages: [{ role: 'user', content: 'x' }] }, new AbortController().signal));
+    assert.equal(server.requests.at(-1)!.authorization, 'Bearer sk-local-test');
+  });
+
+  it('omits temperature and max_tokens when the settings have none', async () => {
+    server.push({ content: 'a' });
+    const plain = createChatModel({ baseUrl: server.baseUrl, model: 'caller' });
+    await collectTurn(plain.streamTurn({ messages: [{ role: 'user', content: 'x' }] }, new AbortController().signal));
+    const body = server.requests.at(-1)!.body;
+    assert.equal('temperature' in body, false);
+    assert.equal('max_tokens' in body, false);
+  });
+});
+
+describe('listModels', () => {
+  it('lists the models the server offers, sorted', async () => {
+    const server = await startScriptedModelServer({ models: ['zeta', 'alpha', 'mid'] });
+    try {
+      assert.deepEqual(await listModels({ baseUrl: server.baseUrl, model: '' }), ['alpha', 'mid', 'zeta']);
+    } finally {
+      await server.close();
+    }
+  });
+});
