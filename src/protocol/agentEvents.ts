@@ -26,6 +26,7 @@ export type StopReason =
   | 'mistakes' // too many replies without a tool call under `remind`
   | 'cancelled' // Stop
   | 'awaitingUser' // nonToolReply = user: the reply is shown, the run waits
+  | 'finished' // the model called the `finish` tool: it has what it needs
   | 'chatMode'; // chat mode: no tool phase at all
 
 export const CustomEventName = {

@@ -13,6 +13,8 @@ export type ApprovalRequest =
       readonly kind: 'toolCall';
       readonly toolName: string;
       readonly arguments: unknown;
+      /** Read-only calls pass without asking unless the policy is `none`. */
+      readonly readOnly: boolean;
     }
   | {
       readonly kind: 'edit';

@@ -1,0 +1,24 @@
+// Detects the model repeating itself: the same tool with the same arguments.
+// The second time the model is warned; the third time the loop stops.
+import { callSignature } from './canonicalJson';
+
+export type Repetition = 'first' | 'warn' | 'stop';
+
+export class LoopDetector {
+  private readonly counts = new Map<string, number>();
+
+  constructor(
+    private readonly warnAt = 2,
+    private readonly stopAt = 3,
+  ) {}
+
+  /** Records the call and says what to do about it. */
+  record(toolName: string, args: unknown): Repetition {
+    const signature = callSignature(toolName, args);
+    const count = (this.counts.get(signature) ?? 0) + 1;
+    this.counts.set(signature, count);
+    if (count >= this.stopAt) return 'stop';
+    if (count >= this.warnAt) return 'warn';
+    return 'first';
+  }
+}

@@ -1,0 +1,35 @@
+// Drives one streamed model call and hands its deltas to the caller's
+// handlers; returns the finished turn. Kept apart from the loop so both
+// phases share it.
+import type { ChatModel, ModelDelta, ModelTurn, TurnRequest } from '../models/chatModel';
+
+export interface TurnHandlers {
+  onReasoning?(delta: string): void;
+  onText?(delta: string): void;
+  /** Partial output of the failed attempt is void. */
+  onRetry?(delta: Extract<ModelDelta, { type: 'retry' }>): void;
+}
+
+export async function runModelTurn(model: ChatModel, request: TurnRequest, signal: AbortSignal, handlers: TurnHandlers): Promise<ModelTurn> {
+  const stream = model.streamTurn(request, signal);
+  for (;;) {
+    const next = await stream.next();
+    if (next.done) return next.value;
+    const delta = next.value;
+    switch (delta.type) {
+      case 'reasoning':
+        handlers.onReasoning?.(delta.delta);
+        break;
+      case 'text':
+        handlers.onText?.(delta.delta);
+        break;
+      case 'retry':
+        handlers.onRetry?.(delta);
+        break;
+      // Tool-call deltas are assembled by the client; the loop reports whole calls.
+      case 'toolCallStart':
+      case 'toolCallArgs':
+        break;
+    }
+  }
+}

@@ -1,0 +1,98 @@
+// The prompt templates. Kept in one place so they can be tuned per model
+// family without touching the loop.
+import type { ChatMessage, ToolSchema } from '../models/chatModel';
+
+export const FINISH_TOOL_NAME = 'finish';
+
+/** Offered under `nonToolReply: remind`, so the model has an explicit way to say it is done. */
+export const finishTool: ToolSchema = {
+  name: FINISH_TOOL_NAME,
+  description:
+    'Call this when you have gathered enough information to answer the user. Another model will then write the final answer from the tool results.',
+  parameters: {
+    type: 'object',
+    properties: { reason: { type: 'string', description: 'Why the gathered information is enough.' } },
+    additionalProperties: false,
+  },
+};
+
+export function functionCallSystemPrompt(tools: readonly ToolSchema[], options: { remind: boolean }): string {
+  const names = tools.map((tool) => `- ${tool.name}: ${firstLine(tool.description)}`).join('\n');
+  return [
+    'You are the tool-using half of Tandem, an agent working on the user\'s VS Code workspace.',
+    'Your job: decide which tools to call to gather what is needed to answer the user, call them, read the results, and repeat until you have enough.',
+    'Another model writes the final answer from what you gather, so do not write a long answer yourself.',
+    '',
+    'How to work:',
+    '- Think briefly about what you need, then call the tool that gets it. Say in one sentence why you chose it.',
+    '- Prefer precise queries: search for identifiers, read only the lines you need.',
+    '- Read results carefully; if a result is empty or off-target, try a different query or tool instead of repeating the same call.',
+    '- Independent calls may be made in the same turn.',
+    options.remind
+      ? `- When you have enough, call the \`${FINISH_TOOL_NAME}\` tool. Do not reply without calling a tool.`
+      : '- When you have enough (or need no tools at all), reply with a short plain-text note of what you found, without calling a tool.',
+    '',
+    'Available tools:',
+    names || '(none)',
+    '',
+    'If you cannot call functions natively, reply with JSON only:',
+    '{"response": "one sentence on what you are doing", "mcp": {"tool": "<tool name>", "params": {...}}}',
+    'and omit "mcp" when you are done.',
+  ].join('\n');
+}
+
+export const ANSWER_SYSTEM_PROMPT = [
+  'You are the answering half of Tandem, an assistant working on the user\'s VS Code workspace.',
+  'Write the final answer to the user\'s last message. Use the tool findings below when they are given:',
+  'be accurate and complete, cite the files and lines you rely on (path:line), and say plainly when the findings do not settle something.',
+  'Use Markdown. Do not invent file contents that are not in the findings.',
+].join('\n');
+
+export const CHAT_SYSTEM_PROMPT = [
+  'You are Tandem, a helpful assistant inside VS Code. Answer clearly and accurately in Markdown.',
+  'You cannot see or change the user\'s files in this mode; say so if the question needs them.',
+].join('\n');
+
+export const REMINDER =
+  `Your reply did not call a tool. If you need more information, call a tool. If you have enough, call \`${FINISH_TOOL_NAME}\`.`;
+
+export function loopWarning(toolName: string): string {
+  return `Note: you already called ${toolName} with exactly these arguments; the result is the same as before. Use it, or try a different call. Repeating it again will stop the tool phase.`;
+}
+
+export function insufficientNote(reason: string): string {
+  return `Note: ${reason} Consider a different query or tool before answering.`;
+}
+
+export interface Finding {
+  readonly toolName: string;
+  readonly arguments: string;
+  readonly text: string;
+  readonly isError: boolean;
+}
+
+const FINDING_LIMIT = 12_000;
+
+/** The answer model's view of a run: the conversation, then the findings and the stop reason. */
+export function answerMessages(conversation: readonly ChatMessage[], findings: readonly Finding[], stopNote: string | undefined): ChatMessage[] {
+  const history = conversation.filter((message) => message.role === 'user' || (message.role === 'assistant' && message.content));
+  if (findings.length === 0 && stopNote === undefined) {
+    return [{ role: 'system', content: ANSWER_SYSTEM_PROMPT }, ...history];
+  }
+  const body = findings
+    .map((finding, index) => {
+      const text = finding.text.length > FINDING_LIMIT ? `${finding.text.slice(0, FINDING_LIMIT)}\n[... ${finding.text.length - FINDING_LIMIT} more characters]` : finding.text;
+      return `[${index + 1}] ${finding.toolName}(${finding.arguments})${finding.isError ? ' FAILED' : ''}\n${text}`;
+    })
+    .join('\n\n');
+  const context = [
+    findings.length ? `Tool findings gathered for the user's last message:\n\n${body}` : 'No tool findings were gathered.',
+    stopNote ? `\nNote: ${stopNote}` : '',
+  ].join('');
+  return [{ role: 'system', content: `${ANSWER_SYSTEM_PROMPT}\n\n${context}` }, ...history];
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n', 1)[0] ?? '';
+  return line.length > 160 ? `${line.slice(0, 157)}...` : line;
+}

@@ -1,0 +1,190 @@
+// One run of Tandem: agent mode (tool phase, then answer phase) or chat mode
+// (answer phase only), as a stream of AG-UI events. Nothing here throws out
+// of the stream: every way out ends with RUN_FINISHED or RUN_ERROR.
+import { EventType } from '@ag-ui/core';
+import type { ChatMessage, ChatModel } from '../models/chatModel';
+import type { ApprovalGate, Tool } from '../tools/tool';
+import { CustomEventName, type AgentEvent, type PhasePayload, type StopReason } from '../protocol/agentEvents';
+import type { AgentSettings } from './agentSettings';
+import { runAnswerPhase } from './answerPhase';
+import { CancelledError, isCancellation, ModelApiError, TandemError } from './errors';
+import { EventChannel } from './eventChannel';
+import { answerMessages, CHAT_SYSTEM_PROMPT } from './prompts';
+import { lengthEvaluator, type ResultEvaluator } from './resultEvaluator';
+import { RunEmitter } from './runEmitter';
+import type { SessionCache } from './sessionCache';
+import { runToolPhase, type ToolPhaseResult } from './toolPhase';
+import { UsageTracker } from './usageTracker';
+
+export interface RunInput {
+  readonly threadId: string;
+  readonly runId: string;
+  /** The conversation so far, ending with the user's new message. */
+  readonly messages: readonly ChatMessage[];
+  /** Overrides `settings.mode` for this run. */
+  readonly mode?: 'agent' | 'chat' | undefined;
+}
+
+export interface AgentDependencies {
+  readonly functionCallModel: ChatModel;
+  /** The same object as `functionCallModel` in single-model mode. */
+  readonly answerModel: ChatModel;
+  readonly tools: readonly Tool[];
+  readonly approval: ApprovalGate;
+  readonly settings: AgentSettings;
+  readonly cache: SessionCache;
+  /** Judges tool results; defaults to the length check of `tandem.agent.minResultLength`. */
+  readonly evaluator?: ResultEvaluator | undefined;
+  /** Verbose log sink (thoughts, tool inputs and outputs). */
+  readonly log?: ((line: string) => void) | undefined;
+}
+
+/** What RUN_FINISHED carries as its `result`. */
+export interface RunResult {
+  readonly stopReason: StopReason | 'cancelled';
+  readonly answer: string;
+}
+
+const STOP_NOTICE: Partial<Record<StopReason, 'info' | 'warning'>> = {
+  maxIterations: 'warning',
+  timeLimit: 'warning',
+  mistakes: 'warning',
+  awaitingUser: 'info',
+};
+
+export function runAgent(input: RunInput, deps: AgentDependencies, signal: AbortSignal): AsyncGenerator<AgentEvent, void, void> {
+  const channel = new EventChannel<AgentEvent>();
+  const emitter = new RunEmitter((event) => channel.push(event));
+  void execute(input, deps, signal, emitter).finally(() => channel.close());
+  return (async function* () {
+    yield* channel;
+  })();
+}
+
+async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSignal, emitter: RunEmitter): Promise<void> {
+  const { settings } = deps;
+  const mode = input.mode ?? settings.mode;
+  const usage = new UsageTracker(deps.functionCallModel.name, deps.answerModel.name, settings.pricing);
+  const names = { functionCallModel: deps.functionCallModel.name, answerModel: deps.answerModel.name };
+  let answer = '';
+  const finished = (stopReason: RunResult['stopReason']) => {
+    emitter.closeAll();
+    emitter.custom(CustomEventName.usage, usage.snapshot());
+    emitter.emit({
+      type: EventType.RUN_FINISHED,
+      threadId: input.threadId,
+      runId: input.runId,
+      result: { stopReason, answer } satisfies RunResult,
+      outcome: stopReason === 'cancelled' ? { type: 'cancelled' } : { type: 'success' },
+      usage: usage.toAgUi(),
+    });
+  };
+
+  emitter.emit({ type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId });
+  let phase: 'tools' | 'answer' = mode === 'chat' ? 'answer' : 'tools';
+  let phaseStarted = Date.now();
+  try {
+    if (signal.aborted) throw new CancelledError();
+    const question = lastUserText(input.messages);
+    let answerInput: ChatMessage[];
+    let stopReason: StopReason;
+
+    if (mode === 'chat') {
+      stopReason = 'chatMode';
+      answerInput = [{ role: 'system', content: CHAT_SYSTEM_PROMPT }, ...input.messages];
+    } else {
+      emitter.custom(CustomEventName.phase, { phase: 'tools', role: 'function-call', model: names.functionCallModel, ...names } satisfies PhasePayload, {
+        role: 'function-call',
+        model: names.functionCallModel,
+      });
+      const tools: ToolPhaseResult = await runToolPhase({
+        runId: input.runId,
+        conversation: input.messages,
+        question,
+        model: deps.functionCallModel,
+        tools: deps.tools,
+        approval: deps.approval,
+        cache: deps.cache,
+        settings,
+        evaluator: deps.evaluator ?? lengthEvaluator,
+        emitter,
+        usage,
+        signal,
+        log: deps.log,
+      });
+      usage.addPhaseTime('tools', Date.now() - phaseStarted);
+      stopReason = tools.stopReason;
+      const level = STOP_NOTICE[stopReason];
+      if (level) emitter.notice(stopReason, level, tools.reason);
+
+      if (stopReason === 'awaitingUser') {
+        // The reply is shown as it is; the next user message continues the conversation.
+        const reply = emitter.text('answer', 'function-call', names.functionCallModel);
+        reply.append(tools.finalReply || '(The model replied without text.)');
+        reply.close();
+        answer = reply.text;
+        finished(stopReason);
+        return;
+      }
+      const concluded = tools.finalReply ? `The tool-using model concluded: ${tools.finalReply}` : undefined;
+      const limited = stopReason === 'noToolCall' || stopReason === 'finished' || stopReason === 'sufficient' ? undefined : tools.reason;
+      answerInput = answerMessages(input.messages, tools.findings, [limited, concluded].filter(Boolean).join(' ') || undefined);
+      emitter.custom(
+        CustomEventName.phase,
+        { phase: 'answer', role: 'answer', model: names.answerModel, stopReason, reason: tools.reason, ...names } satisfies PhasePayload,
+        { role: 'answer', model: names.answerModel },
+      );
+    }
+
+    phase = 'answer';
+    phaseStarted = Date.now();
+    if (mode === 'chat') {
+      emitter.custom(
+        CustomEventName.phase,
+        { phase: 'answer', role: 'answer', model: names.answerModel, stopReason, reason: 'Chat mode: no tools.', ...names } satisfies PhasePayload,
+        { role: 'answer', model: names.answerModel },
+      );
+    }
+    emitter.stepStarted('answer');
+    answer = await runAnswerPhase({ model: deps.answerModel, messages: answerInput, emitter, usage, signal });
+    emitter.stepFinished();
+    usage.addPhaseTime('answer', Date.now() - phaseStarted);
+    finished(stopReason);
+  } catch (error) {
+    usage.addPhaseTime(phase, Date.now() - phaseStarted);
+    if (isCancellation(error) || signal.aborted) {
+      emitter.closeAll();
+      emitter.notice('cancelled', 'info', 'Stopped.');
+      finished('cancelled');
+      return;
+    }
+    emitter.closeAll();
+    emitter.custom(CustomEventName.usage, usage.snapshot());
+    const suggestion = suggestionFor(error, phase);
+    const message = error instanceof Error ? error.message : String(error);
+    deps.log?.(`run failed: ${message}`);
+    emitter.emit({
+      type: EventType.RUN_ERROR,
+      message,
+      code: error instanceof ModelApiError ? 'MODEL_API_ERROR' : error instanceof TandemError ? error.name : 'INTERNAL_ERROR',
+      metadata: { suggestion, phase },
+      usage: usage.toAgUi(),
+    });
+  }
+}
+
+function suggestionFor(error: unknown, phase: 'tools' | 'answer'): string {
+  if (error instanceof TandemError && error.suggestion) return error.suggestion;
+  if (error instanceof ModelApiError) return 'Retry, or check the model settings (base URL, model name, API key).';
+  return phase === 'tools'
+    ? 'Retry, or switch to Chat mode to ask without tools. Details are in the Tandem log.'
+    : 'Retry; details are in the Tandem log.';
+}
+
+function lastUserText(messages: readonly ChatMessage[]): string {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index];
+    if (message?.role === 'user') return message.content;
+  }
+  return '';
+}

@@ -1,0 +1,152 @@
+// Runs the tool calls of one turn. Every fault becomes the call's result
+// (bad JSON, unknown tool, rejection, a throw inside the tool) so the model
+// can react; only cancellation escapes. Read-only calls of a turn run
+// concurrently; as soon as a turn holds a call that changes something, the
+// calls run one after another, in the order the model gave.
+import { EventType } from '@ag-ui/core';
+import { randomUUID } from 'node:crypto';
+import type { ApprovalGate, Tool, ToolResult } from '../tools/tool';
+import { CustomEventName, type ToolCallStatus, type ToolStatusPayload } from '../protocol/agentEvents';
+import { CancelledError, isCancellation } from './errors';
+import type { RunEmitter } from './runEmitter';
+import type { SessionCache } from './sessionCache';
+
+export interface PlannedCall {
+  readonly id: string;
+  readonly name: string;
+  /** The raw JSON text of the arguments, as the model wrote it. */
+  readonly rawArguments: string;
+}
+
+export interface CallOutcome {
+  readonly call: PlannedCall;
+  /** Parsed arguments; undefined when they could not be parsed. */
+  readonly args: unknown;
+  readonly result: ToolResult;
+  readonly status: ToolCallStatus;
+  readonly durationMs: number;
+}
+
+export interface ExecutionContext {
+  readonly runId: string;
+  readonly tools: ReadonlyMap<string, Tool>;
+  readonly cache: SessionCache;
+  readonly approval: ApprovalGate;
+  readonly emitter: RunEmitter;
+  readonly signal: AbortSignal;
+  readonly log?: ((line: string) => void) | undefined;
+  /** Text appended to a call's result for the model (e.g. a loop warning), by call id. */
+  readonly notes: ReadonlyMap<string, string>;
+  /** Called as each result arrives (streaming response mode shows it as a message). */
+  readonly onOutcome?: ((outcome: CallOutcome) => void) | undefined;
+}
+
+function parseArguments(raw: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  if (raw.trim() === '') return { ok: true, value: {} };
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      return { ok: false, error: 'the arguments must be a JSON object' };
+    }
+    return { ok: true, value };
+  } catch (error) {
+    return { ok: false, error: `the arguments are not valid JSON (${(error as Error).message})` };
+  }
+}
+
+function errorResult(text: string): ToolResult {
+  return { text, isError: true };
+}
+
+async function runOne(call: PlannedCall, context: ExecutionContext): Promise<CallOutcome> {
+  const started = Date.now();
+  const finish = (args: unknown, result: ToolResult, status: ToolCallStatus): CallOutcome => ({
+    call,
+    args,
+    result,
+    status,
+    durationMs: Date.now() - started,
+  });
+
+  const parsed = parseArguments(call.rawArguments);
+  if (!parsed.ok) return finish(undefined, errorResult(`Error: ${parsed.error}. Call ${call.name} again with a JSON object.`), 'failed');
+  const args = parsed.value;
+  const tool = context.tools.get(call.name);
+  if (!tool) {
+    const known = [...context.tools.keys()].join(', ') || 'none';
+    return finish(args, errorResult(`Error: there is no tool named "${call.name}". Available tools: ${known}.`), 'failed');
+  }
+  if (tool.readOnly) {
+    const cached = context.cache.get(tool.name, args);
+    if (cached) return finish(args, cached, 'cached');
+  }
+  if (!tool.approvesItself) {
+    const approved = await context.approval.request({ kind: 'toolCall', toolName: tool.name, arguments: args, readOnly: tool.readOnly }, context.signal);
+    if (context.signal.aborted) throw new CancelledError();
+    if (!approved) return finish(args, { text: `The user rejected this call of ${tool.name}; it did not run.` }, 'rejected');
+  }
+  context.log?.(`tool ${tool.name} input: ${call.rawArguments || '{}'}`);
+  try {
+    const result = await tool.run(args, {
+      runId: context.runId,
+      callId: call.id,
+      signal: context.signal,
+      approval: context.approval,
+      onProgress: (progress) => context.emitter.custom(CustomEventName.toolProgress, { toolCallId: call.id, ...progress }),
+    });
+    if (context.signal.aborted) throw new CancelledError();
+    context.log?.(`tool ${tool.name} output${result.isError ? ' (error)' : ''}: ${result.text}`);
+    if (tool.readOnly && !result.isError) context.cache.set(tool.name, args, result);
+    if (!tool.readOnly && !result.isError) context.cache.invalidate();
+    return finish(args, result, result.isError ? 'failed' : 'done');
+  } catch (error) {
+    if (context.signal.aborted || isCancellation(error)) throw error instanceof CancelledError ? error : new CancelledError();
+    const message = error instanceof Error ? error.message : String(error);
+    context.log?.(`tool ${tool.name} threw: ${message}`);
+    return finish(args, errorResult(`Error: ${tool.name} failed: ${message}`), 'failed');
+  }
+}
+
+function report(outcome: CallOutcome, context: ExecutionContext): void {
+  const tool = context.tools.get(outcome.call.name);
+  const note = context.notes.get(outcome.call.id);
+  const content = note ? `${outcome.result.text}\n\n${note}` : outcome.result.text;
+  context.emitter.emit({ type: EventType.TOOL_CALL_RESULT, messageId: randomUUID(), toolCallId: outcome.call.id, content, role: 'tool' });
+  const status: ToolStatusPayload = {
+    toolCallId: outcome.call.id,
+    toolName: outcome.call.name,
+    status: outcome.status,
+    durationMs: outcome.durationMs,
+    summary: outcome.result.summary,
+    source: tool?.source.kind === 'mcp' ? `mcp:${tool.source.server}` : 'workspace',
+  };
+  context.emitter.custom(CustomEventName.toolStatus, status);
+  context.onOutcome?.(outcome);
+}
+
+/** Runs the calls and reports each result as it arrives; returns the outcomes in call order. */
+export async function executeCalls(calls: readonly PlannedCall[], context: ExecutionContext): Promise<CallOutcome[]> {
+  const concurrent = calls.every((call) => context.tools.get(call.name)?.readOnly ?? true);
+  if (concurrent) {
+    return Promise.all(
+      calls.map(async (call) => {
+        const outcome = await runOne(call, context);
+        report(outcome, context);
+        return outcome;
+      }),
+    );
+  }
+  const outcomes: CallOutcome[] = [];
+  for (const call of calls) {
+    const outcome = await runOne(call, context);
+    report(outcome, context);
+    outcomes.push(outcome);
+  }
+  return outcomes;
+}
+
+/** The result text the model reads for an outcome, with any note appended. */
+export function resultForModel(outcome: CallOutcome, notes: ReadonlyMap<string, string>): string {
+  const note = notes.get(outcome.call.id);
+  return note ? `${outcome.result.text}\n\n${note}` : outcome.result.text;
+}

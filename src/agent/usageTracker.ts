@@ -1,0 +1,101 @@
+// Usage per model role across one run: tokens, calls, phase times and cost.
+// Counts a server did not report stay undefined rather than becoming 0.
+import type { TokenUsage as AgUiTokenUsage } from '@ag-ui/core';
+import type { ModelTurn } from '../models/chatModel';
+import type { ModelRole, ModelUsage, RunUsage } from '../protocol/agentEvents';
+import type { ModelPrice } from './agentSettings';
+import { costOf, findPrice } from './pricing';
+
+interface Tally {
+  model: string;
+  calls: number;
+  promptTokens: number | undefined;
+  completionTokens: number | undefined;
+  cachedTokens: number | undefined;
+  estimated: boolean;
+  /** Calls whose counts were missing entirely (cost cannot be complete). */
+  incomplete: boolean;
+}
+
+function add(total: number | undefined, value: number | undefined, first: boolean): number | undefined {
+  if (value === undefined) return first ? undefined : total;
+  return (total ?? 0) + value;
+}
+
+export class UsageTracker {
+  private readonly tallies: Record<ModelRole, Tally>;
+  private toolPhaseMs = 0;
+  private answerPhaseMs = 0;
+
+  constructor(
+    functionCallModel: string,
+    answerModel: string,
+    private readonly pricing: Readonly<Record<string, ModelPrice>>,
+  ) {
+    const empty = (model: string): Tally => ({
+      model,
+      calls: 0,
+      promptTokens: undefined,
+      completionTokens: undefined,
+      cachedTokens: undefined,
+      estimated: false,
+      incomplete: false,
+    });
+    this.tallies = { 'function-call': empty(functionCallModel), answer: empty(answerModel) };
+  }
+
+  recordCall(role: ModelRole, turn: Pick<ModelTurn, 'usage'>): void {
+    const tally = this.tallies[role];
+    const first = tally.calls === 0;
+    tally.calls++;
+    tally.promptTokens = add(tally.promptTokens, turn.usage.promptTokens, first);
+    tally.completionTokens = add(tally.completionTokens, turn.usage.completionTokens, first);
+    tally.cachedTokens = add(tally.cachedTokens, turn.usage.cachedTokens, first);
+    tally.estimated ||= turn.usage.estimated;
+    if (turn.usage.promptTokens === undefined || turn.usage.completionTokens === undefined) tally.incomplete = true;
+  }
+
+  addPhaseTime(phase: 'tools' | 'answer', milliseconds: number): void {
+    if (phase === 'tools') this.toolPhaseMs += milliseconds;
+    else this.answerPhaseMs += milliseconds;
+  }
+
+  private modelUsage(role: ModelRole): ModelUsage {
+    const tally = this.tallies[role];
+    const found = findPrice(tally.model, this.pricing);
+    const cost = found && !tally.incomplete && tally.calls > 0 ? costOf(tally, found.price) : tally.calls === 0 && found ? 0 : undefined;
+    return {
+      role,
+      model: tally.model,
+      calls: tally.calls,
+      promptTokens: tally.promptTokens,
+      completionTokens: tally.completionTokens,
+      cachedTokens: tally.cachedTokens,
+      estimated: tally.estimated,
+      costUsd: cost,
+      costIsDefaultPrice: found?.isDefault ?? false,
+    };
+  }
+
+  snapshot(): RunUsage {
+    const functionCall = this.modelUsage('function-call');
+    const answer = this.modelUsage('answer');
+    const costs = [functionCall, answer].filter((usage) => usage.calls > 0).map((usage) => usage.costUsd);
+    const totalCostUsd = costs.some((cost) => cost === undefined) ? undefined : costs.reduce<number>((sum, cost) => sum + (cost ?? 0), 0);
+    return { functionCall, answer, toolPhaseMs: this.toolPhaseMs, answerPhaseMs: this.answerPhaseMs, totalCostUsd };
+  }
+
+  /** AG-UI's own accounting, for RUN_FINISHED: one entry per model role that was called. */
+  toAgUi(): AgUiTokenUsage[] {
+    return (['function-call', 'answer'] as const)
+      .map((role) => this.tallies[role])
+      .filter((tally) => tally.calls > 0)
+      .map((tally) => ({
+        model: tally.model,
+        ...(tally.promptTokens !== undefined && { inputTokens: tally.promptTokens }),
+        ...(tally.completionTokens !== undefined && { outputTokens: tally.completionTokens }),
+        ...(tally.promptTokens !== undefined && tally.completionTokens !== undefined && { totalTokens: tally.promptTokens + tally.completionTokens }),
+        ...(tally.cachedTokens !== undefined && { cachedInputTokens: tally.cachedTokens }),
+      }));
+  }
+}
