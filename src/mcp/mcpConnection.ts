@@ -1,0 +1,343 @@
+// One configured MCP server: starts it, keeps its status and tool list, calls
+// its tools, and restarts it once (after a delay) when it dies unexpectedly.
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { CancelledError, ConfigurationError } from '../agent/errors';
+import type { ToolContext, ToolResult } from '../tools/tool';
+import type { McpServerDefinition, McpStdioDefinition } from './mcpConfig';
+import type { McpServerState, McpServerStatus } from './mcpServerStatus';
+import { describeError, openSession, type ClientIdentity, type McpSession, type ResolvedServer } from './mcpSession';
+import { errorResult, toToolResult } from './mcpToolResult';
+import { parseEnvFile, resolveVariables, type InputResolver, type VariableContext } from './mcpVariables';
+
+/** A tool as the server lists it (the parts Tandem uses). */
+export interface McpToolInfo {
+  readonly name: string;
+  readonly title?: string | undefined;
+  readonly description?: string | undefined;
+  readonly inputSchema: Record<string, unknown>;
+  readonly annotations?: { readonly readOnlyHint?: boolean | undefined } | undefined;
+}
+
+export interface McpConnectionOptions {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly inputResolver: InputResolver | undefined;
+  readonly identity: ClientIdentity;
+  readonly defaultTimeoutMs: number;
+  /** Delay before the one automatic restart after a crash. */
+  readonly restartDelayMs: number;
+  readonly log: (line: string) => void;
+  /** Called whenever the status or the tool list changes. */
+  readonly onDidChange: () => void;
+}
+
+const STDERR_LINES = 20;
+const MAX_TOOL_PAGES = 50;
+/** At most one automatic restart in this window; a second crash inside it stays an error. */
+const RESTART_WINDOW_MS = 60_000;
+// JSON-RPC error codes the SDK uses (ErrorCode in its types; not imported to keep loading lazy).
+const REQUEST_TIMEOUT = -32001;
+const CONNECTION_CLOSED = -32000;
+
+export class McpConnection {
+  private state: McpServerState = 'stopped';
+  private transportKind: McpServerStatus['transport'];
+  private error: string | undefined;
+  private stderrTail: string[] = [];
+  private toolList: readonly McpToolInfo[] = [];
+  private session: McpSession | undefined;
+  /** Bumped on every start and stop; events from an older session are ignored. */
+  private generation = 0;
+  private starting: Promise<void> | undefined;
+  private startAbort: AbortController | undefined;
+  private restartTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastAutoRestart = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    readonly definition: McpServerDefinition,
+    private readonly options: McpConnectionOptions,
+  ) {}
+
+  get key(): string {
+    return connectionKey(this.definition.name, this.definition.source);
+  }
+
+  get status(): McpServerStatus {
+    return {
+      name: this.definition.name,
+      state: this.state,
+      transport: this.transportKind,
+      toolCount: this.state === 'connected' ? this.toolList.length : undefined,
+      error: this.error,
+      stderrTail: [...this.stderrTail],
+      source: this.definition.source,
+    };
+  }
+
+  get tools(): readonly McpToolInfo[] {
+    return this.state === 'connected' ? this.toolList : [];
+  }
+
+  get processId(): number | undefined {
+    return this.session?.processId;
+  }
+
+  /** Starts (or restarts) the server. Never rejects: a failure becomes the error status. */
+  start(): Promise<void> {
+    this.cancelRestart();
+    const generation = ++this.generation;
+    this.startAbort?.abort();
+    const abort = new AbortController();
+    this.startAbort = abort;
+    const previous = this.session;
+    this.session = undefined;
+    const run = (async () => {
+      await previous?.close();
+      if (generation === this.generation) await this.connect(generation, abort.signal);
+    })();
+    this.starting = run;
+    return run;
+  }
+
+  /** Ends the server; `disabled` keeps it down until enabled again. */
+  async stop(state: 'stopped' | 'disabled' = 'stopped'): Promise<void> {
+    this.cancelRestart();
+    this.generation++;
+    this.startAbort?.abort();
+    const session = this.session;
+    this.session = undefined;
+    this.toolList = [];
+    this.error = undefined;
+    this.setState(state);
+    await session?.close();
+  }
+
+  async callTool(toolName: string, args: unknown, context: ToolContext): Promise<ToolResult> {
+    if (context.signal.aborted) throw new CancelledError();
+    if (this.state === 'starting') await this.starting;
+    const session = this.session;
+    const serverName = this.definition.name;
+    if (session === undefined || this.state !== 'connected') {
+      return errorResult(`MCP server "${serverName}" is not running${this.error === undefined ? '' : `: ${this.error}`}.`);
+    }
+    const timeoutMs = this.timeoutMs;
+    try {
+      const result = await session.client.callTool(
+        { name: toolName, arguments: isObject(args) ? args : {} },
+        undefined,
+        {
+          signal: context.signal,
+          timeout: timeoutMs,
+          resetTimeoutOnProgress: true,
+          onprogress: (progress) => context.onProgress?.({ progress: progress.progress, total: progress.total, message: progress.message }),
+        },
+      );
+      return toToolResult(result);
+    } catch (error) {
+      if (context.signal.aborted) throw new CancelledError();
+      const code = (error as { code?: unknown }).code;
+      if (code === REQUEST_TIMEOUT) {
+        return errorResult(`MCP server "${serverName}" did not answer "${toolName}" within ${formatSeconds(timeoutMs)} (no progress either).`);
+      }
+      if (code === CONNECTION_CLOSED || session !== this.session) {
+        const tail = this.stderrTail.slice(-5);
+        return errorResult(`MCP server "${serverName}" stopped during the call to "${toolName}".${tail.length > 0 ? ` Its last output:\n${tail.join('\n')}` : ''}`);
+      }
+      return errorResult(`MCP server "${serverName}": "${toolName}" failed: ${describeError(error)}`);
+    }
+  }
+
+  async dispose(): Promise<void> {
+    await this.stop('stopped');
+  }
+
+  private get timeoutMs(): number {
+    return this.definition.timeoutMs ?? this.options.defaultTimeoutMs;
+  }
+
+  private async connect(generation: number, signal: AbortSignal): Promise<void> {
+    const definition = this.definition;
+    this.error = undefined;
+    this.stderrTail = [];
+    this.toolList = [];
+    this.transportKind = definition.type === 'invalid' ? undefined : definition.type;
+    this.setState('starting');
+    let session: McpSession | undefined;
+    try {
+      if (definition.type === 'invalid') throw new ConfigurationError(definition.error);
+      const server = await resolveServer(definition, this.options, signal);
+      session = await openSession(server, this.options.identity, this.hooks(generation), this.timeoutMs, signal);
+      if (generation !== this.generation) {
+        await session.close();
+        return;
+      }
+      this.session = session;
+      this.transportKind = session.transport;
+      this.toolList = await this.listTools(session, signal);
+      if (generation !== this.generation) return;
+      this.setState('connected');
+      this.options.log(`MCP server "${definition.name}" connected over ${session.transport} with ${this.toolList.length} tools`);
+    } catch (error) {
+      if (generation !== this.generation) return;
+      if (this.session === session) this.session = undefined;
+      await session?.close();
+      this.error = describeStartError(definition, error, this.timeoutMs, this.stderrTail);
+      this.setState('error');
+      this.options.log(`MCP server "${definition.name}" failed to start: ${this.error}`);
+    }
+  }
+
+  private hooks(generation: number): Parameters<typeof openSession>[2] {
+    const current = (): boolean => generation === this.generation;
+    return {
+      onStderrLine: (line) => {
+        if (!current()) return;
+        this.stderrTail.push(line);
+        if (this.stderrTail.length > STDERR_LINES) this.stderrTail.shift();
+        this.options.log(`[${this.definition.name}] ${line}`);
+      },
+      onClose: () => {
+        if (current() && this.state === 'connected') this.handleCrash();
+      },
+      onToolListChanged: () => {
+        const session = this.session;
+        if (!current() || session === undefined || this.state !== 'connected') return;
+        void this.listTools(session, new AbortController().signal).then(
+          (tools) => {
+            if (!current() || this.session !== session) return;
+            this.toolList = tools;
+            this.options.log(`MCP server "${this.definition.name}" changed its tools: now ${tools.length}`);
+            this.options.onDidChange();
+          },
+          (error: unknown) => this.options.log(`MCP server "${this.definition.name}": refreshing tools failed: ${describeError(error)}`),
+        );
+      },
+      log: (line) => this.options.log(`[${this.definition.name}] ${line}`),
+    };
+  }
+
+  private handleCrash(): void {
+    this.session = undefined;
+    this.toolList = [];
+    this.error = `The server stopped unexpectedly.`;
+    this.setState('error');
+    const now = Date.now();
+    if (now - this.lastAutoRestart < RESTART_WINDOW_MS) {
+      this.options.log(`MCP server "${this.definition.name}" stopped again; not restarting it automatically.`);
+      return;
+    }
+    this.lastAutoRestart = now;
+    this.options.log(`MCP server "${this.definition.name}" stopped unexpectedly; restarting in ${this.options.restartDelayMs} ms.`);
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      void this.start();
+    }, this.options.restartDelayMs);
+  }
+
+  private async listTools(session: McpSession, signal: AbortSignal): Promise<McpToolInfo[]> {
+    const tools: McpToolInfo[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const result = await session.client.listTools(cursor === undefined ? {} : { cursor }, { timeout: this.timeoutMs, signal });
+      for (const tool of result.tools) {
+        // A tool that must run as a task cannot be called with a plain tools/call.
+        if (tool.execution?.taskSupport === 'required') continue;
+        tools.push({ name: tool.name, title: tool.title, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations });
+      }
+      cursor = result.nextCursor;
+      if (cursor === undefined) break;
+    }
+    return tools;
+  }
+
+  private setState(state: McpServerState): void {
+    this.state = state;
+    this.options.onDidChange();
+  }
+
+  private cancelRestart(): void {
+    if (this.restartTimer !== undefined) clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+  }
+}
+
+export function connectionKey(name: string, source: string): string {
+  return `${source}\u0000${name}`;
+}
+
+async function resolveServer(
+  definition: Exclude<McpServerDefinition, { type: 'invalid' }>,
+  options: McpConnectionOptions,
+  signal: AbortSignal,
+): Promise<ResolvedServer> {
+  const context: VariableContext = {
+    workspaceFolder: definition.workspaceFolder,
+    env: options.env,
+    inputs: definition.inputs,
+    inputResolver: options.inputResolver,
+    source: `${definition.source}: server "${definition.name}"`,
+  };
+  const resolve = (value: string): Promise<string> => resolveVariables(value, context, signal);
+  const resolveRecord = async (record: Readonly<Record<string, string>>): Promise<Record<string, string>> => {
+    const entries = await Promise.all(Object.entries(record).map(async ([key, value]) => [key, await resolve(value)] as const));
+    return Object.fromEntries(entries);
+  };
+  if (definition.type !== 'stdio') {
+    return { type: definition.type, url: await resolve(definition.url), headers: await resolveRecord(definition.headers) };
+  }
+  const cwd = definition.cwd === undefined ? definition.workspaceFolder : await resolve(definition.cwd);
+  return {
+    type: 'stdio',
+    command: await resolve(definition.command),
+    args: await Promise.all(definition.args.map(resolve)),
+    env: await buildEnvironment(definition, options.env, resolve),
+    cwd: cwd === undefined ? undefined : path.resolve(definition.workspaceFolder ?? process.cwd(), cwd),
+  };
+}
+
+/** The inherited environment, then the envFile, then `env` (null removes a variable). */
+async function buildEnvironment(
+  definition: McpStdioDefinition,
+  inherited: Readonly<Record<string, string | undefined>>,
+  resolve: (value: string) => Promise<string>,
+): Promise<Record<string, string>> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(inherited)) if (value !== undefined) env[key] = value;
+  if (definition.envFile !== undefined) {
+    const file = path.resolve(definition.workspaceFolder ?? process.cwd(), await resolve(definition.envFile));
+    let text: string;
+    try {
+      text = await fs.readFile(file, 'utf8');
+    } catch (error) {
+      throw new ConfigurationError(`envFile ${file} cannot be read: ${describeError(error)}`);
+    }
+    Object.assign(env, parseEnvFile(text));
+  }
+  for (const [key, value] of Object.entries(definition.env)) {
+    if (value === null) delete env[key];
+    else env[key] = await resolve(value);
+  }
+  return env;
+}
+
+function describeStartError(definition: McpServerDefinition, error: unknown, timeoutMs: number, stderrTail: readonly string[]): string {
+  const code = (error as { code?: unknown }).code;
+  if (definition.type === 'stdio' && code === 'ENOENT') {
+    return `Could not start "${definition.command}": command not found (ENOENT). Check "command" in ${definition.source}.`;
+  }
+  if (code === REQUEST_TIMEOUT) return `The server did not answer the MCP handshake within ${formatSeconds(timeoutMs)}.`;
+  if (code === CONNECTION_CLOSED) {
+    const last = stderrTail.at(-1);
+    return `The server closed the connection during the MCP handshake${last === undefined ? '.' : `; its last output: ${last}`}`;
+  }
+  if (error instanceof ConfigurationError) return error.message;
+  return describeError(error);
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,183 @@
+// The MCP hub: owns one connection per configured server, reconnects only
+// what changed when the configuration changes, and offers every connected
+// server's tools to the agent as `<server>__<tool>`. Plain Node, no vscode.
+import type { Tool, ToolContext, ToolProvider, ToolResult } from '../tools/tool';
+import type { McpServerDefinition } from './mcpConfig';
+import { connectionKey, McpConnection, type McpToolInfo } from './mcpConnection';
+import type { McpServerStatus } from './mcpServerStatus';
+import type { ClientIdentity } from './mcpSession';
+import { assignToolNames } from './mcpToolName';
+import type { InputResolver } from './mcpVariables';
+
+export interface McpHubOptions {
+  /** Asks for `${input:id}` values; without one, servers that need inputs fail with a clear error. */
+  readonly inputResolver?: InputResolver | undefined;
+  /** Environment stdio servers inherit and `${env:NAME}` reads; default process.env. */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  readonly log?: ((line: string) => void) | undefined;
+  /** Per-call (and handshake) timeout when a server sets none; default 60 s. */
+  readonly defaultTimeoutMs?: number | undefined;
+  /** Delay before the one automatic restart of a crashed server; default 1 s. */
+  readonly restartDelayMs?: number | undefined;
+  readonly clientIdentity?: ClientIdentity | undefined;
+}
+
+export interface Disposable {
+  dispose(): void;
+}
+
+/** Identifies a server: its name, and its source when two sources use the same name. */
+export interface McpServerKey {
+  readonly name: string;
+  readonly source?: string | undefined;
+}
+
+export class McpHub implements ToolProvider {
+  private readonly connections = new Map<string, McpConnection>();
+  private readonly disabled = new Set<string>();
+  private readonly statusListeners = new Set<(statuses: readonly McpServerStatus[]) => void>();
+  private readonly toolListeners = new Set<() => void>();
+  private cachedTools: readonly Tool[] | undefined;
+  private toolSignature = '';
+  private disposed = false;
+
+  constructor(private readonly options: McpHubOptions = {}) {}
+
+  /**
+   * Applies a configuration: starts new servers, restarts changed ones, stops
+   * removed ones; unchanged servers keep running. Resolves when every started
+   * server is connected or has failed.
+   */
+  async update(definitions: readonly McpServerDefinition[]): Promise<void> {
+    if (this.disposed) return;
+    const wanted = new Map(definitions.map((definition) => [connectionKey(definition.name, definition.source), definition]));
+    const work: Promise<void>[] = [];
+    for (const [key, connection] of this.connections) {
+      const definition = wanted.get(key);
+      if (definition !== undefined && sameDefinition(definition, connection.definition)) continue;
+      this.connections.delete(key);
+      work.push(connection.dispose());
+    }
+    for (const [key, definition] of wanted) {
+      if (this.connections.has(key)) continue;
+      const connection = this.createConnection(definition);
+      this.connections.set(key, connection);
+      if (this.disabled.has(key)) work.push(connection.stop('disabled'));
+      else work.push(connection.start());
+    }
+    this.changed();
+    await Promise.all(work);
+  }
+
+  statuses(): McpServerStatus[] {
+    return [...this.connections.values()].map((connection) => connection.status);
+  }
+
+  onDidChangeStatus(listener: (statuses: readonly McpServerStatus[]) => void): Disposable {
+    this.statusListeners.add(listener);
+    return { dispose: () => this.statusListeners.delete(listener) };
+  }
+
+  onDidChangeTools(listener: () => void): Disposable {
+    this.toolListeners.add(listener);
+    return { dispose: () => this.toolListeners.delete(listener) };
+  }
+
+  /** The tools of every connected server, named `<server>__<tool>`, unique. */
+  tools(): readonly Tool[] {
+    if (this.cachedTools !== undefined) return this.cachedTools;
+    const entries: { connection: McpConnection; info: McpToolInfo }[] = [];
+    for (const connection of this.connections.values()) for (const info of connection.tools) entries.push({ connection, info });
+    const names = assignToolNames(entries.map(({ connection, info }) => ({ server: connection.definition.name, tool: info.name })));
+    this.cachedTools = entries.map(({ connection, info }, index) => mcpTool(names[index] ?? info.name, connection, info));
+    return this.cachedTools;
+  }
+
+  async restart(server: McpServerKey): Promise<void> {
+    const connection = this.find(server);
+    if (connection === undefined) return;
+    this.disabled.delete(connection.key);
+    await connection.start();
+  }
+
+  async setDisabled(server: McpServerKey, disabled: boolean): Promise<void> {
+    const connection = this.find(server);
+    if (connection === undefined) return;
+    if (disabled) {
+      this.disabled.add(connection.key);
+      await connection.stop('disabled');
+    } else {
+      this.disabled.delete(connection.key);
+      await connection.start();
+    }
+  }
+
+  /** Servers to keep disabled across updates (the host restores them from workspace state). */
+  setDisabledKeys(servers: readonly McpServerKey[]): void {
+    for (const server of servers) if (server.source !== undefined) this.disabled.add(connectionKey(server.name, server.source));
+  }
+
+  /** The stdio server's process id, for diagnostics and fault tests. */
+  processId(server: McpServerKey): number | undefined {
+    return this.find(server)?.processId;
+  }
+
+  /** Ends every server. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    const connections = [...this.connections.values()];
+    this.connections.clear();
+    await Promise.all(connections.map((connection) => connection.dispose()));
+    this.statusListeners.clear();
+    this.toolListeners.clear();
+  }
+
+  private find(server: McpServerKey): McpConnection | undefined {
+    if (server.source !== undefined) return this.connections.get(connectionKey(server.name, server.source));
+    return [...this.connections.values()].find((connection) => connection.definition.name === server.name);
+  }
+
+  private createConnection(definition: McpServerDefinition): McpConnection {
+    return new McpConnection(definition, {
+      env: this.options.env ?? process.env,
+      inputResolver: this.options.inputResolver,
+      identity: this.options.clientIdentity ?? { name: 'tandem', version: '0.1.0' },
+      defaultTimeoutMs: this.options.defaultTimeoutMs ?? 60_000,
+      restartDelayMs: this.options.restartDelayMs ?? 1_000,
+      log: this.options.log ?? (() => undefined),
+      onDidChange: () => this.changed(),
+    });
+  }
+
+  private changed(): void {
+    if (this.disposed) return;
+    this.cachedTools = undefined;
+    const statuses = this.statuses();
+    for (const listener of this.statusListeners) listener(statuses);
+    const signature = this.tools()
+      .map((tool) => tool.name)
+      .join('\n');
+    if (signature !== this.toolSignature) {
+      this.toolSignature = signature;
+      for (const listener of this.toolListeners) listener();
+    }
+  }
+}
+
+function mcpTool(name: string, connection: McpConnection, info: McpToolInfo): Tool {
+  const server = connection.definition.name;
+  return {
+    name,
+    description: info.description ?? info.title ?? `Tool "${info.name}" of the MCP server "${server}".`,
+    parameters: info.inputSchema,
+    // MCP tools may change things unless the server says otherwise.
+    readOnly: info.annotations?.readOnlyHint === true,
+    source: { kind: 'mcp', server },
+    run: (args: unknown, context: ToolContext): Promise<ToolResult> => connection.callTool(info.name, args, context),
+  };
+}
+
+function sameDefinition(a: McpServerDefinition, b: McpServerDefinition): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
