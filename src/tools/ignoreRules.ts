@@ -1,0 +1,102 @@
+// .gitignore (in any folder, as git and ripgrep read them) and .tandemignore
+// (at a workspace folder's root; the user's "keep the agent out" list) for one
+// workspace folder. Rules are read fresh for each tool call, so a change to an
+// ignore file takes effect at once.
+
+import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+
+export const TANDEM_IGNORE_FILE = '.tandemignore';
+export const GIT_IGNORE_FILE = '.gitignore';
+
+/** The rules of one .gitignore file and the folder (relative, '' for root) it applies to. */
+export interface IgnoreLayer {
+  readonly base: string;
+  readonly rules: Ignore;
+}
+
+export class IgnoreRules {
+  private readonly gitignores = new Map<string, Promise<Ignore | undefined>>();
+  private tandemRules: Promise<Ignore | undefined> | undefined;
+
+  constructor(private readonly folderReal: string) {}
+
+  /** The .tandemignore rules of the folder, if it has that file. */
+  tandem(): Promise<Ignore | undefined> {
+    this.tandemRules ??= loadRules(path.join(this.folderReal, TANDEM_IGNORE_FILE));
+    return this.tandemRules;
+  }
+
+  /** The .gitignore rules that apply inside `dirRelative`, root first. */
+  async layersFor(dirRelative: string): Promise<IgnoreLayer[]> {
+    const layers: IgnoreLayer[] = [];
+    const parts = dirRelative === '' ? [] : dirRelative.split('/');
+    for (let depth = 0; depth <= parts.length; depth += 1) {
+      const base = parts.slice(0, depth).join('/');
+      const rules = await this.gitignoreOf(base);
+      if (rules !== undefined) layers.push({ base, rules });
+    }
+    return layers;
+  }
+
+  /** Layers for a child folder, given its parent's; `hasGitignore` saves a failed read. */
+  async childLayers(parent: readonly IgnoreLayer[], dirRelative: string, hasGitignore: boolean): Promise<readonly IgnoreLayer[]> {
+    if (!hasGitignore) return parent;
+    const rules = await this.gitignoreOf(dirRelative);
+    return rules === undefined ? parent : [...parent, { base: dirRelative, rules }];
+  }
+
+  /**
+   * Which file ignores this path, checking the path itself only (a walker
+   * checks each level as it descends). Undefined when it is not ignored.
+   */
+  static matchIn(layers: readonly IgnoreLayer[], tandem: Ignore | undefined, relative: string, isDirectory: boolean): string | undefined {
+    const suffix = isDirectory ? '/' : '';
+    if (tandem?.test(relative + suffix).ignored === true) return TANDEM_IGNORE_FILE;
+    let ignored = false;
+    for (const layer of layers) {
+      const inner = layer.base === '' ? relative : relative.slice(layer.base.length + 1);
+      const result = layer.rules.test(inner + suffix);
+      if (result.ignored) ignored = true;
+      else if (result.unignored) ignored = false;
+    }
+    return ignored ? GIT_IGNORE_FILE : undefined;
+  }
+
+  /** Which file ignores this path or one of its parent folders, if any. */
+  async ignoredBy(relative: string, isDirectory: boolean): Promise<string | undefined> {
+    if (relative === '') return undefined;
+    const tandem = await this.tandem();
+    const parts = relative.split('/');
+    for (let depth = 1; depth <= parts.length; depth += 1) {
+      const here = parts.slice(0, depth).join('/');
+      const parentDir = parts.slice(0, depth - 1).join('/');
+      const layers = await this.layersFor(parentDir);
+      const isDir = depth < parts.length || isDirectory;
+      const by = IgnoreRules.matchIn(layers, tandem, here, isDir);
+      if (by !== undefined) return by;
+    }
+    return undefined;
+  }
+
+  private gitignoreOf(dirRelative: string): Promise<Ignore | undefined> {
+    let rules = this.gitignores.get(dirRelative);
+    if (rules === undefined) {
+      rules = loadRules(path.join(this.folderReal, dirRelative, GIT_IGNORE_FILE));
+      this.gitignores.set(dirRelative, rules);
+    }
+    return rules;
+  }
+}
+
+async function loadRules(file: string): Promise<Ignore | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // Case-sensitive, as git and ripgrep are on Linux; keeps both search paths in agreement.
+  return ignore({ ignorecase: false }).add(text);
+}

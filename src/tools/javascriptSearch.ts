@@ -1,0 +1,119 @@
+// The search used when no ripgrep is available: the ignore-aware walker plus
+// a RegExp over each text file, with the same rules as the ripgrep runner.
+
+import { readFile, stat } from 'node:fs/promises';
+import ignore from 'ignore';
+import { ToolError } from '../agent/errors';
+import { IgnoreRules } from './ignoreRules';
+import {
+  MAX_SEARCH_FILE_BYTES,
+  queryRegExp,
+  snippetOf,
+  type FolderSearchTarget,
+  type TextSearchHit,
+  type TextSearchOutcome,
+  type TextSearchQuery,
+} from './textSearchQuery';
+import { walkFolder } from './workspaceWalker';
+
+const READ_CONCURRENCY = 16;
+const BINARY_SNIFF_BYTES = 8192;
+
+export async function javascriptSearch(
+  targets: readonly FolderSearchTarget[],
+  query: TextSearchQuery,
+  signal: AbortSignal,
+): Promise<TextSearchOutcome> {
+  const regexp = queryRegExp(query);
+  if (typeof regexp === 'string') throw new ToolError(regexp);
+  // ripgrep's --glob uses gitignore syntax; the same library reads it here.
+  const include = query.include.length > 0 ? ignore({ ignorecase: false }).add([...query.include]) : undefined;
+  const exclude = query.exclude.length > 0 ? ignore({ ignorecase: false }).add([...query.exclude]) : undefined;
+
+  const hits: TextSearchHit[] = [];
+  let total = 0;
+  let files = 0;
+  for (const target of targets) {
+    const paths: string[] = [];
+    await walkFolder(target.folder, new IgnoreRules(target.folder.real), {
+      signal,
+      onEntry: (entry) => {
+        if (exclude?.ignores(entry.kind === 'directory' ? `${entry.relative}/` : entry.relative) === true) return 'skip';
+        if (entry.kind === 'file' && (include === undefined || include.ignores(entry.relative))) paths.push(entry.relative);
+        return undefined;
+      },
+    });
+    // Files are read concurrently but reported in walk order, so hits are stable.
+    const perFile: (TextSearchHit[] | undefined)[] = new Array(paths.length);
+    const counts: number[] = new Array(paths.length).fill(0);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      for (;;) {
+        const index = next;
+        next += 1;
+        if (index >= paths.length) return;
+        const relative = paths[index]!;
+        const found = await searchFile(`${target.folder.real}/${relative}`, regexp, target.prefix + relative);
+        if (found !== undefined) {
+          counts[index] = found.count;
+          perFile[index] = found.hits;
+        }
+        if (signal.aborted) return;
+      }
+    };
+    await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+    signal.throwIfAborted();
+    for (let index = 0; index < paths.length; index += 1) {
+      const count = counts[index]!;
+      if (count === 0) continue;
+      total += count;
+      files += 1;
+      for (const hit of perFile[index] ?? []) {
+        if (hits.length < query.maxHits) hits.push(hit);
+      }
+    }
+  }
+  return { hits, total, files, engine: 'javascript' };
+}
+
+async function searchFile(
+  absolute: string,
+  regexp: RegExp,
+  display: string,
+): Promise<{ count: number; hits: TextSearchHit[] } | undefined> {
+  let bytes: Buffer;
+  try {
+    if ((await stat(absolute)).size > MAX_SEARCH_FILE_BYTES) return undefined;
+    bytes = await readFile(absolute);
+  } catch {
+    return undefined;
+  }
+  if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return undefined;
+  const text = bytes.toString('utf8');
+  const pattern = new RegExp(regexp.source, regexp.flags);
+  const hits: TextSearchHit[] = [];
+  let count = 0;
+  let line = 1;
+  let scanned = 0;
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    line += countNewlines(text, scanned, match.index);
+    const lineStart = text.lastIndexOf('\n', match.index - 1) + 1;
+    let lineEnd = text.indexOf('\n', match.index + Math.max(match[0].length, 1) - 1);
+    if (lineEnd < 0) lineEnd = text.length;
+    count += 1;
+    // Only the first hits of a file are kept; a caller keeps fewer still.
+    if (hits.length < 200) hits.push({ path: display, line, text: snippetOf(text.slice(lineStart, lineEnd).replace(/\r$/u, '')) });
+    // One hit per line, as ripgrep counts lines.
+    line += countNewlines(text, match.index, lineEnd);
+    scanned = lineEnd;
+    pattern.lastIndex = lineEnd + 1;
+    if (lineEnd >= text.length) break;
+  }
+  return { count, hits };
+}
+
+function countNewlines(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let index = text.indexOf('\n', from); index >= 0 && index < to; index = text.indexOf('\n', index + 1)) count += 1;
+  return count;
+}

@@ -1,0 +1,60 @@
+import { stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { IgnoreRules } from './ignoreRules';
+import type { Tool } from './tool';
+import { refuseIgnored } from './workspaceFiles';
+import { defineWorkspaceTool, requireScopedPath, summaryPreview, WorkspaceToolFault, type WorkspaceToolDeps } from './workspaceToolSupport';
+import { walkFolder } from './workspaceWalker';
+
+export const LIST_DEFAULT_LIMIT = 500;
+export const LIST_MAX_LIMIT = 5000;
+
+export function createListDirTool(deps: WorkspaceToolDeps): Tool {
+  return defineWorkspaceTool({
+    name: 'list_dir',
+    description:
+      "List a folder of the workspace: folders end with '/', symbolic links with '@'. Entries ignored by .gitignore or .tandemignore are left out. " +
+      'Optionally recursive (to a depth), capped at a number of entries with a note when more exist.',
+    readOnly: true,
+    input: z.object({
+      path: z.string().default('.').describe("Folder relative to the workspace folder; '.' for the root."),
+      recursive: z.boolean().default(false).describe('List sub-folders too.'),
+      maxDepth: z.number().int().min(1).max(20).default(5).describe('How deep a recursive listing goes.'),
+      limit: z.number().int().min(1).max(LIST_MAX_LIMIT).default(LIST_DEFAULT_LIMIT).describe('Most entries to return.'),
+    }),
+    run: async (args, context) => {
+      const { target } = await requireScopedPath(deps.host, args.path);
+      let isDirectory = false;
+      try {
+        isDirectory = (await stat(target.absolute)).isDirectory();
+      } catch {
+        throw new WorkspaceToolFault(`${target.display} does not exist.`);
+      }
+      if (!isDirectory) throw new WorkspaceToolFault(`${target.display} is a file, not a folder; use read_file.`);
+      await refuseIgnored(target, true, 'read');
+
+      const entries: string[] = [];
+      let more = false;
+      const base = target.relative;
+      await walkFolder(target.folder, new IgnoreRules(target.folder.real), {
+        signal: context.signal,
+        start: base,
+        maxDepth: args.recursive ? args.maxDepth : 1,
+        onEntry: (entry) => {
+          if (entries.length >= args.limit) {
+            more = true;
+            return 'stop';
+          }
+          const inner = base === '' ? entry.relative : entry.relative.slice(base.length + 1);
+          entries.push(entry.kind === 'directory' ? `${inner}/` : entry.kind === 'symlink' ? `${inner}@` : inner);
+          return undefined;
+        },
+      });
+      entries.sort();
+      const header = `${target.display}/ (${entries.length}${more ? '+' : ''} entries${args.recursive ? `, recursive to depth ${args.maxDepth}` : ''})`;
+      let text = entries.length === 0 ? `${header}\n(empty, or everything in it is ignored)` : `${header}\n${entries.join('\n')}`;
+      if (more) text += `\n[Truncated at ${args.limit} entries; list a sub-folder or raise limit to see more.]`;
+      return { text, summary: summaryPreview(header) };
+    },
+  });
+}

@@ -1,0 +1,26 @@
+// The narrow interface the workspace tools need from their host. The tools
+// read the disk themselves (node:fs); the host supplies what only it knows:
+// the folders, the unsaved editor text, where ripgrep is, and how a change is
+// applied (VS Code routes it through WorkspaceEdit so undo works).
+
+export interface WorkspaceFolderInfo {
+  /** Display name; prefixes paths in a multi-root workspace. */
+  readonly name: string;
+  /** Absolute path as the host knows it (realpath is taken by the scope check). */
+  readonly path: string;
+}
+
+export interface WorkspaceHost {
+  /** The open workspace folders, in order; empty when none is open. */
+  folders(): readonly WorkspaceFolderInfo[];
+  /** Text of an open editor document for this absolute path (unsaved edits included), if any. */
+  openDocumentText(absolutePath: string): string | undefined;
+  /** Absolute path of an rg executable, or undefined to search in JavaScript. */
+  ripgrepPath(): string | undefined;
+  /** Writes (creates or replaces) a file; parent folders are created as needed. */
+  writeFile(absolutePath: string, content: Uint8Array, signal: AbortSignal): Promise<void>;
+  deleteFile(absolutePath: string, signal: AbortSignal): Promise<void>;
+  createDirectory(absolutePath: string, signal: AbortSignal): Promise<void>;
+  /** Removes a directory only if it is empty (used by revert); no error otherwise. */
+  removeEmptyDirectory(absolutePath: string, signal: AbortSignal): Promise<void>;
+}

@@ -1,0 +1,85 @@
+// Depth-first walk of a workspace folder that honours the ignore rules the
+// way ripgrep does: ignored folders are not entered, `.git` never, symbolic
+// links are reported but not followed.
+
+import { readdir } from 'node:fs/promises';
+import * as path from 'node:path';
+import { CancelledError } from '../agent/errors';
+import { GIT_IGNORE_FILE, IgnoreRules, type IgnoreLayer } from './ignoreRules';
+import type { ScopedFolder } from './pathScope';
+
+export type WalkEntryKind = 'file' | 'directory' | 'symlink' | 'other';
+
+export interface WalkEntry {
+  /** Relative to the folder, '/' separators. */
+  readonly relative: string;
+  readonly absolute: string;
+  readonly kind: WalkEntryKind;
+  /** 1 for the start folder's direct children. */
+  readonly depth: number;
+}
+
+/** 'skip' does not enter a directory; 'stop' ends the walk. */
+export type WalkDecision = 'skip' | 'stop' | undefined | void;
+
+export interface WalkOptions {
+  readonly signal: AbortSignal;
+  /** Folder to start from, relative ('' for the root). */
+  readonly start?: string;
+  /** Deepest level reported (1 = direct children only). */
+  readonly maxDepth?: number;
+  readonly onEntry: (entry: WalkEntry) => WalkDecision;
+}
+
+export async function walkFolder(folder: ScopedFolder, rules: IgnoreRules, options: WalkOptions): Promise<void> {
+  const start = options.start ?? '';
+  const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
+  const tandem = await rules.tandem();
+  const startLayers = await rules.layersFor(start);
+  let stopped = false;
+
+  // `inherited` holds the rules of the parent folders; this folder's own .gitignore is added once its listing shows one.
+  const visit = async (dirRelative: string, inherited: readonly IgnoreLayer[], depth: number, ownLoaded: boolean): Promise<void> => {
+    if (options.signal.aborted) throw new CancelledError();
+    let dirents;
+    try {
+      dirents = await readdir(path.join(folder.real, dirRelative), { withFileTypes: true });
+    } catch {
+      return; // Unreadable or vanished folders are skipped, as ripgrep does.
+    }
+    const hasGitignore = !ownLoaded && dirents.some((d) => d.name === GIT_IGNORE_FILE && d.isFile());
+    const layers = hasGitignore ? await rules.childLayers(inherited, dirRelative, true) : inherited;
+    dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const subdirs: string[] = [];
+    for (const dirent of dirents) {
+      if (stopped) return;
+      const name = dirent.name;
+      if (isGitName(name)) continue;
+      const relative = dirRelative === '' ? name : `${dirRelative}/${name}`;
+      const kind: WalkEntryKind = dirent.isDirectory()
+        ? 'directory'
+        : dirent.isFile()
+          ? 'file'
+          : dirent.isSymbolicLink()
+            ? 'symlink'
+            : 'other';
+      if (IgnoreRules.matchIn(layers, tandem, relative, kind === 'directory') !== undefined) continue;
+      const decision = options.onEntry({ relative, absolute: path.join(folder.real, relative), kind, depth });
+      if (decision === 'stop') {
+        stopped = true;
+        return;
+      }
+      if (kind === 'directory' && decision !== 'skip' && depth < maxDepth) subdirs.push(relative);
+    }
+    for (const sub of subdirs) {
+      if (stopped) return;
+      await visit(sub, layers, depth + 1, false);
+    }
+  };
+
+  await visit(start, startLayers, 1, true);
+}
+
+function isGitName(name: string): boolean {
+  return name.replace(/[ .]+$/u, '').toLowerCase() === '.git';
+}

@@ -1,0 +1,148 @@
+// The tools that change the workspace. Each shows its change for approval
+// (the host's diff editor) and a rejection is the result, not an error.
+
+import { readFile, stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { applyExactEdits } from './exactEdits';
+import type { ScopedPath } from './pathScope';
+import type { Tool } from './tool';
+import { applyApprovedChange, currentTextOrUndefined, missingAncestors, readFileText, refuseIgnored } from './workspaceFiles';
+import {
+  defineWorkspaceTool,
+  looksBinary,
+  REJECTED_EDIT_TEXT,
+  requireScopedPath,
+  summaryPreview,
+  WorkspaceToolFault,
+  type WorkspaceToolDeps,
+} from './workspaceToolSupport';
+
+const pathArgument = z.string().describe('Path relative to the workspace folder (in a multi-root workspace, may start with the folder name).');
+
+async function requireWritableFile(deps: WorkspaceToolDeps, input: string): Promise<ScopedPath> {
+  const { target } = await requireScopedPath(deps.host, input);
+  if (target.relative === '') throw new WorkspaceToolFault('That is the workspace folder itself, not a file.');
+  if (target.exists && (await stat(target.absolute)).isDirectory()) throw new WorkspaceToolFault(`${target.display} is a folder, not a file.`);
+  await refuseIgnored(target, false, 'write');
+  return target;
+}
+
+function lineCount(text: string): number {
+  return text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+}
+
+export function createWriteFileTool(deps: WorkspaceToolDeps): Tool {
+  return defineWorkspaceTool({
+    name: 'write_file',
+    description:
+      'Create a file or replace its whole content (parent folders are created). The user sees the change as a diff and may reject it. ' +
+      'For changing part of an existing file, prefer edit_file.',
+    readOnly: false,
+    approvesItself: true,
+    input: z.object({ path: pathArgument, content: z.string().describe('The complete new content of the file.') }),
+    run: async (args, context) => {
+      const target = await requireWritableFile(deps, args.path);
+      const before = await currentTextOrUndefined(deps.host, target);
+      if (before === args.content) return { text: `${target.display} already has exactly this content; nothing changed.` };
+      const rejected = await applyApprovedChange(deps, context, { toolName: 'write_file', target, before, after: args.content });
+      if (rejected !== undefined) return rejected;
+      const text = `${before === undefined ? 'Created' : 'Replaced'} ${target.display} (${lineCount(args.content)} lines).`;
+      return { text, summary: summaryPreview(text) };
+    },
+  });
+}
+
+export function createEditFileTool(deps: WorkspaceToolDeps): Tool {
+  return defineWorkspaceTool({
+    name: 'edit_file',
+    description:
+      'Change an existing text file by exact-string replacement. Each oldText must appear exactly once (copy it exactly, with enough context to be unique) ' +
+      'unless replaceAll is set. Several edits apply in order, all or none. The user sees the change as a diff and may reject it.',
+    readOnly: false,
+    approvesItself: true,
+    input: z.object({
+      path: pathArgument,
+      edits: z
+        .array(
+          z.object({
+            oldText: z.string().describe('Exact text to replace, as it is in the file.'),
+            newText: z.string().describe('Replacement text.'),
+            replaceAll: z.boolean().optional().describe('Replace every occurrence instead of requiring one.'),
+          }),
+        )
+        .min(1)
+        .describe('Edits applied one after another.'),
+    }),
+    run: async (args, context) => {
+      const target = await requireWritableFile(deps, args.path);
+      if (!target.exists && deps.host.openDocumentText(target.absolute) === undefined) {
+        throw new WorkspaceToolFault(`${target.display} does not exist; use write_file to create it.`);
+      }
+      const before = (await readFileText(deps.host, target)).text;
+      const edited = applyExactEdits(before, args.edits);
+      if (!edited.ok) throw new WorkspaceToolFault(`${target.display}: ${edited.message} Nothing was changed.`);
+      const rejected = await applyApprovedChange(deps, context, { toolName: 'edit_file', target, before, after: edited.text });
+      if (rejected !== undefined) return rejected;
+      const text = `Edited ${target.display}: ${edited.replacements} replacement${edited.replacements === 1 ? '' : 's'}.`;
+      return { text, summary: summaryPreview(text) };
+    },
+  });
+}
+
+export function createDeleteFileTool(deps: WorkspaceToolDeps): Tool {
+  return defineWorkspaceTool({
+    name: 'delete_file',
+    description: 'Delete a file of the workspace (not a folder). The user is always asked, whatever the approval setting.',
+    readOnly: false,
+    approvesItself: true,
+    input: z.object({ path: pathArgument }),
+    run: async (args, context) => {
+      const target = await requireWritableFile(deps, args.path);
+      if (!target.exists) throw new WorkspaceToolFault(`${target.display} does not exist.`);
+      const bytes = await readFile(target.absolute);
+      const editorText = deps.host.openDocumentText(target.absolute);
+      const isText = editorText !== undefined || !looksBinary(bytes);
+      const before = editorText ?? (isText ? bytes.toString('utf8') : `(binary file, ${bytes.length} bytes)`);
+      const rejected = await applyApprovedChange(deps, context, {
+        toolName: 'delete_file',
+        target,
+        before,
+        after: undefined,
+        beforeBytes: editorText === undefined ? bytes : Buffer.from(editorText, 'utf8'),
+      });
+      if (rejected !== undefined) return { text: rejected.text === REJECTED_EDIT_TEXT ? 'The user rejected deleting this file; it is unchanged.' : rejected.text };
+      const text = `Deleted ${target.display}.`;
+      return { text, summary: summaryPreview(text) };
+    },
+  });
+}
+
+export function createCreateDirectoryTool(deps: WorkspaceToolDeps): Tool {
+  return defineWorkspaceTool({
+    name: 'create_directory',
+    description: 'Create a folder (and any missing parents) in the workspace.',
+    readOnly: false,
+    approvesItself: true,
+    input: z.object({ path: pathArgument }),
+    run: async (args, context) => {
+      const { target } = await requireScopedPath(deps.host, args.path);
+      if (target.exists) {
+        const isDirectory = (await stat(target.absolute)).isDirectory();
+        if (isDirectory) return { text: `${target.display} already exists.` };
+        throw new WorkspaceToolFault(`${target.display} exists and is a file.`);
+      }
+      await refuseIgnored(target, true, 'write');
+      const approved = await context.approval.request(
+        { kind: 'toolCall', toolName: 'create_directory', arguments: { path: target.display }, readOnly: false },
+        context.signal,
+      );
+      context.signal.throwIfAborted();
+      if (!approved) return { text: 'The user rejected creating this folder; nothing was created.' };
+      const created = [...(await missingAncestors(target.absolute, target.folder.real)), target.absolute];
+      for (const directory of created) deps.journal.recordCreatedDirectory(context.runId, directory);
+      await deps.host.createDirectory(target.absolute, context.signal);
+      const text = `Created folder ${target.display}.`;
+      return { text, summary: summaryPreview(text) };
+    },
+  });
+}
