@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import type { ModelDelta } from '../../../src/models/chatModel';
+import { StreamAccumulator } from '../../../src/models/streamAccumulator';
+
+function chunk(delta: Record<string, unknown>, extra: Record<string, unknown> = {}): ChatCompletionChunk {
+  return {
+    id: 'c',
+    object: 'chat.completion.chunk',
+    created: 0,
+    model: 'm',
+    choices: [{ index: 0, delta, finish_reason: null, logprobs: null }],
+    ...extra,
+  } as ChatCompletionChunk;
+}
+
+function feed(accumulator: StreamAccumulator, chunks: ChatCompletionChunk[]): ModelDelta[] {
+  return chunks.flatMap((item) => [...accumulator.accept(item)]);
+}
+
+describe('StreamAccumulator', () => {
+  it('reads reasoning from `reasoning` (Ollama, OpenRouter) as well as `reasoning_content`', () => {
+    const accumulator = new StreamAccumulator();
+    const deltas = feed(accumulator, [chunk({ reasoning: 'a ' }), chunk({ reasoning_content: 'b' }), chunk({ content: 'c' })]);
+    assert.deepEqual(deltas, [
+      { type: 'reasoning', delta: 'a ' },
+      { type: 'reasoning', delta: 'b' },
+      { type: 'text', delta: 'c' },
+    ]);
+    assert.equal(accumulator.reasoning, 'a b');
+  });
+
+  it('accepts whole tool calls without an index, as some local servers send them', () => {
+    const accumulator = new StreamAccumulator();
+    const deltas = feed(accumulator, [
+      chunk({ tool_calls: [{ id: 'x', type: 'function', function: { name: 'one', arguments: '{"a":1}' } }] }),
+      chunk({ tool_calls: [{ id: 'y', type: 'function', function: { name: 'two', arguments: '{}' } }] }),
+    ]);
+    assert.deepEqual(accumulator.toolCalls(), [
+      { id: 'x', name: 'one', arguments: '{"a":1}' },
+      { id: 'y', name: 'two', arguments: '{}' },
+    ]);
+    assert.deepEqual(deltas, [
+      { type: 'toolCallStart', index: 0, id: 'x', name: 'one' },
+      { type: 'toolCallArgs', index: 0, delta: '{"a":1}' },
+      { type: 'toolCallStart', index: 1, id: 'y', name: 'two' },
+      { type: 'toolCallArgs', index: 1, delta: '{}' },
+    ]);
+  });
+
+  it('gives a call without id a stable one and does not repeat a repeated name', () => {
+    const accumulator = new StreamAccumulator();
+    feed(accumulator, [
+      chunk({ tool_calls: [{ index: 0, function: { name: 'search', arguments: '{"q":' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { name: 'search', arguments: '"x"}' } }] }),
+    ]);
+    assert.deepEqual(accumulator.toolCalls(), [{ id: 'call_0', name: 'search', arguments: '{"q":"x"}' }]);
+  });
+
+  it('keeps usage from the final chunk and the finish reason', () => {
+    const accumulator = new StreamAccumulator();
+    feed(accumulator, [
+      { ...chunk({}), choices: [{ index: 0, delta: {}, finish_reason: 'stop', logprobs: null }] },
+      chunk({}, { choices: [], usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 } }),
+    ]);
+    assert.equal(accumulator.finishReason, 'stop');
+    assert.deepEqual(accumulator.usage, { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 });
+  });
+});
