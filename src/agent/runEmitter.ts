@@ -49,10 +49,12 @@ export class RunEmitter {
     const messageId = randomUUID();
     const metadata = { role, model };
     let started = false;
+    let closed = false;
     let text = '';
     const close = () => {
       this.open.delete(messageId);
-      if (!started) return;
+      if (!started || closed) return;
+      closed = true;
       this.emit({ type: EventType.REASONING_MESSAGE_END, messageId, metadata });
       this.emit({ type: EventType.REASONING_END, messageId, metadata });
     };
@@ -62,7 +64,7 @@ export class RunEmitter {
         return text;
       },
       append: (delta) => {
-        if (!delta) return;
+        if (!delta || closed) return;
         if (!started) {
           started = true;
           this.open.set(messageId, close);
@@ -81,6 +83,7 @@ export class RunEmitter {
     const messageId = randomUUID();
     const metadata = { role, model, kind };
     let started = false;
+    let closed = false;
     let text = '';
     const start = () => {
       started = true;
@@ -90,7 +93,9 @@ export class RunEmitter {
     };
     const close = () => {
       this.open.delete(messageId);
-      if (started) this.emit({ type: EventType.TEXT_MESSAGE_END, messageId, metadata });
+      if (!started || closed) return;
+      closed = true;
+      this.emit({ type: EventType.TEXT_MESSAGE_END, messageId, metadata });
     };
     return {
       messageId,
@@ -98,7 +103,7 @@ export class RunEmitter {
         return text;
       },
       append: (delta) => {
-        if (!delta) return;
+        if (!delta || closed) return;
         if (!started) start();
         text += delta;
         this.emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta, metadata });

@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { resolveSettings } from '../../../src/agent/agentSettings';
+
+describe('resolveSettings', () => {
+  it('gives the documented defaults with nothing set', () => {
+    const { settings, warnings } = resolveSettings({}, {});
+    assert.deepEqual(warnings, []);
+    assert.equal(settings.functionCallModel.baseUrl, 'https://api.openai.com/v1');
+    assert.equal(settings.maxIterations, 5);
+    assert.equal(settings.maxExecutionSeconds, 60);
+    assert.equal(settings.mode, 'agent');
+    assert.equal(settings.responseMode, 'integrated');
+    assert.equal(settings.nonToolReply, 'answer');
+    assert.equal(settings.autoApprove, 'readOnly');
+    assert.equal(settings.singleModel, true);
+    assert.equal(settings.answerModel, settings.functionCallModel);
+  });
+
+  it('replaces each bad value with its default and says so, keeping the good ones', () => {
+    const { settings, warnings } = resolveSettings(
+      { 'agent.maxIterations': 11, 'agent.maxExecutionSeconds': 5, 'agent.mode': 'turbo', 'functionCallModel.baseUrl': 'not a url', 'agent.responseMode': 'streaming' },
+      {},
+    );
+    assert.equal(settings.maxIterations, 5);
+    assert.equal(settings.maxExecutionSeconds, 60);
+    assert.equal(settings.mode, 'agent');
+    assert.equal(settings.functionCallModel.baseUrl, 'https://api.openai.com/v1');
+    assert.equal(settings.responseMode, 'streaming');
+    assert.equal(warnings.length, 4);
+    assert.match(warnings[0]!, /tandem\.functionCallModel\.baseUrl = "not a url" is invalid .*using the default/);
+    assert.ok(warnings.some((warning) => /tandem\.agent\.maxIterations = 11 .*<=10/.test(warning)));
+  });
+
+  it('takes the spec environment variables where the user set nothing', () => {
+    const env = {
+      AGENT_FUNCTION_CALL_MODEL: '{"baseUrl": "http://127.0.0.1:11434/v1", "model": "qwen3", "temperature": 0.1}',
+      AGENT_ANSWER_MODEL: '{"model": "llama3.3", "maxTokens": 999}',
+      AGENT_MAX_ITERATIONS: '7',
+      AGENT_MAX_EXECUTION_TIME: '120',
+      AGENT_VERBOSE: 'true',
+    };
+    const { settings, warnings } = resolveSettings({ 'agent.maxIterations': 3 }, env);
+    assert.deepEqual(warnings, []);
+    assert.equal(settings.functionCallModel.model, 'qwen3');
+    assert.equal(settings.functionCallModel.temperature, 0.1);
+    assert.equal(settings.answerModel.model, 'llama3.3');
+    assert.equal(settings.answerModel.baseUrl, 'http://127.0.0.1:11434/v1', 'the answer model inherits the base URL');
+    assert.equal(settings.answerModel.maxTokens, 999);
+    assert.equal(settings.singleModel, false);
+    assert.equal(settings.maxIterations, 3, 'the explicit setting wins');
+    assert.equal(settings.maxExecutionSeconds, 120);
+    assert.equal(settings.verbose, true);
+  });
+
+  it('reports a broken environment variable and ignores it', () => {
+    const { settings, warnings } = resolveSettings({}, { AGENT_FUNCTION_CALL_MODEL: '{model: x}', AGENT_MAX_ITERATIONS: 'many', OPENAI_BASE_URL: 'http://localhost:1234/v1' });
+    assert.equal(settings.functionCallModel.model, 'gpt-4o-mini');
+    assert.equal(settings.functionCallModel.baseUrl, 'http://localhost:1234/v1');
+    assert.equal(settings.maxIterations, 5);
+    assert.equal(warnings.length, 2);
+    assert.match(warnings[0]!, /AGENT_FUNCTION_CALL_MODEL is not valid JSON/);
+  });
+
+  it('validates the pricing table entry by entry', () => {
+    const { settings, warnings } = resolveSettings({ pricing: { good: { input: 1, output: 2 } } }, {});
+    assert.deepEqual(settings.pricing, { good: { input: 1, output: 2 } });
+    assert.deepEqual(warnings, []);
+    const bad = resolveSettings({ pricing: { bad: { input: -1, output: 2 } } }, {});
+    assert.deepEqual(bad.settings.pricing, {});
+    assert.equal(bad.warnings.length, 1);
+  });
+});

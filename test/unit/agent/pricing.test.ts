@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { costOf, findPrice } from '../../../src/agent/pricing';
+import { UsageTracker } from '../../../src/agent/usageTracker';
+
+describe('pricing', () => {
+  it('prefers the user table, then built-in prices by exact name, provider prefix or dated variant', () => {
+    assert.deepEqual(findPrice('gpt-4o', { 'gpt-4o': { input: 1, output: 1 } }), { price: { input: 1, output: 1 }, isDefault: false });
+    assert.equal(findPrice('gpt-4o-mini', {})?.price.input, 0.15);
+    assert.equal(findPrice('openai/gpt-4o-mini', {})?.price.input, 0.15);
+    assert.equal(findPrice('gpt-4o-mini-2024-07-18', {})?.price.output, 0.6);
+    assert.equal(findPrice('gpt-4o-2024-08-06', {})?.price.input, 2.5);
+    assert.equal(findPrice('llama3.2:3b', {}), undefined);
+  });
+
+  it('prices cached input at the cached rate and never fakes unknown counts', () => {
+    const price = { input: 2, output: 8, cachedInput: 0.5 };
+    assert.equal(costOf({ promptTokens: 1_000_000, completionTokens: 1_000_000, cachedTokens: 500_000 }, price), 1 + 0.25 + 8);
+    assert.equal(costOf({ promptTokens: undefined, completionTokens: 10, cachedTokens: undefined }, price), undefined);
+  });
+
+  it('keeps missing counts undefined in the totals', () => {
+    const tracker = new UsageTracker('unknown-local', 'gpt-4o-mini', {});
+    tracker.recordCall('function-call', { usage: { promptTokens: undefined, completionTokens: undefined, cachedTokens: undefined, estimated: false } });
+    tracker.recordCall('answer', { usage: { promptTokens: 1000, completionTokens: 100, cachedTokens: undefined, estimated: true } });
+    const usage = tracker.snapshot();
+    assert.equal(usage.functionCall.promptTokens, undefined);
+    assert.equal(usage.functionCall.costUsd, undefined);
+    assert.equal(usage.answer.estimated, true);
+    assert.equal(usage.answer.costIsDefaultPrice, true);
+    assert.ok(Math.abs((usage.answer.costUsd ?? 0) - (1000 * 0.15 + 100 * 0.6) / 1e6) < 1e-12);
+    assert.equal(usage.totalCostUsd, undefined, 'one unknown cost makes the total unknown');
+  });
+});
