@@ -285,7 +285,7 @@ describe('agent loop', () => {
     const run = await runScripted(settingsFor(model), { tools: [capitals(), throwingTool] });
     assert.equal(run.error, undefined);
     assert.deepEqual(toolStatuses(run.events).map((status) => status.status).sort(), ['failed', 'failed', 'failed']);
-    const toolMessages = model.requests[1]?.messages.filter((message: any) => message.role === 'tool').map((message: any) => message.content);
+    const toolMessages: string[] = model.requests[1]?.messages.filter((message: any) => message.role === "tool").map((message: any) => message.content) ?? [];
     assert.match(toolMessages[0], /not valid JSON/);
     assert.match(toolMessages[1], /no tool named "nonexistent"/);
     assert.match(toolMessages[2], /explode failed: disk on fire/);
