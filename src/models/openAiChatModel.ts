@@ -102,9 +102,15 @@ async function* streamTurn(
     const accumulator = new StreamAccumulator();
     try {
       const stream = await client.chat.completions.create(body, { signal });
-      for await (const chunk of stream) yield* accumulator.accept(chunk);
+      let chunks = 0;
+      for await (const chunk of stream) {
+        chunks++;
+        yield* accumulator.accept(chunk);
+      }
       // The SDK ends the iteration quietly when the signal aborts.
       if (signal.aborted) throw new CancelledError();
+      // A body with no SSE event in it (e.g. a server that ignored `stream`) is not a reply.
+      if (chunks === 0) throw new SyntaxError('the response held no stream chunks');
       return {
         model: settings.model,
         content: accumulator.content,

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ModelSettings, ToolSchema } from '../../../src/models/chatModel';
 import { createChatModel, listModels } from '../../../src/models/openAiChatModel';
@@ -170,6 +172,44 @@ describe('listModels', () => {
     const server = await startScriptedModelServer({ models: ['zeta', 'alpha', 'mid'] });
     try {
       assert.deepEqual(await listModels({ baseUrl: server.baseUrl, model: '' }), ['alpha', 'mid', 'zeta']);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('openAiChatModel module', () => {
+  it('does not load the openai SDK until a model is called', () => {
+    const script =
+      "require('./src/models/openAiChatModel');" +
+      "const loaded = Object.keys(require.cache).filter((key) => key.includes('node_modules/openai/'));" +
+      'process.stdout.write(String(loaded.length));';
+    const output = execFileSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: join(__dirname, '../../..') });
+    assert.equal(output.toString(), '0');
+  });
+});
+
+describe('createChatModel against a server that ignores stream: true', () => {
+  it('treats a reply without stream chunks as malformed and retries', async () => {
+    const server = await startScriptedModelServer();
+    try {
+      let calls = 0;
+      // A plain JSON reply instead of SSE, then a real stream.
+      const fetchOverride: typeof fetch = async (input, init) => {
+        calls++;
+        if (calls === 1) return new Response('{"choices":[]}', { headers: { 'content-type': 'application/json' } });
+        return fetch(input, init);
+      };
+      server.push({ content: 'streamed' });
+      const model = createChatModel(
+        { baseUrl: server.baseUrl, model: 'm' },
+        { fetch: fetchOverride, retry: { baseDelayMs: 1 } },
+      );
+      const { deltas, turn } = await collectTurn(model.streamTurn({ messages: [{ role: 'user', content: 'x' }] }, new AbortController().signal));
+      const retry = deltas.find((delta) => delta.type === 'retry');
+      assert.match(retry?.type === 'retry' ? retry.reason : '', /no stream chunks/);
+      assert.equal(turn.content, 'streamed');
+      assert.equal(turn.attempts, 2);
     } finally {
       await server.close();
     }
