@@ -286,9 +286,9 @@ describe('agent loop', () => {
     assert.equal(run.error, undefined);
     assert.deepEqual(toolStatuses(run.events).map((status) => status.status).sort(), ['failed', 'failed', 'failed']);
     const toolMessages: string[] = model.requests[1]?.messages.filter((message: any) => message.role === "tool").map((message: any) => message.content) ?? [];
-    assert.match(toolMessages[0], /not valid JSON/);
-    assert.match(toolMessages[1], /no tool named "nonexistent"/);
-    assert.match(toolMessages[2], /explode failed: disk on fire/);
+    assert.match(toolMessages[0]!, /not valid JSON/);
+    assert.match(toolMessages[1]!, /no tool named "nonexistent"/);
+    assert.match(toolMessages[2]!, /explode failed: disk on fire/);
   });
 
   it('asks before a tool that changes something; a rejection is the result', async () => {
