@@ -146,7 +146,11 @@ async function openTandemWebview(page: Page): Promise<Frame> {
       const entry = page.locator('.activitybar .action-item:has(a[aria-label^="Tandem"])').first();
       if ((await entry.count()) > 0) {
         const active = ((await entry.getAttribute('class')) ?? '').split(/\s+/).includes('checked');
-        if (!active) await entry.click();
+        if (!active) {
+          await entry.click();
+          // Away from the entry, so its tooltip stays out of screenshots.
+          await page.mouse.move(700, 450);
+        }
         clicked = true;
       }
     }
