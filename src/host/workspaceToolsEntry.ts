@@ -1,0 +1,105 @@
+// The one entry the extension wires: the workspace tools over VS Code, the
+// approval gate per run (diff editor + `tandem.tools.autoApprove`), the edit
+// journal behind "Revert this run's edits", and the three commands.
+// Nothing heavy happens here until the first run asks for tools.
+
+import * as vscode from 'vscode';
+import { createPolicyApprovalGate, type AutoApprovePolicy } from '../agent/policyApprovalGate';
+import { EditJournal, type RevertOutcome } from '../tools/editJournal';
+import type { ApprovalGate, Tool } from '../tools/tool';
+import { createWorkspaceTools } from '../tools/workspaceTools';
+import { ApprovalCenter } from './approvalCenter';
+import { VscodeWorkspaceHost } from './workspaceVscodeHost';
+
+export const APPROVE_EDIT_COMMAND = 'tandem.approveEdit';
+export const REJECT_EDIT_COMMAND = 'tandem.rejectEdit';
+export const REVERT_RUN_EDITS_COMMAND = 'tandem.revertRunEdits';
+
+export interface WorkspaceToolsForVscode extends vscode.Disposable {
+  /** The eight workspace tools (built on first call). */
+  tools(): readonly Tool[];
+  /** The gate for one run; `policy` defaults to the `tandem.tools.autoApprove` setting. */
+  approvalGateFor(runId: string, policy?: AutoApprovePolicy): ApprovalGate;
+  /** Absolute paths of the files a run changed (empty when none or reverted). */
+  editedFiles(runId: string): readonly string[];
+  /** Restores every file the run touched; returns the paths restored. */
+  revertRun(runId: string): Promise<readonly string[]>;
+  readonly journal: EditJournal;
+  readonly host: VscodeWorkspaceHost;
+}
+
+export interface DisposableOwner {
+  readonly subscriptions: { dispose(): unknown }[];
+}
+
+export function createWorkspaceToolsForVscode(owner: DisposableOwner, log: (line: string) => void = () => undefined): WorkspaceToolsForVscode {
+  const host = new VscodeWorkspaceHost();
+  const journal = new EditJournal(host);
+  let tools: readonly Tool[] | undefined;
+  let approvals: ReturnType<typeof ApprovalCenter.acquire> | undefined;
+  const disposables: vscode.Disposable[] = [];
+
+  const revert = async (runId: string): Promise<RevertOutcome> => {
+    const outcome = await journal.revertRun(runId);
+    log(`reverted run ${runId}: ${outcome.restored.length} restored, ${outcome.failed.length} failed`);
+    for (const failure of outcome.failed) log(`revert failed for ${failure.path}: ${failure.reason}`);
+    return outcome;
+  };
+
+  registerCommandOnce(disposables, APPROVE_EDIT_COMMAND, (target?: unknown) => ApprovalCenter.current()?.decide(true, target) ?? false);
+  registerCommandOnce(disposables, REJECT_EDIT_COMMAND, (target?: unknown) => ApprovalCenter.current()?.decide(false, target) ?? false);
+  registerCommandOnce(disposables, REVERT_RUN_EDITS_COMMAND, async (runId?: unknown) => {
+    const id = typeof runId === 'string' ? runId : journal.latestRunWithEdits();
+    if (id === undefined) {
+      void vscode.window.showInformationMessage('Tandem: there are no edits to revert.');
+      return { restored: [], failed: [] } satisfies RevertOutcome;
+    }
+    const outcome = await revert(id);
+    const message = `Tandem: restored ${outcome.restored.length} path(s)${outcome.failed.length > 0 ? `; ${outcome.failed.length} could not be restored (see the log)` : ''}.`;
+    void (outcome.failed.length > 0 ? vscode.window.showWarningMessage(message) : vscode.window.showInformationMessage(message));
+    return outcome;
+  });
+
+  const entry: WorkspaceToolsForVscode = {
+    host,
+    journal,
+    tools: () => (tools ??= createWorkspaceTools(host, journal)),
+    approvalGateFor: (runId, policy) => {
+      approvals ??= ApprovalCenter.acquire();
+      const center = approvals.center;
+      return createPolicyApprovalGate(policy ?? readAutoApprovePolicy(log), (request, signal) => {
+        log(`run ${runId}: asking about ${request.kind === 'edit' ? `${request.toolName} ${request.path}` : request.toolName}`);
+        return center.ask(request, signal);
+      });
+    },
+    editedFiles: (runId) => journal.touchedFiles(runId),
+    revertRun: async (runId) => (await revert(runId)).restored,
+    dispose: () => {
+      for (const disposable of disposables.splice(0)) disposable.dispose();
+      approvals?.release();
+      approvals = undefined;
+    },
+  };
+  owner.subscriptions.push(entry);
+  return entry;
+}
+
+export function readAutoApprovePolicy(log: (line: string) => void = () => undefined): AutoApprovePolicy {
+  const value = vscode.workspace.getConfiguration('tandem').get<unknown>('tools.autoApprove');
+  if (value === 'readOnly' || value === 'all' || value === 'none') return value;
+  if (value !== undefined) log(`tandem.tools.autoApprove has an unknown value ${JSON.stringify(value)}; using readOnly`);
+  return 'readOnly';
+}
+
+/**
+ * Registers a command unless this extension host already has it: a second
+ * copy of this module (the extension-host tests bundle one) then shares the
+ * first copy's handlers, which reach the same ApprovalCenter.
+ */
+function registerCommandOnce(disposables: vscode.Disposable[], id: string, handler: (...args: never[]) => unknown): void {
+  try {
+    disposables.push(vscode.commands.registerCommand(id, handler as (...args: unknown[]) => unknown));
+  } catch {
+    // Already registered by another copy; its handler does the same.
+  }
+}

@@ -1,0 +1,91 @@
+// The workspace host inside VS Code: folders from the workspace, unsaved text
+// from open documents, and every change through WorkspaceEdit so the user can
+// undo it (Ctrl+Z in the editor, or Undo in the explorer for created files).
+
+import * as vscode from 'vscode';
+import type { WorkspaceFolderInfo, WorkspaceHost } from '../tools/workspaceHost';
+import { locateRipgrep } from './ripgrepLocator';
+
+export class VscodeWorkspaceHost implements WorkspaceHost {
+  private rgPath: string | undefined | null = null;
+
+  folders(): readonly WorkspaceFolderInfo[] {
+    return (vscode.workspace.workspaceFolders ?? [])
+      .filter((folder) => folder.uri.scheme === 'file')
+      .map((folder) => ({ name: folder.name, path: folder.uri.fsPath }));
+  }
+
+  openDocumentText(absolutePath: string): string | undefined {
+    return findOpenDocument(absolutePath)?.getText();
+  }
+
+  ripgrepPath(): string | undefined {
+    // Looked up on first search, not at activation.
+    if (this.rgPath === null) this.rgPath = locateRipgrep();
+    return this.rgPath;
+  }
+
+  async writeFile(absolutePath: string, content: Uint8Array, signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted();
+    const uri = vscode.Uri.file(absolutePath);
+    const edit = new vscode.WorkspaceEdit();
+    if (!(await exists(uri)) || isBinary(content)) {
+      edit.createFile(uri, { overwrite: true, contents: content });
+      await apply(edit, absolutePath);
+      return;
+    }
+    // An existing text file: replace the document's text, so the editor's undo stack holds the change.
+    const document = findOpenDocument(absolutePath) ?? (await vscode.workspace.openTextDocument(uri));
+    const fullRange = document.validateRange(new vscode.Range(0, 0, document.lineCount, 0));
+    edit.replace(document.uri, fullRange, new TextDecoder().decode(content));
+    await apply(edit, absolutePath);
+    if (!(await document.save())) throw new Error(`VS Code could not save ${absolutePath}`);
+  }
+
+  async deleteFile(absolutePath: string, signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted();
+    const edit = new vscode.WorkspaceEdit();
+    edit.deleteFile(vscode.Uri.file(absolutePath), { ignoreIfNotExists: true });
+    await apply(edit, absolutePath);
+  }
+
+  async createDirectory(absolutePath: string, signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted();
+    await vscode.workspace.fs.createDirectory(vscode.Uri.file(absolutePath));
+  }
+
+  async removeEmptyDirectory(absolutePath: string, signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted();
+    const uri = vscode.Uri.file(absolutePath);
+    let entries: [string, vscode.FileType][];
+    try {
+      entries = await vscode.workspace.fs.readDirectory(uri);
+    } catch {
+      return; // Already gone.
+    }
+    if (entries.length === 0) await vscode.workspace.fs.delete(uri, { recursive: false, useTrash: false });
+  }
+}
+
+function findOpenDocument(absolutePath: string): vscode.TextDocument | undefined {
+  return vscode.workspace.textDocuments.find(
+    (document) => document.uri.scheme === 'file' && !document.isClosed && document.uri.fsPath === absolutePath,
+  );
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isBinary(content: Uint8Array): boolean {
+  return content.subarray(0, 8192).includes(0);
+}
+
+async function apply(edit: vscode.WorkspaceEdit, absolutePath: string): Promise<void> {
+  if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`VS Code refused the change to ${absolutePath}`);
+}
