@@ -5,7 +5,7 @@
 
 import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import { CancelledError } from '../agent/errors';
+import { CancelledError, ModelApiError } from '../agent/errors';
 import type { ChatModel, ModelDelta, ModelSettings, ModelTurn, TokenUsage, TurnRequest } from './chatModel';
 import { classifyFailure, toModelApiError } from './modelFailure';
 import { toOpenAiMessages, toOpenAiTools } from './openAiMessages';
@@ -36,7 +36,11 @@ export function createChatModel(settings: ModelSettings, options: ChatModelOptio
   };
 }
 
-/** Model ids the server offers (GET /models), sorted, for the model pickers. */
+/**
+ * Model ids the server offers (GET /models), sorted, for the model pickers.
+ * An abort by `AbortSignal.timeout` is a ModelApiError (the server is slow or
+ * gone); any other abort is a CancelledError.
+ */
 export async function listModels(
   settings: ModelSettings,
   signal?: AbortSignal,
@@ -49,6 +53,13 @@ export async function listModels(
     if (signal?.aborted) throw new CancelledError();
     return ids.sort((a, b) => a.localeCompare(b));
   } catch (error) {
+    if (signal?.aborted && (signal.reason as Error | undefined)?.name === 'TimeoutError') {
+      throw new ModelApiError(`Listing the models of ${settings.baseUrl} timed out.`, {
+        retryable: true,
+        attempts: 1,
+        suggestion: `Is the server at ${settings.baseUrl} running and reachable?`,
+      });
+    }
     if (error instanceof CancelledError || signal?.aborted || isAbort(error, sdk)) throw new CancelledError();
     throw toModelApiError(classifyFailure(error, sdk, Date.now()), 1, settings.baseUrl, settings.model);
   }

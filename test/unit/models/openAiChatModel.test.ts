@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { CancelledError, ModelApiError } from '../../../src/agent/errors';
 import type { ModelSettings, ToolSchema } from '../../../src/models/chatModel';
 import { createChatModel, listModels } from '../../../src/models/openAiChatModel';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../fixtures/scriptedModelServer';
@@ -174,6 +177,31 @@ describe('listModels', () => {
       assert.deepEqual(await listModels({ baseUrl: server.baseUrl, model: '' }), ['alpha', 'mid', 'zeta']);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('listModels failures', () => {
+  it('reports a timeout as a ModelApiError and a user abort as a CancelledError', async () => {
+    // A server that accepts the connection and never answers, for the timeout.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`;
+    try {
+      const started = Date.now();
+      await assert.rejects(listModels({ baseUrl: silentUrl, model: 'm' }, AbortSignal.timeout(100)), (error: unknown) => {
+        assert.ok(error instanceof ModelApiError);
+        assert.match(error.message, /timed out/);
+        return true;
+      });
+      assert.ok(Date.now() - started < 1_000);
+      const controller = new AbortController();
+      const pending = listModels({ baseUrl: silentUrl, model: 'm' }, controller.signal);
+      setTimeout(() => controller.abort(), 20);
+      await assert.rejects(pending, CancelledError);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
     }
   });
 });
