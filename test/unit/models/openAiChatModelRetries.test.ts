@@ -29,7 +29,7 @@ describe('createChatModel retries', () => {
     const { deltas, turn } = await collectTurn(model({ ...fast, maxRetryAfterMs: 5_000 }).streamTurn(question, new AbortController().signal));
     const [first, second] = server.requests.slice(-2);
     const waited = second!.receivedAt - first!.receivedAt;
-    assert.ok(waited >= 950 && waited < 1_500, `waited ${waited} ms for Retry-After: 1`);
+    assert.ok(waited >= 950 && waited < 3_000, `waited ${waited} ms for Retry-After: 1`);
     assert.equal(deltas[0]?.type, 'retry');
     assert.equal((deltas[0] as Extract<ModelDelta, { type: 'retry' }>).delayMs, 1_000);
     assert.match((deltas[0] as Extract<ModelDelta, { type: 'retry' }>).reason, /429/);
@@ -136,7 +136,7 @@ describe('createChatModel retries', () => {
   });
 
   it('ends the HTTP stream at once on abort and throws CancelledError', async () => {
-    server.push({ content: 'slow '.repeat(30), chunkDelayMs: 200 });
+    server.push({ content: 'slow '.repeat(30), chunkDelayMs: 1_000 });
     const controller = new AbortController();
     const requestsBefore = server.requests.length;
     let abortedAt = 0;
@@ -148,7 +148,7 @@ describe('createChatModel retries', () => {
         }
       }
     }, CancelledError);
-    assert.ok(Date.now() - abortedAt < 150, 'the call ended without waiting for the next chunk');
+    assert.ok(Date.now() - abortedAt < 500, 'the call ended without waiting for the next chunk (due in 1 s)');
     await server.idle();
     assert.equal(server.requests.at(-1)!.outcome, 'client-closed', 'the server saw the socket close');
     assert.equal(server.requests.length - requestsBefore, 1, 'no retry after an abort');
@@ -168,7 +168,7 @@ describe('createChatModel retries', () => {
         }
       }
     }, CancelledError);
-    assert.ok(abortedAt > 0 && Date.now() - abortedAt < 100, 'the wait ended with the abort');
+    assert.ok(abortedAt > 0 && Date.now() - abortedAt < 1_000, 'the 10 s wait ended with the abort');
   });
 
   it('throws CancelledError without a request when the signal is already aborted', async () => {
