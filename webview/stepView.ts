@@ -46,7 +46,7 @@ export function defaultOpen(step: Step): boolean {
     case 'user':
       return true;
     case 'tool-result':
-      return step.summary?.kind === 'search' || step.state === 'failed';
+      return step.summary?.kind === 'search' || step.state === 'failed' || step.message !== undefined;
     case 'tool-call':
       return false;
   }
@@ -111,17 +111,27 @@ function toolCallBody(step: ToolCallStep): HTMLElement {
   return body;
 }
 
+function topResults(top: readonly { readonly title: string; readonly snippet?: string | undefined }[]): HTMLElement {
+  const list = element('ol', 'top-results');
+  list.dataset['testid'] = 'top-results';
+  for (const hit of top.slice(0, 3)) {
+    const item = element('li');
+    item.append(element('span', 'hit-title', hit.title));
+    if (hit.snippet) item.append(element('div', 'hit-snippet', hit.snippet));
+    list.append(item);
+  }
+  return list;
+}
+
 function toolResultBody(step: ToolResultStep): HTMLElement {
   const body = element('div');
-  if (step.summary?.kind === 'search') {
-    const list = element('ol', 'top-results');
-    for (const hit of step.summary.top.slice(0, 3)) {
-      const item = element('li');
-      item.append(element('span', 'hit-title', hit.title));
-      if (hit.snippet) item.append(element('div', 'hit-snippet', hit.snippet));
-      list.append(item);
-    }
-    body.append(list);
+  if (step.message !== undefined) {
+    const message = element('div', 'result-message', step.message);
+    message.dataset['testid'] = 'result-message';
+    body.append(message);
+  }
+  if (step.summary?.kind === 'search' || step.message !== undefined) {
+    if (step.summary?.kind === 'search') body.append(topResults(step.summary.top));
     const whole = element('details', 'whole-result');
     whole.append(element('summary', undefined, 'Whole result'));
     whole.addEventListener('toggle', () => {

@@ -64,6 +64,8 @@ export interface ToolResultStep extends StepBase {
   content: string;
   state: ToolCallState;
   summary: ToolResultSummary | undefined;
+  /** Streaming response mode: the result as the loop announced it in its own message. */
+  message: string | undefined;
 }
 
 export interface AnswerStep extends StepBase {
@@ -120,6 +122,8 @@ export interface ConversationView {
   readonly byToolCall: Map<string, ToolCallStep>;
   readonly resultByToolCall: Map<string, ToolResultStep>;
   readonly pendingKinds: Map<string, MessageKindPayload>;
+  /** Streaming-mode tool-result messages, folded into their tool-result step. */
+  readonly resultMessages: Map<string, ToolResultStep>;
   /** The function-call model of the running phase, for events without metadata. */
   toolsModel: ModelLabel | undefined;
   nextId: number;
@@ -138,6 +142,7 @@ export function createConversationView(): ConversationView {
     byToolCall: new Map(),
     resultByToolCall: new Map(),
     pendingKinds: new Map(),
+    resultMessages: new Map(),
     toolsModel: undefined,
     nextId: 0,
   };
@@ -294,14 +299,40 @@ function applyCustom(view: ConversationView, event: AgentEvent): void {
   }
 }
 
-function startMessage(view: ConversationView, messageId: string, event: AgentEvent): AnswerStep {
+/**
+ * A streaming-mode tool-result message belongs to the latest tool-result step
+ * not yet announced (the loop announces each result right after it), so each
+ * call keeps one result step in both response modes.
+ */
+function attachResultMessage(view: ConversationView, messageId: string): ToolResultStep | undefined {
+  for (let index = view.steps.length - 1; index >= 0; index--) {
+    const step = view.steps[index];
+    if (step?.kind === 'user') return undefined;
+    if (step?.kind === 'tool-result' && step.message === undefined) {
+      step.message = '';
+      view.resultMessages.set(messageId, step);
+      touch(view, step);
+      return step;
+    }
+  }
+  return undefined;
+}
+
+function startMessage(view: ConversationView, messageId: string, event: AgentEvent): AnswerStep | ToolResultStep {
   const kind = view.pendingKinds.get(messageId);
   view.pendingKinds.delete(messageId);
+  const metadataKind = (event['metadata'] as { kind?: unknown } | undefined)?.kind;
+  if (kind?.kind === 'toolResult' || metadataKind === 'toolResult') {
+    const attached = attachResultMessage(view, messageId);
+    if (attached) return attached;
+  }
   const model = modelOf(event) ?? (kind ? { role: kind.role, model: kind.model } : undefined);
+  const messageKind =
+    kind?.kind ?? (metadataKind === 'interim' || metadataKind === 'toolResult' ? metadataKind : 'answer');
   const step = push<AnswerStep>(view, {
     kind: 'answer',
     messageId,
-    messageKind: kind?.kind ?? 'answer',
+    messageKind,
     text: '',
     done: false,
     model,
@@ -375,14 +406,15 @@ export function applyEvent(view: ConversationView, event: AgentEvent): void {
     }
     case 'TEXT_MESSAGE_START': {
       const messageId = text(event['messageId']);
-      if (!view.byMessage.has(messageId)) startMessage(view, messageId, event);
+      if (!view.byMessage.has(messageId) && !view.resultMessages.has(messageId)) startMessage(view, messageId, event);
       return;
     }
     case 'TEXT_MESSAGE_CONTENT':
     case 'TEXT_MESSAGE_CHUNK': {
       const messageId = text(event['messageId']);
-      const step = view.byMessage.get(messageId) ?? startMessage(view, messageId, event);
-      step.text += text(event['delta']);
+      const step = view.byMessage.get(messageId) ?? view.resultMessages.get(messageId) ?? startMessage(view, messageId, event);
+      if (step.kind === 'tool-result') step.message = (step.message ?? '') + text(event['delta']);
+      else step.text += text(event['delta']);
       touch(view, step);
       return;
     }
@@ -427,6 +459,7 @@ export function applyEvent(view: ConversationView, event: AgentEvent): void {
         content: toolResultContent(event['content']),
         state: 'done',
         summary: undefined,
+        message: undefined,
         model: undefined,
       });
       view.resultByToolCall.set(toolCallId, step);

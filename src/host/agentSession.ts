@@ -1,0 +1,226 @@
+// One conversation at a time: its stored events, its session cache, and the
+// run in progress. Runs the loop and forwards every event to the panel and the
+// store. Loaded on first use (it pulls in the loop, the model client and zod).
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { AgentSettings } from '../agent/agentSettings';
+import { createPolicyApprovalGate, type AutoApprovePolicy } from '../agent/policyApprovalGate';
+import { runAgent } from '../agent/runAgent';
+import { SessionCache } from '../agent/sessionCache';
+import type { ChatModel } from '../models/chatModel';
+import { createChatModel } from '../models/openAiChatModel';
+import type { AgentEvent } from '../protocol/agentEvents';
+import type { ApprovalGate, ApprovalRequest, Tool } from '../tools/tool';
+import { HostEventName } from '../../webview/hostEventNames';
+import { historyMessages } from '../../webview/transcript';
+import { appendCompacted, titleFrom, type ConversationStore, type StoredConversation } from './conversationStore';
+import type { OutputLog } from './outputLog';
+
+/** Where a run's tools and approvals come from (workspace tools, MCP), injected so the panel works without them. */
+export interface ToolSources {
+  tools(): readonly Tool[];
+  approvalGateFor(runId: string, policy: AutoApprovePolicy): ApprovalGate;
+  /** Files the run changed and can revert; empty when none. */
+  editedFiles?(runId: string): readonly string[];
+  /** Reverts the run's edits; returns the files restored. */
+  revertRun?(runId: string): Promise<readonly string[]>;
+}
+
+/** Asks with a modal dialog; what the workspace tools replace with their diff view. */
+export async function askWithModal(request: ApprovalRequest): Promise<boolean> {
+  const detail =
+    request.kind === 'edit'
+      ? `${request.after === undefined ? 'Delete' : request.before === undefined ? 'Create' : 'Change'} ${request.path}`
+      : JSON.stringify(request.arguments, null, 2).slice(0, 2000);
+  const choice = await vscode.window.showWarningMessage(
+    `Tandem wants to run ${request.toolName}.`,
+    { modal: true, detail },
+    'Allow',
+  );
+  return choice === 'Allow';
+}
+
+export const noToolSources: ToolSources = {
+  tools: () => [],
+  approvalGateFor: (_runId, policy) => createPolicyApprovalGate(policy, (request) => askWithModal(request)),
+};
+
+export interface SessionDependencies {
+  readonly store: ConversationStore;
+  readonly log: OutputLog;
+  readonly toolSources: () => ToolSources;
+  /** Settings with API keys filled in. */
+  readonly settings: () => Promise<AgentSettings>;
+  /** Events for the panel, in order. */
+  readonly emit: (conversationId: string, event: AgentEvent) => void;
+  readonly onDidChangeRunning: (running: boolean) => void;
+  /** Replaces the models (tests); defaults to the OpenAI-compatible client. */
+  readonly createModel?: (settings: AgentSettings['functionCallModel']) => ChatModel;
+}
+
+export class AgentSession implements vscode.Disposable {
+  private conversation: StoredConversation;
+  private cache = new SessionCache();
+  private run: { controller: AbortController; done: Promise<void> } | undefined;
+  private saveTimer: NodeJS.Timeout | undefined;
+  /** Saves run one after another (each writes the same file). */
+  private saving: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly deps: SessionDependencies,
+    initial?: StoredConversation,
+  ) {
+    this.conversation = initial ?? deps.store.create();
+  }
+
+  get current(): StoredConversation {
+    return this.conversation;
+  }
+
+  get running(): boolean {
+    return this.run !== undefined;
+  }
+
+  /** Adds a host event (prompt, notice, edits) to the conversation and the panel. */
+  append(event: AgentEvent): void {
+    appendCompacted(this.conversation.events, event);
+    this.deps.emit(this.conversation.id, event);
+  }
+
+  notice(code: string, message: string, level: 'info' | 'warning' = 'info'): void {
+    this.append({ type: 'CUSTOM', name: 'tandem.notice', value: { code, level, message }, timestamp: Date.now() } as AgentEvent);
+    this.scheduleSave();
+  }
+
+  /** Starts a run for `text`; resolves when the run has ended. Ignored while a run is going. */
+  async send(text: string): Promise<void> {
+    if (this.run) return;
+    const controller = new AbortController();
+    let finish!: () => void;
+    this.run = { controller, done: new Promise<void>((resolve) => (finish = resolve)) };
+    this.deps.onDidChangeRunning(true);
+    const conversation = this.conversation;
+    const runId = randomUUID();
+    try {
+      if (!conversation.title) conversation.title = titleFrom(text);
+      this.append({ type: 'CUSTOM', name: HostEventName.userMessage, value: { text, runId }, timestamp: Date.now() } as AgentEvent);
+      await this.save();
+      await this.execute(conversation, runId, controller.signal);
+    } finally {
+      this.run = undefined;
+      finish();
+      this.deps.onDidChangeRunning(false);
+      await this.save();
+    }
+  }
+
+  private async execute(conversation: StoredConversation, runId: string, signal: AbortSignal): Promise<void> {
+    const { log } = this.deps;
+    const settings = await this.deps.settings();
+    const createModel = this.deps.createModel ?? ((model) => createChatModel(model));
+    const functionCallModel = createModel(settings.functionCallModel);
+    const answerModel = settings.singleModel ? functionCallModel : createModel(settings.answerModel);
+    const sources = this.deps.toolSources();
+    const tools = settings.mode === 'agent' ? sources.tools() : [];
+    // The loop itself logs thoughts, tool inputs and outputs when given a sink.
+    const trace = settings.verbose ? (line: string) => log.trace(line) : undefined;
+    log.info(
+      `run ${runId}: ${settings.mode} mode, ${settings.responseMode}, ${functionCallModel.name} → ${answerModel.name}, ${tools.length} tools`,
+    );
+    const started = Date.now();
+    try {
+      const events = runAgent(
+        { threadId: conversation.id, runId, messages: historyMessages(conversation.events), mode: settings.mode },
+        {
+          functionCallModel,
+          answerModel,
+          tools,
+          approval: sources.approvalGateFor(runId, settings.autoApprove),
+          settings,
+          cache: this.cache,
+          log: trace,
+        },
+        signal,
+      );
+      for await (const event of events) {
+        if (conversation !== this.conversation) continue; // the user moved on; the run still ends cleanly
+        if (trace && event.type === 'RUN_FINISHED') trace(`answer: ${String((event['result'] as { answer?: unknown } | undefined)?.answer ?? '')}`);
+        if (event.type === 'RUN_ERROR') log.error(`run ${runId} failed: ${String(event['message'])}`);
+        this.append(event);
+        this.scheduleSave();
+      }
+    } catch (error) {
+      // runAgent ends every stream itself; this is the last guard against a bug.
+      const message = error instanceof Error ? error.message : String(error);
+      log.error(`run ${runId} threw: ${message}`);
+      this.append({
+        type: 'RUN_ERROR',
+        message,
+        code: 'INTERNAL_ERROR',
+        metadata: { suggestion: 'Retry; details are in the Tandem log (Tandem: Show Log).' },
+        timestamp: Date.now(),
+      } as AgentEvent);
+    }
+    log.info(`run ${runId} ended after ${Date.now() - started} ms`);
+    const edited = sources.editedFiles?.(runId) ?? [];
+    if (edited.length > 0 && conversation === this.conversation) {
+      this.append({ type: 'CUSTOM', name: HostEventName.runEdits, value: { runId, files: edited }, timestamp: Date.now() } as AgentEvent);
+    }
+  }
+
+  async revert(runId: string): Promise<void> {
+    const revertRun = this.deps.toolSources().revertRun;
+    if (!revertRun) return;
+    const files = await revertRun(runId);
+    this.append({ type: 'CUSTOM', name: HostEventName.runReverted, value: { runId, files }, timestamp: Date.now() } as AgentEvent);
+    this.notice('reverted', `Reverted ${files.length} file${files.length === 1 ? '' : 's'} changed by that run.`);
+  }
+
+  /** Stops the run; resolves when it has ended. */
+  async stop(): Promise<void> {
+    const run = this.run;
+    if (!run) return;
+    run.controller.abort();
+    await run.done;
+  }
+
+  /** Switches to another conversation (or a new one), stopping any run first. */
+  async open(conversation: StoredConversation | undefined): Promise<void> {
+    await this.stop();
+    await this.save();
+    this.conversation = conversation ?? this.deps.store.create();
+    this.cache = new SessionCache();
+    await this.deps.store.setCurrent(conversation?.id);
+  }
+
+  private scheduleSave(): void {
+    if (this.saveTimer) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      void this.save();
+    }, 1500);
+  }
+
+  async save(): Promise<void> {
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = undefined;
+    }
+    const conversation = this.conversation;
+    if (conversation.events.length === 0) return;
+    this.saving = this.saving.then(async () => {
+      try {
+        await this.deps.store.save(conversation);
+        if (conversation === this.conversation) await this.deps.store.setCurrent(conversation.id);
+      } catch (error) {
+        this.deps.log.error(`could not save the conversation: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    });
+    await this.saving;
+  }
+
+  dispose(): void {
+    this.run?.controller.abort();
+    void this.save();
+  }
+}

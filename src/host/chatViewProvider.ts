@@ -1,0 +1,412 @@
+// The `tandem.chat` webview view: its HTML (strict CSP with a nonce), the
+// transport to the panel (events coalesced per frame), and the handling of
+// every message from the panel, validated with zod first.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { AgentSettings } from '../agent/agentSettings';
+import { listModels } from '../models/openAiChatModel';
+import type { AgentEvent, ModelRole } from '../protocol/agentEvents';
+import type { McpServerStatus } from '../mcp/mcpServerStatus';
+import { parseFromWebview, type FromWebview, type PanelSettings, type ToWebview } from '../protocol/webviewMessages';
+import { transcriptMarkdown } from '../../webview/transcript';
+import { AgentSession, type ToolSources } from './agentSession';
+import { appendCompacted, ConversationStore } from './conversationStore';
+import type { OutputLog } from './outputLog';
+import { ApiKeys } from './secrets';
+import { modelSettingKey, readSettings, withApiKeys, writeSetting } from './settingsReader';
+
+/** What the panel needs from MCP; the hub's status feed when MCP is wired. */
+export interface McpStatusSource {
+  statuses(): readonly McpServerStatus[];
+  onDidChangeStatus(listener: () => void): vscode.Disposable;
+}
+
+export interface ChatViewOptions {
+  readonly toolSources: () => ToolSources;
+  readonly mcp?: McpStatusSource | undefined;
+}
+
+const frameMs = 16;
+
+export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly store: ConversationStore;
+  private readonly keys: ApiKeys;
+  private session: AgentSession;
+  private queue: AgentEvent[] = [];
+  private queueConversation: string | undefined;
+  private flushTimer: NodeJS.Timeout | undefined;
+  private lastMode: string | undefined;
+  private lastResponseMode: string | undefined;
+
+  private constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: OutputLog,
+    private readonly options: ChatViewOptions,
+    store: ConversationStore,
+    initial: Awaited<ReturnType<ConversationStore['load']>>,
+  ) {
+    this.store = store;
+    this.keys = new ApiKeys(context.secrets);
+    this.session = this.createSession(initial);
+    const settings = this.settings();
+    this.lastMode = settings.mode;
+    this.lastResponseMode = settings.responseMode;
+    this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('tandem')) this.onSettingsChanged();
+      }),
+    );
+    if (options.mcp) this.disposables.push(options.mcp.onDidChangeStatus(() => this.postMcpStatus()));
+  }
+
+  /** Opens the store and the conversation the user had open last. */
+  static async create(context: vscode.ExtensionContext, log: OutputLog, options: ChatViewOptions): Promise<ChatViewProvider> {
+    const directory = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'conversations').fsPath;
+    const store = new ConversationStore(directory, context.workspaceState);
+    const currentId = store.currentId();
+    const initial = currentId ? await store.load(currentId) : undefined;
+    return new ChatViewProvider(context, log, options, store, initial);
+  }
+
+  private createSession(initial: Awaited<ReturnType<ConversationStore['load']>>): AgentSession {
+    return new AgentSession(
+      {
+        store: this.store,
+        log: this.log,
+        toolSources: this.options.toolSources,
+        settings: () => withApiKeys(this.settings(), this.keys),
+        emit: (conversationId, event) => this.enqueue(conversationId, event),
+        onDidChangeRunning: (running) => {
+          void vscode.commands.executeCommand('setContext', 'tandem.running', running);
+          if (!running) this.flush();
+          this.postHistory();
+        },
+      },
+      initial,
+    );
+  }
+
+  private settings(): AgentSettings {
+    return readSettings((warning) => this.log.warnOnce(warning));
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    const webview = view.webview;
+    const media = vscode.Uri.joinPath(this.context.extensionUri, 'media');
+    const dist = vscode.Uri.joinPath(this.context.extensionUri, 'dist');
+    webview.options = { enableScripts: true, localResourceRoots: [media, dist] };
+    webview.html = panelHtml(webview, media, dist);
+    this.disposables.push(
+      webview.onDidReceiveMessage((message: unknown) => void this.receive(message)),
+      view.onDidDispose(() => {
+        if (this.view === view) this.view = undefined;
+      }),
+    );
+  }
+
+  /** Shows the panel (opening the sidebar container when needed). */
+  async reveal(): Promise<void> {
+    if (this.view) this.view.show(true);
+    else await vscode.commands.executeCommand('tandem.chat.focus');
+  }
+
+  private post(message: ToWebview): void {
+    void this.view?.webview.postMessage(message);
+  }
+
+  /** Queues an event; the queue goes out at most once per frame, deltas merged. */
+  private enqueue(conversationId: string, event: AgentEvent): void {
+    if (this.queueConversation !== conversationId) this.flush();
+    this.queueConversation = conversationId;
+    appendCompacted(this.queue, event);
+    this.flushTimer ??= setTimeout(() => this.flush(), frameMs);
+  }
+
+  private flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.queue.length === 0 || !this.queueConversation) return;
+    this.post({ type: 'events', conversationId: this.queueConversation, events: this.queue });
+    this.queue = [];
+  }
+
+  private async receive(raw: unknown): Promise<void> {
+    const message = parseFromWebview(raw);
+    if (!message) {
+      this.log.warn(`ignored a malformed message from the panel: ${JSON.stringify(raw)?.slice(0, 200)}`);
+      return;
+    }
+    try {
+      await this.handle(message);
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      this.log.error(`panel action ${message.type} failed: ${text}`);
+      void vscode.window.showErrorMessage(`Tandem: ${text}`);
+    }
+  }
+
+  private async handle(message: FromWebview): Promise<void> {
+    switch (message.type) {
+      case 'ready':
+        this.postConversation();
+        this.postSettings();
+        this.postHistory();
+        this.postMcpStatus();
+        return;
+      case 'send':
+        await this.send(message.text);
+        return;
+      case 'stop':
+        await this.stop();
+        return;
+      case 'newChat':
+        await this.newChat();
+        return;
+      case 'setMode':
+        await writeSetting('agent.mode', message.mode);
+        return;
+      case 'setResponseMode':
+        await writeSetting('agent.responseMode', message.mode);
+        return;
+      case 'listModels':
+        await this.postModels(message.role);
+        return;
+      case 'selectModel':
+        await writeSetting(modelSettingKey(message.role), message.model);
+        return;
+      case 'openConversation':
+        await this.openConversation(message.id);
+        return;
+      case 'deleteConversation':
+        await this.store.delete(message.id);
+        if (this.session.current.id === message.id) await this.newChat();
+        this.postHistory();
+        return;
+      case 'revertRun':
+        await this.session.revert(message.runId);
+        return;
+      case 'copy':
+        await vscode.env.clipboard.writeText(message.text);
+        return;
+      case 'command':
+        await vscode.commands.executeCommand(message.command);
+        return;
+    }
+  }
+
+  // --- actions shared by the panel and the commands -------------------------
+
+  async send(text: string): Promise<void> {
+    if (this.session.running) {
+      void vscode.window.showInformationMessage('Tandem is still working on the last question. Stop it first.');
+      return;
+    }
+    await this.session.send(text);
+  }
+
+  async stop(): Promise<void> {
+    await this.session.stop();
+  }
+
+  async newChat(): Promise<void> {
+    await this.session.open(undefined);
+    this.postConversation();
+    this.postHistory();
+  }
+
+  async openConversation(id: string): Promise<void> {
+    const conversation = await this.store.load(id);
+    if (!conversation) {
+      void vscode.window.showWarningMessage('Tandem: that conversation could not be read.');
+      return;
+    }
+    await this.session.open(conversation);
+    this.postConversation();
+    this.postHistory();
+  }
+
+  /** Shows the panel and sends a prompt (Ask About Selection). */
+  async ask(text: string): Promise<void> {
+    await this.reveal();
+    await this.send(text);
+  }
+
+  async toggleMode(): Promise<void> {
+    await writeSetting('agent.mode', this.settings().mode === 'agent' ? 'chat' : 'agent');
+  }
+
+  async toggleResponseMode(): Promise<void> {
+    await writeSetting('agent.responseMode', this.settings().responseMode === 'integrated' ? 'streaming' : 'integrated');
+  }
+
+  async setApiKey(): Promise<void> {
+    const settings = this.settings();
+    await this.keys.prompt([settings.functionCallModel.baseUrl, settings.answerModel.baseUrl]);
+  }
+
+  /** Quick picks for both models, filled from /models (free text when the list is unavailable). */
+  async selectModels(): Promise<void> {
+    for (const role of ['function-call', 'answer'] as const) {
+      const { models, error } = await this.fetchModels(role);
+      const settings = this.settings();
+      const current = role === 'function-call' ? settings.functionCallModel.model : settings.singleModel ? '' : settings.answerModel.model;
+      const title = role === 'function-call' ? 'Function-call model (calls the tools)' : 'Answer model (empty: same as function-call)';
+      const picked = await pickModel(title, models, current, error, role === 'answer');
+      if (picked === undefined) return;
+      await writeSetting(modelSettingKey(role), picked);
+    }
+  }
+
+  async exportTranscript(): Promise<void> {
+    const conversation = this.session.current;
+    if (conversation.events.length === 0) {
+      void vscode.window.showInformationMessage('Tandem: the conversation is empty.');
+      return;
+    }
+    const base = (conversation.title || 'tandem-conversation').replace(/[^\w.-]+/g, '-').slice(0, 60);
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const target = await vscode.window.showSaveDialog({
+      title: 'Export Tandem transcript',
+      defaultUri: folder ? vscode.Uri.joinPath(folder, `${base}.md`) : undefined,
+      filters: { Markdown: ['md'], JSON: ['json'] },
+    });
+    if (!target) return;
+    const json = target.path.toLowerCase().endsWith('.json');
+    const content = json
+      ? JSON.stringify({ id: conversation.id, title: conversation.title, events: conversation.events }, null, 2)
+      : transcriptMarkdown(conversation.title, conversation.events);
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(content));
+    this.log.info(`transcript exported to ${target.fsPath}`);
+  }
+
+  // --- what the panel is told -----------------------------------------------
+
+  private postConversation(): void {
+    this.flush();
+    const conversation = this.session.current;
+    this.post({ type: 'conversation', id: conversation.id, events: conversation.events, running: this.session.running });
+  }
+
+  private postSettings(): void {
+    const settings = this.settings();
+    const panel: PanelSettings = {
+      mode: settings.mode,
+      responseMode: settings.responseMode,
+      functionCallModel: settings.functionCallModel.model,
+      answerModel: settings.singleModel ? '' : settings.answerModel.model,
+    };
+    this.post({ type: 'settings', settings: panel });
+  }
+
+  private postHistory(): void {
+    this.post({ type: 'history', conversations: this.store.list() });
+  }
+
+  private postMcpStatus(): void {
+    this.post({ type: 'mcpStatus', servers: this.options.mcp?.statuses() ?? [] });
+  }
+
+  private async fetchModels(role: ModelRole): Promise<{ models: string[]; error?: string }> {
+    const settings = await withApiKeys(this.settings(), this.keys);
+    const model = role === 'function-call' ? settings.functionCallModel : settings.answerModel;
+    try {
+      return { models: await listModels(model, AbortSignal.timeout(10_000)) };
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      this.log.warn(`could not list the models of ${model.baseUrl}: ${text}`);
+      return { models: [], error: text };
+    }
+  }
+
+  private async postModels(role: ModelRole): Promise<void> {
+    const { models, error } = await this.fetchModels(role);
+    this.post({ type: 'models', role, models, error });
+  }
+
+  /** Confirms a mode change in the conversation, however it was made (panel, command, settings.json). */
+  private onSettingsChanged(): void {
+    const settings = this.settings();
+    if (settings.mode !== this.lastMode) {
+      this.session.notice(
+        'modeChanged',
+        settings.mode === 'agent'
+          ? 'Agent mode: the function-call model may use tools before the answer model answers.'
+          : 'Chat mode: the answer model replies without tools.',
+      );
+    }
+    if (settings.responseMode !== this.lastResponseMode) {
+      this.session.notice(
+        'responseModeChanged',
+        settings.responseMode === 'streaming'
+          ? 'Streaming responses: interim text and each tool result appear as they arrive.'
+          : 'Integrated responses: one final answer that weaves in the tool results.',
+      );
+    }
+    this.lastMode = settings.mode;
+    this.lastResponseMode = settings.responseMode;
+    this.postSettings();
+  }
+
+  dispose(): void {
+    this.flush();
+    this.session.dispose();
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}
+
+async function pickModel(
+  title: string,
+  models: readonly string[],
+  current: string,
+  error: string | undefined,
+  allowEmpty: boolean,
+): Promise<string | undefined> {
+  if (models.length === 0) {
+    return vscode.window.showInputBox({
+      title,
+      value: current,
+      prompt: error ? `The model list is unavailable (${error}). Type a model name.` : 'Type a model name.',
+      validateInput: (value) => (allowEmpty || value.trim() ? undefined : 'A model name is needed.'),
+    });
+  }
+  const items: vscode.QuickPickItem[] = [
+    ...(allowEmpty ? [{ label: '', description: 'same as the function-call model' }] : []),
+    ...models.map((name) => ({ label: name, description: name === current ? 'current' : undefined })),
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: current || undefined });
+  return picked?.label;
+}
+
+function nonce(): string {
+  return randomBytes(18).toString('base64');
+}
+
+/** The panel's HTML: only our own script (with a fresh nonce) and stylesheet may load. */
+export function panelHtml(webview: vscode.Webview, media: vscode.Uri, dist: vscode.Uri): string {
+  const scriptNonce = nonce();
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js'));
+  const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'panel.css'));
+  const csp = [
+    "default-src 'none'",
+    `script-src 'nonce-${scriptNonce}'`,
+    `style-src ${webview.cspSource}`,
+    `font-src ${webview.cspSource}`,
+    `img-src ${webview.cspSource} data:`,
+  ].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style.toString()}">
+<title>Tandem</title>
+</head>
+<body>
+<script nonce="${scriptNonce}" src="${script.toString()}"></script>
+</body>
+</html>`;
+}

@@ -1,0 +1,65 @@
+// The palette commands. Cheap to load: each command asks for the panel host
+// only when run, so activation does not pull in the loop, zod or openai.
+import * as vscode from 'vscode';
+import type { ChatViewProvider } from './chatViewProvider';
+import type { OutputLog } from './outputLog';
+
+export interface CommandHost {
+  readonly panel: () => Promise<ChatViewProvider>;
+  readonly log: OutputLog;
+  /** Shows the MCP servers' status (wired by whoever owns MCP). */
+  readonly showMcpServers: () => Promise<void>;
+}
+
+/** The prompt for Ask About Selection: the file, the lines and the selected text. */
+export function selectionPrompt(relativePath: string, firstLine: number, lastLine: number, languageId: string, text: string): string {
+  const lines = firstLine === lastLine ? `line ${firstLine}` : `lines ${firstLine}-${lastLine}`;
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((match) => match[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `About ${relativePath}, ${lines}:\n\n${fence}${languageId}\n${text}\n${fence}\n\nExplain this code.`;
+}
+
+export function registerCommands(context: vscode.ExtensionContext, host: CommandHost): void {
+  const register = (id: string, run: () => Promise<void> | void) =>
+    context.subscriptions.push(
+      vscode.commands.registerCommand(id, async () => {
+        try {
+          await run();
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          host.log.error(`${id} failed: ${message}`);
+          void vscode.window.showErrorMessage(`Tandem: ${message}`);
+        }
+      }),
+    );
+
+  register('tandem.newChat', async () => {
+    const panel = await host.panel();
+    await panel.reveal();
+    await panel.newChat();
+  });
+  register('tandem.stop', async () => (await host.panel()).stop());
+  register('tandem.toggleMode', async () => (await host.panel()).toggleMode());
+  register('tandem.toggleResponseMode', async () => (await host.panel()).toggleResponseMode());
+  register('tandem.setApiKey', async () => (await host.panel()).setApiKey());
+  register('tandem.selectModels', async () => (await host.panel()).selectModels());
+  register('tandem.exportTranscript', async () => (await host.panel()).exportTranscript());
+  register('tandem.showMcpServers', () => host.showMcpServers());
+  register('tandem.showLog', () => host.log.show());
+  register('tandem.askAboutSelection', async () => {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor || editor.selection.isEmpty) {
+      void vscode.window.showInformationMessage('Tandem: select some code first.');
+      return;
+    }
+    const { selection, document } = editor;
+    const prompt = selectionPrompt(
+      vscode.workspace.asRelativePath(document.uri),
+      selection.start.line + 1,
+      selection.end.character === 0 && selection.end.line > selection.start.line ? selection.end.line : selection.end.line + 1,
+      document.languageId,
+      document.getText(selection),
+    );
+    await (await host.panel()).ask(prompt);
+  });
+}

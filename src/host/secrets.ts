@@ -1,0 +1,56 @@
+// API keys in SecretStorage, one per endpoint (base URL), because the two
+// phases may talk to different providers (say OpenRouter and a local Ollama).
+// A local endpoint needs no key; OPENAI_API_KEY is the fallback.
+import * as vscode from 'vscode';
+
+const prefix = 'tandem.apiKey:';
+
+/** The key under which a base URL's secret is stored: trailing slashes do not matter. */
+export function secretKeyFor(baseUrl: string): string {
+  return prefix + baseUrl.trim().replace(/\/+$/, '').toLowerCase();
+}
+
+export class ApiKeys {
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  /** The stored key for this endpoint, else OPENAI_API_KEY, else undefined. */
+  async keyFor(baseUrl: string): Promise<string | undefined> {
+    const stored = await this.secrets.get(secretKeyFor(baseUrl));
+    return stored || this.env['OPENAI_API_KEY'] || undefined;
+  }
+
+  async set(baseUrl: string, key: string): Promise<void> {
+    await this.secrets.store(secretKeyFor(baseUrl), key);
+  }
+
+  async delete(baseUrl: string): Promise<void> {
+    await this.secrets.delete(secretKeyFor(baseUrl));
+  }
+
+  /** Asks for the endpoint (when there are two) and the key; empty input removes it. */
+  async prompt(baseUrls: readonly string[]): Promise<void> {
+    const unique = [...new Set(baseUrls)];
+    const baseUrl =
+      unique.length === 1
+        ? unique[0]
+        : await vscode.window.showQuickPick(unique, { title: 'Tandem: set the API key for which endpoint?' });
+    if (!baseUrl) return;
+    const key = await vscode.window.showInputBox({
+      title: `Tandem: API key for ${baseUrl}`,
+      prompt: 'Stored in VS Code SecretStorage. Leave empty to remove the stored key.',
+      password: true,
+      ignoreFocusOut: true,
+    });
+    if (key === undefined) return;
+    if (key.trim() === '') {
+      await this.delete(baseUrl);
+      void vscode.window.showInformationMessage(`Tandem: API key for ${baseUrl} removed.`);
+    } else {
+      await this.set(baseUrl, key.trim());
+      void vscode.window.showInformationMessage(`Tandem: API key for ${baseUrl} saved.`);
+    }
+  }
+}

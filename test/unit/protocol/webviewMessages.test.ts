@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseFromWebview } from '../../../src/protocol/webviewMessages';
+
+describe('messages from the webview', () => {
+  it('accepts every known message', () => {
+    const valid = [
+      { type: 'ready' },
+      { type: 'send', text: '  What does main.ts do?  ' },
+      { type: 'stop' },
+      { type: 'newChat' },
+      { type: 'setMode', mode: 'chat' },
+      { type: 'setResponseMode', mode: 'streaming' },
+      { type: 'listModels', role: 'answer' },
+      { type: 'selectModel', role: 'function-call', model: 'gpt-4o-mini' },
+      { type: 'selectModel', role: 'answer', model: '' },
+      { type: 'openConversation', id: '0b8e7c1e-1d2b-4a59-9f34-1f1f1f1f1f1f' },
+      { type: 'deleteConversation', id: 'abc' },
+      { type: 'revertRun', runId: 'run-1' },
+      { type: 'copy', text: 'const a = 1;' },
+      { type: 'command', command: 'tandem.exportTranscript' },
+    ];
+    for (const message of valid) assert.ok(parseFromWebview(message), JSON.stringify(message));
+    assert.deepEqual(parseFromWebview({ type: 'send', text: '  hi  ' }), { type: 'send', text: 'hi' });
+  });
+
+  it('rejects unknown types, bad values and commands outside the allowed list', () => {
+    const invalid: unknown[] = [
+      undefined,
+      null,
+      'send',
+      { type: 'eval', code: '1' },
+      { type: 'send' },
+      { type: 'send', text: '   ' },
+      { type: 'send', text: 42 },
+      { type: 'setMode', mode: 'turbo' },
+      { type: 'selectModel', role: 'planner', model: 'x' },
+      { type: 'openConversation', id: '' },
+      { type: 'command', command: 'workbench.action.terminal.sendSequence' },
+      { type: 'send', text: 'x'.repeat(200_001) },
+    ];
+    for (const message of invalid) assert.equal(parseFromWebview(message), undefined, JSON.stringify(message));
+  });
+});

@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { AgentEvent } from '../../../src/protocol/agentEvents';
+import { historyMessages, transcriptMarkdown } from '../../../webview/transcript';
+
+const event = (type: string, fields: Record<string, unknown> = {}) => ({ type, ...fields }) as AgentEvent;
+
+const conversation: AgentEvent[] = [
+  event('CUSTOM', { name: 'tandem.userMessage', value: { text: 'Where is main?' } }),
+  event('RUN_STARTED', { runId: 'r1', threadId: 't' }),
+  event('TOOL_CALL_START', { toolCallId: 'c', toolCallName: 'find_files', metadata: { role: 'function-call', model: 'small' } }),
+  event('TOOL_CALL_ARGS', { toolCallId: 'c', delta: '{"glob":"**/main.ts"}' }),
+  event('TOOL_CALL_RESULT', { toolCallId: 'c', messageId: 'x', content: 'src/main.ts ```x```' }),
+  event('CUSTOM', { name: 'tandem.messageKind', value: { messageId: 'a', kind: 'answer', role: 'answer', model: 'big' } }),
+  event('TEXT_MESSAGE_START', { messageId: 'a', metadata: { role: 'answer', model: 'big' } }),
+  event('TEXT_MESSAGE_CONTENT', { messageId: 'a', delta: 'It is in `src/main.ts`.' }),
+  event('TEXT_MESSAGE_END', { messageId: 'a' }),
+  event('RUN_FINISHED', { runId: 'r1', threadId: 't' }),
+];
+
+describe('transcript', () => {
+  it('writes the prompt, the tool call with pretty arguments, the result and the answer as Markdown', () => {
+    const markdown = transcriptMarkdown('Where is main?', conversation);
+    assert.match(markdown, /^# Where is main\?/);
+    assert.match(markdown, /## You\n\nWhere is main\?/);
+    assert.match(markdown, /\*\*Tool call `find_files` \(small\)\*\* — done\n\n```json\n\{\n {2}"glob": "\*\*\/main\.ts"\n\}\n```/);
+    assert.match(markdown, /````\nsrc\/main\.ts ```x```\n````/, 'a longer fence around a result containing backticks');
+    assert.match(markdown, /## Answer \(big\)\n\nIt is in `src\/main\.ts`\./);
+  });
+
+  it('gives the models the prompts and final answers as the next run\'s history', () => {
+    assert.deepEqual(historyMessages(conversation), [
+      { role: 'user', content: 'Where is main?' },
+      { role: 'assistant', content: 'It is in `src/main.ts`.' },
+    ]);
+  });
+});

@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ModelUsage, RunUsage } from '../../../src/protocol/agentEvents';
+import { formatCost, formatCount, usageTable } from '../../../webview/usageFormat';
+
+const model = (overrides: Partial<ModelUsage>): ModelUsage => ({
+  role: 'function-call',
+  model: 'm',
+  calls: 1,
+  promptTokens: 100,
+  completionTokens: 10,
+  cachedTokens: undefined,
+  estimated: false,
+  costUsd: 0.001,
+  costIsDefaultPrice: false,
+  ...overrides,
+});
+
+describe('usage figures', () => {
+  it('never shows a missing count as 0, and marks estimates', () => {
+    assert.equal(formatCount(undefined), '–');
+    assert.equal(formatCount(1234), '1,234');
+    assert.equal(formatCount(1234, true), '~1,234');
+    assert.equal(formatCost(undefined, true), 'no price');
+    assert.equal(formatCost(0.00123, true), '≈ $0.0012');
+    assert.equal(formatCost(2.5, false), '$2.50');
+  });
+
+  it('sums both models into the totals and labels the cost as an estimate', () => {
+    const usage: RunUsage = {
+      functionCall: model({ model: 'small', calls: 3, promptTokens: 1200, completionTokens: 80 }),
+      answer: model({ role: 'answer', model: 'big', calls: 1, promptTokens: 900, completionTokens: undefined, costIsDefaultPrice: true }),
+      toolPhaseMs: 1500,
+      answerPhaseMs: 400,
+      totalCostUsd: 0.0042,
+    };
+    const table = usageTable(usage);
+    assert.equal(table.functionCall.tokensIn, '1,200');
+    assert.equal(table.answer.tokensOut, '–');
+    assert.equal(table.total.tokensIn, '2,100');
+    assert.equal(table.total.tokensOut, '80');
+    assert.equal(table.total.calls, '4');
+    assert.equal(table.functionCall.time, '1.5 s');
+    assert.equal(table.answer.time, '400 ms');
+    assert.equal(table.total.cost, '≈ $0.0042');
+    assert.match(table.costNote, /Estimated cost \(built-in prices/);
+  });
+});

@@ -1,0 +1,261 @@
+// The panel's reducer fed with real streams: the loop runs through the real
+// openai SDK against the scripted model server, and the view model must show
+// what the server sent — steps, model labels, the answer and the usage.
+import assert from 'node:assert/strict';
+import { afterEach, describe, it } from 'node:test';
+import { startScriptedModelServer, type ScriptedModelServer, type ScriptedTurn } from '../../fixtures/scriptedModelServer';
+import { runScripted, settingsFor, TableTool } from '../agent/agentTestSupport';
+import type { AgentEvent } from '../../../src/protocol/agentEvents';
+import { appendCompacted } from '../../../src/host/conversationStore';
+import {
+  applyEvents,
+  createConversationView,
+  prettyArguments,
+  resultHeadline,
+  type AnswerStep,
+  type NoticeStep,
+  type Step,
+  type ToolCallStep,
+  type ToolResultStep,
+} from '../../../webview/viewModel';
+
+let server: ScriptedModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function serve(turns: ScriptedTurn[]): Promise<ScriptedModelServer> {
+  server = await startScriptedModelServer({ turns });
+  return server;
+}
+
+const table = () =>
+  new TableTool('lookup', {
+    france: 'The capital of France is Paris; see capitals.md line 3.',
+    germany: 'The capital of Germany is Berlin; see capitals.md line 7.',
+  });
+
+const kinds = (steps: readonly Step[]) => steps.map((step) => step.kind);
+const only = <K extends Step['kind']>(steps: readonly Step[], kind: K) => steps.filter((step) => step.kind === kind) as Extract<Step, { kind: K }>[];
+
+describe('conversation view model', () => {
+  it('shows thinking, the tool call, its result, the phase switch and the answer, each labelled with its model', async () => {
+    const model = await serve([
+      { model: 'fc-model', reasoning: 'I should look up France.', toolCalls: [{ name: 'lookup', arguments: { key: 'france' } }] },
+      { model: 'fc-model', content: 'I have the fact.' },
+      { model: 'answer-model', content: 'Paris is the **capital** of France.' },
+    ]);
+    const run = await runScripted(settingsFor(model), { tools: [table()] });
+    const view = applyEvents(createConversationView(), run.events);
+
+    assert.deepEqual(kinds(view.steps).slice(0, 3), ['thinking', 'tool-call', 'tool-result']);
+    const [thinking] = only(view.steps, 'thinking');
+    assert.equal(thinking?.text.startsWith('I should look up France.'), true);
+    assert.equal(thinking?.done, true, 'thinking collapses when done');
+    assert.deepEqual(thinking?.model, { role: 'function-call', model: 'fc-model' });
+
+    const [call] = only(view.steps, 'tool-call');
+    assert.equal(call?.name, 'lookup');
+    assert.equal(call?.state, 'done');
+    assert.deepEqual(JSON.parse(call?.argsText ?? ''), { key: 'france' });
+    assert.equal(call?.model?.role, 'function-call');
+
+    const [result] = only(view.steps, 'tool-result');
+    assert.equal(result?.content, 'The capital of France is Paris; see capitals.md line 3.');
+    assert.equal(result?.state, 'done');
+
+    const phase = only(view.steps, 'notice').find((notice) => notice.phase);
+    assert.equal(phase?.phase?.functionCallModel, 'fc-model');
+    assert.equal(phase?.phase?.answerModel, 'answer-model');
+    assert.equal(phase?.phase?.stopReason, 'noToolCall');
+
+    const answers = only(view.steps, 'answer').filter((step) => step.messageKind === 'answer');
+    assert.equal(answers.length, 1);
+    assert.equal(answers[0]?.text, 'Paris is the **capital** of France.');
+    assert.equal(answers[0]?.done, true);
+    assert.deepEqual(answers[0]?.model, { role: 'answer', model: 'answer-model' });
+    assert.equal(view.steps.at(-1), answers[0], 'the answer comes last');
+
+    // Usage equals what the server counted, per model.
+    const sent = (name: string) => model.requests.filter((request) => request.model === name).map((request) => request.sentUsage!);
+    const sum = (name: string, field: 'prompt_tokens' | 'completion_tokens') => sent(name).reduce((total, usage) => total + usage[field], 0);
+    assert.equal(view.usage?.functionCall.promptTokens, sum('fc-model', 'prompt_tokens'));
+    assert.equal(view.usage?.functionCall.completionTokens, sum('fc-model', 'completion_tokens'));
+    assert.equal(view.usage?.functionCall.calls, 2);
+    assert.equal(view.usage?.answer.promptTokens, sum('answer-model', 'prompt_tokens'));
+    assert.equal(view.usage?.answer.calls, 1);
+    assert.equal(view.running, false);
+  });
+
+  it('in streaming mode shows interim text as its own message and folds each announced result into its result step', async () => {
+    const model = await serve([
+      { model: 'fc-model', content: 'Let me check France.', toolCalls: [{ name: 'lookup', arguments: { key: 'france' } }] },
+      { model: 'fc-model', content: 'And Germany.', toolCalls: [{ name: 'lookup', arguments: { key: 'germany' } }] },
+      { model: 'fc-model', content: 'Done.' },
+      { model: 'answer-model', content: 'Paris and Berlin.' },
+    ]);
+    const run = await runScripted(settingsFor(model, { responseMode: 'streaming' }), { tools: [table()] });
+    const view = applyEvents(createConversationView(), run.events);
+
+    const interim = only(view.steps, 'answer').filter((step) => step.messageKind === 'interim');
+    assert.ok(interim.some((step) => step.text.includes('Let me check France.')));
+    assert.ok(interim.every((step) => step.model?.role === 'function-call'));
+    const results = only(view.steps, 'tool-result');
+    assert.equal(results.length, 2, 'one result step per call');
+    assert.match(results[0]?.message ?? '', /lookup executed/);
+    assert.match(results[0]?.message ?? '', /Paris/);
+    assert.match(results[1]?.message ?? '', /Berlin/);
+    const finalAnswers = only(view.steps, 'answer').filter((step) => step.messageKind === 'answer');
+    assert.deepEqual(
+      finalAnswers.map((step) => step.text),
+      ['Paris and Berlin.'],
+    );
+  });
+
+  it('replays a compacted stream to the same view as the live stream', async () => {
+    const model = await serve([
+      { model: 'fc-model', reasoning: 'Think a little about this one.', toolCalls: [{ name: 'lookup', arguments: { key: 'germany' } }] },
+      { model: 'fc-model', content: 'ok' },
+      { model: 'answer-model', content: 'Berlin is the capital of Germany, as the table says.' },
+    ]);
+    const run = await runScripted(settingsFor(model), { tools: [table()] });
+    const compacted: AgentEvent[] = [];
+    for (const event of run.events) appendCompacted(compacted, event);
+    assert.ok(compacted.length < run.events.length, 'deltas were merged');
+
+    const strip = (steps: readonly Step[]) => steps.map(({ version: _version, ...rest }) => rest);
+    const live = applyEvents(createConversationView(), run.events);
+    const replayed = applyEvents(createConversationView(), compacted);
+    assert.deepEqual(strip(replayed.steps), strip(live.steps));
+    assert.deepEqual(replayed.usage, live.usage);
+  });
+
+  it('ends a stopped run with the Stop notice and nothing left running', async () => {
+    const model = await serve([
+      { model: 'fc-model', reasoning: 'Thinking slowly about a long question with many words in it.', chunkDelayMs: 40 },
+      { model: 'answer-model', content: 'never' },
+    ]);
+    const controller = new AbortController();
+    let seen = 0;
+    const run = await runScripted(settingsFor(model), {
+      tools: [table()],
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type === 'REASONING_MESSAGE_CONTENT' && ++seen === 2) controller.abort();
+      },
+    });
+    const view = applyEvents(createConversationView(), run.events);
+    assert.equal(view.running, false);
+    const notices = only(view.steps, 'notice');
+    assert.ok(notices.some((notice) => notice.code === 'cancelled'));
+    assert.ok(only(view.steps, 'thinking').every((step) => step.done));
+    assert.equal(only(view.steps, 'answer').length, 0);
+  });
+
+  it('shows a model failure as an error step with a suggestion', async () => {
+    const model = await serve([{ model: 'fc-model', fault: { kind: 'status', status: 401, body: '{"error":{"message":"bad key"}}' } }]);
+    const run = await runScripted(settingsFor(model), { tools: [table()] });
+    const view = applyEvents(createConversationView(), run.events);
+    const [error] = only(view.steps, 'error');
+    assert.ok(error, 'an error step');
+    assert.ok(error.message.length > 0);
+    assert.match(error.suggestion ?? '', /\S/);
+    assert.equal(view.running, false);
+  });
+});
+
+describe('view model details', () => {
+  const event = (type: string, fields: Record<string, unknown> = {}) => ({ type, ...fields }) as AgentEvent;
+
+  it('marks tool calls with their final status, including cached and failed', () => {
+    const view = createConversationView();
+    applyEvents(view, [
+      event('RUN_STARTED', { runId: 'r1', threadId: 't' }),
+      event('TOOL_CALL_START', { toolCallId: 'a', toolCallName: 'search_text' }),
+      event('TOOL_CALL_ARGS', { toolCallId: 'a', delta: '{"query":' }),
+      event('TOOL_CALL_ARGS', { toolCallId: 'a', delta: '"x"}' }),
+      event('TOOL_CALL_END', { toolCallId: 'a' }),
+      event('TOOL_CALL_RESULT', { toolCallId: 'a', messageId: 'm', content: 'found' }),
+      event('CUSTOM', {
+        name: 'tandem.toolStatus',
+        value: {
+          toolCallId: 'a',
+          toolName: 'search_text',
+          status: 'cached',
+          durationMs: 3,
+          source: 'workspace',
+          summary: { kind: 'search', total: 12, top: [{ title: 'a.ts:1', snippet: 'x' }] },
+        },
+      }),
+      event('TOOL_CALL_START', { toolCallId: 'b', toolCallName: 'read_file' }),
+      event('TOOL_CALL_RESULT', { toolCallId: 'b', messageId: 'n', content: 'Error: no such file\nmore' }),
+      event('CUSTOM', { name: 'tandem.toolStatus', value: { toolCallId: 'b', toolName: 'read_file', status: 'failed', durationMs: 1, source: 'workspace' } }),
+    ]);
+    const calls = view.steps.filter((step): step is ToolCallStep => step.kind === 'tool-call');
+    assert.deepEqual(calls.map((call) => call.state), ['cached', 'failed']);
+    assert.equal(prettyArguments(calls[0]!.argsText), '{\n  "query": "x"\n}');
+    const results = view.steps.filter((step): step is ToolResultStep => step.kind === 'tool-result');
+    assert.equal(resultHeadline(results[0]!), '12 results');
+    assert.equal(resultHeadline(results[1]!), 'failed: Error: no such file');
+    assert.equal(view.running, true);
+  });
+
+  it('keeps unparsable arguments as they came', () => {
+    assert.equal(prettyArguments('{"a": 1'), '{"a": 1');
+    assert.equal(prettyArguments(''), '{}');
+  });
+
+  it('records run edits and their revert for the revert button', () => {
+    const view = createConversationView();
+    applyEvents(view, [
+      event('CUSTOM', { name: 'tandem.runEdits', value: { runId: 'r1', files: ['a.ts', 'b.ts'] } }),
+    ]);
+    assert.deepEqual(view.edits.get('r1'), { files: ['a.ts', 'b.ts'], reverted: false });
+    applyEvents(view, [event('CUSTOM', { name: 'tandem.runReverted', value: { runId: 'r1', files: ['a.ts'] } })]);
+    assert.equal(view.edits.get('r1')?.reverted, true);
+  });
+
+  it('marks only changed steps dirty, so a render touches what moved', () => {
+    const view = createConversationView();
+    applyEvents(view, [
+      event('CUSTOM', { name: 'tandem.userMessage', value: { text: 'hi' } }),
+      event('TEXT_MESSAGE_START', { messageId: 'm1', metadata: { role: 'answer', model: 'x' } }),
+    ]);
+    view.dirty.clear();
+    applyEvents(view, [event('TEXT_MESSAGE_CONTENT', { messageId: 'm1', delta: 'Hel' }), event('TEXT_MESSAGE_CONTENT', { messageId: 'm1', delta: 'lo' })]);
+    assert.equal(view.dirty.size, 1);
+    const answer = view.steps[1] as AnswerStep;
+    assert.ok(view.dirty.has(answer.id));
+    assert.equal(answer.text, 'Hello');
+  });
+
+  it('applies a 1,000-step conversation quickly', () => {
+    const events: AgentEvent[] = [];
+    for (let index = 0; index < 250; index++) {
+      events.push(event('CUSTOM', { name: 'tandem.userMessage', value: { text: `question ${index}` } }));
+      events.push(event('TOOL_CALL_START', { toolCallId: `c${index}`, toolCallName: 'read_file' }));
+      events.push(event('TOOL_CALL_RESULT', { toolCallId: `c${index}`, messageId: `r${index}`, content: 'x'.repeat(500) }));
+      events.push(event('TEXT_MESSAGE_START', { messageId: `a${index}` }));
+      for (let delta = 0; delta < 20; delta++) events.push(event('TEXT_MESSAGE_CONTENT', { messageId: `a${index}`, delta: 'word ' }));
+    }
+    const started = performance.now();
+    const view = applyEvents(createConversationView(), events);
+    const elapsed = performance.now() - started;
+    assert.equal(view.steps.length, 1000);
+    assert.ok(elapsed < 200, `took ${elapsed.toFixed(1)} ms`);
+  });
+
+  it('shows a phase switch notice with both model names and the reason', () => {
+    const view = applyEvents(createConversationView(), [
+      event('CUSTOM', {
+        name: 'tandem.phase',
+        value: { phase: 'answer', role: 'answer', model: 'big', stopReason: 'maxIterations', reason: 'Iteration limit reached.', functionCallModel: 'small', answerModel: 'big' },
+      }),
+    ]);
+    const notice = view.steps[0] as NoticeStep;
+    assert.equal(notice.kind, 'notice');
+    assert.equal(notice.message, 'Iteration limit reached.');
+    assert.deepEqual(notice.phase, { reason: 'Iteration limit reached.', stopReason: 'maxIterations', functionCallModel: 'small', answerModel: 'big' });
+  });
+});

@@ -1,0 +1,61 @@
+// A conversation as Markdown, for `tandem.exportTranscript` (the JSON export is
+// the event list itself). Pure: built from the same view model the panel shows.
+import type { AgentEvent } from '../src/protocol/agentEvents';
+import type { ChatMessage } from '../src/models/chatModel';
+import { applyEvents, createConversationView, prettyArguments, resultHeadline, type Step } from './viewModel';
+
+function fence(text: string, language = ''): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((match) => match[0].length));
+  const ticks = '`'.repeat(longest + 1);
+  return `${ticks}${language}\n${text}\n${ticks}`;
+}
+
+function quote(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n');
+}
+
+function stepMarkdown(step: Step): string {
+  const by = step.model ? ` (${step.model.model || step.model.role})` : '';
+  switch (step.kind) {
+    case 'user':
+      return `## You\n\n${step.text}`;
+    case 'thinking':
+      return `**Thinking${by}**\n\n${quote(step.text)}`;
+    case 'tool-call':
+      return `**Tool call \`${step.name}\`${by}** — ${step.state}\n\n${fence(prettyArguments(step.argsText), 'json')}`;
+    case 'tool-result':
+      return `**Result of \`${step.name}\`** — ${resultHeadline(step)}\n\n${fence(step.content)}`;
+    case 'answer':
+      return step.messageKind === 'answer' ? `## Answer${by}\n\n${step.text}` : `**Update${by}**\n\n${step.text}`;
+    case 'notice':
+      return step.phase
+        ? `_${step.phase.reason ?? 'Answer phase.'} (${step.phase.functionCallModel} → ${step.phase.answerModel})_`
+        : `_${step.message}_`;
+    case 'error':
+      return `**Error:** ${step.message}${step.suggestion ? `\n\n${step.suggestion}` : ''}`;
+  }
+}
+
+export function transcriptMarkdown(title: string, events: readonly AgentEvent[]): string {
+  const view = applyEvents(createConversationView(), events);
+  return [`# ${title || 'Tandem conversation'}`, ...view.steps.map(stepMarkdown)].join('\n\n') + '\n';
+}
+
+/**
+ * The conversation as the models should see it next time: the user's prompts
+ * and the final answers (tool traffic stays in the run that produced it).
+ */
+export function historyMessages(events: readonly AgentEvent[]): ChatMessage[] {
+  const view = applyEvents(createConversationView(), events);
+  const messages: ChatMessage[] = [];
+  for (const step of view.steps) {
+    if (step.kind === 'user') messages.push({ role: 'user', content: step.text });
+    else if (step.kind === 'answer' && step.messageKind === 'answer' && step.text) {
+      messages.push({ role: 'assistant', content: step.text });
+    }
+  }
+  return messages;
+}
