@@ -1,0 +1,151 @@
+import * as assert from 'node:assert/strict';
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { NO_FOLDER_MESSAGE } from '../../../src/tools/pathScope';
+import { READ_MAX_LINES } from '../../../src/tools/readFileTool';
+import { makeKit, type Kit } from './workspaceTestKit';
+
+function put(root: string, name: string, content: string | Buffer): void {
+  mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+  writeFileSync(path.join(root, name), content);
+}
+
+describe('read_file', () => {
+  let kit: Kit;
+  before(() => {
+    kit = makeKit();
+    put(kit.root, 'small.txt', 'one\ntwo\nthree\nfour\n');
+    put(kit.root, 'long.txt', Array.from({ length: 3000 }, (_, i) => `line ${i + 1}`).join('\n'));
+    put(kit.root, 'wide.txt', `${'x'.repeat(150_000)}\nsecond\n`);
+    put(kit.root, 'image.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x00, 0x01]));
+    put(kit.root, '.gitignore', 'secret.env\n');
+    put(kit.root, 'secret.env', 'KEY=1\n');
+    put(kit.root, 'empty.txt', '');
+  });
+  after(() => kit.dispose());
+
+  it('reads a whole file with a header', async () => {
+    const result = await kit.run('read_file', { path: 'small.txt' });
+    assert.equal(result.text, 'small.txt (lines 1-4 of 4)\none\ntwo\nthree\nfour');
+  });
+
+  it('reads a line range', async () => {
+    const result = await kit.run('read_file', { path: 'small.txt', startLine: 2, endLine: 3 });
+    assert.equal(result.text, 'small.txt (lines 2-3 of 4)\ntwo\nthree');
+  });
+
+  it('cuts long files at the line cap and says how to read on', async () => {
+    const result = await kit.run('read_file', { path: 'long.txt' });
+    assert.match(result.text, new RegExp(`^long\\.txt \\(lines 1-${READ_MAX_LINES} of 3000\\)`, 'u'));
+    assert.match(result.text, /\[Truncated: lines 2001-3000 were left out\. Call read_file with startLine=2001 to read on\.\]$/u);
+    const next = await kit.run('read_file', { path: 'long.txt', startLine: 2001 });
+    assert.match(next.text, /^long\.txt \(lines 2001-3000 of 3000\)\nline 2001\n/u);
+    assert.doesNotMatch(next.text, /Truncated/u);
+  });
+
+  it('cuts at the character cap too', async () => {
+    const result = await kit.run('read_file', { path: 'wide.txt' });
+    assert.ok(result.text.length < 101_000);
+    assert.match(result.text, /\[Truncated: lines 2-2 were left out/u);
+  });
+
+  it('refuses binary files clearly', async () => {
+    const result = await kit.run('read_file', { path: 'image.png' });
+    assert.equal(result.isError, true);
+    assert.match(result.text, /image\.png is a binary file/u);
+  });
+
+  it('refuses files hidden by .gitignore', async () => {
+    const result = await kit.run('read_file', { path: 'secret.env' });
+    assert.equal(result.isError, true);
+    assert.match(result.text, /excluded by \.gitignore/u);
+  });
+
+  it('reports missing files, folders and ranges past the end', async () => {
+    assert.match((await kit.run('read_file', { path: 'nope.txt' })).text, /nope\.txt does not exist/u);
+    assert.match((await kit.run('read_file', { path: '.' })).text, /is a folder/u);
+    assert.match((await kit.run('read_file', { path: 'small.txt', startLine: 9 })).text, /has 4 lines/u);
+    assert.match((await kit.run('read_file', { path: 'empty.txt' })).text, /^empty\.txt \(empty file\)/u);
+  });
+
+  it('rejects invalid arguments with the reason', async () => {
+    const result = await kit.run('read_file', { path: 'small.txt', startLine: 0 });
+    assert.equal(result.isError, true);
+    assert.match(result.text, /invalid arguments for read_file/u);
+  });
+});
+
+describe('read_file with unsaved editor text', () => {
+  it('reads what the editor holds, not the disk', async () => {
+    const probe = makeKit();
+    const file = path.join(realpathSync(probe.root), 'open.ts');
+    writeFileSync(file, 'on disk\n');
+    const kit = makeKit({ folders: [probe.root], openDocuments: new Map([[file, 'unsaved text\n']]) });
+    const result = await kit.run('read_file', { path: 'open.ts' });
+    assert.equal(result.text, 'open.ts (lines 1-1 of 1, from the editor with unsaved changes)\nunsaved text');
+    probe.dispose();
+    kit.dispose();
+  });
+});
+
+describe('no folder open', () => {
+  it('every tool says so', async () => {
+    const kit = makeKit({ folders: [] });
+    for (const [name, args] of [
+      ['read_file', { path: 'a' }],
+      ['list_dir', {}],
+      ['find_files', { pattern: '*' }],
+      ['search_text', { query: 'x' }],
+      ['write_file', { path: 'a', content: '' }],
+    ] as const) {
+      const result = await kit.run(name, args);
+      assert.equal(result.isError, true, name);
+      assert.equal(result.text, `Error: ${NO_FOLDER_MESSAGE}`, name);
+    }
+    kit.dispose();
+  });
+});
+
+describe('list_dir and find_files', () => {
+  let kit: Kit;
+  before(() => {
+    kit = makeKit();
+    put(kit.root, '.gitignore', 'node_modules/\n');
+    put(kit.root, 'src/a.ts', '');
+    put(kit.root, 'src/b.js', '');
+    put(kit.root, 'src/deep/c.ts', '');
+    put(kit.root, 'node_modules/x/index.js', '');
+    put(kit.root, 'README.md', '');
+    symlinkSync(path.join(kit.root, 'src'), path.join(kit.root, 'src-link'));
+  });
+  after(() => kit.dispose());
+
+  it('lists one level with folder and link markers, ignored entries left out', async () => {
+    const result = await kit.run('list_dir', {});
+    assert.equal(result.text, './ (4 entries)\n.gitignore\nREADME.md\nsrc-link@\nsrc/');
+  });
+
+  it('lists recursively and caps with a note', async () => {
+    const full = await kit.run('list_dir', { path: 'src', recursive: true });
+    assert.equal(full.text, 'src/ (4 entries, recursive to depth 5)\na.ts\nb.js\ndeep/\ndeep/c.ts');
+    const capped = await kit.run('list_dir', { path: 'src', recursive: true, limit: 2 });
+    assert.match(capped.text, /\(2\+ entries/u);
+    assert.match(capped.text, /\[Truncated at 2 entries/u);
+  });
+
+  it('finds files by glob, a bare glob at any depth', async () => {
+    const result = await kit.run('find_files', { pattern: '*.ts' });
+    assert.equal(result.text, '2 files match "*.ts":\nsrc/a.ts\nsrc/deep/c.ts');
+    assert.deepEqual(result.summary, { kind: 'search', total: 2, top: [{ title: 'src/a.ts' }, { title: 'src/deep/c.ts' }] });
+    const rooted = await kit.run('find_files', { pattern: 'src/*.js' });
+    assert.equal(rooted.text, '1 files match "src/*.js":\nsrc/b.js');
+    const none = await kit.run('find_files', { pattern: '**/index.js' });
+    assert.equal(none.text, 'No files match "**/index.js".');
+  });
+
+  it('caps find results but counts them all', async () => {
+    const result = await kit.run('find_files', { pattern: '**/*', limit: 1 });
+    assert.match(result.text, /^5 files match "\*\*\/\*" \(showing the first 1\):\n[^\n]+$/u);
+  });
+});

@@ -1,0 +1,55 @@
+// A temp workspace with the real tools over the plain-Node host, and an
+// approval gate that answers as scripted and remembers what it was asked.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { EditJournal } from '../../../src/tools/editJournal';
+import { NodeWorkspaceHost, type NodeWorkspaceHostOptions } from '../../../src/tools/nodeWorkspaceHost';
+import type { ApprovalGate, ApprovalRequest, Tool, ToolContext, ToolResult } from '../../../src/tools/tool';
+import { createWorkspaceTools } from '../../../src/tools/workspaceTools';
+
+export class ScriptedApproval implements ApprovalGate {
+  readonly asked: ApprovalRequest[] = [];
+  constructor(public answer: boolean) {}
+  async request(request: ApprovalRequest): Promise<boolean> {
+    this.asked.push(request);
+    return this.answer;
+  }
+}
+
+export interface Kit {
+  readonly root: string;
+  readonly host: NodeWorkspaceHost;
+  readonly journal: EditJournal;
+  readonly tools: readonly Tool[];
+  readonly approval: ScriptedApproval;
+  run(name: string, args: unknown, runId?: string): Promise<ToolResult>;
+  dispose(): void;
+}
+
+export function makeTempDir(prefix = 'tandem-tools-'): string {
+  return mkdtempSync(path.join(tmpdir(), prefix));
+}
+
+export function makeKit(options: Partial<NodeWorkspaceHostOptions> & { folders?: NodeWorkspaceHostOptions['folders']; approve?: boolean } = {}): Kit {
+  const root = makeTempDir();
+  const host = new NodeWorkspaceHost({ ...options, folders: options.folders ?? [root] });
+  const journal = new EditJournal(host);
+  const tools = createWorkspaceTools(host, journal);
+  const approval = new ScriptedApproval(options.approve ?? true);
+  return {
+    root,
+    host,
+    journal,
+    tools,
+    approval,
+    run: (name, args, runId = 'run-1') => {
+      const tool = tools.find((candidate) => candidate.name === name);
+      if (tool === undefined) throw new Error(`no tool ${name}`);
+      const context: ToolContext = { runId, callId: `call-${name}`, signal: new AbortController().signal, approval };
+      return tool.run(args, context);
+    },
+    dispose: () => rmSync(root, { recursive: true, force: true }),
+  };
+}

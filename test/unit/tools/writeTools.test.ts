@@ -1,0 +1,202 @@
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { createPolicyApprovalGate } from '../../../src/agent/policyApprovalGate';
+import { applyExactEdits } from '../../../src/tools/exactEdits';
+import type { ApprovalRequest, ToolContext } from '../../../src/tools/tool';
+import { REJECTED_EDIT_TEXT } from '../../../src/tools/workspaceToolSupport';
+import { makeKit, type Kit } from './workspaceTestKit';
+
+describe('applyExactEdits', () => {
+  it('replaces a unique string', () => {
+    assert.deepEqual(applyExactEdits('a b c', [{ oldText: 'b', newText: 'B' }]), { ok: true, text: 'a B c', replacements: 1 });
+  });
+  it('fails when the string is absent, naming the edit', () => {
+    const outcome = applyExactEdits('abc', [{ oldText: 'a', newText: 'x' }, { oldText: 'zzz', newText: 'y' }]);
+    assert.equal(outcome.ok, false);
+    assert.match(outcome.ok ? '' : outcome.message, /^edit 2 of 2: oldText was not found/u);
+  });
+  it('fails when the string is not unique, naming the lines', () => {
+    const outcome = applyExactEdits('x\ny\nx\n', [{ oldText: 'x', newText: 'z' }]);
+    assert.equal(outcome.ok, false);
+    assert.match(outcome.ok ? '' : outcome.message, /occurs 2 times \(lines 1, 3\)/u);
+  });
+  it('replaces all when asked, and applies edits in order', () => {
+    const outcome = applyExactEdits('x\ny\nx\n', [
+      { oldText: 'x', newText: 'z', replaceAll: true },
+      { oldText: 'y\nz', newText: 'w' },
+    ]);
+    assert.deepEqual(outcome, { ok: true, text: 'z\nw\n', replacements: 3 });
+  });
+  it("matches '\\n' text in a CRLF file and keeps CRLF", () => {
+    assert.deepEqual(applyExactEdits('a\r\nb\r\nc\r\n', [{ oldText: 'a\nb', newText: 'A\nB' }]), { ok: true, text: 'A\r\nB\r\nc\r\n', replacements: 1 });
+  });
+  it('refuses an empty oldText', () => {
+    assert.equal(applyExactEdits('abc', [{ oldText: '', newText: 'x' }]).ok, false);
+  });
+});
+
+describe('write tools', () => {
+  let kit: Kit;
+  let file: string;
+  beforeEach(() => {
+    kit = makeKit();
+    file = path.join(kit.root, 'src', 'app.ts');
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, 'const a = 1;\nconst b = 2;\nconst a2 = 1;\n');
+  });
+  afterEach(() => kit.dispose());
+
+  it('edit_file asks with the before and after text, then writes', async () => {
+    const result = await kit.run('edit_file', { path: 'src/app.ts', edits: [{ oldText: 'const b = 2;', newText: 'const b = 3;' }] });
+    assert.equal(result.text, 'Edited src/app.ts: 1 replacement.');
+    assert.equal(readFileSync(file, 'utf8'), 'const a = 1;\nconst b = 3;\nconst a2 = 1;\n');
+    assert.deepEqual(kit.approval.asked, [
+      {
+        kind: 'edit',
+        toolName: 'edit_file',
+        path: realpathSync(file),
+        before: 'const a = 1;\nconst b = 2;\nconst a2 = 1;\n',
+        after: 'const a = 1;\nconst b = 3;\nconst a2 = 1;\n',
+      },
+    ]);
+  });
+
+  it('edit_file multi-edit applies all or nothing', async () => {
+    const good = await kit.run('edit_file', {
+      path: 'src/app.ts',
+      edits: [
+        { oldText: 'const a = 1;\n', newText: 'let a = 1;\n' },
+        { oldText: 'const b', newText: 'let b' },
+      ],
+    });
+    assert.equal(good.text, 'Edited src/app.ts: 2 replacements.');
+    assert.equal(readFileSync(file, 'utf8'), 'let a = 1;\nlet b = 2;\nconst a2 = 1;\n');
+    const bad = await kit.run('edit_file', {
+      path: 'src/app.ts',
+      edits: [
+        { oldText: 'let a', newText: 'var a' },
+        { oldText: 'missing', newText: 'x' },
+      ],
+    });
+    assert.equal(bad.isError, true);
+    assert.match(bad.text, /edit 2 of 2: oldText was not found.*Nothing was changed\./su);
+    assert.equal(readFileSync(file, 'utf8'), 'let a = 1;\nlet b = 2;\nconst a2 = 1;\n');
+  });
+
+  it('edit_file fails clearly when the text is not unique, without asking', async () => {
+    const result = await kit.run('edit_file', { path: 'src/app.ts', edits: [{ oldText: ' = 1;', newText: ' = 9;' }] });
+    assert.equal(result.isError, true);
+    assert.match(result.text, /occurs 2 times \(lines 1, 3\)/u);
+    assert.equal(kit.approval.asked.length, 0);
+  });
+
+  it('a rejection is the result and leaves the file untouched', async () => {
+    kit.approval.answer = false;
+    const before = readFileSync(file, 'utf8');
+    const edit = await kit.run('edit_file', { path: 'src/app.ts', edits: [{ oldText: 'const b = 2;', newText: 'x' }] });
+    assert.equal(edit.text, REJECTED_EDIT_TEXT);
+    assert.equal(edit.isError, undefined);
+    const write = await kit.run('write_file', { path: 'src/app.ts', content: 'gone' });
+    assert.equal(write.text, REJECTED_EDIT_TEXT);
+    const created = await kit.run('write_file', { path: 'src/new.ts', content: 'new' });
+    assert.equal(created.text, REJECTED_EDIT_TEXT);
+    const deleted = await kit.run('delete_file', { path: 'src/app.ts' });
+    assert.match(deleted.text, /rejected deleting/u);
+    const folder = await kit.run('create_directory', { path: 'made' });
+    assert.match(folder.text, /rejected creating/u);
+    assert.equal(readFileSync(file, 'utf8'), before);
+    assert.equal(existsSync(path.join(kit.root, 'src', 'new.ts')), false);
+    assert.equal(existsSync(path.join(kit.root, 'made')), false);
+    assert.equal(kit.journal.hasEdits('run-1'), false);
+  });
+
+  it('write_file creates parents; create_directory and delete_file work', async () => {
+    const created = await kit.run('write_file', { path: 'docs/new/readme.md', content: '# hi\n' });
+    assert.equal(created.text, 'Created docs/new/readme.md (1 lines).');
+    assert.equal(readFileSync(path.join(kit.root, 'docs/new/readme.md'), 'utf8'), '# hi\n');
+    assert.equal((await kit.run('create_directory', { path: 'out/x' })).text, 'Created folder out/x.');
+    assert.equal(existsSync(path.join(kit.root, 'out/x')), true);
+    assert.equal((await kit.run('delete_file', { path: 'src/app.ts' })).text, 'Deleted src/app.ts.');
+    assert.equal(existsSync(file), false);
+    const same = await kit.run('write_file', { path: 'docs/new/readme.md', content: '# hi\n' });
+    assert.match(same.text, /already has exactly this content/u);
+  });
+
+  it('delete_file asks even when the policy approves everything; edits ask under readOnly', async () => {
+    const asked: ApprovalRequest[] = [];
+    const ask = async (request: ApprovalRequest): Promise<boolean> => {
+      asked.push(request);
+      return false;
+    };
+    const context = (policy: 'all' | 'readOnly'): ToolContext => ({
+      runId: 'r',
+      callId: 'c',
+      signal: new AbortController().signal,
+      approval: createPolicyApprovalGate(policy, ask),
+    });
+    const tool = (name: string) => kit.tools.find((candidate) => candidate.name === name)!;
+    const deleted = await tool('delete_file').run({ path: 'src/app.ts' }, context('all'));
+    assert.match(deleted.text, /rejected/u);
+    assert.equal(asked.length, 1);
+    const edited = await tool('write_file').run({ path: 'src/app.ts', content: 'x' }, context('all'));
+    assert.match(edited.text, /^Replaced/u);
+    assert.equal(asked.length, 1, 'policy all writes without asking');
+    const underReadOnly = await tool('write_file').run({ path: 'src/app.ts', content: 'y' }, context('readOnly'));
+    assert.equal(underReadOnly.text, REJECTED_EDIT_TEXT);
+    assert.equal(asked.length, 2);
+    assert.equal(readFileSync(file, 'utf8'), 'x');
+  });
+
+  it('refuses to write a file hidden by .tandemignore, and binary edits', async () => {
+    writeFileSync(path.join(kit.root, '.tandemignore'), 'private/\n');
+    const result = await kit.run('write_file', { path: 'private/a.txt', content: 'x' });
+    assert.match(result.text, /excluded by \.tandemignore/u);
+    writeFileSync(path.join(kit.root, 'blob.bin'), Buffer.from([1, 0, 2]));
+    const binary = await kit.run('edit_file', { path: 'blob.bin', edits: [{ oldText: 'a', newText: 'b' }] });
+    assert.match(binary.text, /binary file/u);
+    assert.equal(kit.approval.asked.length, 0);
+  });
+
+  it('revertRun restores every file the run touched, and only that run', async () => {
+    writeFileSync(path.join(kit.root, 'keep.txt'), 'keep\n');
+    writeFileSync(path.join(kit.root, 'blob.bin'), Buffer.from([1, 0, 2, 3]));
+    await kit.run('edit_file', { path: 'src/app.ts', edits: [{ oldText: 'const b = 2;', newText: 'const b = 20;' }] });
+    await kit.run('write_file', { path: 'src/app.ts', content: 'replaced twice\n' });
+    await kit.run('write_file', { path: 'new/deep/file.txt', content: 'created\n' });
+    await kit.run('delete_file', { path: 'keep.txt' });
+    await kit.run('delete_file', { path: 'blob.bin' });
+    await kit.run('create_directory', { path: 'empty/dir' });
+    await kit.run('write_file', { path: 'other-run.txt', content: 'other\n' }, 'run-2');
+    assert.deepEqual(kit.journal.touchedFiles('run-1').map((p) => path.relative(realpathSync(kit.root), p)), [
+      'src/app.ts',
+      'new/deep/file.txt',
+      'keep.txt',
+      'blob.bin',
+    ]);
+
+    const outcome = await kit.journal.revertRun('run-1');
+    assert.deepEqual(outcome.failed, []);
+    assert.equal(readFileSync(file, 'utf8'), 'const a = 1;\nconst b = 2;\nconst a2 = 1;\n');
+    assert.equal(existsSync(path.join(kit.root, 'new')), false, 'created folders are removed');
+    assert.equal(existsSync(path.join(kit.root, 'empty')), false);
+    assert.equal(readFileSync(path.join(kit.root, 'keep.txt'), 'utf8'), 'keep\n');
+    assert.deepEqual([...readFileSync(path.join(kit.root, 'blob.bin'))], [1, 0, 2, 3]);
+    assert.equal(readFileSync(path.join(kit.root, 'other-run.txt'), 'utf8'), 'other\n', 'another run is not touched');
+    assert.equal(kit.journal.hasEdits('run-1'), false);
+    assert.deepEqual((await kit.journal.revertRun('run-1')).restored, [], 'a second revert does nothing');
+    assert.equal(kit.journal.latestRunWithEdits(), 'run-2');
+  });
+
+  it('does not write when the file changed while the user was looking at the diff', async () => {
+    kit.approval.request = async () => {
+      writeFileSync(file, 'typed by the user meanwhile\n');
+      return true;
+    };
+    const result = await kit.run('edit_file', { path: 'src/app.ts', edits: [{ oldText: 'const b = 2;', newText: 'x' }] });
+    assert.equal(result.isError, true);
+    assert.match(result.text, /changed while waiting for approval/u);
+    assert.equal(readFileSync(file, 'utf8'), 'typed by the user meanwhile\n');
+  });
+});
