@@ -94,6 +94,10 @@ async function integrationSuite() {
 }
 
 async function main() {
+  // A fresh clone: install exactly what the lockfile says.
+  if (!fs.existsSync(path.join(root, 'node_modules', '.package-lock.json'))) {
+    if (!(await step('install', 'npm', ['ci']))) return;
+  }
   if (needsVsCode) {
     if (!(await step('build', 'npm', ['run', 'build']))) return;
   }

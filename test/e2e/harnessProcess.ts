@@ -67,7 +67,7 @@ export async function startCodeServer(options: {
   const child: ChildProcess = spawn(codeServerBinary, args, {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...options.env },
+    env: { ...hermeticEnvironment(), ...options.env },
   });
   const append = (chunk: Buffer): void => {
     output += chunk.toString('utf8');
@@ -96,6 +96,11 @@ export async function startCodeServer(options: {
     throw new Error(`code-server did not start: ${(error as Error).message}\n${output}`);
   }
   return { url, output: () => output, stop };
+}
+
+/** This process's environment minus Tandem's own variables, so a developer's key or model settings never leak into a test. */
+function hermeticEnvironment(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(AGENT_|OPENAI_)/.test(name)));
 }
 
 function signalGroup(pid: number, signal: NodeJS.Signals): void {
