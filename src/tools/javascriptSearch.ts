@@ -1,7 +1,7 @@
 // The search used when no ripgrep is available: the ignore-aware walker plus
 // a RegExp over each text file, with the same rules as the ripgrep runner.
 
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import ignore from 'ignore';
 import { ToolError } from '../agent/errors';
 import { IgnoreRules } from './ignoreRules';
@@ -83,13 +83,14 @@ async function searchFile(
 ): Promise<{ count: number; hits: TextSearchHit[] } | undefined> {
   let bytes: Buffer;
   try {
-    if ((await stat(absolute)).size > MAX_SEARCH_FILE_BYTES) return undefined;
+    // One read, no stat first: most files are small, and the size check below still applies.
     bytes = await readFile(absolute);
   } catch {
     return undefined;
   }
-  if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return undefined;
+  if (bytes.length > MAX_SEARCH_FILE_BYTES || bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return undefined;
   const text = bytes.toString('utf8');
+  // Files are searched one at a time per worker, but workers interleave at awaits, so each needs its own lastIndex.
   const pattern = new RegExp(regexp.source, regexp.flags);
   const hits: TextSearchHit[] = [];
   let count = 0;
