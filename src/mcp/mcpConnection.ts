@@ -24,6 +24,8 @@ export interface McpConnectionOptions {
   readonly inputResolver: InputResolver | undefined;
   readonly identity: ClientIdentity;
   readonly defaultTimeoutMs: number;
+  /** Limit for the MCP handshake and each tools/list. */
+  readonly startTimeoutMs: number;
   /** Delay before the one automatic restart after a crash. */
   readonly restartDelayMs: number;
   readonly log: (line: string) => void;
@@ -166,7 +168,7 @@ export class McpConnection {
     try {
       if (definition.type === 'invalid') throw new ConfigurationError(definition.error);
       const server = await resolveServer(definition, this.options, signal);
-      session = await openSession(server, this.options.identity, this.hooks(generation), this.timeoutMs, signal);
+      session = await openSession(server, this.options.identity, this.hooks(generation), this.options.startTimeoutMs, signal);
       if (generation !== this.generation) {
         await session.close();
         return;
@@ -181,7 +183,7 @@ export class McpConnection {
       if (generation !== this.generation) return;
       if (this.session === session) this.session = undefined;
       await session?.close();
-      this.error = describeStartError(definition, error, this.timeoutMs, this.stderrTail);
+      this.error = describeStartError(definition, error, this.options.startTimeoutMs, this.stderrTail);
       this.setState('error');
       this.options.log(`MCP server "${definition.name}" failed to start: ${this.error}`);
     }
@@ -238,7 +240,7 @@ export class McpConnection {
     const tools: McpToolInfo[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-      const result = await session.client.listTools(cursor === undefined ? {} : { cursor }, { timeout: this.timeoutMs, signal });
+      const result = await session.client.listTools(cursor === undefined ? {} : { cursor }, { timeout: this.options.startTimeoutMs, signal });
       for (const tool of result.tools) {
         // A tool that must run as a task cannot be called with a plain tools/call.
         if (tool.execution?.taskSupport === 'required') continue;

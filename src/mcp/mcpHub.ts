@@ -15,8 +15,10 @@ export interface McpHubOptions {
   /** Environment stdio servers inherit and `${env:NAME}` reads; default process.env. */
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
   readonly log?: ((line: string) => void) | undefined;
-  /** Per-call (and handshake) timeout when a server sets none; default 60 s. */
+  /** Per-call timeout when a server sets no `timeout`; default 60 s. Progress resets it. */
   readonly defaultTimeoutMs?: number | undefined;
+  /** Limit for a server's MCP handshake and tool listing; default 30 s. */
+  readonly startTimeoutMs?: number | undefined;
   /** Delay before the one automatic restart of a crashed server; default 1 s. */
   readonly restartDelayMs?: number | undefined;
   readonly clientIdentity?: ClientIdentity | undefined;
@@ -144,6 +146,7 @@ export class McpHub implements ToolProvider {
       inputResolver: this.options.inputResolver,
       identity: this.options.clientIdentity ?? { name: 'tandem', version: '0.1.0' },
       defaultTimeoutMs: this.options.defaultTimeoutMs ?? 60_000,
+      startTimeoutMs: this.options.startTimeoutMs ?? 30_000,
       restartDelayMs: this.options.restartDelayMs ?? 1_000,
       log: this.options.log ?? (() => undefined),
       onDidChange: () => this.changed(),

@@ -1,0 +1,294 @@
+// The hub against real MCP servers over stdio: the everything and filesystem
+// servers from npm, and a fault fixture for hangs, crashes and list changes.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { CancelledError } from '../../../src/agent/errors';
+import { McpHub } from '../../../src/mcp/mcpHub';
+import { TOOL_NAME_PATTERN } from '../../../src/mcp/mcpToolName';
+import type { Tool, ToolProgress } from '../../../src/tools/tool';
+import { EVERYTHING_SERVER, FAULT_SERVER, FILESYSTEM_SERVER, isAlive, SILENT_SERVER, stdioServer, toolContext, waitFor } from './mcpTestSupport';
+
+function tool(hub: McpHub, name: string): Tool {
+  const found = hub.tools().find((candidate) => candidate.name === name);
+  assert.ok(found, `tool ${name} among ${hub.tools().map((candidate) => candidate.name).join(', ')}`);
+  return found;
+}
+
+describe('McpHub over stdio with the everything server', () => {
+  const hub = new McpHub({ defaultTimeoutMs: 10_000 });
+  before(() => hub.update([stdioServer('everything', [EVERYTHING_SERVER, 'stdio'])]));
+  after(() => hub.dispose());
+
+  it('connects, counts tools and names them <server>__<tool>', () => {
+    const [status] = hub.statuses();
+    assert.equal(status?.state, 'connected');
+    assert.equal(status?.transport, 'stdio');
+    assert.ok((status?.toolCount ?? 0) >= 10);
+    assert.equal(status?.toolCount, hub.tools().length);
+    for (const candidate of hub.tools()) {
+      assert.match(candidate.name, TOOL_NAME_PATTERN);
+      assert.deepEqual(candidate.source, { kind: 'mcp', server: 'everything' });
+    }
+    const echo = tool(hub, 'everything__echo');
+    assert.equal(echo.readOnly, true);
+    assert.equal((echo.parameters['properties'] as Record<string, unknown>)['message'] !== undefined, true);
+    // No readOnlyHint: not read-only.
+    assert.equal(tool(hub, 'everything__toggle-simulated-logging').readOnly, false);
+  });
+
+  it('calls echo and get-sum', async () => {
+    assert.equal((await tool(hub, 'everything__echo').run({ message: 'hello tandem' }, toolContext())).text, 'Echo: hello tandem');
+    const sum = await tool(hub, 'everything__get-sum').run({ a: 2, b: 40 }, toolContext());
+    assert.equal(sum.isError, false);
+    assert.match(sum.text, /\b42\b/);
+  });
+
+  it('describes images and passes structured content as JSON', async () => {
+    const image = await tool(hub, 'everything__get-tiny-image').run({}, toolContext());
+    assert.match(image.text, /\[image: image\/png, \d+ bytes\]/);
+    const structured = await tool(hub, 'everything__get-structured-content').run({ location: 'New York' }, toolContext());
+    assert.match(structured.text, /"temperature"/);
+  });
+
+  it('turns a server-side validation failure into an error result', async () => {
+    const result = await tool(hub, 'everything__get-sum').run({ a: 'not a number' }, toolContext());
+    assert.equal(result.isError, true);
+  });
+
+  it('reports progress of a long-running operation', async () => {
+    const progress: ToolProgress[] = [];
+    const result = await tool(hub, 'everything__trigger-long-running-operation').run({ duration: 0.6, steps: 3 }, toolContext(undefined, progress));
+    assert.match(result.text, /Long running operation completed/);
+    // The last notification may race the result; the ones before it must all arrive, in order.
+    assert.ok(progress.length >= 2, `progress: ${JSON.stringify(progress)}`);
+    assert.deepEqual(progress.slice(0, 2).map((update) => [update.progress, update.total]), [
+      [1, 3],
+      [2, 3],
+    ]);
+  });
+
+  it('cancels a long-running operation on abort, fast', async () => {
+    const abort = new AbortController();
+    const progress: ToolProgress[] = [];
+    const started = Date.now();
+    const call = tool(hub, 'everything__trigger-long-running-operation').run({ duration: 20, steps: 40 }, toolContext(abort.signal, progress));
+    await waitFor(() => progress.length >= 1, 5_000, 'first progress');
+    abort.abort();
+    await assert.rejects(call, CancelledError);
+    assert.ok(Date.now() - started < 3_000, 'the call ended long before the 20 s operation');
+    // The connection stays usable after a cancelled call.
+    assert.equal((await tool(hub, 'everything__echo').run({ message: 'still here' }, toolContext())).text, 'Echo: still here');
+  });
+
+  it('gives an error result when the server process is killed mid-call, marks it failed, and restarts it once', async () => {
+    const crashHub = new McpHub({ restartDelayMs: 200, defaultTimeoutMs: 10_000 });
+    try {
+      await crashHub.update([stdioServer('victim', [EVERYTHING_SERVER, 'stdio'])]);
+      const pid = crashHub.processId({ name: 'victim' });
+      assert.ok(pid !== undefined && isAlive(pid));
+      const states: string[] = [];
+      crashHub.onDidChangeStatus((statuses) => states.push(statuses[0]?.state ?? 'none'));
+      const progress: ToolProgress[] = [];
+      const call = tool(crashHub, 'victim__trigger-long-running-operation').run({ duration: 20, steps: 40 }, toolContext(undefined, progress));
+      await waitFor(() => progress.length >= 1, 5_000, 'first progress');
+      process.kill(pid, 'SIGKILL');
+      const result = await call;
+      assert.equal(result.isError, true);
+      assert.match(result.text, /MCP server "victim" stopped during the call to "trigger-long-running-operation"/);
+      assert.ok(states.includes('error'), `states: ${states.join(',')}`);
+      assert.deepEqual(crashHub.tools(), []);
+      await waitFor(() => crashHub.statuses()[0]?.state === 'connected', 10_000, 'restart');
+      const newPid = crashHub.processId({ name: 'victim' });
+      assert.ok(newPid !== undefined && newPid !== pid);
+      assert.equal((await tool(crashHub, 'victim__echo').run({ message: 'back' }, toolContext())).text, 'Echo: back');
+      // A second crash soon after is not restarted again.
+      process.kill(newPid, 'SIGKILL');
+      await waitFor(() => crashHub.statuses()[0]?.state === 'error', 5_000, 'second crash');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.equal(crashHub.statuses()[0]?.state, 'error');
+      assert.equal(crashHub.processId({ name: 'victim' }), undefined);
+    } finally {
+      await crashHub.dispose();
+    }
+  });
+});
+
+describe('McpHub with the fault fixture', () => {
+  const hub = new McpHub({ restartDelayMs: 100 });
+  before(() => hub.update([stdioServer('fault', [FAULT_SERVER], { timeoutMs: 800 })]));
+  after(() => hub.dispose());
+
+  it('cleans odd tool names and keeps the non-read-only default', () => {
+    const odd = tool(hub, 'fault__mutate_name__');
+    assert.equal(odd.readOnly, false);
+    assert.equal(tool(hub, 'fault__hang').readOnly, false);
+  });
+
+  it('times out a call that never answers, with a clear error', async () => {
+    const started = Date.now();
+    const result = await tool(hub, 'fault__hang').run({}, toolContext());
+    assert.equal(result.isError, true);
+    assert.match(result.text, /MCP server "fault" did not answer "hang" within 0\.8 s/);
+    assert.ok(Date.now() - started < 3_000);
+    assert.equal(hub.statuses()[0]?.state, 'connected');
+  });
+
+  it('keeps a slow call alive while it reports progress, past the timeout', async () => {
+    const progress: ToolProgress[] = [];
+    const result = await tool(hub, 'fault__slow').run({ steps: 5, intervalMs: 300 }, toolContext(undefined, progress));
+    assert.equal(result.text, 'done after 5 steps');
+    // The SDK dispatches notifications a microtask late, so the last one can lose the race with the result.
+    assert.ok(progress.length >= 4, `progress: ${JSON.stringify(progress)}`);
+    assert.deepEqual(progress.slice(0, 4).map((update) => update.message), ['step 1', 'step 2', 'step 3', 'step 4']);
+  });
+
+  it('sends notifications/cancelled on abort: the server sees the cancellation', async () => {
+    const abort = new AbortController();
+    const call = tool(hub, 'fault__hang').run({}, toolContext(abort.signal));
+    await waitFor(() => hub.statuses()[0]?.stderrTail.at(-1) === 'hang: started', 3_000, 'hang started');
+    abort.abort();
+    await assert.rejects(call, CancelledError);
+    await waitFor(() => hub.statuses()[0]?.stderrTail.includes('hang: cancelled by client') ?? false, 3_000, 'server saw the cancellation');
+  });
+
+  it('turns isError into an error result', async () => {
+    const result = await tool(hub, 'fault__fail').run({}, toolContext());
+    assert.deepEqual([result.isError, result.text], [true, 'the thing went wrong']);
+  });
+
+  it('refreshes the tool list on tools/list_changed', async () => {
+    let changes = 0;
+    const listener = hub.onDidChangeTools(() => changes++);
+    await tool(hub, 'fault__add-tool').run({}, toolContext());
+    await waitFor(() => hub.tools().some((candidate) => candidate.name === 'fault__added-1'), 3_000, 'added tool');
+    listener.dispose();
+    assert.ok(changes >= 1);
+    assert.equal((await tool(hub, 'fault__added-1').run({}, toolContext())).text, 'added tool 1');
+  });
+
+  it('crashes mid-call: error result with the stderr tail, status error, one restart', async () => {
+    const result = await tool(hub, 'fault__crash').run({}, toolContext());
+    assert.equal(result.isError, true);
+    assert.match(result.text, /stopped during the call to "crash"[\s\S]*crash: about to exit with code 3/);
+    const status = hub.statuses()[0];
+    assert.ok(status?.state === 'error' || status?.state === 'starting');
+    await waitFor(() => hub.statuses()[0]?.state === 'connected', 5_000, 'restart');
+  });
+});
+
+describe('McpHub start failures', () => {
+  it('reports a bad command clearly and leaves the other servers running', async () => {
+    const hub = new McpHub();
+    try {
+      await hub.update([
+        stdioServer('missing', [], { command: 'tandem-no-such-command-xyz' } as never),
+        stdioServer('invalid', [], { type: 'invalid', error: 'mcp.json: server "invalid": "command" is required' } as never),
+        stdioServer('everything', [EVERYTHING_SERVER, 'stdio']),
+      ]);
+      const byName = new Map(hub.statuses().map((status) => [status.name, status]));
+      assert.equal(byName.get('missing')?.state, 'error');
+      assert.match(byName.get('missing')?.error ?? '', /Could not start "tandem-no-such-command-xyz": command not found \(ENOENT\)/);
+      assert.equal(byName.get('invalid')?.state, 'error');
+      assert.match(byName.get('invalid')?.error ?? '', /"command" is required/);
+      assert.equal(byName.get('everything')?.state, 'connected');
+      assert.ok(hub.tools().every((candidate) => candidate.name.startsWith('everything__')));
+    } finally {
+      await hub.dispose();
+    }
+  });
+
+  it('times out a server that never answers the handshake, with its stderr', async () => {
+    const hub = new McpHub({ startTimeoutMs: 700 });
+    try {
+      const started = Date.now();
+      await hub.update([stdioServer('silent', [SILENT_SERVER])]);
+      const status = hub.statuses()[0];
+      assert.equal(status?.state, 'error');
+      assert.match(status?.error ?? '', /did not answer the MCP handshake within 0\.7 s/);
+      assert.deepEqual(status?.stderrTail, ['silent fixture: listening and never answering']);
+      assert.ok(Date.now() - started < 4_000);
+    } finally {
+      await hub.dispose();
+    }
+  });
+
+  it('reports a server that exits during the handshake', async () => {
+    const hub = new McpHub();
+    try {
+      await hub.update([stdioServer('quitter', ['-e', 'console.error("bad flag --x"); process.exit(2)'])]);
+      const status = hub.statuses()[0];
+      assert.equal(status?.state, 'error');
+      assert.match(status?.error ?? '', /closed the connection during the MCP handshake; its last output: bad flag --x/);
+    } finally {
+      await hub.dispose();
+    }
+  });
+});
+
+describe('McpHub lifecycle', () => {
+  it('reconnects only what changed, stops removed servers, and ends all on dispose', async () => {
+    const hub = new McpHub();
+    try {
+      const a = stdioServer('a', [EVERYTHING_SERVER, 'stdio']);
+      const b = stdioServer('b', [FAULT_SERVER]);
+      await hub.update([a, b]);
+      const pidA = hub.processId({ name: 'a' });
+      const pidB = hub.processId({ name: 'b' });
+      assert.ok(pidA !== undefined && pidB !== undefined);
+      // a unchanged, b changed.
+      await hub.update([a, stdioServer('b', [FAULT_SERVER], { timeoutMs: 5_000 })]);
+      assert.equal(hub.processId({ name: 'a' }), pidA);
+      const pidB2 = hub.processId({ name: 'b' });
+      assert.ok(pidB2 !== undefined && pidB2 !== pidB);
+      await waitFor(() => !isAlive(pidB), 5_000, 'old b ends');
+      // b removed.
+      await hub.update([a]);
+      assert.deepEqual(hub.statuses().map((status) => status.name), ['a']);
+      await waitFor(() => !isAlive(pidB2), 5_000, 'removed b ends');
+      // disable / enable / restart.
+      await hub.setDisabled({ name: 'a' }, true);
+      assert.equal(hub.statuses()[0]?.state, 'disabled');
+      assert.deepEqual(hub.tools(), []);
+      await waitFor(() => !isAlive(pidA), 5_000, 'disabled a ends');
+      await hub.setDisabled({ name: 'a' }, false);
+      assert.equal(hub.statuses()[0]?.state, 'connected');
+      const pidA2 = hub.processId({ name: 'a' });
+      await hub.restart({ name: 'a' });
+      const pidA3 = hub.processId({ name: 'a' });
+      assert.ok(pidA3 !== undefined && pidA3 !== pidA2);
+      await hub.dispose();
+      await waitFor(() => !isAlive(pidA3), 5_000, 'dispose ends a');
+      assert.deepEqual(hub.statuses(), []);
+    } finally {
+      await hub.dispose();
+    }
+  });
+});
+
+describe('McpHub with the filesystem server on a temp folder', () => {
+  let folder = '';
+  const hub = new McpHub();
+  before(async () => {
+    folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'tandem-mcp-fs-')));
+    await fs.writeFile(path.join(folder, 'notes.txt'), 'tandem was here\n');
+    await hub.update([stdioServer('fs', [FILESYSTEM_SERVER, folder])]);
+  });
+  after(async () => {
+    await hub.dispose();
+    await fs.rm(folder, { recursive: true, force: true });
+  });
+
+  it('reads and lists files, and refuses paths outside the folder', async () => {
+    assert.equal(hub.statuses()[0]?.state, 'connected');
+    const read = await tool(hub, 'fs__read_text_file').run({ path: path.join(folder, 'notes.txt') }, toolContext());
+    assert.match(read.text, /tandem was here/);
+    const listing = await tool(hub, 'fs__list_directory').run({ path: folder }, toolContext());
+    assert.match(listing.text, /\[FILE\] notes\.txt/);
+    const outside = await tool(hub, 'fs__read_text_file').run({ path: '/etc/hostname' }, toolContext());
+    assert.equal(outside.isError, true);
+    assert.equal(tool(hub, 'fs__write_file').readOnly, false);
+  });
+});
