@@ -276,7 +276,7 @@ async function resolveServer(
     workspaceFolder: definition.workspaceFolder,
     env: options.env,
     inputs: definition.inputs,
-    inputResolver: options.inputResolver,
+    inputResolver: options.inputResolver === undefined ? undefined : askOncePerStart(options.inputResolver),
     source: `${definition.source}: server "${definition.name}"`,
   };
   const resolve = (value: string): Promise<string> => resolveVariables(value, context, signal);
@@ -294,6 +294,21 @@ async function resolveServer(
     args: await Promise.all(definition.args.map(resolve)),
     env: await buildEnvironment(definition, options.env, resolve),
     cwd: cwd === undefined ? undefined : path.resolve(definition.workspaceFolder ?? process.cwd(), cwd),
+  };
+}
+
+/** The same input used in several places is asked for once. */
+function askOncePerStart(resolver: InputResolver): InputResolver {
+  const answers = new Map<string, Promise<string | undefined>>();
+  return {
+    resolve: (input, signal) => {
+      let answer = answers.get(input.id);
+      if (answer === undefined) {
+        answer = resolver.resolve(input, signal);
+        answers.set(input.id, answer);
+      }
+      return answer;
+    },
   };
 }
 
@@ -333,6 +348,7 @@ function describeStartError(definition: McpServerDefinition, error: unknown, tim
     return `The server closed the connection during the MCP handshake${last === undefined ? '.' : `; its last output: ${last}`}`;
   }
   if (error instanceof ConfigurationError) return error.message;
+  if (definition.type === 'http' || definition.type === 'sse') return `Could not connect to ${definition.url}: ${describeError(error)}`;
   return describeError(error);
 }
 
