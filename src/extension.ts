@@ -13,11 +13,12 @@ export function activate(context: vscode.ExtensionContext): void {
   let panel: Promise<ChatViewProvider> | undefined;
   const loadPanel = () =>
     (panel ??= (async () => {
-      const [{ ChatViewProvider }, { noToolSources }] = await Promise.all([
+      const [{ ChatViewProvider }, { createWorkspaceToolsForVscode }] = await Promise.all([
         import('./host/chatViewProvider'),
-        import('./host/agentSession'),
+        import('./host/workspaceToolsEntry'),
       ]);
-      const provider = await ChatViewProvider.create(context, log, { toolSources: () => noToolSources });
+      const workspaceTools = createWorkspaceToolsForVscode(context, (line) => log.info(line));
+      const provider = await ChatViewProvider.create(context, log, { toolSources: () => workspaceTools });
       context.subscriptions.push(provider);
       return provider;
     })());

@@ -69,7 +69,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   header.setAttribute('role', 'toolbar');
   header.setAttribute('aria-label', 'Tandem controls');
   const modeToggle = button({
-    label: 'Agent',
+    label: 'Agent mode',
     testId: 'mode-toggle',
     title: 'Switch between Agent mode (tools) and Chat mode (no tools)',
     onClick: () => hooks.post({ type: 'setMode', mode: settings.mode === 'agent' ? 'chat' : 'agent' }),
@@ -168,7 +168,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
     },
     setSettings(next) {
       settings = next;
-      setLabel(modeToggle, next.mode === 'agent' ? 'Agent' : 'Chat', `Mode: ${next.mode}. Switch mode`);
+      setLabel(modeToggle, next.mode === 'agent' ? 'Agent mode' : 'Chat mode', `Mode: ${next.mode}. Switch mode`);
       modeToggle.dataset['mode'] = next.mode;
       setLabel(
         responseToggle as ButtonElement,

@@ -4,11 +4,21 @@ import type { RunUsage } from '../src/protocol/agentEvents';
 import { usageTable, type UsageRow } from './usageFormat';
 
 function cells(row: HTMLElement, values: UsageRow): void {
-  const texts = [values.label, values.model, values.tokensIn, values.tokensOut, values.calls, values.time, values.cost];
+  const head = document.createElement('th');
+  head.scope = 'row';
+  head.textContent = values.model || values.label;
+  if (values.model) {
+    head.title = `${values.label} model`;
+    const role = document.createElement('span');
+    role.className = 'muted role';
+    role.textContent = values.label === 'Function-call' ? 'tools' : 'answer';
+    head.append(' ', role);
+  }
+  const texts = [values.tokensIn, values.tokensOut, values.calls, values.time, values.cost];
   row.replaceChildren(
-    ...texts.map((text, index) => {
-      const cell = document.createElement(index === 0 ? 'th' : 'td');
-      if (index === 0) cell.scope = 'row';
+    head,
+    ...texts.map((text) => {
+      const cell = document.createElement('td');
       cell.textContent = text;
       return cell;
     }),
@@ -28,7 +38,7 @@ export function createUsagePanel(): HTMLElement {
   details.append(summary);
   const table = document.createElement('table');
   const head = table.createTHead().insertRow();
-  for (const label of ['', 'Model', 'In', 'Out', 'Calls', 'Time', 'Cost']) {
+  for (const label of ['Model', 'In', 'Out', 'Calls', 'Time', 'Cost']) {
     const cell = document.createElement('th');
     cell.scope = 'col';
     cell.textContent = label;
@@ -72,6 +82,9 @@ export function renderUsage(panel: HTMLElement, usage: RunUsage | undefined): vo
   cells(answer, table.answer);
   setNumbers(answer, usage.answer);
   cells(total, table.total);
-  cost.textContent = `${table.total.cost} — ${table.costNote}`;
+  cost.textContent =
+    usage.totalCostUsd === undefined
+      ? 'Cost: no price known for these models (add them to tandem.pricing).'
+      : `${table.costNote}: ${table.total.cost}.`;
   cost.dataset['usd'] = usage.totalCostUsd === undefined ? '' : String(usage.totalCostUsd);
 }

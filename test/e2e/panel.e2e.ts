@@ -1,0 +1,269 @@
+// The panel in a real VS Code (code-server + headless Chromium) against the
+// scripted model server, through the data-testid hooks of DESIGN.md: a run
+// with thinking, tool calls, results, the phase switch, the streamed answer
+// and usage equal to the server's counts; Stop; both toggles; reload; history.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Frame } from 'playwright-core';
+import { startScriptedModelServer, type LoggedRequest, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
+import { launchVsCode, type VsCodeSession } from './harness';
+
+const fc = 'fc-model';
+const answerModel = 'answer-model';
+
+let server: ScriptedModelServer;
+let session: VsCodeSession;
+let workspace: string;
+
+before(async () => {
+  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-panel-'));
+  fs.writeFileSync(path.join(workspace, 'notes.md'), '# Notes\n\nThe release is on Tuesday; the owner is Ada.\n');
+  fs.mkdirSync(path.join(workspace, 'src'));
+  fs.writeFileSync(path.join(workspace, 'src', 'app.ts'), 'export const owner = "Ada";\n');
+  server = await startScriptedModelServer({ models: [fc, answerModel, 'other-model'] });
+  session = await launchVsCode({
+    workspace,
+    settings: {
+      'tandem.functionCallModel.baseUrl': server.baseUrl,
+      'tandem.functionCallModel.model': fc,
+      'tandem.answerModel.model': answerModel,
+      'tandem.agent.mode': 'agent',
+      'tandem.agent.responseMode': 'integrated',
+      'tandem.pricing': { [fc]: { input: 1, output: 2 }, [answerModel]: { input: 10, output: 20 } },
+    },
+  });
+});
+
+after(async () => {
+  await session?.close();
+  await server?.close();
+  fs.rmSync(workspace, { recursive: true, force: true });
+});
+
+/** Runs a test body; on failure saves a screenshot and prints the logs. */
+async function guarded(name: string, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (error) {
+    await session.screenshot(`panel-${name}-failure`).catch(() => undefined);
+    console.error(session.logs());
+    throw error;
+  }
+}
+
+/** Asks a question; returns a function that waits until its run has ended with a new answer. */
+async function ask(view: Frame, question: string): Promise<() => Promise<void>> {
+  const answers = await view.locator('[data-testid="answer"]').count();
+  const prompts = await view.locator('[data-testid="user-message"]').count();
+  const prompt = view.locator('[data-testid="prompt"]');
+  await prompt.fill(question);
+  await prompt.press('Enter');
+  await waitFor(async () => (await view.locator('[data-testid="user-message"]').count()) > prompts, 'the prompt to appear');
+  return async () => {
+    await waitFor(async () => (await view.locator('[data-testid="answer"]').count()) > answers, 'a new answer');
+    await waitIdle(view);
+  };
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string, limitMs = 60_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  throw new Error(`timed out after ${limitMs / 1000} s waiting for ${what}`);
+}
+
+async function waitIdle(view: Frame): Promise<void> {
+  await waitFor(async () => (await view.locator('body').getAttribute('data-running')) === 'false', 'the run to end');
+}
+
+/**
+ * After a reload the workbench restores its sidebar late; the harness may look
+ * at the Tandem entry before that settles. Wait for the entry, let the layout
+ * settle, and open the container if it is not the active one.
+ */
+async function openPanelAfterReload(): Promise<Frame> {
+  const entry = session.page.locator('.activitybar .action-item:has(a[aria-label^="Tandem"])').first();
+  await entry.waitFor({ state: 'visible', timeout: 60_000 });
+  await session.page.waitForTimeout(1500);
+  const active = ((await entry.getAttribute('class')) ?? '').split(/\s+/).includes('checked');
+  if (!active) {
+    await entry.click();
+    await session.page.mouse.move(700, 450);
+  }
+  return session.webview();
+}
+
+const normalise = (text: string) => text.replace(/\s+/g, ' ').trim();
+const sum = (requests: LoggedRequest[], field: 'prompt_tokens' | 'completion_tokens') =>
+  requests.reduce((total, request) => total + (request.sentUsage?.[field] ?? 0), 0);
+
+test('a run shows thinking, tool calls, results, the phase switch, the streamed answer and the server\'s usage', { timeout: 180_000 }, () =>
+  guarded('run', async () => {
+    const answerText = 'The release is on **Tuesday** and Ada owns it.\n\n```ts\nexport const owner = "Ada";\n```';
+    const firstRequest = server.requests.length;
+    server.push(
+      { model: fc, reasoning: 'The notes file should say when the release is.', toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }] },
+      { model: fc, content: 'The notes answer it.' },
+      { model: answerModel, content: answerText, chunkDelayMs: 60 },
+    );
+    const view = await session.webview();
+    const finished = await ask(view, 'When is the release?');
+
+    // The answer streams: seen part-way before it is complete.
+    const answer = view.locator('[data-testid="answer"]').last();
+    await answer.waitFor({ state: 'visible', timeout: 60_000 });
+    await waitFor(async () => (await view.locator('[data-kind="answer"][data-done="false"]').count()) > 0, 'the answer while it streams');
+    await session.screenshot('panel-run-streaming-answer');
+    await finished();
+    assert.match(normalise(await answer.innerText()), /The release is on Tuesday and Ada owns it\./);
+    assert.equal(await answer.locator('strong').innerText(), 'Tuesday', 'Markdown is rendered');
+    assert.equal(await answer.locator('pre .copy-code').count(), 1, 'code blocks get a copy button');
+
+    const steps = view.locator('[data-testid="step"]');
+    const kinds = await steps.evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset['kind']));
+    assert.deepEqual(kinds.slice(0, 3), ['thinking', 'tool-call', 'tool-result']);
+    const thinking = view.locator('[data-kind="thinking"]').first();
+    assert.equal(await thinking.getAttribute('data-model'), 'function-call');
+    assert.equal(await thinking.locator('details').evaluate((node) => (node as HTMLDetailsElement).open), false, 'thinking collapsed when done');
+    await thinking.locator('summary').click();
+    await thinking.locator('.thinking-text').waitFor({ state: 'visible' });
+    assert.match(await thinking.innerText(), /The notes file should say when the release is\./);
+
+    const call = view.locator('[data-kind="tool-call"]').first();
+    assert.match(await call.innerText(), /read_file/);
+    assert.equal(await call.getAttribute('data-state'), 'done');
+    await call.locator('summary').click();
+    await call.locator('[data-testid="tool-args"]').waitFor({ state: 'visible' });
+    assert.equal(await call.locator('[data-testid="tool-args"]').innerText(), '{\n  "path": "notes.md"\n}');
+    const result = view.locator('[data-kind="tool-result"]').first();
+    if (!(await result.locator('details').evaluate((node) => (node as HTMLDetailsElement).open))) await result.locator('summary').click();
+    await result.locator('pre.result').waitFor({ state: 'visible' });
+    assert.match(await result.innerText(), /release is on Tuesday/);
+
+    const phase = view.locator('[data-testid="phase-switch"]').last();
+    assert.equal(normalise(await phase.innerText()), `${fc} → ${answerModel}`);
+    assert.equal(await view.locator('[data-kind="answer"]').last().getAttribute('data-model'), 'answer');
+
+    // Usage equals what the server sent for this run.
+    const run = server.requests.slice(firstRequest).filter((request) => request.path.endsWith('/chat/completions'));
+    const fcRequests = run.filter((request) => request.model === fc);
+    const answerRequests = run.filter((request) => request.model === answerModel);
+    const fcRow = view.locator('[data-testid="usage-function-call"]');
+    const answerRow = view.locator('[data-testid="usage-answer"]');
+    assert.equal(await fcRow.getAttribute('data-tokens-in'), String(sum(fcRequests, 'prompt_tokens')));
+    assert.equal(await fcRow.getAttribute('data-tokens-out'), String(sum(fcRequests, 'completion_tokens')));
+    assert.equal(await fcRow.getAttribute('data-calls'), String(fcRequests.length));
+    assert.equal(await answerRow.getAttribute('data-tokens-in'), String(sum(answerRequests, 'prompt_tokens')));
+    assert.equal(await answerRow.getAttribute('data-tokens-out'), String(sum(answerRequests, 'completion_tokens')));
+    assert.equal(await answerRow.getAttribute('data-calls'), '1');
+    const expectedCost =
+      (sum(fcRequests, 'prompt_tokens') * 1 + sum(fcRequests, 'completion_tokens') * 2 + sum(answerRequests, 'prompt_tokens') * 10 + sum(answerRequests, 'completion_tokens') * 20) /
+      1_000_000;
+    const shownCost = Number(await view.locator('[data-testid="usage-cost"]').getAttribute('data-usd'));
+    assert.ok(Math.abs(shownCost - expectedCost) < 1e-9, `cost ${shownCost} vs ${expectedCost}`);
+    assert.match(await view.locator('[data-testid="usage-cost"]').innerText(), /Estimated cost/);
+    await session.screenshot('panel-run');
+  }),
+);
+
+test('Stop ends a run in the middle with a notice', { timeout: 120_000 }, () =>
+  guarded('stop', async () => {
+    server.push({ model: fc, reasoning: 'Let me think about this for quite a long time, word by word, slowly and carefully before I decide anything at all.', chunkDelayMs: 400 });
+    const view = await session.webview();
+    await ask(view, 'Think slowly.');
+    const thinking = view.locator('[data-kind="thinking"][data-done="false"]');
+    await thinking.waitFor({ state: 'visible', timeout: 30_000 });
+    await session.screenshot('panel-stop-running');
+    await view.locator('[data-testid="stop"]').click();
+    await view.locator('[data-testid="notice"][data-code="cancelled"]').waitFor({ state: 'visible', timeout: 15_000 });
+    await waitIdle(view);
+    assert.equal(await view.locator('[data-kind="thinking"][data-done="false"]').count(), 0);
+    await server.idle();
+    assert.equal(server.requests.at(-1)?.outcome, 'client-closed', 'the model request was aborted');
+    await session.screenshot('panel-stop');
+  }),
+);
+
+test('the mode toggle switches to Chat mode with a confirming notice, and Chat mode uses no tools', { timeout: 120_000 }, () =>
+  guarded('mode', async () => {
+    const view = await session.webview();
+    const toggle = view.locator('[data-testid="mode-toggle"]');
+    assert.equal(await toggle.getAttribute('data-mode'), 'agent');
+    await toggle.click();
+    await waitFor(async () => (await toggle.getAttribute('data-mode')) === 'chat', 'chat mode');
+    await view.locator('[data-testid="notice"][data-code="modeChanged"]').last().waitFor({ state: 'visible' });
+    assert.match(await view.locator('[data-testid="notice"][data-code="modeChanged"]').last().innerText(), /Chat mode/);
+
+    const toolCallsBefore = await view.locator('[data-kind="tool-call"]').count();
+    const firstRequest = server.requests.length;
+    server.push({ model: answerModel, content: 'Hello from chat mode.' });
+    const finished = await ask(view, 'Say hello.');
+    await finished();
+    assert.equal(normalise(await view.locator('[data-testid="answer"]').last().innerText()), 'Hello from chat mode.');
+    assert.equal(await view.locator('[data-kind="tool-call"]').count(), toolCallsBefore);
+    const run = server.requests.slice(firstRequest);
+    assert.deepEqual(run.map((request) => [request.model, request.tools?.length ?? 0]), [[answerModel, 0]]);
+    await session.screenshot('panel-chat-mode');
+
+    await toggle.click();
+    await waitFor(async () => (await toggle.getAttribute('data-mode')) === 'agent', 'agent mode again');
+  }),
+);
+
+test('the response-mode toggle switches to streaming: interim text and each result as its own message', { timeout: 120_000 }, () =>
+  guarded('response-mode', async () => {
+    const view = await session.webview();
+    const toggle = view.locator('[data-testid="response-mode"]');
+    await toggle.click();
+    await waitFor(async () => (await toggle.getAttribute('data-mode')) === 'streaming', 'streaming mode');
+    await view.locator('[data-testid="notice"][data-code="responseModeChanged"]').last().waitFor({ state: 'visible' });
+
+    server.push(
+      { model: fc, content: 'I will look at the source file.', toolCalls: [{ name: 'read_file', arguments: { path: 'src/app.ts' } }] },
+      { model: fc, content: 'Found it.' },
+      { model: answerModel, content: 'The owner constant is "Ada".' },
+    );
+    const finished = await ask(view, 'Who is the owner in the code?');
+    await finished();
+    const interim = view.locator('[data-kind="answer"][data-message-kind="interim"]');
+    assert.ok((await interim.count()) >= 1);
+    assert.match((await interim.allInnerTexts()).join('\n'), /I will look at the source file\./);
+    assert.equal(await interim.first().getAttribute('data-model'), 'function-call');
+    const announced = view.locator('[data-kind="tool-result"] [data-testid="result-message"]').last();
+    assert.match(await announced.innerText(), /read_file executed/);
+    assert.match(normalise(await view.locator('[data-testid="answer"]').last().innerText()), /The owner constant is "Ada"\./);
+    await session.screenshot('panel-streaming');
+
+    await toggle.click();
+    await waitFor(async () => (await toggle.getAttribute('data-mode')) === 'integrated', 'integrated mode again');
+  }),
+);
+
+test('a window reload keeps the conversation; New chat starts fresh and the history reopens the old one', { timeout: 180_000 }, () =>
+  guarded('reload', async () => {
+    let view = await session.webview();
+    const prompts = await view.locator('[data-testid="user-message"]').allInnerTexts();
+    const answers = await view.locator('[data-testid="answer"]').allInnerTexts();
+    assert.ok(prompts.length >= 3);
+
+    await session.reload();
+    view = await openPanelAfterReload();
+    await waitFor(async () => (await view.locator('[data-testid="user-message"]').count()) === prompts.length, 'the restored prompts');
+    assert.deepEqual(await view.locator('[data-testid="user-message"]').allInnerTexts(), prompts);
+    assert.deepEqual(await view.locator('[data-testid="answer"]').allInnerTexts(), answers);
+    assert.ok((await view.locator('[data-testid="usage-function-call"]').getAttribute('data-tokens-in')) !== null);
+    await session.screenshot('panel-after-reload');
+
+    await view.locator('[data-testid="new-chat"]').click();
+    await waitFor(async () => (await view.locator('[data-testid="step"], [data-testid="user-message"]').count()) === 0, 'an empty conversation');
+    await view.locator('[data-testid="history-toggle"]').click();
+    const entry = view.locator('[data-testid="history"] button.link', { hasText: 'When is the release?' });
+    await entry.click();
+    await waitFor(async () => (await view.locator('[data-testid="user-message"]').count()) === prompts.length, 'the reopened conversation');
+  }),
+);
