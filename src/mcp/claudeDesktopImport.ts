@@ -1,7 +1,7 @@
 // Imports a Claude-Desktop style `mcpServers` file into VS Code's `servers`
 // shape, and merges servers into an mcp.json text keeping its comments.
 import { applyEdits, modify, parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { isRecord } from './mcpConfig';
+import { isRecord } from './isRecord';
 
 export interface ImportedServers {
   /** Server name -> configuration in `.vscode/mcp.json` shape. */

@@ -4,6 +4,7 @@
 // others; only a file that cannot be parsed at all yields no servers.
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { z } from 'zod';
+import { isRecord } from './isRecord';
 
 export type McpInputDefinition =
   | {
@@ -224,8 +225,4 @@ function lineAndColumn(text: string, offset: number): string {
 
 function mapValues<T, U>(record: Record<string, T>, map: (value: T) => U): Record<string, U> {
   return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, map(value)]));
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

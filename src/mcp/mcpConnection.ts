@@ -4,6 +4,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { CancelledError, ConfigurationError } from '../agent/errors';
 import type { ToolContext, ToolResult } from '../tools/tool';
+import { isRecord } from './isRecord';
 import type { McpServerDefinition, McpStdioDefinition } from './mcpConfig';
 import type { McpServerState, McpServerStatus } from './mcpServerStatus';
 import { describeError, openSession, type ClientIdentity, type McpSession, type ResolvedServer } from './mcpSession';
@@ -125,7 +126,7 @@ export class McpConnection {
     const timeoutMs = this.timeoutMs;
     try {
       const result = await session.client.callTool(
-        { name: toolName, arguments: isObject(args) ? args : {} },
+        { name: toolName, arguments: isRecord(args) ? args : {} },
         undefined,
         {
           signal: context.signal,
@@ -356,6 +357,3 @@ function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

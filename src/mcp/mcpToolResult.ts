@@ -1,7 +1,7 @@
 // Turns an MCP tools/call result into what the model reads: text parts joined,
 // structuredContent as JSON, images, audio and resources described in words.
 import type { ToolResult } from '../tools/tool';
-import { isRecord } from './mcpConfig';
+import { isRecord } from './isRecord';
 
 const PREVIEW_LENGTH = 200;
 

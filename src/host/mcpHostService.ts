@@ -1,0 +1,167 @@
+// MCP in VS Code: reads `.vscode/mcp.json` in every workspace folder and the
+// `tandem.mcp.servers` setting, watches both, and hands the result to the hub,
+// which reconnects only what changed. Activation stays cheap: the config
+// parser (zod, jsonc-parser) and the MCP SDK load after activation returns.
+import * as vscode from 'vscode';
+import type { McpServerDefinition } from '../mcp/mcpConfig';
+import { McpHub, type McpServerKey } from '../mcp/mcpHub';
+import { IMPORT_MCP_SERVERS_COMMAND, importMcpServers } from './mcpImport';
+import { VscodeInputResolver } from './mcpInputs';
+import { showMcpServersPicker } from './mcpServersPicker';
+import type { Log } from './outputLog';
+
+const disabledStateKey = 'tandem.mcpDisabledServers';
+const reloadDelayMs = 150;
+
+export interface McpHostService extends vscode.Disposable {
+  readonly hub: McpHub;
+  /** The `tandem.showMcpServers` quick pick (status, restart, disable, import). */
+  showServers(): Promise<void>;
+  /** Reads the configuration again now (also done on every change). */
+  reload(): Promise<void>;
+  /** Config faults of the last load (file and fault named), for the panel or a test. */
+  configErrors(): readonly string[];
+}
+
+export function createMcpHostService(context: vscode.ExtensionContext, log: Log): McpHostService {
+  const inputs = new VscodeInputResolver(context.secrets, context.workspaceState);
+  const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
+  const hub = new McpHub({ inputResolver: inputs, log: (line) => log.info(`mcp: ${line}`), clientIdentity: { name: 'tandem', version } });
+  hub.setDisabledKeys(context.workspaceState.get<McpServerKey[]>(disabledStateKey) ?? []);
+  const disposables: vscode.Disposable[] = [];
+  let watchers: vscode.Disposable[] = [];
+  let errors: readonly string[] = [];
+  const shownErrors = new Set<string>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let loading: Promise<void> = Promise.resolve();
+  let disposed = false;
+
+  const load = async (): Promise<void> => {
+    const { parseMcpConfigText, parseMcpServersSetting } = await import('../mcp/mcpConfig');
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const definitions: McpServerDefinition[] = [];
+    const faults: string[] = [];
+    if (vscode.workspace.isTrusted) {
+      for (const folder of folders) {
+        const uri = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
+        let text: string | undefined;
+        try {
+          text = await readText(uri);
+        } catch (error) {
+          faults.push(`${uri.fsPath}: cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+        }
+        if (text === undefined) continue;
+        const file = parseMcpConfigText(text, uri.fsPath, folder.uri.fsPath);
+        definitions.push(...file.servers);
+        faults.push(...file.errors);
+      }
+    } else if (folders.length > 0) {
+      log.info('mcp: the workspace is not trusted; servers from .vscode/mcp.json are not started.');
+    }
+    const setting = parseMcpServersSetting(vscode.workspace.getConfiguration('tandem').get('mcp.servers'), folders[0]?.uri.fsPath);
+    definitions.push(...setting.servers);
+    faults.push(...setting.errors);
+    errors = faults;
+    reportFaults(faults, definitions);
+    if (!disposed) await hub.update(definitions);
+  };
+
+  // A fault is shown once until it goes away; it stays in the log and the quick pick.
+  const reportFaults = (faults: readonly string[], definitions: readonly McpServerDefinition[]): void => {
+    const current = new Set([...faults, ...definitions.flatMap((definition) => (definition.type === 'invalid' ? [definition.error] : []))]);
+    for (const fault of current) {
+      log.warn(`mcp: ${fault}`);
+      if (!shownErrors.has(fault)) void vscode.window.showWarningMessage(`Tandem MCP: ${fault}`);
+    }
+    shownErrors.clear();
+    for (const fault of current) shownErrors.add(fault);
+  };
+
+  const reload = (): Promise<void> => {
+    loading = loading.then(load).catch((error: unknown) => log.error(`mcp: loading the configuration failed: ${String(error)}`));
+    return loading;
+  };
+  const scheduleReload = (): void => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      void reload();
+    }, reloadDelayMs);
+  };
+
+  const watchFolders = (): void => {
+    for (const watcher of watchers) watcher.dispose();
+    watchers = (vscode.workspace.workspaceFolders ?? []).map((folder) => {
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.vscode/mcp.json'));
+      watcher.onDidCreate(scheduleReload);
+      watcher.onDidChange(scheduleReload);
+      watcher.onDidDelete(scheduleReload);
+      return watcher;
+    });
+  };
+  watchFolders();
+
+  disposables.push(
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('tandem.mcp.servers')) scheduleReload();
+    }),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => {
+      watchFolders();
+      scheduleReload();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(scheduleReload),
+    vscode.commands.registerCommand(IMPORT_MCP_SERVERS_COMMAND, async () => {
+      try {
+        await importMcpServers(log);
+        await reload();
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        log.error(`mcp: import failed: ${message}`);
+        void vscode.window.showErrorMessage(`Tandem: ${message}`);
+      }
+    }),
+  );
+
+  const persistDisabled = async (): Promise<void> => {
+    const disabled = hub.statuses().filter((status) => status.state === 'disabled');
+    await context.workspaceState.update(disabledStateKey, disabled.map((status) => ({ name: status.name, source: status.source })));
+  };
+
+  // Start after activation returns: nothing of this is on the activation path.
+  timer = setTimeout(() => {
+    timer = undefined;
+    void reload();
+  }, 0);
+
+  const service: McpHostService = {
+    hub,
+    reload,
+    configErrors: () => errors,
+    showServers: () =>
+      showMcpServersPicker({
+        hub,
+        configErrors: () => errors,
+        showLog: () => log.show(),
+        afterToggle: persistDisabled,
+        clearInputs: () => inputs.clear(),
+      }),
+    dispose: () => {
+      disposed = true;
+      if (timer !== undefined) clearTimeout(timer);
+      for (const disposable of [...disposables, ...watchers]) disposable.dispose();
+      // Ends every server process; deactivate may await the hub's own dispose.
+      void hub.dispose();
+    },
+  };
+  context.subscriptions.push(service);
+  return service;
+}
+
+async function readText(uri: vscode.Uri): Promise<string | undefined> {
+  try {
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch (error) {
+    if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return undefined;
+    throw error;
+  }
+}

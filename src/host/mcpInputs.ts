@@ -1,0 +1,78 @@
+// Asks for the `${input:id}` values of mcp.json once: password inputs are kept
+// in SecretStorage, the others in workspace state, so a restart does not ask again.
+import * as vscode from 'vscode';
+import type { McpInputDefinition } from '../mcp/mcpConfig';
+import type { InputResolver } from '../mcp/mcpVariables';
+
+const secretPrefix = 'tandem.mcpInput:';
+const stateKey = 'tandem.mcpInputs';
+
+export class VscodeInputResolver implements InputResolver {
+  /** One prompt per id at a time: two servers needing the same input ask once. */
+  private readonly pending = new Map<string, Promise<string | undefined>>();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly state: vscode.Memento,
+  ) {}
+
+  resolve(input: McpInputDefinition, signal: AbortSignal): Promise<string | undefined> {
+    let answer = this.pending.get(input.id);
+    if (answer === undefined) {
+      answer = this.lookUpOrAsk(input, signal).finally(() => this.pending.delete(input.id));
+      this.pending.set(input.id, answer);
+    }
+    return answer;
+  }
+
+  /** Forgets every stored value (the quick pick offers it); the next start asks again. */
+  async clear(): Promise<void> {
+    const ids = this.state.get<string[]>(`${stateKey}.secretIds`) ?? [];
+    await Promise.all(ids.map((id) => this.secrets.delete(secretPrefix + id)));
+    await this.state.update(`${stateKey}.secretIds`, []);
+    await this.state.update(stateKey, undefined);
+  }
+
+  private async lookUpOrAsk(input: McpInputDefinition, signal: AbortSignal): Promise<string | undefined> {
+    const known = input.password ? await this.secrets.get(secretPrefix + input.id) : this.state.get<Record<string, string>>(stateKey)?.[input.id];
+    if (known !== undefined) return known;
+    // Prompts come one after another, never stacked.
+    const asked = this.queue.then(() => (signal.aborted ? undefined : this.ask(input, signal)));
+    this.queue = asked.catch(() => undefined);
+    const value = await asked;
+    if (value === undefined) return undefined;
+    if (input.password) {
+      await this.secrets.store(secretPrefix + input.id, value);
+      const ids = new Set(this.state.get<string[]>(`${stateKey}.secretIds`) ?? []);
+      await this.state.update(`${stateKey}.secretIds`, [...ids.add(input.id)]);
+    } else {
+      await this.state.update(stateKey, { ...(this.state.get<Record<string, string>>(stateKey) ?? {}), [input.id]: value });
+    }
+    return value;
+  }
+
+  private async ask(input: McpInputDefinition, signal: AbortSignal): Promise<string | undefined> {
+    const cancel = new vscode.CancellationTokenSource();
+    const onAbort = (): void => cancel.cancel();
+    signal.addEventListener('abort', onAbort);
+    try {
+      const title = `Tandem MCP: ${input.description ?? input.id}`;
+      if (input.type === 'pickString') {
+        const picked = await vscode.window.showQuickPick(
+          input.options.map((option) => ({ label: option, picked: option === input.default })),
+          { title, placeHolder: input.default, ignoreFocusOut: true },
+          cancel.token,
+        );
+        return picked?.label;
+      }
+      return await vscode.window.showInputBox(
+        { title, prompt: input.description ?? `Value for \${input:${input.id}}`, value: input.default, password: input.password, ignoreFocusOut: true },
+        cancel.token,
+      );
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      cancel.dispose();
+    }
+  }
+}

@@ -1,0 +1,150 @@
+// `tandem.showMcpServers`: a quick pick of every MCP server with its status,
+// kept live while open; each item has restart and disable/enable buttons, and
+// choosing one offers the same actions plus its config file and the log.
+import * as vscode from 'vscode';
+import type { McpHub } from '../mcp/mcpHub';
+import type { McpServerStatus } from '../mcp/mcpServerStatus';
+import { IMPORT_MCP_SERVERS_COMMAND } from './mcpImport';
+
+export interface McpPickerHost {
+  readonly hub: McpHub;
+  readonly configErrors: () => readonly string[];
+  readonly showLog: () => void;
+  /** Called after a server was disabled or enabled (the host persists the choice). */
+  readonly afterToggle: () => Promise<void>;
+  readonly clearInputs: () => Promise<void>;
+}
+
+type Action = 'restart' | 'toggle' | 'openConfig' | 'showLog' | 'import' | 'clearInputs';
+
+interface ServerItem extends vscode.QuickPickItem {
+  readonly status?: McpServerStatus;
+  readonly action?: Action;
+}
+
+const restartButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('debug-restart'), tooltip: 'Restart' };
+const disableButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('circle-slash'), tooltip: 'Disable' };
+const enableButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('play'), tooltip: 'Enable' };
+
+export async function showMcpServersPicker(host: McpPickerHost): Promise<void> {
+  const picker = vscode.window.createQuickPick<ServerItem>();
+  picker.title = 'Tandem: MCP Servers';
+  picker.placeholder = 'Choose a server for its actions';
+  picker.matchOnDescription = true;
+  const refresh = (): void => {
+    picker.items = items(host.hub.statuses(), host.configErrors());
+  };
+  refresh();
+  const subscription = host.hub.onDidChangeStatus(refresh);
+
+  const chosen = await new Promise<ServerItem | undefined>((resolve) => {
+    picker.onDidTriggerItemButton(async ({ item, button }) => {
+      if (item.status === undefined) return;
+      await run(host, item.status, button === restartButton ? 'restart' : 'toggle');
+    });
+    picker.onDidAccept(() => {
+      resolve(picker.selectedItems[0]);
+      picker.hide();
+    });
+    picker.onDidHide(() => resolve(undefined));
+    picker.show();
+  });
+  subscription.dispose();
+  picker.dispose();
+  if (chosen === undefined) return;
+  if (chosen.status === undefined) {
+    if (chosen.action !== undefined) await runGeneral(host, chosen.action);
+    return;
+  }
+  await showServerActions(host, chosen.status);
+}
+
+function items(statuses: readonly McpServerStatus[], configErrors: readonly string[]): ServerItem[] {
+  const result: ServerItem[] = statuses.map((status) => ({
+    label: `${icon(status)} ${status.name}`,
+    description: describe(status),
+    detail: status.error === undefined ? status.source : `${status.error}${lastLine(status)}`,
+    status,
+    buttons: [restartButton, status.state === 'disabled' ? enableButton : disableButton],
+  }));
+  if (statuses.length === 0) result.push({ label: 'No MCP servers are configured', description: 'add .vscode/mcp.json or the tandem.mcp.servers setting' });
+  for (const fault of configErrors) result.push({ label: '$(warning) Configuration problem', detail: fault, action: 'showLog' });
+  result.push(
+    { label: '', kind: vscode.QuickPickItemKind.Separator },
+    { label: '$(cloud-download) Import servers from a Claude Desktop config…', action: 'import' },
+    { label: '$(key) Forget stored MCP input values', action: 'clearInputs' },
+    { label: '$(output) Show the log', action: 'showLog' },
+  );
+  return result;
+}
+
+async function showServerActions(host: McpPickerHost, status: McpServerStatus): Promise<void> {
+  const actions: (vscode.QuickPickItem & { action: Action })[] = [
+    { label: '$(debug-restart) Restart', action: 'restart' },
+    status.state === 'disabled' ? { label: '$(play) Enable', action: 'toggle' } : { label: '$(circle-slash) Disable', action: 'toggle' },
+    { label: '$(output) Show the log', action: 'showLog' },
+  ];
+  if (status.source !== 'settings') actions.push({ label: '$(go-to-file) Open the configuration file', description: status.source, action: 'openConfig' });
+  else actions.push({ label: '$(settings-gear) Open the tandem.mcp.servers setting', action: 'openConfig' });
+  const tail = status.stderrTail.slice(-3).join(' | ');
+  const picked = await vscode.window.showQuickPick(actions, {
+    title: `MCP server "${status.name}": ${describe(status)}`,
+    placeHolder: status.error ?? (tail === '' ? undefined : `stderr: ${tail}`),
+  });
+  if (picked !== undefined) await run(host, status, picked.action);
+}
+
+async function run(host: McpPickerHost, status: McpServerStatus, action: Action): Promise<void> {
+  const key = { name: status.name, source: status.source };
+  switch (action) {
+    case 'restart':
+      await host.hub.restart(key);
+      return;
+    case 'toggle':
+      await host.hub.setDisabled(key, status.state !== 'disabled');
+      await host.afterToggle();
+      return;
+    case 'openConfig':
+      if (status.source === 'settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'tandem.mcp.servers');
+      else await vscode.window.showTextDocument(vscode.Uri.file(status.source));
+      return;
+    default:
+      await runGeneral(host, action);
+  }
+}
+
+async function runGeneral(host: McpPickerHost, action: Action): Promise<void> {
+  if (action === 'showLog') host.showLog();
+  if (action === 'import') await vscode.commands.executeCommand(IMPORT_MCP_SERVERS_COMMAND);
+  if (action === 'clearInputs') {
+    await host.clearInputs();
+    void vscode.window.showInformationMessage('Tandem: stored MCP input values were forgotten; servers ask again when they restart.');
+  }
+}
+
+function icon(status: McpServerStatus): string {
+  switch (status.state) {
+    case 'connected':
+      return '$(pass-filled)';
+    case 'starting':
+      return '$(loading~spin)';
+    case 'error':
+      return '$(error)';
+    case 'disabled':
+      return '$(circle-slash)';
+    default:
+      return '$(circle-outline)';
+  }
+}
+
+function describe(status: McpServerStatus): string {
+  const parts: string[] = [status.state];
+  if (status.transport !== undefined) parts.push(status.transport);
+  if (status.toolCount !== undefined) parts.push(`${status.toolCount} tool${status.toolCount === 1 ? '' : 's'}`);
+  return parts.join(' · ');
+}
+
+function lastLine(status: McpServerStatus): string {
+  const line = status.stderrTail.at(-1);
+  return line === undefined || status.error?.includes(line) ? '' : ` — ${line}`;
+}
