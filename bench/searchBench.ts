@@ -7,8 +7,7 @@
 // machines Debian's ripgrep, /usr/bin/rg, the same 13.0.0 VS Code ships).
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { EditJournal } from '../src/tools/editJournal';
@@ -17,7 +16,7 @@ import { findOnPath, NodeWorkspaceHost } from '../src/tools/nodeWorkspaceHost';
 import { ripgrepArguments } from '../src/tools/ripgrepSearch';
 import type { Tool, ToolContext } from '../src/tools/tool';
 import { createWorkspaceTools } from '../src/tools/workspaceTools';
-import { generateSearchTree, NEEDLE } from './searchTreeGenerator';
+import { generateSearchTree, NEEDLE, scratchDirForTree } from './searchTreeGenerator';
 
 const RUNS = Number(process.env['TANDEM_BENCH_RUNS'] ?? 9);
 const GOAL = 1.3;
@@ -72,7 +71,7 @@ async function main(): Promise<void> {
     console.log('search bench: no rg on PATH (install ripgrep, or set TANDEM_BENCH_RG); skipped.');
     return;
   }
-  const root = mkdtempSync(path.join(tmpdir(), 'tandem-search-bench-'));
+  const root = scratchDirForTree('tandem-search-bench-');
   try {
     const facts = generateSearchTree(root);
     console.log(`search bench: ${facts.files} searchable files (+ ignored ones) in ${root}; rg = ${rg}; ${RUNS} runs each, alternating`);

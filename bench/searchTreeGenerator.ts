@@ -1,8 +1,21 @@
 // Writes a synthetic source tree for the search test and benchmark: 20,000
 // searchable files plus ignored ones, with a known number of needle lines.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+
+/**
+ * A fresh folder for a generated tree: in memory (/dev/shm) where there is
+ * one, since writing 20,000 files to a busy disk takes seconds, else the temp dir.
+ */
+export function scratchDirForTree(prefix: string): string {
+  try {
+    return mkdtempSync(path.join('/dev/shm', prefix));
+  } catch {
+    return mkdtempSync(path.join(tmpdir(), prefix));
+  }
+}
 
 export interface SearchTreeFacts {
   /** Searchable (not ignored) files. */

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { generateSearchTree, NEEDLE, type SearchTreeFacts } from '../../../bench/searchTreeGenerator';
+import { generateSearchTree, NEEDLE, scratchDirForTree, type SearchTreeFacts } from '../../../bench/searchTreeGenerator';
 import { findOnPath } from '../../../src/tools/nodeWorkspaceHost';
 import type { ToolResult } from '../../../src/tools/tool';
 import { makeKit, makeTempDir, type Kit } from './workspaceTestKit';
@@ -29,8 +29,8 @@ describe('search_text on a 20k-file tree', { timeout: 60_000 }, () => {
   const fineEngines: [string, Kit, () => SearchTreeFacts][] = [];
 
   before(() => {
-    root = makeTempDir('tandem-search-');
-    smallRoot = makeTempDir('tandem-search-small-');
+    root = scratchDirForTree('tandem-search-');
+    smallRoot = scratchDirForTree('tandem-search-small-');
     facts = generateSearchTree(root);
     smallFacts = generateSearchTree(smallRoot, { files: 2000, dirs: 20 });
     engines.push(['javascript', makeKit({ folders: [root] })]);
