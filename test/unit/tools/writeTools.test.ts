@@ -189,6 +189,21 @@ describe('write tools', () => {
     assert.equal(kit.journal.latestRunWithEdits(), 'run-2');
   });
 
+  it('Stop while the diff is open cancels the call and writes nothing', async () => {
+    const controller = new AbortController();
+    const approval = {
+      request: (_request: ApprovalRequest, signal: AbortSignal) =>
+        new Promise<boolean>((_resolve, reject) => {
+          signal.addEventListener('abort', () => reject(new Error('aborted while asking')));
+          controller.abort();
+        }),
+    };
+    const tool = kit.tools.find((candidate) => candidate.name === 'write_file')!;
+    await assert.rejects(tool.run({ path: 'src/app.ts', content: 'never' }, { runId: 'r', callId: 'c', signal: controller.signal, approval }), { name: 'CancelledError' });
+    assert.equal(readFileSync(file, 'utf8'), 'const a = 1;\nconst b = 2;\nconst a2 = 1;\n');
+    assert.equal(kit.journal.hasEdits('r'), false);
+  });
+
   it('does not write when the file changed while the user was looking at the diff', async () => {
     kit.approval.request = async () => {
       writeFileSync(file, 'typed by the user meanwhile\n');
