@@ -30,6 +30,8 @@ export async function readFileText(host: WorkspaceHost, target: ScopedPath): Pro
     throw new WorkspaceToolFault(`${target.display} does not exist.`);
   }
   if (info.isDirectory()) throw new WorkspaceToolFault(`${target.display} is a folder; use list_dir to see what is in it.`);
+  // A FIFO or device would block the read or never end.
+  if (!info.isFile()) throw new WorkspaceToolFault(`${target.display} is not a regular file.`);
   if (info.size > MAX_TEXT_FILE_BYTES) {
     throw new WorkspaceToolFault(`${target.display} is too large (${info.size} bytes; the limit is ${MAX_TEXT_FILE_BYTES}).`);
   }

@@ -22,7 +22,13 @@ const pathArgument = z.string().describe('Path relative to the workspace folder 
 async function requireWritableFile(deps: WorkspaceToolDeps, input: string): Promise<ScopedPath> {
   const { target } = await requireScopedPath(deps.host, input);
   if (target.relative === '') throw new WorkspaceToolFault('That is the workspace folder itself, not a file.');
-  if (target.exists && (await stat(target.absolute)).isDirectory()) throw new WorkspaceToolFault(`${target.display} is a folder, not a file.`);
+  if (target.exists) {
+    const info = await stat(target.absolute);
+    if (info.isDirectory()) throw new WorkspaceToolFault(`${target.display} is a folder, not a file.`);
+    if (!info.isFile()) throw new WorkspaceToolFault(`${target.display} is not a regular file.`);
+    // Writing in place through a second hard link would change that file too, wherever it lives.
+    if (info.nlink > 1) throw new WorkspaceToolFault(`${target.display} has other hard links (maybe outside the workspace); refusing to change it.`);
+  }
   await refuseIgnored(target, false, 'write');
   return target;
 }

@@ -4,7 +4,8 @@
 
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { resolveScopedPath, scopeFolders } from '../../../src/tools/pathScope';
@@ -108,6 +109,29 @@ describe('hostile paths', () => {
     assert.deepEqual(snapshot(container, workspace), before, 'something outside the workspace changed');
     assert.deepEqual(snapshot(workspace, ''), insideBefore, 'something inside the workspace changed');
     assert.equal(readFileSync(path.join(outside, 'secret.txt'), 'utf8'), 'secret outside\n');
+  });
+
+  it('refuses to change a hard link to a file outside, and to read a FIFO', async () => {
+    linkSync(path.join(outside, 'secret.txt'), path.join(workspace, 'hardlink.txt'));
+    execFileSync('mkfifo', [path.join(workspace, 'pipe')]);
+    try {
+      const before = snapshot(container, workspace);
+      for (const [tool, args] of [
+        ['write_file', { path: 'hardlink.txt', content: 'pwned\n' }],
+        ['edit_file', { path: 'hardlink.txt', edits: [{ oldText: 'secret', newText: 'pwned' }] }],
+        ['write_file', { path: 'pipe', content: 'x' }],
+        ['read_file', { path: 'pipe' }],
+      ] as const) {
+        const result = await kit.run(tool, args);
+        assert.equal(result.isError, true, `${tool} ${args.path}: ${result.text}`);
+        assert.match(result.text, /hard links|not a regular file/u);
+      }
+      assert.deepEqual(snapshot(container, workspace), before);
+      assert.equal(readFileSync(path.join(outside, 'secret.txt'), 'utf8'), 'secret outside\n');
+    } finally {
+      rmSync(path.join(workspace, 'hardlink.txt'));
+      rmSync(path.join(workspace, 'pipe'));
+    }
   });
 
   it('search results never include .git, ignored or outside files', async () => {
