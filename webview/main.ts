@@ -33,8 +33,9 @@ const layout: Layout = buildLayout(document.body, {
 });
 
 function render(): void {
-  const stick = isNearBottom(layout.steps);
-  for (const step of view.steps.length && view.dirty.size ? view.steps : []) {
+  let stick = isNearBottom(layout.steps);
+  // Steps only grow at the end: new ones are appended in order, changed ones refreshed in place.
+  for (const step of view.dirty.size ? view.steps : []) {
     if (!view.dirty.has(step.id)) continue;
     const existing = elements.get(step.id);
     if (existing) {
@@ -43,6 +44,7 @@ function render(): void {
       const created = createStepElement(step, context);
       elements.set(step.id, created);
       layout.steps.append(created);
+      if (step.kind === 'user') stick = true; // a new question always brings the view down
     }
   }
   view.dirty.clear();

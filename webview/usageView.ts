@@ -7,14 +7,8 @@ function cells(row: HTMLElement, values: UsageRow): void {
   const head = document.createElement('th');
   head.scope = 'row';
   head.textContent = values.model || values.label;
-  if (values.model) {
-    head.title = `${values.label} model`;
-    const role = document.createElement('span');
-    role.className = 'muted role';
-    role.textContent = values.label === 'Function-call' ? 'tools' : 'answer';
-    head.append(' ', role);
-  }
-  const texts = [values.tokensIn, values.tokensOut, values.calls, values.time, values.cost];
+  head.title = values.model ? `${values.label} model: ${values.model}` : values.label;
+  const texts = [values.tokensIn, values.tokensOut, values.calls, values.cost];
   row.replaceChildren(
     head,
     ...texts.map((text) => {
@@ -38,7 +32,7 @@ export function createUsagePanel(): HTMLElement {
   details.append(summary);
   const table = document.createElement('table');
   const head = table.createTHead().insertRow();
-  for (const label of ['Model', 'In', 'Out', 'Calls', 'Time', 'Cost']) {
+  for (const label of ['Model', 'In', 'Out', 'Calls', 'Cost']) {
     const cell = document.createElement('th');
     cell.scope = 'col';
     cell.textContent = label;
@@ -49,10 +43,13 @@ export function createUsagePanel(): HTMLElement {
     const row = rows.insertRow();
     row.dataset['testid'] = testId;
   }
+  const time = document.createElement('div');
+  time.className = 'muted usage-time';
+  time.dataset['testid'] = 'usage-time';
   const cost = document.createElement('div');
   cost.className = 'muted usage-cost';
   cost.dataset['testid'] = 'usage-cost';
-  details.append(table, cost);
+  details.append(table, time, cost);
   panel.append(details);
   return panel;
 }
@@ -69,11 +66,13 @@ export function renderUsage(panel: HTMLElement, usage: RunUsage | undefined): vo
   const answer = panel.querySelector<HTMLElement>('[data-testid="usage-answer"]');
   const total = panel.querySelector<HTMLElement>('[data-testid="usage-total"]');
   const cost = panel.querySelector<HTMLElement>('[data-testid="usage-cost"]');
-  if (!functionCall || !answer || !total || !cost) return;
+  const time = panel.querySelector<HTMLElement>('[data-testid="usage-time"]');
+  if (!functionCall || !answer || !total || !cost || !time) return;
   panel.dataset['empty'] = String(!usage);
   if (!usage) {
     for (const row of [functionCall, answer, total]) row.replaceChildren();
     cost.textContent = 'No run yet.';
+    time.textContent = '';
     return;
   }
   const table = usageTable(usage);
@@ -82,6 +81,7 @@ export function renderUsage(panel: HTMLElement, usage: RunUsage | undefined): vo
   cells(answer, table.answer);
   setNumbers(answer, usage.answer);
   cells(total, table.total);
+  time.textContent = `Time: tools ${table.functionCall.time} · answer ${table.answer.time} · total ${table.total.time}`;
   cost.textContent =
     usage.totalCostUsd === undefined
       ? 'Cost: no price known for these models (add them to tandem.pricing).'
