@@ -1,14 +1,18 @@
 // Composition root: wires the pieces and nothing else. Activation stays cheap:
 // the panel host (loop, model client, zod) loads on first use through dynamic
-// imports, which esbuild keeps lazy inside the one bundle.
+// imports, which esbuild keeps lazy inside the one bundle; MCP starts its
+// servers after activation returns.
 import * as vscode from 'vscode';
 import type { ChatViewProvider } from './host/chatViewProvider';
 import { registerCommands } from './host/commands';
+import { createMcpHostService } from './host/mcpHostService';
 import { OutputLog } from './host/outputLog';
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = new OutputLog();
   context.subscriptions.push(log);
+  const mcp = createMcpHostService(context, log);
+  context.subscriptions.push(mcp);
 
   let panel: Promise<ChatViewProvider> | undefined;
   const loadPanel = () =>
@@ -17,8 +21,16 @@ export function activate(context: vscode.ExtensionContext): void {
         import('./host/chatViewProvider'),
         import('./host/workspaceToolsEntry'),
       ]);
-      const workspaceTools = createWorkspaceToolsForVscode(context, (line) => log.info(line));
-      const provider = await ChatViewProvider.create(context, log, { toolSources: () => workspaceTools });
+      const workspace = createWorkspaceToolsForVscode(context, (line) => log.info(line));
+      const provider = await ChatViewProvider.create(context, log, {
+        toolSources: () => ({
+          tools: () => [...workspace.tools(), ...mcp.hub.tools()],
+          approvalGateFor: (runId, policy) => workspace.approvalGateFor(runId, policy),
+          editedFiles: (runId) => workspace.editedFiles(runId),
+          revertRun: (runId) => workspace.revertRun(runId),
+        }),
+        mcp: mcp.hub,
+      });
       context.subscriptions.push(provider);
       return provider;
     })());
@@ -28,13 +40,7 @@ export function activate(context: vscode.ExtensionContext): void {
       resolveWebviewView: async (view) => (await loadPanel()).resolveWebviewView(view),
     }),
   );
-  registerCommands(context, {
-    panel: loadPanel,
-    log,
-    showMcpServers: async () => {
-      void vscode.window.showInformationMessage('Tandem: no MCP servers are configured.');
-    },
-  });
+  registerCommands(context, { panel: loadPanel, log, showMcpServers: () => mcp.showServers() });
 }
 
 export function deactivate(): void {}

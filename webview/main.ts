@@ -32,8 +32,14 @@ const layout: Layout = buildLayout(document.body, {
   saveDraft: (draft) => vscode.setState({ draft }),
 });
 
+// Follow the newest step unless the user scrolled up to read. A flag, not a
+// check at render time: off-screen steps (content-visibility) change height
+// after layout, which would make "near the bottom" flicker.
+let followTail = true;
+layout.steps.addEventListener('scroll', () => (followTail = isNearBottom(layout.steps)), { passive: true });
+
 function render(): void {
-  let stick = isNearBottom(layout.steps);
+  let stick = followTail;
   // Steps only grow at the end: new ones are appended in order, changed ones refreshed in place.
   for (const step of view.dirty.size ? view.steps : []) {
     if (!view.dirty.has(step.id)) continue;
@@ -55,7 +61,14 @@ function render(): void {
     layout.setEdits(view.edits, view.runId);
   }
   layout.setEmpty(view.steps.length === 0);
-  if (stick) layout.steps.scrollTop = layout.steps.scrollHeight;
+  if (stick) {
+    followTail = true;
+    layout.steps.scrollTop = layout.steps.scrollHeight;
+    // Once more after the browser has sized the new content.
+    requestAnimationFrame(() => {
+      if (followTail) layout.steps.scrollTop = layout.steps.scrollHeight;
+    });
+  }
 }
 
 function isNearBottom(container: HTMLElement): boolean {

@@ -18,7 +18,7 @@ import { modelSettingKey, readSettings, withApiKeys, writeSetting } from './sett
 /** What the panel needs from MCP; the hub's status feed when MCP is wired. */
 export interface McpStatusSource {
   statuses(): readonly McpServerStatus[];
-  onDidChangeStatus(listener: () => void): vscode.Disposable;
+  onDidChangeStatus(listener: () => void): { dispose(): unknown };
 }
 
 export interface ChatViewOptions {

@@ -12,6 +12,7 @@ import { startScriptedModelServer, type LoggedRequest, type ScriptedModelServer 
 import { launchVsCode, type VsCodeSession } from './harness';
 
 const fc = 'fc-model';
+const everythingServer = path.resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const answerModel = 'answer-model';
 
 let server: ScriptedModelServer;
@@ -33,6 +34,7 @@ before(async () => {
       'tandem.agent.mode': 'agent',
       'tandem.agent.responseMode': 'integrated',
       'tandem.pricing': { [fc]: { input: 1, output: 2 }, [answerModel]: { input: 10, output: 20 } },
+      'tandem.mcp.servers': { everything: { type: 'stdio', command: process.execPath, args: [everythingServer, 'stdio'] } },
     },
   });
 });
@@ -252,6 +254,30 @@ test('the response-mode toggle switches to streaming: interim text and each resu
 
     await toggle.click();
     await waitFor(async () => (await toggle.getAttribute('data-mode')) === 'integrated', 'integrated mode again');
+  }),
+);
+
+test('MCP servers show their status, and an MCP tool call appears as a step', { timeout: 120_000 }, () =>
+  guarded('mcp', async () => {
+    const view = await session.webview();
+    const status = view.locator('[data-testid="mcp-status"]');
+    await waitFor(async () => /everything connected \(\d+ tools\)/.test(await status.innerText()), 'the MCP server to connect');
+    server.push(
+      { model: fc, toolCalls: [{ name: 'everything__echo', arguments: { message: 'hello over MCP' } }] },
+      { model: fc, content: 'Echoed.' },
+      { model: answerModel, content: 'The server echoed it.' },
+    );
+    const finished = await ask(view, 'Echo something through MCP.');
+    await finished();
+    const call = view.locator('[data-kind="tool-call"]').last();
+    assert.match(await call.innerText(), /everything__echo/);
+    assert.equal(await call.getAttribute('data-state'), 'done');
+    const result = view.locator('[data-kind="tool-result"]').last();
+    if (!(await result.locator('details').evaluate((node) => (node as HTMLDetailsElement).open))) await result.locator('summary').click();
+    await waitFor(async () => (await result.innerText()).includes('Echo: hello over MCP'), 'the echoed text');
+    await call.locator('summary').click();
+    await waitFor(async () => (await call.innerText()).includes('source: mcp:everything'), 'the MCP source');
+    await session.screenshot('panel-mcp');
   }),
 );
 
