@@ -109,7 +109,12 @@ install_env=(npm_config_unsafe_perm=true npm_config_yes=true npm_config_fund=fal
 if [[ -f /usr/include/node/node_api.h ]]; then
   install_env+=(npm_config_nodedir=/usr)
 fi
-env "${install_env[@]}" npm install --prefix "$PREFIX" --no-save --loglevel=error
+# The postinstall is chatty (node-gyp, pruned files): keep it in a log, show it on failure.
+if ! env "${install_env[@]}" npm install --prefix "$PREFIX" --no-save --loglevel=error >"$PREFIX/install.log" 2>&1; then
+  tail -n 80 "$PREFIX/install.log"
+  log "npm install of code-server failed; full log: ${PREFIX#"$ROOT"/}/install.log"
+  exit 1
+fi
 
 if ! native_modules_built; then
   log "code-server's native modules were not built (were its install scripts blocked?)"

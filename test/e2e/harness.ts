@@ -94,6 +94,9 @@ export async function launchVsCode(options: LaunchOptions): Promise<VsCodeSessio
     server = await startCodeServer({ userDataDir, extensionsDir, workspace, env: options.env ?? {} });
     browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // tsx compiles test files with esbuild's keepNames, so a function passed to
+    // frame.evaluate() may call esbuild's __name helper; give every frame one.
+    await page.addInitScript({ content: 'globalThis.__name ??= (target) => target;' });
     page.on('console', (message) => consoleLines.push(`[${message.type()}] ${message.text()}`));
     page.on('pageerror', (error) => consoleLines.push(`[pageerror] ${error.message}`));
     await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
