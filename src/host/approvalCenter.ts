@@ -89,37 +89,38 @@ export class ApprovalCenter implements vscode.TextDocumentContentProvider {
   async ask(request: ApprovalRequest, signal: AbortSignal): Promise<boolean> {
     signal.throwIfAborted();
     const id = String(this.nextId++);
-    const proposedUri = request.kind === 'edit' ? await this.showDiff(id, request) : undefined;
+    const proposedUri = request.kind === 'edit' ? this.proposedUriFor(id, request) : undefined;
     const disposables: vscode.Disposable[] = [];
+    let settle: (outcome: boolean | Error) => void = () => undefined;
+    const decision = new Promise<boolean>((resolve, reject) => {
+      let settled = false;
+      settle = (outcome) => {
+        if (settled) return;
+        settled = true;
+        if (outcome instanceof Error) reject(outcome);
+        else resolve(outcome);
+      };
+    });
+    // Everything that can decide is in place before the diff opens, so a quick close is not missed.
+    this.pending.push({ id, request, proposedUri, decide: (approved) => settle(approved) });
+    const onAbort = (): void => settle(new CancelledError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    disposables.push({ dispose: () => signal.removeEventListener('abort', onAbort) });
+    if (proposedUri !== undefined) {
+      // Closing the diff without deciding is a rejection.
+      disposables.push(
+        vscode.window.tabGroups.onDidChangeTabs((event) => {
+          if (event.closed.some((tab) => isDiffOf(tab, proposedUri))) settle(false);
+        }),
+      );
+    }
     try {
-      return await new Promise<boolean>((resolve, reject) => {
-        let settled = false;
-        const decide = (approved: boolean): void => {
-          if (settled) return;
-          settled = true;
-          resolve(approved);
-        };
-        this.pending.push({ id, request, proposedUri, decide });
-        void this.updateContext();
-        const onAbort = (): void => {
-          if (settled) return;
-          settled = true;
-          reject(new CancelledError());
-        };
-        signal.addEventListener('abort', onAbort, { once: true });
-        disposables.push({ dispose: () => signal.removeEventListener('abort', onAbort) });
-        if (proposedUri !== undefined) {
-          // Closing the diff without deciding is a rejection.
-          disposables.push(
-            vscode.window.tabGroups.onDidChangeTabs((event) => {
-              if (event.closed.some((tab) => isDiffOf(tab, proposedUri))) decide(false);
-            }),
-          );
-        }
-        void this.notify(request).then((choice) => {
-          if (choice !== undefined) decide(choice);
-        });
+      await this.updateContext();
+      if (request.kind === 'edit' && proposedUri !== undefined) await this.showDiff(id, request, proposedUri);
+      void this.notify(request).then((choice) => {
+        if (choice !== undefined) settle(choice);
       });
+      return await decision;
     } finally {
       for (const disposable of disposables) disposable.dispose();
       const index = this.pending.findIndex((item) => item.id === id);
@@ -137,10 +138,13 @@ export class ApprovalCenter implements vscode.TextDocumentContentProvider {
     if (holder[CENTER_KEY] === this) holder[CENTER_KEY] = undefined;
   }
 
-  private async showDiff(id: string, request: Extract<ApprovalRequest, { kind: 'edit' }>): Promise<vscode.Uri> {
-    const name = path.basename(request.path);
+  private proposedUriFor(id: string, request: Extract<ApprovalRequest, { kind: 'edit' }>): vscode.Uri {
     // The file name ends the path so the diff picks the right language.
-    const proposedUri = vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: `/${id}/proposed/${name}` });
+    return vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: `/${id}/proposed/${path.basename(request.path)}` });
+  }
+
+  private async showDiff(id: string, request: Extract<ApprovalRequest, { kind: 'edit' }>, proposedUri: vscode.Uri): Promise<void> {
+    const name = path.basename(request.path);
     this.contents.set(proposedUri.toString(), request.after ?? '');
     let currentUri: vscode.Uri;
     if (request.before === undefined) {
@@ -154,7 +158,6 @@ export class ApprovalCenter implements vscode.TextDocumentContentProvider {
     await vscode.commands.executeCommand('vscode.diff', currentUri, proposedUri, `Tandem wants to ${verb} ${name} — Approve or Reject`, {
       preview: false,
     });
-    return proposedUri;
   }
 
   private async closeDiff(id: string, proposedUri: vscode.Uri): Promise<void> {

@@ -38,10 +38,11 @@ function proposedDiffTabs(): vscode.Tab[] {
     .filter((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === PROPOSED_SCHEME);
 }
 
-/** Starts a tool call, waits for its diff, then decides with the command. */
+/** Starts a tool call, waits for its diff, then decides with the command as the diff's title button does (it passes the proposed document). */
 async function decideThroughDiff(call: Promise<ToolResult>, command: 'tandem.approveEdit' | 'tandem.rejectEdit'): Promise<ToolResult> {
   await waitFor('the proposed-change diff', () => proposedDiffTabs().length > 0 && (ApprovalCenter.current()?.pendingRequests().length ?? 0) > 0);
-  await vscode.commands.executeCommand(command);
+  const input = proposedDiffTabs()[0]!.input as vscode.TabInputTextDiff;
+  assert.equal(await vscode.commands.executeCommand(command, input.modified), true, `${command} found no pending edit`);
   const result = await call;
   await waitFor('the diff to close', () => proposedDiffTabs().length === 0);
   return result;
