@@ -23,9 +23,13 @@ export interface McpHostService extends vscode.Disposable {
   configErrors(): readonly string[];
 }
 
-export function createMcpHostService(context: vscode.ExtensionContext, log: Log): McpHostService {
+/** The parts of the ExtensionContext MCP uses. */
+export type McpHostContext = Pick<vscode.ExtensionContext, 'subscriptions' | 'secrets' | 'workspaceState'>;
+
+export function createMcpHostService(context: McpHostContext, log: Log): McpHostService {
   const inputs = new VscodeInputResolver(context.secrets, context.workspaceState);
-  const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
+  const manifest = vscode.extensions.getExtension('tandem-dev.tandem')?.packageJSON as { version?: unknown } | undefined;
+  const version = String(manifest?.version ?? '0.0.0');
   const hub = new McpHub({ inputResolver: inputs, log: (line) => log.info(`mcp: ${line}`), clientIdentity: { name: 'tandem', version } });
   hub.setDisabledKeys(context.workspaceState.get<McpServerKey[]>(disabledStateKey) ?? []);
   const disposables: vscode.Disposable[] = [];
@@ -35,6 +39,8 @@ export function createMcpHostService(context: vscode.ExtensionContext, log: Log)
   let timer: ReturnType<typeof setTimeout> | undefined;
   let loading: Promise<void> = Promise.resolve();
   let disposed = false;
+  /** The servers of each file's last readable version: saving a half-edited file does not stop them. */
+  const lastGood = new Map<string, readonly McpServerDefinition[]>();
 
   const load = async (): Promise<void> => {
     const { parseMcpConfigText, parseMcpServersSetting } = await import('../mcp/mcpConfig');
@@ -50,9 +56,15 @@ export function createMcpHostService(context: vscode.ExtensionContext, log: Log)
         } catch (error) {
           faults.push(`${uri.fsPath}: cannot be read: ${error instanceof Error ? error.message : String(error)}`);
         }
-        if (text === undefined) continue;
+        if (text === undefined) {
+          lastGood.delete(uri.fsPath);
+          continue;
+        }
         const file = parseMcpConfigText(text, uri.fsPath, folder.uri.fsPath);
-        definitions.push(...file.servers);
+        const unreadable = file.servers.length === 0 && file.errors.length > 0;
+        if (!unreadable) lastGood.set(uri.fsPath, file.servers);
+        else if (lastGood.has(uri.fsPath)) faults.push(`${uri.fsPath}: keeping its previous servers until the file is fixed.`);
+        definitions.push(...(unreadable ? (lastGood.get(uri.fsPath) ?? []) : file.servers));
         faults.push(...file.errors);
       }
     } else if (folders.length > 0) {
@@ -110,17 +122,8 @@ export function createMcpHostService(context: vscode.ExtensionContext, log: Log)
       scheduleReload();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(scheduleReload),
-    vscode.commands.registerCommand(IMPORT_MCP_SERVERS_COMMAND, async () => {
-      try {
-        await importMcpServers(log);
-        await reload();
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        log.error(`mcp: import failed: ${message}`);
-        void vscode.window.showErrorMessage(`Tandem: ${message}`);
-      }
-    }),
   );
+  registerImportCommand(disposables, log, () => reload());
 
   const persistDisabled = async (): Promise<void> => {
     const disabled = hub.statuses().filter((status) => status.state === 'disabled');
@@ -146,6 +149,7 @@ export function createMcpHostService(context: vscode.ExtensionContext, log: Log)
         clearInputs: () => inputs.clear(),
       }),
     dispose: () => {
+      if (disposed) return;
       disposed = true;
       if (timer !== undefined) clearTimeout(timer);
       for (const disposable of [...disposables, ...watchers]) disposable.dispose();
@@ -155,6 +159,29 @@ export function createMcpHostService(context: vscode.ExtensionContext, log: Log)
   };
   context.subscriptions.push(service);
   return service;
+}
+
+/**
+ * Registers the import command unless this extension host already has it (a
+ * second service, as in the extension-host tests, shares the first one's).
+ */
+function registerImportCommand(disposables: vscode.Disposable[], log: Log, reload: () => Promise<void>): void {
+  try {
+    disposables.push(
+      vscode.commands.registerCommand(IMPORT_MCP_SERVERS_COMMAND, async () => {
+        try {
+          await importMcpServers(log);
+          await reload();
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          log.error(`mcp: import failed: ${message}`);
+          void vscode.window.showErrorMessage(`Tandem: ${message}`);
+        }
+      }),
+    );
+  } catch (error) {
+    log.debug(`mcp: ${IMPORT_MCP_SERVERS_COMMAND} is already registered: ${String(error)}`);
+  }
 }
 
 async function readText(uri: vscode.Uri): Promise<string | undefined> {

@@ -1,6 +1,7 @@
 // Imports a Claude-Desktop style `mcpServers` file into VS Code's `servers`
 // shape, and merges servers into an mcp.json text keeping its comments.
-import { applyEdits, modify, parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+// The ESM build: esbuild cannot follow the UMD build's runtime requires (./impl/format).
+import { applyEdits, modify, parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import { isRecord } from './isRecord';
 
 export interface ImportedServers {

@@ -2,7 +2,8 @@
 // with zod at the border. Each server entry is checked on its own: a bad entry
 // becomes an invalid definition (shown as an error status) and never stops the
 // others; only a file that cannot be parsed at all yields no servers.
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+// The ESM build: esbuild cannot follow the UMD build's runtime requires (./impl/format).
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import { z } from 'zod';
 import { isRecord } from './isRecord';
 
