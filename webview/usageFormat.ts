@@ -23,7 +23,7 @@ export function formatSeconds(ms: number): string {
 
 export function formatCost(usd: number | undefined, estimate: boolean): string {
   if (usd === undefined) return 'no price';
-  const digits = usd !== 0 && usd < 0.01 ? 4 : 2;
+  const digits = usd !== 0 && usd < 1 ? 4 : 2;
   return `${estimate ? '≈ ' : ''}$${usd.toFixed(digits)}`;
 }
 

@@ -281,6 +281,57 @@ test('MCP servers show their status, and an MCP tool call appears as a step', { 
   }),
 );
 
+test('the model picker lists the endpoint\'s models and writes the setting', { timeout: 120_000 }, () =>
+  guarded('models', async () => {
+    const view = await session.webview();
+    await view.locator('details.models > summary').click();
+    const input = view.locator('[data-testid="model-function-call"]');
+    assert.equal(await input.inputValue(), fc);
+    await input.focus();
+    await waitFor(async () => (await view.locator('#model-function-call-list option').count()) === 3, 'the /models list');
+    assert.deepEqual(
+      (await view.locator('#model-function-call-list option').evaluateAll((nodes) => nodes.map((node) => (node as HTMLOptionElement).value))).sort(),
+      [answerModel, fc, 'other-model'].sort(),
+    );
+    const settingsFile = path.join(session.userDataDir, 'User', 'settings.json');
+    await input.fill('other-model');
+    await input.press('Tab');
+    await waitFor(async () => fs.readFileSync(settingsFile, 'utf8').includes('"tandem.functionCallModel.model": "other-model"'), 'the setting to be written');
+    await session.screenshot('panel-models');
+    await input.fill(fc);
+    await input.press('Tab');
+    await waitFor(async () => fs.readFileSync(settingsFile, 'utf8').includes(`"tandem.functionCallModel.model": "${fc}"`), 'the setting to be restored');
+    await view.locator('details.models > summary').click();
+  }),
+);
+
+test('Ask About Selection sends the selected text with its file and lines', { timeout: 120_000 }, () =>
+  guarded('selection', async () => {
+    const page = session.page;
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('notes.md');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'notes.md' }).first().waitFor({ state: 'visible' });
+    await input.press('Enter');
+    const editor = page.locator('.monaco-editor[data-uri$="notes.md"] .view-lines');
+    await editor.waitFor({ state: 'visible' });
+    await editor.click();
+    await page.keyboard.press('Control+A');
+    server.push({ model: fc, content: 'No tools needed.' }, { model: answerModel, content: 'Those are release notes.' });
+    const view = await session.webview();
+    const prompts = await view.locator('[data-testid="user-message"]').count();
+    await session.runCommand('tandem.askAboutSelection');
+    await waitFor(async () => (await view.locator('[data-testid="user-message"]').count()) > prompts, 'the selection prompt');
+    const prompt = await view.locator('[data-testid="user-message"]').last().innerText();
+    assert.match(prompt, /About notes\.md, lines 1-3:/);
+    assert.match(prompt, /The release is on Tuesday; the owner is Ada\./);
+    await waitFor(async () => normalise(await view.locator('[data-testid="answer"]').last().innerText()) === 'Those are release notes.', 'the answer');
+    await waitIdle(view);
+    await session.screenshot('panel-selection');
+  }),
+);
+
 test('a window reload keeps the conversation; New chat starts fresh and the history reopens the old one', { timeout: 180_000 }, () =>
   guarded('reload', async () => {
     let view = await session.webview();

@@ -23,6 +23,7 @@ describe('usage figures', () => {
     assert.equal(formatCount(1234, true), '~1,234');
     assert.equal(formatCost(undefined, true), 'no price');
     assert.equal(formatCost(0.00123, true), '≈ $0.0012');
+    assert.equal(formatCost(0.0102, true), '≈ $0.0102');
     assert.equal(formatCost(2.5, false), '$2.50');
   });
 
