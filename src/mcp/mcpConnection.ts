@@ -117,7 +117,8 @@ export class McpConnection {
 
   async callTool(toolName: string, args: unknown, context: ToolContext): Promise<ToolResult> {
     if (context.signal.aborted) throw new CancelledError();
-    if (this.state === 'starting') await this.starting;
+    if (this.state === 'starting') await untilDoneOrAborted(this.starting, context.signal);
+    if (context.signal.aborted) throw new CancelledError();
     const session = this.session;
     const serverName = this.definition.name;
     if (session === undefined || this.state !== 'connected') {
@@ -351,6 +352,19 @@ function describeStartError(definition: McpServerDefinition, error: unknown, tim
   if (error instanceof ConfigurationError) return error.message;
   if (definition.type === 'http' || definition.type === 'sse') return `Could not connect to ${definition.url}: ${describeError(error)}`;
   return describeError(error);
+}
+
+/** Waits for a start (which may be waiting on the user for an input) unless the call is stopped first. */
+function untilDoneOrAborted(work: Promise<void> | undefined, signal: AbortSignal): Promise<void> {
+  if (work === undefined) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const onAbort = (): void => resolve();
+    signal.addEventListener('abort', onAbort, { once: true });
+    void work.finally(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
 }
 
 function formatSeconds(ms: number): string {

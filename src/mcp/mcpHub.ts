@@ -56,7 +56,11 @@ export class McpHub implements ToolProvider {
     const work: Promise<void>[] = [];
     for (const [key, connection] of this.connections) {
       const definition = wanted.get(key);
-      if (definition !== undefined && sameDefinition(definition, connection.definition)) continue;
+      if (definition !== undefined && sameDefinition(definition, connection.definition)) {
+        // Reloading the configuration retries a failed server (say, its command was just installed).
+        if (connection.status.state === 'error') work.push(connection.start());
+        continue;
+      }
       this.connections.delete(key);
       work.push(connection.dispose());
     }

@@ -81,6 +81,11 @@ async function connect(
   client.onclose = () => hooks.onClose();
   client.onerror = (error) => hooks.log(`transport error: ${describeError(error)}`);
   const close = async (): Promise<void> => {
+    // A Streamable HTTP session is ended explicitly (DELETE), so the server can free it.
+    const terminate = (transport as { terminateSession?: () => Promise<void> }).terminateSession;
+    if (kind === 'http' && terminate !== undefined) {
+      await terminate.call(transport).catch((error: unknown) => hooks.log(`ending the HTTP session failed: ${describeError(error)}`));
+    }
     await client.close().catch((error: unknown) => hooks.log(`close failed: ${describeError(error)}`));
   };
   try {

@@ -180,14 +180,20 @@ describe('McpHub with the fault fixture', () => {
 });
 
 describe('McpHub start failures', () => {
-  it('reports a bad command clearly and leaves the other servers running', async () => {
-    const hub = new McpHub();
+  it('reports a bad command clearly, leaves the other servers running, and retries it on reload', async () => {
+    const logs: string[] = [];
+    const hub = new McpHub({ log: (line) => logs.push(line) });
     try {
-      await hub.update([
+      const definitions = [
         stdioServer('missing', [], { command: 'tandem-no-such-command-xyz' } as never),
         stdioServer('invalid', [], { type: 'invalid', error: 'mcp.json: server "invalid": "command" is required' } as never),
         stdioServer('everything', [EVERYTHING_SERVER, 'stdio']),
-      ]);
+      ];
+      await hub.update(definitions);
+      const pid = hub.processId({ name: 'everything' });
+      await hub.update(definitions);
+      assert.equal(logs.filter((line) => line.startsWith('MCP server "missing" failed to start')).length, 2);
+      assert.equal(hub.processId({ name: 'everything' }), pid);
       const byName = new Map(hub.statuses().map((status) => [status.name, status]));
       assert.equal(byName.get('missing')?.state, 'error');
       assert.match(byName.get('missing')?.error ?? '', /Could not start "tandem-no-such-command-xyz": command not found \(ENOENT\)/);
