@@ -32,11 +32,22 @@ const layout: Layout = buildLayout(document.body, {
   saveDraft: (draft) => vscode.setState({ draft }),
 });
 
-// Follow the newest step unless the user scrolled up to read. A flag, not a
-// check at render time: off-screen steps (content-visibility) change height
-// after layout, which would make "near the bottom" flicker.
+// Follow the newest step unless the user scrolled up to read. Only scrolling
+// right after a user gesture counts: off-screen steps (content-visibility)
+// change height after our own scrolls, which must not turn following off.
 let followTail = true;
-layout.steps.addEventListener('scroll', () => (followTail = isNearBottom(layout.steps)), { passive: true });
+let lastGesture = 0;
+for (const gesture of ['wheel', 'pointerdown', 'keydown', 'touchmove'] as const) {
+  layout.steps.addEventListener(gesture, () => (lastGesture = performance.now()), { passive: true });
+}
+layout.steps.addEventListener(
+  'scroll',
+  () => {
+    if (isNearBottom(layout.steps)) followTail = true;
+    else if (performance.now() - lastGesture < 1000) followTail = false;
+  },
+  { passive: true },
+);
 
 function render(): void {
   let stick = followTail;
