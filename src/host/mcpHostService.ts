@@ -13,7 +13,7 @@ import type { Log } from './outputLog';
 const disabledStateKey = 'tandem.mcpDisabledServers';
 const reloadDelayMs = 150;
 
-export interface McpHostService extends vscode.Disposable {
+export interface McpHostService {
   readonly hub: McpHub;
   /** The `tandem.showMcpServers` quick pick (status, restart, disable, import). */
   showServers(): Promise<void>;
@@ -21,6 +21,8 @@ export interface McpHostService extends vscode.Disposable {
   reload(): Promise<void>;
   /** Config faults of the last load (file and fault named), for the panel or a test. */
   configErrors(): readonly string[];
+  /** Ends every server; the promise settles when their processes are gone (deactivate may await it). */
+  dispose(): Promise<void>;
 }
 
 /** The parts of the ExtensionContext MCP uses. */
@@ -148,13 +150,12 @@ export function createMcpHostService(context: McpHostContext, log: Log): McpHost
         afterToggle: persistDisabled,
         clearInputs: () => inputs.clear(),
       }),
-    dispose: () => {
-      if (disposed) return;
+    dispose: async () => {
+      if (disposed) return hub.dispose();
       disposed = true;
       if (timer !== undefined) clearTimeout(timer);
       for (const disposable of [...disposables, ...watchers]) disposable.dispose();
-      // Ends every server process; deactivate may await the hub's own dispose.
-      void hub.dispose();
+      await hub.dispose();
     },
   };
   context.subscriptions.push(service);

@@ -1,15 +1,14 @@
 // One configured MCP server: starts it, keeps its status and tool list, calls
 // its tools, and restarts it once (after a delay) when it dies unexpectedly.
-import * as fs from 'node:fs/promises';
-import * as path from 'node:path';
 import { CancelledError, ConfigurationError } from '../agent/errors';
 import type { ToolContext, ToolResult } from '../tools/tool';
 import { isRecord } from './isRecord';
-import type { McpServerDefinition, McpStdioDefinition } from './mcpConfig';
+import type { McpServerDefinition } from './mcpConfig';
 import type { McpServerState, McpServerStatus } from './mcpServerStatus';
-import { describeError, openSession, type ClientIdentity, type McpSession, type ResolvedServer } from './mcpSession';
+import { describeError, openSession, type ClientIdentity, type McpSession } from './mcpSession';
 import { errorResult, toToolResult } from './mcpToolResult';
-import { parseEnvFile, resolveVariables, type InputResolver, type VariableContext } from './mcpVariables';
+import { resolveServer } from './mcpServerResolution';
+import type { InputResolver } from './mcpVariables';
 
 /** A tool as the server lists it (the parts Tandem uses). */
 export interface McpToolInfo {
@@ -169,7 +168,7 @@ export class McpConnection {
     let session: McpSession | undefined;
     try {
       if (definition.type === 'invalid') throw new ConfigurationError(definition.error);
-      const server = await resolveServer(definition, this.options, signal);
+      const server = await resolveServer(definition, this.options.env, this.options.inputResolver, signal);
       session = await openSession(server, this.options.identity, this.hooks(generation), this.options.startTimeoutMs, signal);
       if (generation !== this.generation) {
         await session.close();
@@ -267,76 +266,6 @@ export class McpConnection {
 
 export function connectionKey(name: string, source: string): string {
   return `${source}\u0000${name}`;
-}
-
-async function resolveServer(
-  definition: Exclude<McpServerDefinition, { type: 'invalid' }>,
-  options: McpConnectionOptions,
-  signal: AbortSignal,
-): Promise<ResolvedServer> {
-  const context: VariableContext = {
-    workspaceFolder: definition.workspaceFolder,
-    env: options.env,
-    inputs: definition.inputs,
-    inputResolver: options.inputResolver === undefined ? undefined : askOncePerStart(options.inputResolver),
-    source: `${definition.source}: server "${definition.name}"`,
-  };
-  const resolve = (value: string): Promise<string> => resolveVariables(value, context, signal);
-  const resolveRecord = async (record: Readonly<Record<string, string>>): Promise<Record<string, string>> => {
-    const entries = await Promise.all(Object.entries(record).map(async ([key, value]) => [key, await resolve(value)] as const));
-    return Object.fromEntries(entries);
-  };
-  if (definition.type !== 'stdio') {
-    return { type: definition.type, url: await resolve(definition.url), headers: await resolveRecord(definition.headers) };
-  }
-  const cwd = definition.cwd === undefined ? definition.workspaceFolder : await resolve(definition.cwd);
-  return {
-    type: 'stdio',
-    command: await resolve(definition.command),
-    args: await Promise.all(definition.args.map(resolve)),
-    env: await buildEnvironment(definition, options.env, resolve),
-    cwd: cwd === undefined ? undefined : path.resolve(definition.workspaceFolder ?? process.cwd(), cwd),
-  };
-}
-
-/** The same input used in several places is asked for once. */
-function askOncePerStart(resolver: InputResolver): InputResolver {
-  const answers = new Map<string, Promise<string | undefined>>();
-  return {
-    resolve: (input, signal) => {
-      let answer = answers.get(input.id);
-      if (answer === undefined) {
-        answer = resolver.resolve(input, signal);
-        answers.set(input.id, answer);
-      }
-      return answer;
-    },
-  };
-}
-
-/** The inherited environment, then the envFile, then `env` (null removes a variable). */
-async function buildEnvironment(
-  definition: McpStdioDefinition,
-  inherited: Readonly<Record<string, string | undefined>>,
-  resolve: (value: string) => Promise<string>,
-): Promise<Record<string, string>> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(inherited)) if (value !== undefined) env[key] = value;
-  if (definition.envFile !== undefined) {
-    const file = path.resolve(definition.workspaceFolder ?? process.cwd(), await resolve(definition.envFile));
-    let text: string;
-    try {
-      text = await fs.readFile(file, 'utf8');
-    } catch (error) {
-      throw new ConfigurationError(`envFile ${file} cannot be read: ${describeError(error)}`);
-    }
-    Object.assign(env, parseEnvFile(text));
-  }
-  for (const [key, value] of Object.entries(definition.env)) {
-    if (value === null) delete env[key];
-    else env[key] = await resolve(value);
-  }
-  return env;
 }
 
 function describeStartError(definition: McpServerDefinition, error: unknown, timeoutMs: number, stderrTail: readonly string[]): string {

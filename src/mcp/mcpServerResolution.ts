@@ -1,0 +1,81 @@
+// Turns a server's configuration into what is started: every variable
+// resolved (inputs asked once per start), the environment built from the
+// inherited one, the envFile and `env`, and relative paths made absolute.
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { ConfigurationError } from '../agent/errors';
+import type { McpServerDefinition, McpStdioDefinition } from './mcpConfig';
+import { describeError, type ResolvedServer } from './mcpSession';
+import { parseEnvFile, resolveVariables, type InputResolver, type VariableContext } from './mcpVariables';
+
+/** Resolves every variable of a server's configuration and builds its environment. */
+export async function resolveServer(
+  definition: Exclude<McpServerDefinition, { type: 'invalid' }>,
+  env: Readonly<Record<string, string | undefined>>,
+  inputResolver: InputResolver | undefined,
+  signal: AbortSignal,
+): Promise<ResolvedServer> {
+  const context: VariableContext = {
+    workspaceFolder: definition.workspaceFolder,
+    env,
+    inputs: definition.inputs,
+    inputResolver: inputResolver === undefined ? undefined : askOncePerStart(inputResolver),
+    source: `${definition.source}: server "${definition.name}"`,
+  };
+  const resolve = (value: string): Promise<string> => resolveVariables(value, context, signal);
+  const resolveRecord = async (record: Readonly<Record<string, string>>): Promise<Record<string, string>> => {
+    const entries = await Promise.all(Object.entries(record).map(async ([key, value]) => [key, await resolve(value)] as const));
+    return Object.fromEntries(entries);
+  };
+  if (definition.type !== 'stdio') {
+    return { type: definition.type, url: await resolve(definition.url), headers: await resolveRecord(definition.headers) };
+  }
+  const cwd = definition.cwd === undefined ? definition.workspaceFolder : await resolve(definition.cwd);
+  return {
+    type: 'stdio',
+    command: await resolve(definition.command),
+    args: await Promise.all(definition.args.map(resolve)),
+    env: await buildEnvironment(definition, env, resolve),
+    cwd: cwd === undefined ? undefined : path.resolve(definition.workspaceFolder ?? process.cwd(), cwd),
+  };
+}
+
+/** The same input used in several places is asked for once. */
+function askOncePerStart(resolver: InputResolver): InputResolver {
+  const answers = new Map<string, Promise<string | undefined>>();
+  return {
+    resolve: (input, signal) => {
+      let answer = answers.get(input.id);
+      if (answer === undefined) {
+        answer = resolver.resolve(input, signal);
+        answers.set(input.id, answer);
+      }
+      return answer;
+    },
+  };
+}
+
+/** The inherited environment, then the envFile, then `env` (null removes a variable). */
+async function buildEnvironment(
+  definition: McpStdioDefinition,
+  inherited: Readonly<Record<string, string | undefined>>,
+  resolve: (value: string) => Promise<string>,
+): Promise<Record<string, string>> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(inherited)) if (value !== undefined) env[key] = value;
+  if (definition.envFile !== undefined) {
+    const file = path.resolve(definition.workspaceFolder ?? process.cwd(), await resolve(definition.envFile));
+    let text: string;
+    try {
+      text = await fs.readFile(file, 'utf8');
+    } catch (error) {
+      throw new ConfigurationError(`envFile ${file} cannot be read: ${describeError(error)}`);
+    }
+    Object.assign(env, parseEnvFile(text));
+  }
+  for (const [key, value] of Object.entries(definition.env)) {
+    if (value === null) delete env[key];
+    else env[key] = await resolve(value);
+  }
+  return env;
+}
