@@ -274,6 +274,26 @@ describe('McpHub lifecycle', () => {
   });
 });
 
+describe('McpHub tool names across servers', () => {
+  it('keeps names unique when two server names clean to the same text, and routes each to its server', async () => {
+    const hub = new McpHub();
+    try {
+      await hub.update([stdioServer('my.server', [FAULT_SERVER]), stdioServer('my server', [FAULT_SERVER])]);
+      const names = hub.tools().map((candidate) => candidate.name);
+      assert.equal(new Set(names).size, names.length);
+      assert.ok(names.includes('my_server__fail') && names.includes('my_server__fail_2'), names.join(', '));
+      for (const candidate of hub.tools()) assert.match(candidate.name, TOOL_NAME_PATTERN);
+      const servers = ['my_server__fail', 'my_server__fail_2'].map((name) => {
+        const found = tool(hub, name);
+        return found.source.kind === 'mcp' ? found.source.server : '';
+      });
+      assert.deepEqual(servers, ['my.server', 'my server']);
+    } finally {
+      await hub.dispose();
+    }
+  });
+});
+
 describe('McpHub with the filesystem server on a temp folder', () => {
   let folder = '';
   const hub = new McpHub();
