@@ -34,6 +34,9 @@ before(async () => {
       'tandem.agent.mode': 'agent',
       'tandem.agent.responseMode': 'integrated',
       'tandem.pricing': { [fc]: { input: 1, output: 2 }, [answerModel]: { input: 10, output: 20 } },
+      'tandem.agent.verbose': true,
+      // Edits land without the diff approval, so the revert test needs no clicks in the diff editor.
+      'tandem.tools.autoApprove': 'all',
       'tandem.mcp.servers': { everything: { type: 'stdio', command: process.execPath, args: [everythingServer, 'stdio'] } },
     },
   });
@@ -332,18 +335,67 @@ test('Ask About Selection sends the selected text with its file and lines', { ti
   }),
 );
 
+test('a run that changed files offers "Revert this run\'s edits", which restores them', { timeout: 120_000 }, () =>
+  guarded('revert', async () => {
+    const view = await session.webview();
+    const notes = path.join(workspace, 'notes.md');
+    const original = fs.readFileSync(notes, 'utf8');
+    server.push(
+      { model: fc, toolCalls: [{ name: 'write_file', arguments: { path: 'notes.md', content: '# Notes\n\nMoved to Friday.\n' } }] },
+      { model: fc, content: 'Updated the notes.' },
+      { model: answerModel, content: 'I moved the release to Friday in notes.md.' },
+    );
+    const finished = await ask(view, 'Move the release to Friday.');
+    await finished();
+    assert.equal(fs.readFileSync(notes, 'utf8'), '# Notes\n\nMoved to Friday.\n');
+    const revert = view.locator('[data-testid="revert-run"]');
+    await revert.waitFor({ state: 'visible' });
+    await session.screenshot('panel-revert-offered');
+    await revert.click();
+    await waitFor(async () => fs.readFileSync(notes, 'utf8') === original, 'the file to be restored');
+    await revert.waitFor({ state: 'hidden' });
+    await view.locator('[data-testid="notice"][data-code="reverted"]').last().waitFor({ state: 'visible' });
+  }),
+);
+
+test('a model failure shows an error step with a suggestion; Shift+Enter adds a line instead of sending', { timeout: 120_000 }, () =>
+  guarded('error', async () => {
+    const view = await session.webview();
+    const prompt = view.locator('[data-testid="prompt"]');
+    const prompts = await view.locator('[data-testid="user-message"]').count();
+    await prompt.fill('first line');
+    await prompt.press('Shift+Enter');
+    await prompt.type('second line');
+    assert.equal(await prompt.inputValue(), 'first line\nsecond line');
+    assert.equal(await view.locator('[data-testid="user-message"]').count(), prompts, 'Shift+Enter did not send');
+
+    server.push({ model: fc, fault: { kind: 'status', status: 401, body: '{"error":{"message":"invalid api key","type":"invalid_request_error"}}' } });
+    await view.locator('[data-testid="send"]').click();
+    const error = view.locator('[data-testid="step"][data-kind="error"]').last();
+    await error.waitFor({ state: 'visible', timeout: 30_000 });
+    await waitIdle(view);
+    assert.match(await error.locator('[data-testid="error-suggestion"]').innerText(), /\S/);
+    assert.equal(await prompt.inputValue(), '', 'the prompt box is cleared after sending');
+    await session.screenshot('panel-error');
+    // tandem.agent.verbose: tool inputs and outputs reached the log.
+    assert.match(session.logs(), /tool read_file input: \{"path":"notes\.md"\}/);
+    assert.match(session.logs(), /tool read_file output: /);
+  }),
+);
+
 test('a window reload keeps the conversation; New chat starts fresh and the history reopens the old one', { timeout: 180_000 }, () =>
   guarded('reload', async () => {
     let view = await session.webview();
-    const prompts = await view.locator('[data-testid="user-message"]').allInnerTexts();
-    const answers = await view.locator('[data-testid="answer"]').allInnerTexts();
+    // textContent: off-screen steps skip layout (content-visibility), so innerText would be empty.
+    const prompts = await view.locator('[data-testid="user-message"]').allTextContents();
+    const answers = await view.locator('[data-testid="answer"]').allTextContents();
     assert.ok(prompts.length >= 3);
 
     await session.reload();
     view = await openPanelAfterReload();
     await waitFor(async () => (await view.locator('[data-testid="user-message"]').count()) === prompts.length, 'the restored prompts');
-    assert.deepEqual(await view.locator('[data-testid="user-message"]').allInnerTexts(), prompts);
-    assert.deepEqual(await view.locator('[data-testid="answer"]').allInnerTexts(), answers);
+    assert.deepEqual(await view.locator('[data-testid="user-message"]').allTextContents(), prompts);
+    assert.deepEqual(await view.locator('[data-testid="answer"]').allTextContents(), answers);
     assert.ok((await view.locator('[data-testid="usage-function-call"]').getAttribute('data-tokens-in')) !== null);
     await session.screenshot('panel-after-reload');
 
@@ -394,5 +446,43 @@ test('a 1,000-step conversation renders quickly and a streamed delta still costs
     assert.ok(timing.initial < 3000, `first render took ${timing.initial} ms`);
     assert.ok(timing.streamed < 1000, `200 deltas took ${timing.streamed} ms`);
     await session.screenshot('panel-large');
+  }),
+);
+
+test('the panel reads well in the dark and high-contrast themes', { timeout: 120_000 }, () =>
+  guarded('themes', async () => {
+    const view = await session.webview();
+    await view.locator('[data-testid="new-chat"]').click();
+    await view.locator('[data-testid="history-toggle"]').click();
+    const entry = view.locator('[data-testid="history"] button.link', { hasText: 'When is the release?' });
+    await entry.click();
+    await view.locator('[data-testid="answer"]').first().waitFor({ state: 'visible' });
+    const colours = async () =>
+      view.evaluate(() => {
+        const body = getComputedStyle(document.body);
+        const answer = document.querySelector('[data-testid="answer"]');
+        return { background: body.backgroundColor, text: answer ? getComputedStyle(answer).color : '' };
+      });
+    const light = await colours();
+    const page = session.page;
+    let previous = light;
+    for (const [theme, name] of [['Dark Modern', 'panel-theme-dark'], ['Dark High Contrast', 'panel-theme-high-contrast']] as const) {
+      // Preferences: Color Theme, then the theme's name.
+      await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, force: true }).catch(() => undefined);
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible' });
+      await input.fill('>Preferences: Color Theme');
+      await page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: /^Preferences: Color Theme/ }).first().click();
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Light' }).first().waitFor({ state: 'visible' });
+      await input.fill(theme);
+      await page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: new RegExp(`^${theme}`) }).first().click();
+      const before = previous;
+      await waitFor(async () => (await colours()).background !== before.background, `the ${theme} theme`);
+      previous = await colours();
+      assert.notEqual(previous.text, previous.background);
+      await session.page.waitForTimeout(500);
+      await session.screenshot(name);
+    }
   }),
 );
