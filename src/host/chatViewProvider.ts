@@ -392,7 +392,8 @@ export function panelHtml(webview: vscode.Webview, media: vscode.Uri, dist: vsco
   const csp = [
     "default-src 'none'",
     `script-src 'nonce-${scriptNonce}'`,
-    `style-src ${webview.cspSource}`,
+    // The toolkit (FAST) probes :focus-visible with a <style> carrying the nonce of the csp-nonce meta tag.
+    `style-src ${webview.cspSource} 'nonce-${scriptNonce}'`,
     `font-src ${webview.cspSource}`,
     `img-src ${webview.cspSource} data:`,
   ].join('; ');
@@ -401,6 +402,7 @@ export function panelHtml(webview: vscode.Webview, media: vscode.Uri, dist: vsco
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta property="csp-nonce" content="${scriptNonce}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${style.toString()}">
 <title>Tandem</title>

@@ -184,6 +184,9 @@ test('a run shows thinking, tool calls, results, the phase switch, the streamed 
     assert.ok(Math.abs(shownCost - expectedCost) < 1e-9, `cost ${shownCost} vs ${expectedCost}`);
     assert.match(await view.locator('[data-testid="usage-cost"]').innerText(), /Estimated cost/);
     await session.screenshot('panel-run');
+    // The panel's strict CSP holds: nothing of ours was refused.
+    const refused = session.logs().split('\n').filter((line) => /Content Security Policy/.test(line));
+    assert.deepEqual(refused, []);
   }),
 );
 
