@@ -19,6 +19,12 @@ export interface VsCodeSession {
   screenshot(name: string): Promise<string>;
   /** Reloads the window. */
   reload(): Promise<void>;
+  /**
+   * Merges `patch` into User/settings.json and reloads the window. The reload
+   * is needed: code-server's server notices the file change, but its web
+   * workbench does not re-read user settings edited on disk while it is open.
+   */
+  updateSettings(patch: Record<string, unknown>): Promise<void>;
   /** code-server output, extension host logs and the browser console. */
   logs(): string;
   close(): Promise<void>;
@@ -114,9 +120,12 @@ export async function launchVsCode(options: LaunchOptions): Promise<VsCodeSessio
         await page.screenshot({ path: file });
         return file;
       },
-      reload: async () => {
-        await page.reload();
-        await waitForWorkbench(page);
+      reload: () => reloadWindow(page),
+      updateSettings: async (patch) => {
+        const settingsFile = path.join(userDataDir, 'User', 'settings.json');
+        const current = JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
+        fs.writeFileSync(settingsFile, JSON.stringify({ ...current, ...patch }, null, 2));
+        await reloadWindow(page);
       },
       logs: () =>
         [
@@ -131,6 +140,11 @@ export async function launchVsCode(options: LaunchOptions): Promise<VsCodeSessio
     await cleanUp();
     throw new Error(`launchVsCode failed: ${(error as Error).message}\n${output}`, { cause: error });
   }
+}
+
+async function reloadWindow(page: Page): Promise<void> {
+  await page.reload();
+  await waitForWorkbench(page);
 }
 
 async function waitForWorkbench(page: Page): Promise<void> {

@@ -59,6 +59,8 @@ export async function startCodeServer(options: {
     '--user-data-dir', options.userDataDir,
     '--extensions-dir', options.extensionsDir,
     '--config', path.join(options.userDataDir, 'code-server.yaml'),
+    // e.g. TANDEM_CODE_SERVER_LOG=trace when debugging the workbench itself.
+    ...(process.env['TANDEM_CODE_SERVER_LOG'] ? ['--log', process.env['TANDEM_CODE_SERVER_LOG']] : []),
     options.workspace,
   ];
   let output = '';
