@@ -77,6 +77,12 @@ export async function startCodeServer(options: {
   child.stdout?.on('data', append);
   child.stderr?.on('data', append);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // If the test process ends without close() (a crash, a timeout), take the group down with it.
+  const killOnExit = (): void => {
+    if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
+  };
+  process.once('exit', killOnExit);
+  void exited.then(() => process.removeListener('exit', killOnExit));
 
   const stop = async (): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;

@@ -11,7 +11,7 @@ import { launchVsCode, type VsCodeSession } from '../../e2e/harness';
 import type { IntegrationResults } from './runner';
 
 const runnerDir = __dirname;
-const timeoutMs = 180_000;
+const timeoutMs = 300_000;
 
 async function main(): Promise<number> {
   execFileSync(process.execPath, [path.join(runnerDir, 'build.mjs')], { stdio: 'inherit' });
