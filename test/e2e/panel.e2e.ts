@@ -411,6 +411,26 @@ test('a window reload keeps the conversation; New chat starts fresh and the hist
   }),
 );
 
+test('Export Transcript writes the conversation as Markdown', { timeout: 120_000 }, () =>
+  guarded('export', async () => {
+    await session.runCommand('tandem.exportTranscript');
+    // code-server's save dialog is a quick input holding the proposed path.
+    const input = session.page.locator('.quick-input-widget input');
+    await waitFor(async () => (await input.isVisible()) && (await input.inputValue()).endsWith('.md'), 'the save dialog');
+    const target = path.join(workspace, 'transcript.md');
+    await input.fill(target);
+    // The dialog checks the typed path before it accepts Enter.
+    await session.page.waitForTimeout(700);
+    await input.press('Enter');
+    await waitFor(async () => fs.existsSync(target), 'the transcript file');
+    const markdown = fs.readFileSync(target, 'utf8');
+    assert.match(markdown, /^# When is the release\?/);
+    assert.match(markdown, /## You\n\nWhen is the release\?/);
+    assert.match(markdown, /\*\*Tool call `read_file` \(fc-model\)\*\* — done/);
+    assert.match(markdown, /## Answer \(answer-model\)\n\nThe release is on \*\*Tuesday\*\* and Ada owns it\./);
+  }),
+);
+
 test('a 1,000-step conversation renders quickly and a streamed delta still costs one short frame', { timeout: 120_000 }, () =>
   guarded('large', async () => {
     const view = await session.webview();
