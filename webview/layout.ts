@@ -5,7 +5,7 @@ import type { ModelRole } from '../src/protocol/agentEvents';
 import type { ConversationSummary, FromWebview, PanelSettings } from '../src/protocol/webviewMessages';
 import { button, setDisabled, setLabel, type ButtonElement } from './components';
 import { createUsagePanel } from './usageView';
-import type { RunEdits } from './viewModel';
+import type { RunEdits } from './steps';
 
 export interface LayoutHooks {
   readonly post: (message: FromWebview) => void;

@@ -6,7 +6,8 @@ import { FrameScheduler } from './frameScheduler';
 import { buildLayout, type Layout } from './layout';
 import { createStepElement, updateStepElement, type StepRenderContext } from './stepView';
 import { renderUsage } from './usageView';
-import { applyEvents, createConversationView, type ConversationView } from './viewModel';
+import { createConversationView, type ConversationView } from './steps';
+import { applyEvents } from './viewModel';
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;

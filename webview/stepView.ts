@@ -2,17 +2,16 @@
 // step, or refresh the element after the step changed. Collapsed bodies are
 // built only when opened, so a 1,000-step conversation stays light.
 import { renderMarkdown } from './markdown';
-import {
-  prettyArguments,
-  resultHeadline,
-  type AnswerStep,
-  type ErrorStep,
-  type NoticeStep,
-  type Step,
-  type ThinkingStep,
-  type ToolCallStep,
-  type ToolResultStep,
-} from './viewModel';
+import { prettyArguments, resultHeadline } from './stepText';
+import type {
+  AnswerStep,
+  ErrorStep,
+  NoticeStep,
+  Step,
+  ThinkingStep,
+  ToolCallStep,
+  ToolResultStep,
+} from './steps';
 
 export interface StepRenderContext {
   readonly onCopy: (text: string) => void;

@@ -2,7 +2,9 @@
 // the event list itself). Pure: built from the same view model the panel shows.
 import type { AgentEvent } from '../src/protocol/agentEvents';
 import type { ChatMessage } from '../src/models/chatModel';
-import { applyEvents, createConversationView, prettyArguments, resultHeadline, type Step } from './viewModel';
+import { prettyArguments, resultHeadline } from './stepText';
+import { createConversationView, type Step } from './steps';
+import { applyEvents } from './viewModel';
 
 function fence(text: string, language = ''): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((match) => match[0].length));

@@ -1,15 +1,15 @@
 // The `tandem.chat` webview view: its HTML (strict CSP with a nonce), the
 // transport to the panel (events coalesced per frame), and the handling of
 // every message from the panel, validated with zod first.
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { AgentSettings } from '../agent/agentSettings';
-import { listModels } from '../models/openAiChatModel';
 import type { AgentEvent, ModelRole } from '../protocol/agentEvents';
 import type { McpServerStatus } from '../mcp/mcpServerStatus';
 import { parseFromWebview, type FromWebview, type PanelSettings, type ToWebview } from '../protocol/webviewMessages';
-import { transcriptMarkdown } from '../../webview/transcript';
+import { fetchModelList, pickModel, type ModelList } from './modelPicker';
+import { panelHtml } from './panelHtml';
 import { AgentSession, type ToolSources } from './agentSession';
+import { exportTranscript } from './transcriptExport';
 import { appendCompacted, ConversationStore } from './conversationStore';
 import type { OutputLog } from './outputLog';
 import { ApiKeys } from './secrets';
@@ -261,25 +261,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   async exportTranscript(): Promise<void> {
-    const conversation = this.session.current;
-    if (conversation.events.length === 0) {
-      void vscode.window.showInformationMessage('Tandem: the conversation is empty.');
-      return;
-    }
-    const base = (conversation.title || 'tandem-conversation').replace(/[^\w.-]+/g, '-').slice(0, 60);
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const target = await vscode.window.showSaveDialog({
-      title: 'Export Tandem transcript',
-      defaultUri: folder ? vscode.Uri.joinPath(folder, `${base}.md`) : undefined,
-      filters: { Markdown: ['md'], JSON: ['json'] },
-    });
-    if (!target) return;
-    const json = target.path.toLowerCase().endsWith('.json');
-    const content = json
-      ? JSON.stringify({ id: conversation.id, title: conversation.title, events: conversation.events }, null, 2)
-      : transcriptMarkdown(conversation.title, conversation.events);
-    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(content));
-    this.log.info(`transcript exported to ${target.fsPath}`);
+    await exportTranscript(this.session.current, this.log);
   }
 
   // --- what the panel is told -----------------------------------------------
@@ -309,16 +291,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.post({ type: 'mcpStatus', servers: this.options.mcp?.statuses() ?? [] });
   }
 
-  private async fetchModels(role: ModelRole): Promise<{ models: string[]; error?: string }> {
+  private async fetchModels(role: ModelRole): Promise<ModelList> {
     const settings = await withApiKeys(this.settings(), this.keys);
-    const model = role === 'function-call' ? settings.functionCallModel : settings.answerModel;
-    try {
-      return { models: await listModels(model, AbortSignal.timeout(10_000)) };
-    } catch (error) {
-      const text = error instanceof Error ? error.message : String(error);
-      this.log.warn(`could not list the models of ${model.baseUrl}: ${text}`);
-      return { models: [], error: text };
-    }
+    return fetchModelList(role === 'function-call' ? settings.functionCallModel : settings.answerModel, this.log);
   }
 
   private async postModels(role: ModelRole): Promise<void> {
@@ -355,60 +330,4 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.session.dispose();
     for (const disposable of this.disposables) disposable.dispose();
   }
-}
-
-async function pickModel(
-  title: string,
-  models: readonly string[],
-  current: string,
-  error: string | undefined,
-  allowEmpty: boolean,
-): Promise<string | undefined> {
-  if (models.length === 0) {
-    return vscode.window.showInputBox({
-      title,
-      value: current,
-      prompt: error ? `The model list is unavailable (${error}). Type a model name.` : 'Type a model name.',
-      validateInput: (value) => (allowEmpty || value.trim() ? undefined : 'A model name is needed.'),
-    });
-  }
-  const items: vscode.QuickPickItem[] = [
-    ...(allowEmpty ? [{ label: '', description: 'same as the function-call model' }] : []),
-    ...models.map((name) => ({ label: name, description: name === current ? 'current' : undefined })),
-  ];
-  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: current || undefined });
-  return picked?.label;
-}
-
-function nonce(): string {
-  return randomBytes(18).toString('base64');
-}
-
-/** The panel's HTML: only our own script (with a fresh nonce) and stylesheet may load. */
-export function panelHtml(webview: vscode.Webview, media: vscode.Uri, dist: vscode.Uri): string {
-  const scriptNonce = nonce();
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js'));
-  const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'panel.css'));
-  const csp = [
-    "default-src 'none'",
-    `script-src 'nonce-${scriptNonce}'`,
-    // The toolkit (FAST) probes :focus-visible with a <style> carrying the nonce of the csp-nonce meta tag.
-    `style-src ${webview.cspSource} 'nonce-${scriptNonce}'`,
-    `font-src ${webview.cspSource}`,
-    `img-src ${webview.cspSource} data:`,
-  ].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta property="csp-nonce" content="${scriptNonce}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style.toString()}">
-<title>Tandem</title>
-</head>
-<body>
-<script nonce="${scriptNonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
 }

@@ -7,17 +7,9 @@ import { startScriptedModelServer, type ScriptedModelServer, type ScriptedTurn }
 import { runScripted, settingsFor, TableTool } from '../agent/agentTestSupport';
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
 import { appendCompacted } from '../../../src/host/conversationStore';
-import {
-  applyEvents,
-  createConversationView,
-  prettyArguments,
-  resultHeadline,
-  type AnswerStep,
-  type NoticeStep,
-  type Step,
-  type ToolCallStep,
-  type ToolResultStep,
-} from '../../../webview/viewModel';
+import { applyEvents } from '../../../webview/viewModel';
+import { prettyArguments, resultHeadline } from '../../../webview/stepText';
+import { createConversationView, type AnswerStep, type NoticeStep, type Step, type ToolCallStep, type ToolResultStep } from '../../../webview/steps';
 
 let server: ScriptedModelServer | undefined;
 afterEach(async () => {

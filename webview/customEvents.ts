@@ -1,0 +1,125 @@
+// The CUSTOM events of the stream (agentEvents.ts and the host's own) applied
+// to the panel's state: phase switch, usage, notices, retries, tool status and
+// progress, message kinds, prompts and run edits.
+import type {
+  AgentEvent,
+  MessageKindPayload,
+  NoticePayload,
+  PhasePayload,
+  RunUsage,
+  ToolProgressPayload,
+  ToolStatusPayload,
+} from '../src/protocol/agentEvents';
+import { HostEventName } from './hostEventNames';
+import { push, text, touch, type ConversationView, type NoticeStep, type UserStep } from './steps';
+
+export function applyCustomEvent(view: ConversationView, event: AgentEvent): void {
+  const name = text(event['name']);
+  const value = (event['value'] ?? {}) as Record<string, unknown>;
+  switch (name) {
+    case HostEventName.userMessage:
+      push<UserStep>(view, { kind: 'user', text: text(value['text']), model: undefined });
+      return;
+    case 'tandem.phase': {
+      const phase = value as unknown as PhasePayload;
+      if (phase.phase === 'tools') {
+        view.toolsModel = { role: 'function-call', model: phase.model };
+        return;
+      }
+      push<NoticeStep>(view, {
+        kind: 'notice',
+        code: 'phase',
+        level: 'info',
+        message: phase.reason ?? 'Answering.',
+        model: undefined,
+        phase: {
+          reason: phase.reason,
+          stopReason: phase.stopReason,
+          functionCallModel: phase.functionCallModel,
+          answerModel: phase.answerModel,
+        },
+      });
+      return;
+    }
+    case 'tandem.usage':
+      view.usage = value as unknown as RunUsage;
+      view.chromeDirty = true;
+      return;
+    case 'tandem.notice': {
+      const notice = value as unknown as NoticePayload;
+      push<NoticeStep>(view, {
+        kind: 'notice',
+        code: text(notice.code),
+        level: notice.level === 'warning' || notice.level === 'error' ? notice.level : 'info',
+        message: text(notice.message),
+        model: undefined,
+        phase: undefined,
+      });
+      return;
+    }
+    case 'tandem.retry':
+      push<NoticeStep>(view, {
+        kind: 'notice',
+        code: 'retry',
+        level: 'warning',
+        message: `Retrying ${text(value['model'])} (attempt ${String(value['attempt'])}) in ${Math.round(Number(value['delayMs']) / 100) / 10} s: ${text(value['reason'])}`,
+        model: undefined,
+        phase: undefined,
+      });
+      return;
+    case 'tandem.messageKind': {
+      const kind = value as unknown as MessageKindPayload;
+      view.pendingKinds.set(kind.messageId, kind);
+      return;
+    }
+    case 'tandem.toolProgress': {
+      const progress = value as unknown as ToolProgressPayload;
+      const call = view.byToolCall.get(progress.toolCallId);
+      if (!call) return;
+      const fraction =
+        progress.progress !== undefined && progress.total ? ` ${Math.round((progress.progress / progress.total) * 100)}%` : '';
+      call.progress = `${progress.message ?? ''}${fraction}`.trim() || undefined;
+      touch(view, call);
+      return;
+    }
+    case 'tandem.toolStatus': {
+      const status = value as unknown as ToolStatusPayload;
+      const call = view.byToolCall.get(status.toolCallId);
+      if (call) {
+        call.state = status.status;
+        call.durationMs = status.durationMs;
+        call.source = status.source;
+        call.progress = undefined;
+        touch(view, call);
+      }
+      const result = view.resultByToolCall.get(status.toolCallId);
+      if (result) {
+        result.state = status.status;
+        result.summary = status.summary;
+        touch(view, result);
+      }
+      return;
+    }
+    case HostEventName.runEdits: {
+      const runId = text(value['runId']);
+      const files = Array.isArray(value['files']) ? value['files'].map(text) : [];
+      view.edits.set(runId, { files, reverted: false });
+      view.chromeDirty = true;
+      return;
+    }
+    case HostEventName.runReverted: {
+      const edits = view.edits.get(text(value['runId']));
+      if (edits) edits.reverted = true;
+      view.chromeDirty = true;
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+/**
+ * A streaming-mode tool-result message belongs to the latest tool-result step
+ * not yet announced (the loop announces each result right after it), so each
+ * call keeps one result step in both response modes.
+ */

@@ -1,0 +1,27 @@
+// Short texts the panel and the transcript show for steps.
+import type { ToolResultStep } from './steps';
+
+export function prettyArguments(argsText: string): string {
+  if (!argsText.trim()) return '{}';
+  try {
+    return JSON.stringify(JSON.parse(argsText), null, 2);
+  } catch {
+    return argsText;
+  }
+}
+
+/** The one-line summary shown on a collapsed tool result. */
+export function resultHeadline(step: ToolResultStep): string {
+  if (step.state === 'failed') return `failed: ${firstLine(step.content)}`;
+  if (step.state === 'rejected') return 'not approved';
+  if (step.summary?.kind === 'search') {
+    return `${step.summary.total} result${step.summary.total === 1 ? '' : 's'}`;
+  }
+  const preview = step.summary?.kind === 'text' ? step.summary.preview : step.content;
+  return firstLine(preview) || '(empty result)';
+}
+
+function firstLine(value: string): string {
+  const line = value.trim().split('\n', 1)[0] ?? '';
+  return line.length > 120 ? `${line.slice(0, 117)}...` : line;
+}

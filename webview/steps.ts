@@ -1,0 +1,160 @@
+// The panel's state: the steps a conversation shows and the indexes the
+// reducer keeps. Mutated in place (a run yields thousands of deltas; copying a
+// 1,000-step list per delta would not be cheap): every change bumps the step's
+// `version` and marks it dirty so the renderer touches only what moved.
+import type { AgentEvent, MessageKindPayload, ModelRole, NoticePayload, RunUsage } from '../src/protocol/agentEvents';
+import type { ToolResultSummary } from '../src/tools/tool';
+
+export type StepKind = 'user' | 'thinking' | 'tool-call' | 'tool-result' | 'answer' | 'notice' | 'error';
+
+export interface ModelLabel {
+  readonly role: ModelRole;
+  readonly model: string;
+}
+
+interface StepBase {
+  readonly id: string;
+  readonly runId: string | undefined;
+  model: ModelLabel | undefined;
+  /** Bumped on every change; the renderer compares it. */
+  version: number;
+}
+
+export interface UserStep extends StepBase {
+  readonly kind: 'user';
+  readonly text: string;
+}
+
+export interface ThinkingStep extends StepBase {
+  readonly kind: 'thinking';
+  text: string;
+  done: boolean;
+}
+
+export type ToolCallState = 'running' | 'done' | 'failed' | 'cached' | 'rejected';
+
+export interface ToolCallStep extends StepBase {
+  readonly kind: 'tool-call';
+  readonly toolCallId: string;
+  readonly name: string;
+  argsText: string;
+  state: ToolCallState;
+  durationMs: number | undefined;
+  source: string | undefined;
+  progress: string | undefined;
+}
+
+export interface ToolResultStep extends StepBase {
+  readonly kind: 'tool-result';
+  readonly toolCallId: string;
+  name: string;
+  content: string;
+  state: ToolCallState;
+  summary: ToolResultSummary | undefined;
+  /** Streaming response mode: the result as the loop announced it in its own message. */
+  message: string | undefined;
+}
+
+export interface AnswerStep extends StepBase {
+  readonly kind: 'answer';
+  readonly messageId: string;
+  /** `answer`: the final answer; `interim`/`toolResult`: streaming-mode messages. */
+  readonly messageKind: MessageKindPayload['kind'];
+  text: string;
+  done: boolean;
+}
+
+export interface PhaseSwitch {
+  readonly reason: string | undefined;
+  readonly stopReason: string | undefined;
+  readonly functionCallModel: string;
+  readonly answerModel: string;
+}
+
+export interface NoticeStep extends StepBase {
+  readonly kind: 'notice';
+  readonly code: string;
+  readonly level: NoticePayload['level'];
+  readonly message: string;
+  readonly phase: PhaseSwitch | undefined;
+}
+
+export interface ErrorStep extends StepBase {
+  readonly kind: 'error';
+  readonly message: string;
+  readonly code: string | undefined;
+  readonly suggestion: string | undefined;
+}
+
+export type Step = UserStep | ThinkingStep | ToolCallStep | ToolResultStep | AnswerStep | NoticeStep | ErrorStep;
+
+export interface RunEdits {
+  readonly files: readonly string[];
+  reverted: boolean;
+}
+
+export interface ConversationView {
+  readonly steps: Step[];
+  running: boolean;
+  runId: string | undefined;
+  usage: RunUsage | undefined;
+  /** Runs that changed files, for the "Revert this run's edits" button. */
+  readonly edits: Map<string, RunEdits>;
+  /** Ids of steps changed since the renderer last looked. */
+  readonly dirty: Set<string>;
+  /** True when usage, running or edits changed since the renderer last looked. */
+  chromeDirty: boolean;
+  // Indexes into `steps`, by the ids the events use.
+  readonly byMessage: Map<string, ThinkingStep | AnswerStep>;
+  readonly byToolCall: Map<string, ToolCallStep>;
+  readonly resultByToolCall: Map<string, ToolResultStep>;
+  readonly pendingKinds: Map<string, MessageKindPayload>;
+  /** Streaming-mode tool-result messages, folded into their tool-result step. */
+  readonly resultMessages: Map<string, ToolResultStep>;
+  /** The function-call model of the running phase, for events without metadata. */
+  toolsModel: ModelLabel | undefined;
+  nextId: number;
+}
+
+export function createConversationView(): ConversationView {
+  return {
+    steps: [],
+    running: false,
+    runId: undefined,
+    usage: undefined,
+    edits: new Map(),
+    dirty: new Set(),
+    chromeDirty: true,
+    byMessage: new Map(),
+    byToolCall: new Map(),
+    resultByToolCall: new Map(),
+    pendingKinds: new Map(),
+    resultMessages: new Map(),
+    toolsModel: undefined,
+    nextId: 0,
+  };
+}
+
+export function modelOf(event: AgentEvent): ModelLabel | undefined {
+  const metadata = event['metadata'] as { role?: unknown; model?: unknown } | undefined;
+  if (!metadata || (metadata.role !== 'function-call' && metadata.role !== 'answer')) return undefined;
+  return { role: metadata.role, model: typeof metadata.model === 'string' ? metadata.model : '' };
+}
+
+export function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+export function push<S extends Step>(view: ConversationView, step: Omit<S, 'id' | 'version' | 'runId'>): S {
+  const full = { ...step, id: `s${view.nextId++}`, version: 0, runId: view.runId } as unknown as S;
+  view.steps.push(full);
+  view.dirty.add(full.id);
+  return full;
+}
+
+export function touch(view: ConversationView, step: Step): void {
+  step.version++;
+  view.dirty.add(step.id);
+}
+
+/** Marks everything still streaming as finished (the run ended). */
