@@ -12,9 +12,10 @@ export interface UsageRow {
   readonly cost: string;
 }
 
+/** Plain digits (no thousands separator), so a figure reads and compares the same as the server's count. */
 export function formatCount(value: number | undefined, estimated = false): string {
   if (value === undefined) return '–';
-  return `${estimated ? '~' : ''}${value.toLocaleString('en-US')}`;
+  return `${estimated ? '~' : ''}${value}`;
 }
 
 export function formatSeconds(ms: number): string {

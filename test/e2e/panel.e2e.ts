@@ -177,6 +177,10 @@ test('a run shows thinking, tool calls, results, the phase switch, the streamed 
     assert.equal(await answerRow.getAttribute('data-tokens-in'), String(sum(answerRequests, 'prompt_tokens')));
     assert.equal(await answerRow.getAttribute('data-tokens-out'), String(sum(answerRequests, 'completion_tokens')));
     assert.equal(await answerRow.getAttribute('data-calls'), '1');
+    // The visible figures are the same numbers.
+    const fcCells = (await fcRow.locator('td').allInnerTexts()).map((cell) => cell.trim());
+    assert.deepEqual(fcCells.slice(0, 3), [String(sum(fcRequests, 'prompt_tokens')), String(sum(fcRequests, 'completion_tokens')), String(fcRequests.length)]);
+    assert.match(await fcRow.innerText(), new RegExp(fc));
     const expectedCost =
       (sum(fcRequests, 'prompt_tokens') * 1 + sum(fcRequests, 'completion_tokens') * 2 + sum(answerRequests, 'prompt_tokens') * 10 + sum(answerRequests, 'completion_tokens') * 20) /
       1_000_000;

@@ -19,8 +19,8 @@ const model = (overrides: Partial<ModelUsage>): ModelUsage => ({
 describe('usage figures', () => {
   it('never shows a missing count as 0, and marks estimates', () => {
     assert.equal(formatCount(undefined), '–');
-    assert.equal(formatCount(1234), '1,234');
-    assert.equal(formatCount(1234, true), '~1,234');
+    assert.equal(formatCount(1234), '1234');
+    assert.equal(formatCount(1234, true), '~1234');
     assert.equal(formatCost(undefined, true), 'no price');
     assert.equal(formatCost(0.00123, true), '≈ $0.0012');
     assert.equal(formatCost(0.0102, true), '≈ $0.0102');
@@ -36,9 +36,9 @@ describe('usage figures', () => {
       totalCostUsd: 0.0042,
     };
     const table = usageTable(usage);
-    assert.equal(table.functionCall.tokensIn, '1,200');
+    assert.equal(table.functionCall.tokensIn, '1200');
     assert.equal(table.answer.tokensOut, '–');
-    assert.equal(table.total.tokensIn, '2,100');
+    assert.equal(table.total.tokensIn, '2100');
     assert.equal(table.total.tokensOut, '80');
     assert.equal(table.total.calls, '4');
     assert.equal(table.functionCall.time, '1.5 s');
