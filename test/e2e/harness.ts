@@ -77,10 +77,10 @@ export async function launchVsCode(options: LaunchOptions): Promise<VsCodeSessio
   const workspace = path.resolve(options.workspace);
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
   fs.mkdirSync(extensionsDir, { recursive: true });
-  fs.writeFileSync(
-    path.join(userDataDir, 'User', 'settings.json'),
-    JSON.stringify({ ...baseSettings, ...options.settings }, null, 2),
-  );
+  const settingsFile = path.join(userDataDir, 'User', 'settings.json');
+  // A reused user-data dir keeps what the last session wrote (e.g. the model pickers).
+  const startingSettings = options.userDataDir ? readSettings(settingsFile) ?? baseSettings : baseSettings;
+  fs.writeFileSync(settingsFile, JSON.stringify({ ...startingSettings, ...options.settings }, null, 2));
   const extensionDir = options.extensionDir ?? repositoryRoot;
   if (!fs.existsSync(path.join(extensionDir, 'dist', 'extension.js'))) {
     throw new Error(`${extensionDir}/dist/extension.js is missing: run \`npm run build\` first`);
@@ -94,7 +94,8 @@ export async function launchVsCode(options: LaunchOptions): Promise<VsCodeSessio
   const cleanUp = async (): Promise<void> => {
     await browser?.close().catch(() => undefined);
     await server?.stop();
-    fs.rmSync(options.userDataDir ? extensionsDir : scratch, { recursive: true, force: true });
+    // A reused user-data dir lives outside scratch and stays.
+    fs.rmSync(scratch, { recursive: true, force: true });
   };
   try {
     server = await startCodeServer({ userDataDir, extensionsDir, workspace, env: options.env ?? {} });
@@ -122,9 +123,7 @@ export async function launchVsCode(options: LaunchOptions): Promise<VsCodeSessio
       },
       reload: () => reloadWindow(page),
       updateSettings: async (patch) => {
-        const settingsFile = path.join(userDataDir, 'User', 'settings.json');
-        const current = JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
-        fs.writeFileSync(settingsFile, JSON.stringify({ ...current, ...patch }, null, 2));
+        fs.writeFileSync(settingsFile, JSON.stringify({ ...readSettings(settingsFile), ...patch }, null, 2));
         await reloadWindow(page);
       },
       logs: () =>
@@ -139,6 +138,14 @@ export async function launchVsCode(options: LaunchOptions): Promise<VsCodeSessio
     const output = server?.output() ?? '';
     await cleanUp();
     throw new Error(`launchVsCode failed: ${(error as Error).message}\n${output}`, { cause: error });
+  }
+}
+
+function readSettings(settingsFile: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined;
   }
 }
 
