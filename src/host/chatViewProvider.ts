@@ -1,6 +1,8 @@
 // The `tandem.chat` webview view: its HTML (strict CSP with a nonce), the
 // transport to the panel (events coalesced per frame), and the handling of
 // every message from the panel, validated with zod first.
+import { createHash } from 'node:crypto';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentSettings } from '../agent/agentSettings';
 import type { AgentEvent, ModelRole } from '../protocol/agentEvents';
@@ -10,7 +12,7 @@ import { fetchModelList, pickModel, type ModelList } from './modelPicker';
 import { panelHtml } from './panelHtml';
 import { AgentSession, type ToolSources } from './agentSession';
 import { exportTranscript } from './transcriptExport';
-import { appendCompacted, ConversationStore } from './conversationStore';
+import { appendCompacted, ConversationStore, JsonFileState } from './conversationStore';
 import type { OutputLog } from './outputLog';
 import { ApiKeys } from './secrets';
 import { modelSettingKey, readSettings, withApiKeys, writeSetting } from './settingsReader';
@@ -27,6 +29,18 @@ export interface ChatViewOptions {
 }
 
 const frameMs = 16;
+
+/**
+ * Conversations belong to a workspace. They live in global storage under a key
+ * of the workspace's folders rather than in `storageUri`, whose identity
+ * changed between two starts of code-server on the same folder.
+ */
+function workspaceKey(): string {
+  const identity =
+    vscode.workspace.workspaceFile?.toString() ??
+    (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.toString()).join('|');
+  return identity ? createHash('sha256').update(identity).digest('hex').slice(0, 24) : 'no-workspace';
+}
 
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
@@ -63,8 +77,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   /** Opens the store and the conversation the user had open last. */
   static async create(context: vscode.ExtensionContext, log: OutputLog, options: ChatViewOptions): Promise<ChatViewProvider> {
-    const directory = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'conversations').fsPath;
-    const store = new ConversationStore(directory, context.workspaceState);
+    const directory = vscode.Uri.joinPath(context.globalStorageUri, 'conversations', workspaceKey()).fsPath;
+    const store = new ConversationStore(directory, await JsonFileState.open(path.join(directory, 'index.json')));
     const currentId = store.currentId();
     const initial = currentId ? await store.load(currentId) : undefined;
     return new ChatViewProvider(context, log, options, store, initial);

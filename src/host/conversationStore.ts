@@ -1,6 +1,6 @@
 // Conversations on disk, one JSON file each, so they survive a window reload
-// and a restart. The index (titles, order) lives in a Memento. No `vscode`
-// import: the host passes a directory and a Memento, tests pass a temp dir.
+// and a restart; the index (titles, order, the open one) in a small state
+// object, a JSON file beside them in the extension. No `vscode` import.
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
@@ -20,6 +20,48 @@ export interface StoredConversation {
 export interface KeyValueState {
   get<T>(key: string): T | undefined;
   update(key: string, value: unknown): Thenable<void> | Promise<void>;
+}
+
+/**
+ * A KeyValueState in a JSON file beside the conversations, written at once
+ * and atomically: a Memento may not reach the disk when VS Code is killed,
+ * and then the files would be there but not the history that finds them.
+ */
+export class JsonFileState implements KeyValueState {
+  private writing: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly file: string,
+    private readonly values: Record<string, unknown>,
+  ) {}
+
+  static async open(file: string): Promise<JsonFileState> {
+    let values: Record<string, unknown> = {};
+    try {
+      const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) values = parsed as Record<string, unknown>;
+    } catch {
+      // No index yet (or an unreadable one): start empty; the conversation files stay.
+    }
+    return new JsonFileState(file, values);
+  }
+
+  get<T>(key: string): T | undefined {
+    return this.values[key] as T | undefined;
+  }
+
+  async update(key: string, value: unknown): Promise<void> {
+    if (value === undefined) delete this.values[key];
+    else this.values[key] = value;
+    const text = JSON.stringify(this.values);
+    this.writing = this.writing.then(async () => {
+      await mkdir(path.dirname(this.file), { recursive: true });
+      const temporary = `${this.file}.${process.pid}.tmp`;
+      await writeFile(temporary, text, 'utf8');
+      await rename(temporary, this.file);
+    });
+    await this.writing;
+  }
 }
 
 const indexKey = 'tandem.conversations';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
-import { appendCompacted, ConversationStore, titleFrom, type KeyValueState } from '../../../src/host/conversationStore';
+import { appendCompacted, ConversationStore, JsonFileState, titleFrom, type KeyValueState } from '../../../src/host/conversationStore';
 
 class MemoryState implements KeyValueState {
   readonly values = new Map<string, unknown>();
@@ -65,6 +65,24 @@ describe('conversation store', () => {
     await conversations.delete(a.id);
     assert.deepEqual(conversations.list().map((entry) => entry.title), ['b']);
     assert.equal(await conversations.load(a.id), undefined);
+  });
+
+  it('keeps the index in a file that a new process reads back (a restart)', async () => {
+    const { directory } = await store();
+    const file = path.join(directory, 'index.json');
+    const first = new ConversationStore(directory, await JsonFileState.open(file));
+    const conversation = first.create();
+    conversation.title = 'Survives';
+    conversation.events.push(event('RUN_STARTED'));
+    await first.save(conversation);
+    await first.setCurrent(conversation.id);
+
+    const second = new ConversationStore(directory, await JsonFileState.open(file));
+    assert.equal(second.currentId(), conversation.id);
+    assert.deepEqual(second.list().map((entry) => entry.title), ['Survives']);
+    assert.equal((await second.load(conversation.id))?.title, 'Survives');
+    await second.setCurrent(undefined);
+    assert.equal((await JsonFileState.open(file)).get('tandem.currentConversation'), undefined);
   });
 
   it('refuses ids that could reach outside its folder', async () => {
