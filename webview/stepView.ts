@@ -86,7 +86,19 @@ function summaryLine(step: Step): HTMLElement {
     label.title = step.model.role === 'answer' ? 'Answer model' : 'Function-call model';
     summary.append(label);
   }
+  const preview = previewText(step);
+  if (preview) summary.append(element('span', 'step-preview', preview));
   return summary;
+}
+
+/** A line under a collapsed step's title: why the model chose its move, or the call's arguments. */
+function previewText(step: Step): string | undefined {
+  if (step.kind === 'thinking' && step.done) return step.text.trim().split('\n', 1)[0] || undefined;
+  if (step.kind === 'tool-call' && step.argsText.trim()) {
+    const compact = step.argsText.replace(/\s+/g, ' ').trim();
+    return compact.length > 120 ? `${compact.slice(0, 117)}...` : compact;
+  }
+  return undefined;
 }
 
 function pre(text: string, className = 'code'): HTMLElement {
