@@ -218,12 +218,12 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
       modelsError.textContent = error ? `Model list unavailable (${error}); type a model name.` : '';
     },
     setMcpStatus(servers) {
+      mcpStatus.dataset['count'] = String(servers.length);
       if (servers.length === 0) {
-        mcpStatus.textContent = '';
-        mcpStatus.hidden = true;
+        mcpStatus.textContent = 'MCP: no servers configured.';
+        mcpStatus.title = 'Add servers in .vscode/mcp.json or the tandem.mcp.servers setting.';
         return;
       }
-      mcpStatus.hidden = false;
       mcpStatus.textContent =
         'MCP: ' +
         servers

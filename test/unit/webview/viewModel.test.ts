@@ -105,6 +105,19 @@ describe('conversation view model', () => {
     );
   });
 
+  it('in chat mode shows only the phase switch and the answer, with one model in single-model mode', async () => {
+    const model = await serve([{ model: 'fc-model', content: 'Hello! How can I help?' }]);
+    const run = await runScripted(settingsFor(model, { mode: 'chat', singleModel: true }), { tools: [table()], mode: 'chat', singleModel: true });
+    const view = applyEvents(createConversationView(), run.events);
+    assert.deepEqual(kinds(view.steps), ['notice', 'answer']);
+    const [notice] = only(view.steps, 'notice');
+    assert.equal(notice?.phase?.stopReason, 'chatMode');
+    assert.deepEqual(only(view.steps, 'answer')[0]?.model, { role: 'answer', model: 'fc-model' });
+    assert.equal(only(view.steps, 'answer')[0]?.text, 'Hello! How can I help?');
+    assert.equal(view.usage?.functionCall.calls, 0);
+    assert.equal(view.usage?.answer.calls, 1);
+  });
+
   it('replays a compacted stream to the same view as the live stream', async () => {
     const model = await serve([
       { model: 'fc-model', reasoning: 'Think a little about this one.', toolCalls: [{ name: 'lookup', arguments: { key: 'germany' } }] },
