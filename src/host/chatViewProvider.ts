@@ -11,6 +11,7 @@ import { parseFromWebview, type FromWebview, type PanelSettings, type ToWebview 
 import { fetchModelList, pickModel, type ModelList } from './modelPicker';
 import { panelHtml } from './panelHtml';
 import { AgentSession, type ToolSources } from './agentSession';
+import { signalFromToken } from './cancellation';
 import { exportTranscript } from './transcriptExport';
 import { appendCompacted, ConversationStore, JsonFileState } from './conversationStore';
 import type { OutputLog } from './outputLog';
@@ -264,7 +265,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** Quick picks for both models, filled from /models (free text when the list is unavailable). */
   async selectModels(): Promise<void> {
     for (const role of ['function-call', 'answer'] as const) {
-      const { models, error } = await this.fetchModels(role);
+      const { models, error } = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Tandem: listing the models…', cancellable: true },
+        async (_progress, token) => {
+          const cancellation = signalFromToken(token);
+          try {
+            return await this.fetchModels(role, cancellation.signal);
+          } finally {
+            cancellation.dispose();
+          }
+        },
+      );
       const settings = this.settings();
       const current = role === 'function-call' ? settings.functionCallModel.model : settings.singleModel ? '' : settings.answerModel.model;
       const title = role === 'function-call' ? 'Function-call model (calls the tools)' : 'Answer model (empty: same as function-call)';
@@ -305,9 +316,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.post({ type: 'mcpStatus', servers: this.options.mcp?.statuses() ?? [] });
   }
 
-  private async fetchModels(role: ModelRole): Promise<ModelList> {
+  private async fetchModels(role: ModelRole, signal?: AbortSignal): Promise<ModelList> {
     const settings = await withApiKeys(this.settings(), this.keys);
-    return fetchModelList(role === 'function-call' ? settings.functionCallModel : settings.answerModel, this.log);
+    return fetchModelList(role === 'function-call' ? settings.functionCallModel : settings.answerModel, this.log, signal);
   }
 
   private async postModels(role: ModelRole): Promise<void> {

@@ -12,9 +12,10 @@ export interface ModelList {
 }
 
 /** The endpoint's models (GET /models), or the reason they could not be listed. */
-export async function fetchModelList(model: ModelSettings, log: Log): Promise<ModelList> {
+export async function fetchModelList(model: ModelSettings, log: Log, signal?: AbortSignal): Promise<ModelList> {
+  const timeout = AbortSignal.timeout(10_000);
   try {
-    return { models: await listModels(model, AbortSignal.timeout(10_000)) };
+    return { models: await listModels(model, signal ? AbortSignal.any([signal, timeout]) : timeout) };
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
     log.warn(`could not list the models of ${model.baseUrl}: ${text}`);
