@@ -18,15 +18,14 @@ const shared = {
 const builds = [
   {
     ...shared,
-    entryPoints: { extension: 'src/extension.ts' },
+    // Two bundles: the tiny activation entry and the host services it loads
+    // after activation (src/extension.ts requires dist/host.js by path).
+    entryPoints: { extension: 'src/extension.ts', host: 'src/host/hostMain.ts' },
     outdir: 'dist',
     platform: 'node',
     target: 'node20',
     format: 'cjs',
     external: ['vscode'],
-    // The heavy SDKs stay in their own chunks of the same bundle but are only
-    // evaluated on first use (see the lazy imports in src/host), keeping
-    // activation cheap.
   },
   {
     ...shared,

@@ -1,46 +1,47 @@
-// Composition root: wires the pieces and nothing else. Activation stays cheap:
-// the panel host (loop, model client, zod) loads on first use through dynamic
-// imports, which esbuild keeps lazy inside the one bundle; MCP starts its
-// servers after activation returns.
+// Composition root: wires the pieces and nothing else. Activation stays cheap
+// (measured ~1-3 ms to load and activate): everything but the view and the
+// command registrations lives in dist/host.js, a bundle of its own that is
+// loaded right after activate() returns; the MCP servers start then, and the
+// panel host (loop, model client, zod) on first use.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ChatViewProvider } from './host/chatViewProvider';
 import { registerCommands } from './host/commands';
-import { createMcpHostService } from './host/mcpHostService';
+import type { HostServices } from './host/hostMain';
 import { OutputLog } from './host/outputLog';
+
+let host: Promise<HostServices> | undefined;
+
+/** dist/host.js, resolved at run time so esbuild keeps it out of this bundle. */
+function loadHostModule(): Promise<typeof import('./host/hostMain')> {
+  const file = path.join(__dirname, 'host.js');
+  return new Promise((resolve) => resolve(require(file) as typeof import('./host/hostMain')));
+}
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = new OutputLog();
   context.subscriptions.push(log);
-  const mcp = createMcpHostService(context, log);
-  context.subscriptions.push(mcp);
-
-  let panel: Promise<ChatViewProvider> | undefined;
-  const loadPanel = () =>
-    (panel ??= (async () => {
-      const [{ ChatViewProvider }, { createWorkspaceToolsForVscode }] = await Promise.all([
-        import('./host/chatViewProvider'),
-        import('./host/workspaceToolsEntry'),
-      ]);
-      const workspace = createWorkspaceToolsForVscode(context, (line) => log.info(line));
-      const provider = await ChatViewProvider.create(context, log, {
-        toolSources: () => ({
-          tools: () => [...workspace.tools(), ...mcp.hub.tools()],
-          approvalGateFor: (runId, policy) => workspace.approvalGateFor(runId, policy),
-          editedFiles: (runId) => workspace.editedFiles(runId),
-          revertRun: (runId) => workspace.revertRun(runId),
-        }),
-        mcp: mcp.hub,
-      });
-      context.subscriptions.push(provider);
-      return provider;
-    })());
+  const services = () =>
+    (host ??= loadHostModule().then((module) => module.startHost(context, log)));
 
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider('tandem.chat', {
-      resolveWebviewView: async (view) => (await loadPanel()).resolveWebviewView(view),
+      resolveWebviewView: async (view) => (await (await services()).panel()).resolveWebviewView(view),
     }),
   );
-  registerCommands(context, { panel: loadPanel, log, showMcpServers: () => mcp.showServers() });
+  registerCommands(context, {
+    panel: async () => (await services()).panel(),
+    log,
+    showMcpServers: async () => (await services()).mcp.showServers(),
+  });
+  // Start MCP servers and register the approval commands without delaying activation.
+  setTimeout(() => {
+    services().catch((error: unknown) => log.error(`Tandem failed to start: ${error instanceof Error ? error.message : String(error)}`));
+  }, 0);
 }
 
-export function deactivate(): void {}
+/** Ends the MCP server processes; VS Code awaits the promise. */
+export async function deactivate(): Promise<void> {
+  const running = host;
+  host = undefined;
+  if (running) await (await running).dispose();
+}

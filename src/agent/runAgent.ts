@@ -81,8 +81,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
   };
 
   emitter.emit({ type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId });
-  let phase: 'tools' | 'answer' = mode === 'chat' ? 'answer' : 'tools';
-  let phaseStarted = Date.now();
+  usage.beginPhase(mode === 'chat' ? 'answer' : 'tools');
   try {
     if (signal.aborted) throw new CancelledError();
     const question = lastUserText(input.messages);
@@ -112,7 +111,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
         signal,
         log: deps.log,
       });
-      usage.addPhaseTime('tools', Date.now() - phaseStarted);
+      usage.endPhase();
       stopReason = tools.stopReason;
       const level = STOP_NOTICE[stopReason];
       if (level) emitter.notice(stopReason, level, tools.reason);
@@ -136,8 +135,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
       );
     }
 
-    phase = 'answer';
-    phaseStarted = Date.now();
+    usage.beginPhase('answer');
     if (mode === 'chat') {
       emitter.custom(
         CustomEventName.phase,
@@ -148,10 +146,11 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
     emitter.stepStarted('answer');
     answer = await runAnswerPhase({ model: deps.answerModel, messages: answerInput, emitter, usage, signal });
     emitter.stepFinished();
-    usage.addPhaseTime('answer', Date.now() - phaseStarted);
+    usage.endPhase();
     finished(stopReason);
   } catch (error) {
-    usage.addPhaseTime(phase, Date.now() - phaseStarted);
+    const phase = usage.currentPhase() ?? 'answer';
+    usage.endPhase();
     if (isCancellation(error) || signal.aborted) {
       emitter.closeAll();
       emitter.notice('cancelled', 'info', 'Stopped.');

@@ -55,7 +55,25 @@ export class UsageTracker {
     if (turn.usage.promptTokens === undefined || turn.usage.completionTokens === undefined) tally.incomplete = true;
   }
 
-  addPhaseTime(phase: 'tools' | 'answer', milliseconds: number): void {
+  private running: { phase: 'tools' | 'answer'; since: number } | undefined;
+
+  /** Starts timing a phase (ending the one before); snapshots include its time so far. */
+  beginPhase(phase: 'tools' | 'answer', now = Date.now()): void {
+    this.endPhase(now);
+    this.running = { phase, since: now };
+  }
+
+  currentPhase(): 'tools' | 'answer' | undefined {
+    return this.running?.phase;
+  }
+
+  endPhase(now = Date.now()): void {
+    if (!this.running) return;
+    this.addPhaseTime(this.running.phase, now - this.running.since);
+    this.running = undefined;
+  }
+
+  private addPhaseTime(phase: 'tools' | 'answer', milliseconds: number): void {
     if (phase === 'tools') this.toolPhaseMs += milliseconds;
     else this.answerPhaseMs += milliseconds;
   }
@@ -82,7 +100,10 @@ export class UsageTracker {
     const answer = this.modelUsage('answer');
     const costs = [functionCall, answer].filter((usage) => usage.calls > 0).map((usage) => usage.costUsd);
     const totalCostUsd = costs.some((cost) => cost === undefined) ? undefined : costs.reduce<number>((sum, cost) => sum + (cost ?? 0), 0);
-    return { functionCall, answer, toolPhaseMs: this.toolPhaseMs, answerPhaseMs: this.answerPhaseMs, totalCostUsd };
+    const elapsed = this.running ? Date.now() - this.running.since : 0;
+    const toolPhaseMs = this.toolPhaseMs + (this.running?.phase === 'tools' ? elapsed : 0);
+    const answerPhaseMs = this.answerPhaseMs + (this.running?.phase === 'answer' ? elapsed : 0);
+    return { functionCall, answer, toolPhaseMs, answerPhaseMs, totalCostUsd };
   }
 
   /** AG-UI's own accounting, for RUN_FINISHED: one entry per model role that was called. */

@@ -116,7 +116,20 @@ export class ApprovalCenter implements vscode.TextDocumentContentProvider {
     }
     try {
       await this.updateContext();
-      if (request.kind === 'edit' && proposedUri !== undefined) await this.showDiff(id, request, proposedUri);
+      if (request.kind === 'edit' && proposedUri !== undefined) {
+        await this.showDiff(id, request, proposedUri);
+        // The close event can be missed when the tab closes while the diff is
+        // still opening; once shown, a diff whose tab is gone is a rejection.
+        const diffIsOpen = () => vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => isDiffOf(tab, proposedUri)));
+        const shownAt = Date.now();
+        let seen = diffIsOpen();
+        const watch = setInterval(() => {
+          const open = diffIsOpen();
+          if (open) seen = true;
+          else if (seen || Date.now() - shownAt > 2000) settle(false);
+        }, 100);
+        disposables.push({ dispose: () => clearInterval(watch) });
+      }
       void this.notify(request).then((choice) => {
         if (choice !== undefined) settle(choice);
       });

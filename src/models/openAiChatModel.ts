@@ -11,6 +11,7 @@ import { classifyFailure, toModelApiError } from './modelFailure';
 import { toOpenAiMessages, toOpenAiTools } from './openAiMessages';
 import { resolveRetryOptions, retryDelayMs, type ResolvedRetryOptions, type RetryOptions } from './retryPolicy';
 import { StreamAccumulator, type WireUsage } from './streamAccumulator';
+import { samplingParameters } from './modelQuirks';
 import { estimateUsage } from './usageEstimate';
 
 export interface ChatModelOptions {
@@ -92,8 +93,7 @@ function requestBody(settings: ModelSettings, request: TurnRequest): ChatComplet
     messages: toOpenAiMessages(request.messages),
     stream: true,
     stream_options: { include_usage: true },
-    ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
-    ...(settings.maxTokens !== undefined ? { max_tokens: settings.maxTokens } : {}),
+    ...samplingParameters(settings.model, settings.temperature, settings.maxTokens),
     ...(tools ? { tools } : {}),
   };
 }

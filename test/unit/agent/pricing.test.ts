@@ -32,3 +32,20 @@ describe('pricing', () => {
     assert.equal(usage.totalCostUsd, undefined, 'one unknown cost makes the total unknown');
   });
 });
+
+describe('phase times', () => {
+  it('include the running phase in a snapshot, and stop counting when it ends', () => {
+    const tracker = new UsageTracker('a', 'b', {});
+    tracker.beginPhase('tools', Date.now() - 500);
+    const live = tracker.snapshot();
+    assert.ok(live.toolPhaseMs >= 500, `live tool time ${live.toolPhaseMs}`);
+    assert.equal(live.answerPhaseMs, 0);
+    tracker.beginPhase('answer', Date.now() - 200);
+    const switched = tracker.snapshot();
+    assert.ok(switched.toolPhaseMs >= 300 && switched.toolPhaseMs < live.toolPhaseMs + 100, 'the tool phase ended when the answer phase began');
+    assert.ok(switched.answerPhaseMs >= 200);
+    tracker.endPhase();
+    const ended = tracker.snapshot().answerPhaseMs;
+    assert.equal(tracker.snapshot().answerPhaseMs, ended, 'no time is added after the end');
+  });
+});

@@ -1,0 +1,43 @@
+// The extension's host services, bundled apart from src/extension.ts (as
+// dist/host.js) so that activation only parses a few kilobytes. Loaded right
+// after activate() returns: it starts the MCP servers and builds the panel
+// host on first use.
+import type * as vscode from 'vscode';
+import type { ChatViewProvider } from './chatViewProvider';
+import { createMcpHostService, type McpHostService } from './mcpHostService';
+import type { OutputLog } from './outputLog';
+import { createWorkspaceToolsForVscode } from './workspaceToolsEntry';
+
+export interface HostServices {
+  readonly mcp: McpHostService;
+  panel(): Promise<ChatViewProvider>;
+  dispose(): Promise<void>;
+}
+
+export function startHost(context: vscode.ExtensionContext, log: OutputLog): HostServices {
+  const mcp = createMcpHostService(context, log);
+  const workspace = createWorkspaceToolsForVscode(context, (line) => log.info(line));
+  let panel: Promise<ChatViewProvider> | undefined;
+  return {
+    mcp,
+    panel: () =>
+      (panel ??= (async () => {
+        const { ChatViewProvider } = await import('./chatViewProvider');
+        const provider = await ChatViewProvider.create(context, log, {
+          toolSources: () => ({
+            tools: () => [...workspace.tools(), ...mcp.hub.tools()],
+            approvalGateFor: (runId, policy) => workspace.approvalGateFor(runId, policy),
+            editedFiles: (runId) => workspace.editedFiles(runId),
+            revertRun: (runId) => workspace.revertRun(runId),
+          }),
+          mcp: mcp.hub,
+        });
+        context.subscriptions.push(provider);
+        return provider;
+      })()),
+    dispose: async () => {
+      workspace.dispose();
+      await mcp.dispose();
+    },
+  };
+}
