@@ -46,56 +46,45 @@ export class RunEmitter {
 
   /** A streamed reasoning message (the thinking of a model). */
   reasoning(role: ModelRole, model: string): StreamedMessage {
-    const messageId = randomUUID();
     const metadata = { role, model };
-    let started = false;
-    let closed = false;
-    let text = '';
-    const close = () => {
-      this.open.delete(messageId);
-      if (!started || closed) return;
-      closed = true;
-      this.emit({ type: EventType.REASONING_MESSAGE_END, messageId, metadata });
-      this.emit({ type: EventType.REASONING_END, messageId, metadata });
-    };
-    return {
-      messageId,
-      get text() {
-        return text;
+    return this.stream({
+      open: (messageId) => {
+        this.emit({ type: EventType.REASONING_START, messageId, metadata });
+        this.emit({ type: EventType.REASONING_MESSAGE_START, messageId, role: 'reasoning', metadata });
       },
-      append: (delta) => {
-        if (!delta || closed) return;
-        if (!started) {
-          started = true;
-          this.open.set(messageId, close);
-          this.emit({ type: EventType.REASONING_START, messageId, metadata });
-          this.emit({ type: EventType.REASONING_MESSAGE_START, messageId, role: 'reasoning', metadata });
-        }
-        text += delta;
-        this.emit({ type: EventType.REASONING_MESSAGE_CONTENT, messageId, delta, metadata });
+      content: (messageId, delta) => this.emit({ type: EventType.REASONING_MESSAGE_CONTENT, messageId, delta, metadata }),
+      close: (messageId) => {
+        this.emit({ type: EventType.REASONING_MESSAGE_END, messageId, metadata });
+        this.emit({ type: EventType.REASONING_END, messageId, metadata });
       },
-      close,
-    };
+    });
   }
 
   /** A streamed assistant text message; `kind` tells the panel what it is. */
   text(kind: MessageKindPayload['kind'], role: ModelRole, model: string): StreamedMessage {
-    const messageId = randomUUID();
     const metadata = { role, model, kind };
-    let started = false;
-    let closed = false;
+    return this.stream({
+      open: (messageId) => {
+        this.custom(CustomEventName.messageKind, { messageId, kind, role, model } satisfies MessageKindPayload, { role, model });
+        this.emit({ type: EventType.TEXT_MESSAGE_START, messageId, role: 'assistant', metadata });
+      },
+      content: (messageId, delta) => this.emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta, metadata }),
+      close: (messageId) => this.emit({ type: EventType.TEXT_MESSAGE_END, messageId, metadata }),
+    });
+  }
+
+  /**
+   * A message that opens on its first non-empty delta (an empty message emits
+   * nothing), closes once, and ignores text after it closed.
+   */
+  private stream(events: { open(messageId: string): void; content(messageId: string, delta: string): void; close(messageId: string): void }): StreamedMessage {
+    const messageId = randomUUID();
+    let state: 'new' | 'open' | 'closed' = 'new';
     let text = '';
-    const start = () => {
-      started = true;
-      this.open.set(messageId, close);
-      this.custom(CustomEventName.messageKind, { messageId, kind, role, model } satisfies MessageKindPayload, { role, model });
-      this.emit({ type: EventType.TEXT_MESSAGE_START, messageId, role: 'assistant', metadata });
-    };
     const close = () => {
       this.open.delete(messageId);
-      if (!started || closed) return;
-      closed = true;
-      this.emit({ type: EventType.TEXT_MESSAGE_END, messageId, metadata });
+      if (state === 'open') events.close(messageId);
+      state = 'closed';
     };
     return {
       messageId,
@@ -103,10 +92,14 @@ export class RunEmitter {
         return text;
       },
       append: (delta) => {
-        if (!delta || closed) return;
-        if (!started) start();
+        if (!delta || state === 'closed') return;
+        if (state === 'new') {
+          state = 'open';
+          this.open.set(messageId, close);
+          events.open(messageId);
+        }
         text += delta;
-        this.emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta, metadata });
+        events.content(messageId, delta);
       },
       close,
     };
