@@ -13,7 +13,8 @@ import type { ChatMessage } from '../../../src/models/chatModel';
 import { createChatModel } from '../../../src/models/openAiChatModel';
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
 import type { Tool, ToolResult } from '../../../src/tools/tool';
-import type { ScriptedModelServer } from '../../fixtures/scriptedModelServer';
+import { afterEach } from 'node:test';
+import { startScriptedModelServer, type ScriptedModelServer, type ScriptedTurn } from '../../fixtures/scriptedModelServer';
 
 export function settingsFor(server: ScriptedModelServer, overrides: Partial<AgentSettings> = {}): AgentSettings {
   const functionCallModel = { baseUrl: server.baseUrl, model: 'fc-model', temperature: 0, maxTokens: 512 };
@@ -152,4 +153,14 @@ export function notices(events: readonly AgentEvent[]): { code: string; level: s
 
 export function toolStatuses(events: readonly AgentEvent[]): { toolName: string; status: string }[] {
   return customValues(events, 'tandem.toolStatus');
+}
+
+/** For a test file: starts a scripted model server per test and closes it after the test. */
+export function scriptedServers(): (turns: ScriptedTurn[]) => Promise<ScriptedModelServer> {
+  let server: ScriptedModelServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  return async (turns) => (server = await startScriptedModelServer({ turns }));
 }

@@ -2,23 +2,14 @@
 // scripted model server: chaining, every stop reason, the policies, both
 // response modes, dual and single model, and usage equal to the server's counts.
 import assert from 'node:assert/strict';
-import { afterEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { EventType } from '@ag-ui/core';
-import { startScriptedModelServer, type ScriptedModelServer, type ScriptedTurn } from '../../fixtures/scriptedModelServer';
+import type { ScriptedTurn } from '../../fixtures/scriptedModelServer';
 import { SessionCache } from '../../../src/agent/sessionCache';
 import type { RunUsage } from '../../../src/protocol/agentEvents';
-import { customValues, messageText, notices, reasoningText, runScripted, settingsFor, TableTool, throwingTool, toolStatuses } from './agentTestSupport';
+import { customValues, messageText, notices, reasoningText, runScripted, scriptedServers, settingsFor, TableTool, throwingTool, toolStatuses } from './agentTestSupport';
 
-let server: ScriptedModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function serve(turns: ScriptedTurn[]): Promise<ScriptedModelServer> {
-  server = await startScriptedModelServer({ turns });
-  return server;
-}
+const serve = scriptedServers();
 
 const capitals = () =>
   new TableTool('lookup', {

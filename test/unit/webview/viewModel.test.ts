@@ -2,25 +2,16 @@
 // openai SDK against the scripted model server, and the view model must show
 // what the server sent — steps, model labels, the answer and the usage.
 import assert from 'node:assert/strict';
-import { afterEach, describe, it } from 'node:test';
-import { startScriptedModelServer, type ScriptedModelServer, type ScriptedTurn } from '../../fixtures/scriptedModelServer';
-import { runScripted, settingsFor, TableTool } from '../agent/agentTestSupport';
+import { describe, it } from 'node:test';
+import type { ScriptedTurn } from '../../fixtures/scriptedModelServer';
+import { runScripted, scriptedServers, settingsFor, TableTool } from '../agent/agentTestSupport';
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
 import { appendCompacted } from '../../../src/host/conversationStore';
 import { applyEvents } from '../../../webview/viewModel';
 import { prettyArguments, resultHeadline } from '../../../webview/stepText';
 import { createConversationView, type AnswerStep, type NoticeStep, type Step, type ToolCallStep, type ToolResultStep } from '../../../webview/steps';
 
-let server: ScriptedModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function serve(turns: ScriptedTurn[]): Promise<ScriptedModelServer> {
-  server = await startScriptedModelServer({ turns });
-  return server;
-}
+const serve = scriptedServers();
 
 const table = () =>
   new TableTool('lookup', {
