@@ -10,7 +10,7 @@ import type {
   ToolProgressPayload,
   ToolStatusPayload,
 } from '../src/protocol/agentEvents';
-import { HostEventName } from './hostEventNames';
+import { HostEventName } from '../src/protocol/hostEventNames';
 import { push, text, touch, type ConversationView, type NoticeStep, type UserStep } from './steps';
 
 export function applyCustomEvent(view: ConversationView, event: AgentEvent): void {

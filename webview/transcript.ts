@@ -1,7 +1,6 @@
 // A conversation as Markdown, for `tandem.exportTranscript` (the JSON export is
 // the event list itself). Pure: built from the same view model the panel shows.
 import type { AgentEvent } from '../src/protocol/agentEvents';
-import type { ChatMessage } from '../src/models/chatModel';
 import { prettyArguments, resultHeadline } from './stepText';
 import { createConversationView, type Step } from './steps';
 import { applyEvents } from './viewModel';
@@ -44,20 +43,4 @@ function stepMarkdown(step: Step): string {
 export function transcriptMarkdown(title: string, events: readonly AgentEvent[]): string {
   const view = applyEvents(createConversationView(), events);
   return [`# ${title || 'Tandem conversation'}`, ...view.steps.map(stepMarkdown)].join('\n\n') + '\n';
-}
-
-/**
- * The conversation as the models should see it next time: the user's prompts
- * and the final answers (tool traffic stays in the run that produced it).
- */
-export function historyMessages(events: readonly AgentEvent[]): ChatMessage[] {
-  const view = applyEvents(createConversationView(), events);
-  const messages: ChatMessage[] = [];
-  for (const step of view.steps) {
-    if (step.kind === 'user') messages.push({ role: 'user', content: step.text });
-    else if (step.kind === 'answer' && step.messageKind === 'answer' && step.text) {
-      messages.push({ role: 'assistant', content: step.text });
-    }
-  }
-  return messages;
 }

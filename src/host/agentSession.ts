@@ -11,8 +11,8 @@ import type { ChatModel } from '../models/chatModel';
 import { createChatModel } from '../models/openAiChatModel';
 import type { AgentEvent } from '../protocol/agentEvents';
 import type { ApprovalGate, ApprovalRequest, Tool } from '../tools/tool';
-import { HostEventName } from '../../webview/hostEventNames';
-import { historyMessages } from '../../webview/transcript';
+import { historyMessages } from '../protocol/conversationHistory';
+import { HostEventName } from '../protocol/hostEventNames';
 import { appendCompacted, titleFrom, type ConversationStore, type StoredConversation } from './conversationStore';
 import type { OutputLog } from './outputLog';
 

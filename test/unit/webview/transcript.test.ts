@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
-import { historyMessages, transcriptMarkdown } from '../../../webview/transcript';
+import { transcriptMarkdown } from '../../../webview/transcript';
 
 const event = (type: string, fields: Record<string, unknown> = {}) => ({ type, ...fields }) as AgentEvent;
 
@@ -26,12 +26,5 @@ describe('transcript', () => {
     assert.match(markdown, /\*\*Tool call `find_files` \(small\)\*\* — done\n\n```json\n\{\n {2}"glob": "\*\*\/main\.ts"\n\}\n```/);
     assert.match(markdown, /````\nsrc\/main\.ts ```x```\n````/, 'a longer fence around a result containing backticks');
     assert.match(markdown, /## Answer \(big\)\n\nIt is in `src\/main\.ts`\./);
-  });
-
-  it('gives the models the prompts and final answers as the next run\'s history', () => {
-    assert.deepEqual(historyMessages(conversation), [
-      { role: 'user', content: 'Where is main?' },
-      { role: 'assistant', content: 'It is in `src/main.ts`.' },
-    ]);
   });
 });

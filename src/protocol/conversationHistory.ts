@@ -1,0 +1,20 @@
+// What the models see of earlier turns: the user's prompts and the final
+// answers. Tool traffic stays in the run that produced it. Read straight from
+// the stored stream: the prompt event and RUN_FINISHED's result.
+import type { ChatMessage } from '../models/chatModel';
+import type { AgentEvent } from './agentEvents';
+import { HostEventName } from './hostEventNames';
+
+export function historyMessages(events: readonly AgentEvent[]): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+  for (const event of events) {
+    if (event.type === 'CUSTOM' && event['name'] === HostEventName.userMessage) {
+      const text = (event['value'] as { text?: unknown } | undefined)?.text;
+      if (typeof text === 'string' && text) messages.push({ role: 'user', content: text });
+    } else if (event.type === 'RUN_FINISHED') {
+      const answer = (event['result'] as { answer?: unknown } | undefined)?.answer;
+      if (typeof answer === 'string' && answer) messages.push({ role: 'assistant', content: answer });
+    }
+  }
+  return messages;
+}
