@@ -6,7 +6,6 @@ export class EventChannel<T> implements AsyncIterable<T> {
   private readonly items: T[] = [];
   private waiting: ((result: IteratorResult<T>) => void) | undefined;
   private closed = false;
-  private failure: { error: unknown } | undefined;
 
   push(item: T): void {
     if (this.closed) return;
@@ -24,12 +23,6 @@ export class EventChannel<T> implements AsyncIterable<T> {
     this.wake();
   }
 
-  /** Ends the stream with an error, after the items already queued. */
-  fail(error: unknown): void {
-    this.failure = { error };
-    this.close();
-  }
-
   private wake(): void {
     const waiting = this.waiting;
     if (waiting && this.items.length === 0) {
@@ -44,17 +37,11 @@ export class EventChannel<T> implements AsyncIterable<T> {
         yield this.items.shift() as T;
         continue;
       }
-      if (this.closed) {
-        if (this.failure) throw this.failure.error;
-        return;
-      }
+      if (this.closed) return;
       const next = await new Promise<IteratorResult<T>>((resolve) => {
         this.waiting = resolve;
       });
-      if (next.done) {
-        if (this.failure) throw this.failure.error;
-        return;
-      }
+      if (next.done) return;
       yield next.value;
     }
   }
