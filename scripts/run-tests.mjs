@@ -2,6 +2,8 @@
 //   unit         plain Node: node --import tsx --test test/unit/**/*.test.ts
 //   integration  the extension-host mocha suite inside code-server
 //   e2e          Playwright against code-server: test/e2e/**/*.e2e.ts (node:test)
+//   mcp-conformance  the official MCP client scenarios through Tandem's MCP layer
+//                (counts are scenarios; scripts/mcp-conformance.mjs)
 // `--only=unit` (or a comma list) runs a subset; unit alone skips the build.
 // Each suite's output streams through; totals come from machine-readable
 // reports (a node:test reporter, the runner's results file), not from text.
@@ -12,13 +14,13 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const allSuites = ['unit', 'integration', 'e2e'];
+const allSuites = ['unit', 'mcp-conformance', 'integration', 'e2e'];
 const onlyArgument = process.argv.find((argument) => argument.startsWith('--only='));
 const selected = onlyArgument ? onlyArgument.slice('--only='.length).split(',') : allSuites;
 for (const name of selected) {
   if (!allSuites.includes(name)) throw new Error(`unknown suite "${name}"; known: ${allSuites.join(', ')}`);
 }
-const needsVsCode = selected.some((name) => name !== 'unit');
+const needsVsCode = selected.some((name) => name === 'integration' || name === 'e2e');
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-run-tests-'));
 const countReporter = path.join(root, 'scripts', 'testCountReporter.mjs');
 
@@ -93,6 +95,19 @@ async function integrationSuite() {
   outcomes.push({ name, passed: counts.passed, failed: counts.failed });
 }
 
+async function conformanceSuite() {
+  const name = 'mcp-conformance';
+  banner(`${name}: official MCP client scenarios`);
+  const countsFile = path.join(scratch, `${name}.json`);
+  const result = await run(process.execPath, ['scripts/mcp-conformance.mjs', '--json', countsFile]);
+  if (!fs.existsSync(countsFile)) {
+    outcomes.push({ name, passed: 0, failed: 0, crashed: `no results (exit code ${result.code})` });
+    return;
+  }
+  const counts = JSON.parse(fs.readFileSync(countsFile, 'utf8'));
+  outcomes.push({ name, passed: counts.passed, failed: counts.failed });
+}
+
 async function main() {
   // A fresh clone: install exactly what the lockfile says.
   if (!fs.existsSync(path.join(root, 'node_modules', '.package-lock.json'))) {
@@ -104,6 +119,7 @@ async function main() {
   if (selected.includes('unit')) {
     await nodeTestSuite('unit', findFiles(path.join(root, 'test', 'unit'), '.test.ts'));
   }
+  if (selected.includes('mcp-conformance')) await conformanceSuite();
   if (needsVsCode) {
     if (!(await step('setup-vscode', 'bash', ['scripts/setup-vscode.sh']))) return;
   }
