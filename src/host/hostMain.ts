@@ -3,6 +3,7 @@
 // after activate() returns: it starts the MCP servers and builds the panel
 // host on first use.
 import type * as vscode from 'vscode';
+import { createAgUiHostService, type AgUiHostService } from './agUiHostService';
 import type { ChatViewProvider } from './chatViewProvider';
 import { createMcpHostService, type McpHostService } from './mcpHostService';
 import type { OutputLog } from './outputLog';
@@ -10,6 +11,8 @@ import { createWorkspaceToolsForVscode } from './workspaceToolsEntry';
 
 export interface HostServices {
   readonly mcp: McpHostService;
+  /** The AG-UI endpoint (`tandem.agui.*`). */
+  readonly agui: AgUiHostService;
   panel(): Promise<ChatViewProvider>;
   dispose(): Promise<void>;
 }
@@ -17,9 +20,11 @@ export interface HostServices {
 export function startHost(context: vscode.ExtensionContext, log: OutputLog): HostServices {
   const mcp = createMcpHostService(context, log);
   const workspace = createWorkspaceToolsForVscode(context, (line) => log.info(line));
+  const agui = createAgUiHostService({ secrets: context.secrets, tools: () => [...workspace.tools(), ...mcp.hub.tools()] }, log);
   let panel: Promise<ChatViewProvider> | undefined;
   return {
     mcp,
+    agui,
     panel: () =>
       (panel ??= (async () => {
         const { ChatViewProvider } = await import('./chatViewProvider');
@@ -36,6 +41,8 @@ export function startHost(context: vscode.ExtensionContext, log: OutputLog): Hos
         return provider;
       })()),
     dispose: async () => {
+      agui.dispose();
+      await agui.settled();
       workspace.dispose();
       await mcp.dispose();
     },
