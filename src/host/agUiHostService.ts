@@ -48,6 +48,11 @@ function readAgUiSettings(log: OutputLog): AgUiSettings {
   return settings;
 }
 
+/** Restricted Mode (untrusted workspace): read-only workspace tools only, no MCP, no writes. */
+function toolsForTrust(tools: readonly Tool[]): readonly Tool[] {
+  return vscode.workspace.isTrusted ? tools : tools.filter((tool) => tool.readOnly && tool.source.kind === 'workspace');
+}
+
 async function tokenFrom(secrets: vscode.SecretStorage): Promise<string> {
   const stored = await secrets.get(TOKEN_SECRET);
   if (stored) return stored;
@@ -86,7 +91,7 @@ export function createAgUiHostService(context: AgUiHostContext, log: OutputLog):
           settings: agentSettings,
           functionCallModel,
           answerModel,
-          tools: agentSettings.mode === 'chat' ? [] : context.tools(),
+          tools: agentSettings.mode === 'chat' ? [] : toolsForTrust(context.tools()),
           policy: agentSettings.autoApprove,
           log: agentSettings.verbose ? (line: string) => log.trace(line) : undefined,
         };
