@@ -2,7 +2,7 @@
 // dist/host.js) so that activation only parses a few kilobytes. Loaded right
 // after activate() returns: it starts the MCP servers and builds the panel
 // host on first use.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { ChatViewProvider } from './chatViewProvider';
 import { createMcpHostService, type McpHostService } from './mcpHostService';
 import type { OutputLog } from './outputLog';
@@ -25,7 +25,8 @@ export function startHost(context: vscode.ExtensionContext, log: OutputLog): Hos
         const { ChatViewProvider } = await import('./chatViewProvider');
         const provider = await ChatViewProvider.create(context, log, {
           toolSources: () => ({
-            tools: () => [...workspace.tools(), ...mcp.hub.tools()],
+            // Restricted Mode: the read-only workspace tools only; no edits, commands or MCP.
+            tools: () => (vscode.workspace.isTrusted ? [...workspace.tools(), ...mcp.hub.tools()] : workspace.tools().filter((tool) => tool.readOnly)),
             approvalGateFor: (runId, policy) => workspace.approvalGateFor(runId, policy),
             editedFiles: (runId) => workspace.editedFiles(runId),
             revertRun: (runId) => workspace.revertRun(runId),
