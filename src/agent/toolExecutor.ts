@@ -118,7 +118,7 @@ function report(outcome: CallOutcome, context: ExecutionContext): void {
     status: outcome.status,
     durationMs: outcome.durationMs,
     summary: outcome.result.summary,
-    source: tool?.source.kind === 'mcp' ? `mcp:${tool.source.server}` : 'workspace',
+    source: tool?.source.kind === 'mcp' ? `mcp:${tool.source.server}` : tool?.source.kind === 'frontend' ? 'frontend' : 'workspace',
   };
   context.emitter.custom(CustomEventName.toolStatus, status);
   context.onOutcome?.(outcome);

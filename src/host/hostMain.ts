@@ -3,13 +3,17 @@
 // after activate() returns: it starts the MCP servers and builds the panel
 // host on first use.
 import * as vscode from 'vscode';
+import { createAgUiHostService, type AgUiHostService } from './agUiHostService';
 import type { ChatViewProvider } from './chatViewProvider';
 import { createMcpHostService, type McpHostService } from './mcpHostService';
 import type { OutputLog } from './outputLog';
+import { SettingsConsentStore } from './settingsConsentStore';
 import { createWorkspaceToolsForVscode } from './workspaceToolsEntry';
 
 export interface HostServices {
   readonly mcp: McpHostService;
+  /** The AG-UI endpoint (`tandem.agui.*`). */
+  readonly agui: AgUiHostService;
   panel(): Promise<ChatViewProvider>;
   dispose(): Promise<void>;
 }
@@ -17,9 +21,19 @@ export interface HostServices {
 export function startHost(context: vscode.ExtensionContext, log: OutputLog): HostServices {
   const mcp = createMcpHostService(context, log);
   const workspace = createWorkspaceToolsForVscode(context, (line) => log.info(line));
+  const settingsConsent = new SettingsConsentStore(context.globalState);
+  const agui = createAgUiHostService(
+    {
+      secrets: context.secrets,
+      tools: () => [...workspace.tools(), ...mcp.hub.tools()],
+      settingsAllowed: (fingerprint) => settingsConsent.isAllowed(fingerprint),
+    },
+    log,
+  );
   let panel: Promise<ChatViewProvider> | undefined;
   return {
     mcp,
+    agui,
     panel: () =>
       (panel ??= (async () => {
         const { ChatViewProvider } = await import('./chatViewProvider');
@@ -32,11 +46,14 @@ export function startHost(context: vscode.ExtensionContext, log: OutputLog): Hos
             revertRun: (runId) => workspace.revertRun(runId),
           }),
           mcp: mcp.hub,
+          settingsConsent,
         });
         context.subscriptions.push(provider);
         return provider;
       })()),
     dispose: async () => {
+      agui.dispose();
+      await agui.settled();
       workspace.dispose();
       await mcp.dispose();
     },

@@ -103,7 +103,7 @@ export interface ToolStatusPayload {
   readonly status: ToolCallStatus;
   readonly durationMs: number;
   readonly summary?: ToolResultSummary | undefined;
-  /** `mcp:<server>` or `workspace`. */
+  /** `mcp:<server>`, `workspace` or `frontend` (an AG-UI client's tool). */
   readonly source: string;
 }
 

@@ -58,7 +58,8 @@ export interface ToolResult {
   readonly summary?: ToolResultSummary | undefined;
 }
 
-export type ToolSource = { readonly kind: 'workspace' } | { readonly kind: 'mcp'; readonly server: string };
+/** `frontend`: a tool of an AG-UI client (RunAgentInput.tools), run by the client. */
+export type ToolSource = { readonly kind: 'workspace' } | { readonly kind: 'mcp'; readonly server: string } | { readonly kind: 'frontend' };
 
 export interface Tool {
   /** Matches ^[a-zA-Z0-9_-]{1,64}$ (OpenAI's rule). */

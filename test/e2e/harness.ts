@@ -100,7 +100,7 @@ export async function launchVsCode(options: LaunchOptions): Promise<VsCodeSessio
   try {
     server = await startCodeServer({ userDataDir, extensionsDir, workspace, env: options.env ?? {} });
     browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
     // tsx compiles test files with esbuild's keepNames, so a function passed to
     // frame.evaluate() may call esbuild's __name helper; give every frame one.
     await page.addInitScript({ content: 'globalThis.__name ??= (target) => target;' });

@@ -1,0 +1,137 @@
+// The waits of one suspendable run: every approval or frontend tool call that
+// needs an answer from the client registers here, and the board tells its
+// owner when the run is blocked — something waits and nothing else is working
+// — which is the moment the AG-UI run ends with an interrupt outcome.
+import { randomUUID } from 'node:crypto';
+import type { Interrupt, ResumeEntry } from '@ag-ui/core';
+import { CancelledError } from '../agent/errors';
+
+export interface WaitSpec {
+  readonly reason: string;
+  readonly message: string;
+  /** Known for frontend tools and in-tool approvals; pre-run approvals are matched to a call later. */
+  readonly toolCallId?: string | undefined;
+  /** For matching a pre-run approval to its announced tool call. */
+  readonly toolName?: string | undefined;
+  readonly argumentsSignature?: string | undefined;
+  readonly responseSchema?: Record<string, unknown> | undefined;
+  readonly metadata?: Record<string, unknown> | undefined;
+}
+
+interface Pending {
+  readonly id: string;
+  readonly spec: WaitSpec;
+  toolCallId: string | undefined;
+  readonly expiresAt: string;
+  settle(entry: ResumeEntry): void;
+}
+
+export class InterruptBoard {
+  private readonly pending = new Map<string, Pending>();
+  private active = 0;
+  private checkScheduled = false;
+
+  constructor(
+    private readonly onBlocked: () => void,
+    private readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Waits for the client's answer; rejects with CancelledError when `signal` aborts. */
+  wait(spec: WaitSpec, signal: AbortSignal, insideWork = false): Promise<ResumeEntry> {
+    if (signal.aborted) return Promise.reject(new CancelledError());
+    const id = `int-${randomUUID()}`;
+    if (insideWork) this.active--;
+    return new Promise<ResumeEntry>((resolve, reject) => {
+      const finish = () => {
+        this.pending.delete(id);
+        signal.removeEventListener('abort', onAbort);
+        if (insideWork) this.active++;
+      };
+      const onAbort = () => {
+        finish();
+        reject(new CancelledError());
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(id, {
+        id,
+        spec,
+        toolCallId: spec.toolCallId,
+        expiresAt: new Date(this.now() + this.ttlMs).toISOString(),
+        settle: (entry) => {
+          finish();
+          resolve(entry);
+        },
+      });
+      this.scheduleCheck();
+    });
+  }
+
+  /** Counts `run` as work in progress: the run is not blocked while it goes on. */
+  async work<T>(run: () => Promise<T>): Promise<T> {
+    this.active++;
+    try {
+      return await run();
+    } finally {
+      this.active--;
+      this.scheduleCheck();
+    }
+  }
+
+  get size(): number {
+    return this.pending.size;
+  }
+
+  has(id: string): boolean {
+    return this.pending.has(id);
+  }
+
+  /** The interrupts now pending, as AG-UI sends them; `bindCall` names the tool call of a pre-run approval. */
+  interrupts(bindCall: (toolName: string, argumentsSignature: string, taken: ReadonlySet<string>) => string | undefined): Interrupt[] {
+    const taken = new Set([...this.pending.values()].map((entry) => entry.toolCallId).filter((id): id is string => id !== undefined));
+    return [...this.pending.values()].map((entry) => {
+      if (entry.toolCallId === undefined && entry.spec.toolName !== undefined && entry.spec.argumentsSignature !== undefined) {
+        entry.toolCallId = bindCall(entry.spec.toolName, entry.spec.argumentsSignature, taken);
+        if (entry.toolCallId) taken.add(entry.toolCallId);
+      }
+      return {
+        id: entry.id,
+        reason: entry.spec.reason,
+        message: entry.spec.message,
+        ...(entry.toolCallId !== undefined && { toolCallId: entry.toolCallId }),
+        ...(entry.spec.responseSchema && { responseSchema: entry.spec.responseSchema }),
+        expiresAt: entry.expiresAt,
+        ...(entry.spec.metadata && { metadata: entry.spec.metadata }),
+      };
+    });
+  }
+
+  /** The pending frontend-tool wait for this tool call, if any (a client may answer it with a tool message). */
+  idForToolCall(toolCallId: string): string | undefined {
+    for (const entry of this.pending.values()) if (entry.toolCallId === toolCallId) return entry.id;
+    return undefined;
+  }
+
+  /** Answers one wait; false when it is not pending. */
+  answer(entry: ResumeEntry): boolean {
+    const pending = this.pending.get(entry.interruptId);
+    if (!pending) return false;
+    pending.settle(entry);
+    return true;
+  }
+
+  isExpired(id: string): boolean {
+    const pending = this.pending.get(id);
+    return pending !== undefined && Date.parse(pending.expiresAt) <= this.now();
+  }
+
+  /** Checks after the current macrotask, so calls started together register their waits first. */
+  private scheduleCheck(): void {
+    if (this.checkScheduled) return;
+    this.checkScheduled = true;
+    setImmediate(() => {
+      this.checkScheduled = false;
+      if (this.pending.size > 0 && this.active === 0) this.onBlocked();
+    });
+  }
+}
