@@ -220,3 +220,12 @@ it('the time limit counts agent time only: a slow answer to an interrupt does no
   const second = await collect(agent, { tools: [pickDate], resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: 'Monday' }] });
   assert.deepEqual(second.result, { stopReason: 'noToolCall', answer: 'Monday, then.' });
 });
+
+it('reads an approval answer the way clients write it: false and { approved: false } reject, true and {} approve', async () => {
+  const { isApproval } = await import('../../../src/agui/interruptApprovalGate');
+  const entry = (payload: unknown, status: 'resolved' | 'cancelled' = 'resolved') => ({ interruptId: 'i', status, payload });
+  assert.deepEqual(
+    [entry(false), entry({ approved: false }), entry(true), entry({}), entry({ approved: true }), entry(undefined), entry({ approved: true }, 'cancelled')].map(isApproval),
+    [false, false, true, true, true, true, false],
+  );
+});
