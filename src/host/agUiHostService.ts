@@ -30,6 +30,8 @@ export interface AgUiHostContext {
   readonly secrets: vscode.SecretStorage;
   /** Workspace tools and MCP tools for a run. */
   tools(): readonly Tool[];
+  /** Whether the user allowed this workspace's guarded setting values (by fingerprint); never asks. */
+  readonly settingsAllowed?: ((fingerprint: string) => boolean) | undefined;
 }
 
 /**
@@ -84,7 +86,7 @@ export function createAgUiHostService(context: AgUiHostContext, log: OutputLog):
       serverToolNames: () => new Set(context.tools().map((tool) => tool.name)),
       prepare: async () => {
         const { createChatModel } = await import('../models/openAiChatModel');
-        const agentSettings = await withApiKeys(readSettings((warning) => log.warnOnce(warning)), keys);
+        const agentSettings = await withApiKeys(readSettings((warning) => log.warnOnce(warning), context.settingsAllowed ?? (() => false)), keys);
         const functionCallModel = createChatModel(agentSettings.functionCallModel);
         const answerModel = agentSettings.singleModel ? functionCallModel : createChatModel(agentSettings.answerModel);
         return {
