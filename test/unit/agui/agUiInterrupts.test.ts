@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { it } from 'node:test';
 import type { Interrupt, Tool as AgUiTool } from '@ag-ui/core';
-import { collect, finishedOf, runInput, startEndpoint, typesOf } from './agUiTestSupport';
+import { collect, finishedOf, runInput, sseEvents, startEndpoint, typesOf } from './agUiTestSupport';
 
 const pickDate: AgUiTool = {
   name: 'pick_date',
@@ -94,8 +94,8 @@ it('two tool calls in one reply: both frontend calls interrupt together, both re
   assert.deepEqual(interrupts.map((interrupt) => interrupt.toolCallId).sort(), ['call-a', 'call-b']);
 
   // A partial resume is refused with RUN_ERROR; nothing is lost.
-  const partial = await endpoint.post(runInput({ threadId: agent.threadId, runId: 'partial', resume: [{ interruptId: interrupts[0]!.id, status: 'resolved', payload: 'x' }] }));
-  assert.match(await partial.text(), /"type":"RUN_ERROR".*"code":"RESUME_INCOMPLETE"/s);
+  const partial = await sseEvents(await endpoint.post(runInput({ threadId: agent.threadId, runId: 'partial', resume: [{ interruptId: interrupts[0]!.id, status: 'resolved', payload: 'x' }] })));
+  assert.deepEqual([partial.at(-1)?.type, partial.at(-1)?.code], ['RUN_ERROR', 'RESUME_INCOMPLETE']);
 
   const answers = Object.fromEntries(interrupts.map((interrupt) => [interrupt.toolCallId, interrupt.id]));
   const second = await collect(agent, {
@@ -209,16 +209,14 @@ it('a thread with pending interrupts refuses input without resume (RUN_ERROR), a
     ],
   });
   const input = runInput({ threadId: 'hitl', runId: 'r1', tools: [pickDate] });
-  assert.match(await (await endpoint.post(input)).text(), /"outcome":\{"type":"interrupt"/);
-  const blocked = await (await endpoint.post({ ...input, runId: 'r2' })).text();
-  assert.match(blocked, /"type":"RUN_ERROR".*"code":"INTERRUPT_PENDING"/s);
-  const unknown = await (await endpoint.post({ ...input, runId: 'r3', resume: [{ interruptId: 'int-nope', status: 'resolved' }] })).text();
-  assert.match(unknown, /"code":"UNKNOWN_INTERRUPT"/);
-  const answered = await (
-    await endpoint.post({ ...input, runId: 'r4', messages: [...input.messages, { id: 't1', role: 'tool', toolCallId: 'call-date', content: 'Thursday' }] })
-  ).text();
-  assert.match(answered, /Thursday it is\./);
-  assert.match(answered, /"outcome":\{"type":"success"\}/);
+  assert.equal((await sseEvents(await endpoint.post(input))).at(-1)?.outcome?.type, 'interrupt');
+  const blocked = (await sseEvents(await endpoint.post({ ...input, runId: 'r2' }))).at(-1);
+  assert.deepEqual([blocked?.type, blocked?.code], ['RUN_ERROR', 'INTERRUPT_PENDING']);
+  const unknown = (await sseEvents(await endpoint.post({ ...input, runId: 'r3', resume: [{ interruptId: 'int-nope', status: 'resolved' }] }))).at(-1);
+  assert.equal(unknown?.code, 'UNKNOWN_INTERRUPT');
+  const answered = (await sseEvents(await endpoint.post({ ...input, runId: 'r4', messages: [...input.messages, { id: 't1', role: 'tool', toolCallId: 'call-date', content: 'Thursday' }] }))).at(-1);
+  assert.equal(answered?.result?.answer, 'Thursday it is.');
+  assert.deepEqual(answered?.outcome, { type: 'success' });
 });
 
 it('the time limit counts agent time only: a slow answer to an interrupt does not end the tool phase', async () => {
