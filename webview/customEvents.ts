@@ -54,6 +54,7 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
         message: text(notice.message),
         model: undefined,
         phase: undefined,
+        action: notice.action,
       });
       return;
     }

@@ -24,7 +24,11 @@ registerComponents();
 let view: ConversationView = createConversationView();
 let conversationId: string | undefined;
 const elements = new Map<string, HTMLElement>();
-const context: StepRenderContext = { onCopy: (text) => post({ type: 'copy', text }), userOpen: new Map() };
+const context: StepRenderContext = {
+  onCopy: (text) => post({ type: 'copy', text }),
+  userOpen: new Map(),
+  onCommand: (command) => post({ type: 'command', command }),
+};
 
 const layout: Layout = buildLayout(document.body, {
   post,

@@ -1,6 +1,7 @@
 // One step of the conversation as DOM. Plain functions: build an element for a
 // step, or refresh the element after the step changed. Collapsed bodies are
 // built only when opened, so a 1,000-step conversation stays light.
+import type { PanelCommand } from '../src/protocol/agentEvents';
 import { renderMarkdown } from './markdown';
 import { prettyArguments, resultHeadline } from './stepText';
 import type {
@@ -17,6 +18,8 @@ export interface StepRenderContext {
   readonly onCopy: (text: string) => void;
   /** Open/closed as the user left each step; absent: the step's default. */
   readonly userOpen: Map<string, boolean>;
+  /** Runs a notice's action (absent: actions are not shown). */
+  readonly onCommand?: (command: PanelCommand) => void;
 }
 
 const stateLabel: Record<ToolCallStep['state'], string> = {
@@ -163,7 +166,7 @@ function answerBody(step: AnswerStep, context: StepRenderContext): HTMLElement {
   return body;
 }
 
-function noticeBody(step: NoticeStep): HTMLElement {
+function noticeBody(step: NoticeStep, context: StepRenderContext): HTMLElement {
   const body = element('div', `notice level-${step.level}`);
   body.dataset['testid'] = 'notice';
   body.dataset['code'] = step.code;
@@ -177,6 +180,17 @@ function noticeBody(step: NoticeStep): HTMLElement {
     body.append(models);
   } else {
     body.textContent = step.message;
+  }
+  const action = step.action;
+  const onCommand = context.onCommand;
+  if (action && onCommand) {
+    const button = element('button', 'notice-action', action.label);
+    button.dataset['testid'] = 'notice-action';
+    button.dataset['command'] = action.command;
+    button.addEventListener('click', () => onCommand(action.command));
+    const actions = element('div', 'notice-actions');
+    actions.append(button);
+    body.append(actions);
   }
   return body;
 }
@@ -206,7 +220,7 @@ function body(step: Step, context: StepRenderContext): HTMLElement {
     case 'answer':
       return answerBody(step, context);
     case 'notice':
-      return noticeBody(step);
+      return noticeBody(step, context);
     case 'error':
       return errorBody(step);
   }

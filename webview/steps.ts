@@ -77,6 +77,8 @@ export interface NoticeStep extends StepBase {
   readonly level: NoticePayload['level'];
   readonly message: string;
   readonly phase: PhaseSwitch | undefined;
+  /** A button (e.g. "Manage Workspace Trust") that runs a command. */
+  readonly action?: NoticePayload['action'];
 }
 
 export interface ErrorStep extends StepBase {

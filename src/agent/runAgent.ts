@@ -5,6 +5,7 @@ import { EventType } from '@ag-ui/core';
 import type { ChatMessage, ChatModel } from '../models/chatModel';
 import type { ApprovalGate, Tool } from '../tools/tool';
 import { CustomEventName, type AgentEvent, type PhasePayload, type StopReason } from '../protocol/agentEvents';
+import type { AgentClock } from './agentClock';
 import type { AgentSettings } from './agentSettings';
 import { runAnswerPhase } from './answerPhase';
 import { CancelledError, isCancellation, ModelApiError, TandemError } from './errors';
@@ -37,6 +38,8 @@ export interface AgentDependencies {
   readonly evaluator?: ResultEvaluator | undefined;
   /** Verbose log sink (thoughts, tool inputs and outputs). */
   readonly log?: ((line: string) => void) | undefined;
+  /** Agent time for the time limits; whoever waits on a person pauses it (default: a clock nobody pauses). */
+  readonly clock?: AgentClock | undefined;
 }
 
 /** What RUN_FINISHED carries as its `result`. */
@@ -110,6 +113,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
         usage,
         signal,
         log: deps.log,
+        clock: deps.clock,
       });
       usage.endPhase();
       stopReason = tools.stopReason;

@@ -5,6 +5,7 @@
 // loop up where it stopped (state kept, nothing replayed).
 import { randomUUID } from 'node:crypto';
 import { EventType, type Interrupt, type ResumeEntry, type TokenUsage, type Tool as AgUiTool } from '@ag-ui/core';
+import { AgentClock } from '../agent/agentClock';
 import { callSignature } from '../agent/canonicalJson';
 import type { AutoApprovePolicy } from '../agent/policyApprovalGate';
 import { runAgent, type AgentDependencies, type RunResult } from '../agent/runAgent';
@@ -85,13 +86,15 @@ export class AgUiExecution {
   readonly ended: Promise<void>;
 
   constructor(private readonly setup: ExecutionSetup) {
-    this.board = new InterruptBoard(() => this.onBlocked(), setup.interruptTtlMs);
+    const clock = new AgentClock();
+    this.board = new InterruptBoard(() => this.onBlocked(), setup.interruptTtlMs, clock);
     const frontend = createFrontendTools(setup.frontendTools, this.board);
     const tools = [...setup.serverTools.map((tool) => this.wrap(tool)), ...frontend];
     const events = runAgent(
       { threadId: setup.threadId, runId: setup.runId, messages: setup.conversation },
       {
         ...setup.agent,
+        clock,
         tools,
         approval: createInterruptApprovalGate(setup.policy, this.board),
         cache: new CacheSkipping(setup.cache, new Set(frontend.map((tool) => tool.name))),

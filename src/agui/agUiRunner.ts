@@ -80,10 +80,11 @@ export class AgUiRunner {
     }
     if (signal.aborted) return;
     const conversation = this.threads.conversationFor(thread, input);
+    const note = this.threads.contextNote(input);
     const execution = new AgUiExecution({
       threadId,
       runId,
-      conversation: conversation.map((entry) => entry.message),
+      conversation: [...(note ? [note] : []), ...conversation].map((entry) => entry.message),
       agent: { functionCallModel: prepared.functionCallModel, answerModel: prepared.answerModel, settings: prepared.settings, log: prepared.log },
       serverTools: prepared.tools,
       frontendTools: input.tools,

@@ -33,11 +33,18 @@ async function stream(runner: AgUiServerOptions['runner'], request: IncomingMess
   response.on('close', () => {
     if (!response.writableEnded) left.abort();
   });
+  let ended = false;
   const send = (event: AgentEvent) => {
+    if (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR') ended = true;
     if (response.destroyed || response.writableEnded) return;
     response.write(binary ? encoder.encodeBinary(event) : `data: ${JSON.stringify(event)}\n\n`);
   };
-  await runner.run(input, send, left.signal);
+  try {
+    await runner.run(input, send, left.signal);
+  } catch (error) {
+    // The runner ends every run itself; should it throw, the stream still ends well-formed.
+    if (!ended) send({ type: 'RUN_ERROR', message: error instanceof Error ? error.message : String(error), code: 'INTERNAL_ERROR', timestamp: Date.now() } as AgentEvent);
+  }
   if (!response.destroyed) response.end();
 }
 

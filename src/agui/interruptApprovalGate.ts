@@ -31,8 +31,9 @@ function describe(request: ApprovalRequest): string {
 
 export function isApproval(entry: ResumeEntry): boolean {
   if (entry.status !== 'resolved') return false;
-  const payload = entry.payload as { approved?: unknown } | undefined;
-  return !(payload && typeof payload === 'object' && payload.approved === false);
+  const payload: unknown = entry.payload;
+  if (payload === false) return false;
+  return !(payload !== null && typeof payload === 'object' && (payload as { approved?: unknown }).approved === false);
 }
 
 /**

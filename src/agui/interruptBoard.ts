@@ -4,6 +4,7 @@
 // — which is the moment the AG-UI run ends with an interrupt outcome.
 import { randomUUID } from 'node:crypto';
 import type { Interrupt, ResumeEntry } from '@ag-ui/core';
+import type { AgentClock } from '../agent/agentClock';
 import { CancelledError } from '../agent/errors';
 
 export interface WaitSpec {
@@ -34,6 +35,8 @@ export class InterruptBoard {
   constructor(
     private readonly onBlocked: () => void,
     private readonly ttlMs: number,
+    /** Stopped while anything waits on the client: the time limit counts agent time only. */
+    private readonly clock: AgentClock,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -42,8 +45,10 @@ export class InterruptBoard {
     if (signal.aborted) return Promise.reject(new CancelledError());
     const id = `int-${randomUUID()}`;
     if (insideWork) this.active--;
+    const resumeClock = this.clock.pause();
     return new Promise<ResumeEntry>((resolve, reject) => {
       const finish = () => {
+        resumeClock();
         this.pending.delete(id);
         signal.removeEventListener('abort', onAbort);
         if (insideWork) this.active++;

@@ -43,6 +43,11 @@ export function entriesOf(messages: readonly Message[]): HistoryEntry[] {
     if (!text) continue;
     if (message.role === 'user') entries.push({ id: message.id, message: { role: 'user', content: text } });
     else if (message.role === 'assistant') entries.push({ id: message.id, message: { role: 'assistant', content: text } });
+    // The client holds the token: its instructions count like the user's (and so
+    // reach both models: the answer phase keeps only user and assistant turns).
+    else if (message.role === 'system' || message.role === 'developer') {
+      entries.push({ id: message.id, message: { role: 'user', content: `Instructions from the client application:\n${text}` } });
+    }
   }
   return entries;
 }
@@ -82,6 +87,14 @@ export class ThreadStore {
     const incoming = entriesOf(input.messages);
     const known = new Set(thread.history.map((entry) => entry.id));
     return incoming.some((entry) => known.has(entry.id)) ? incoming : [...thread.history, ...incoming];
+  }
+
+  /** RunAgentInput.context as one system note for this run (not kept in the history). */
+  contextNote(input: RunAgentInput): HistoryEntry | undefined {
+    const items = (input.context ?? []).filter((item) => item.value.trim() !== '');
+    if (items.length === 0) return undefined;
+    const text = items.map((item) => `- ${item.description}: ${item.value}`).join('\n');
+    return { id: `context-${input.runId}`, message: { role: 'user', content: `Context from the client application:\n${text}` } };
   }
 
   remember(thread: ThreadState, entries: readonly HistoryEntry[]): void {

@@ -30,6 +30,8 @@ export interface AgUiHostContext {
   readonly secrets: vscode.SecretStorage;
   /** Workspace tools and MCP tools for a run. */
   tools(): readonly Tool[];
+  /** Whether the user allowed this workspace's guarded setting values (by fingerprint); never asks. */
+  readonly settingsAllowed?: ((fingerprint: string) => boolean) | undefined;
 }
 
 /**
@@ -46,6 +48,11 @@ function readAgUiSettings(log: OutputLog): AgUiSettings {
   const { settings, warnings } = resolveAgUiSettings(raw);
   for (const warning of warnings) log.warnOnce(warning);
   return settings;
+}
+
+/** Restricted Mode (untrusted workspace): read-only workspace tools only, no MCP, no writes. */
+function toolsForTrust(tools: readonly Tool[]): readonly Tool[] {
+  return vscode.workspace.isTrusted ? tools : tools.filter((tool) => tool.readOnly && tool.source.kind === 'workspace');
 }
 
 async function tokenFrom(secrets: vscode.SecretStorage): Promise<string> {
@@ -79,14 +86,14 @@ export function createAgUiHostService(context: AgUiHostContext, log: OutputLog):
       serverToolNames: () => new Set(context.tools().map((tool) => tool.name)),
       prepare: async () => {
         const { createChatModel } = await import('../models/openAiChatModel');
-        const agentSettings = await withApiKeys(readSettings((warning) => log.warnOnce(warning)), keys);
+        const agentSettings = await withApiKeys(readSettings((warning) => log.warnOnce(warning), context.settingsAllowed ?? (() => false)), keys);
         const functionCallModel = createChatModel(agentSettings.functionCallModel);
         const answerModel = agentSettings.singleModel ? functionCallModel : createChatModel(agentSettings.answerModel);
         return {
           settings: agentSettings,
           functionCallModel,
           answerModel,
-          tools: agentSettings.mode === 'chat' ? [] : context.tools(),
+          tools: agentSettings.mode === 'chat' ? [] : toolsForTrust(context.tools()),
           policy: agentSettings.autoApprove,
           log: agentSettings.verbose ? (line: string) => log.trace(line) : undefined,
         };

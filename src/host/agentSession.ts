@@ -9,7 +9,7 @@ import { runAgent } from '../agent/runAgent';
 import { SessionCache } from '../agent/sessionCache';
 import type { ChatModel } from '../models/chatModel';
 import { createChatModel } from '../models/openAiChatModel';
-import type { AgentEvent } from '../protocol/agentEvents';
+import type { AgentEvent, NoticeAction } from '../protocol/agentEvents';
 import type { ApprovalGate, ApprovalRequest, Tool } from '../tools/tool';
 import { historyMessages } from '../protocol/conversationHistory';
 import { HostEventName } from '../protocol/hostEventNames';
@@ -87,8 +87,9 @@ export class AgentSession implements vscode.Disposable {
     this.deps.emit(this.conversation.id, event);
   }
 
-  notice(code: string, message: string, level: 'info' | 'warning' = 'info'): void {
-    this.append({ type: 'CUSTOM', name: 'tandem.notice', value: { code, level, message }, timestamp: Date.now() } as AgentEvent);
+  notice(code: string, message: string, level: 'info' | 'warning' = 'info', action?: NoticeAction): void {
+    const value = action ? { code, level, message, action } : { code, level, message };
+    this.append({ type: 'CUSTOM', name: 'tandem.notice', value, timestamp: Date.now() } as AgentEvent);
     this.scheduleSave();
   }
 

@@ -1,7 +1,6 @@
 // The `tandem.chat` webview view: its HTML (strict CSP with a nonce), the
 // transport to the panel (events coalesced per frame), and the handling of
 // every message from the panel, validated with zod first.
-import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentSettings } from '../agent/agentSettings';
@@ -15,8 +14,11 @@ import { signalFromToken } from './cancellation';
 import { exportTranscript } from './transcriptExport';
 import { appendCompacted, ConversationStore, JsonFileState } from './conversationStore';
 import type { OutputLog } from './outputLog';
+import { RunPreparation } from './runPreparation';
 import { ApiKeys } from './secrets';
-import { modelSettingKey, readSettings, withApiKeys, writeSetting } from './settingsReader';
+import { SettingsConsentStore } from './settingsConsentStore';
+import { modelSettingKey, withApiKeys, writeSetting } from './settingsReader';
+import { workspaceKey } from './workspaceIdentity';
 
 /** What the panel needs from MCP; the hub's status feed when MCP is wired. */
 export interface McpStatusSource {
@@ -27,27 +29,20 @@ export interface McpStatusSource {
 export interface ChatViewOptions {
   readonly toolSources: () => ToolSources;
   readonly mcp?: McpStatusSource | undefined;
+  /** The user's answers about workspace setting values; one per window, shared with MCP. */
+  readonly settingsConsent?: SettingsConsentStore | undefined;
+  /** Runs before each run once its settings are known (starts the MCP servers the user allowed). */
+  readonly beforeRun?: ((settings: AgentSettings) => Promise<void>) | undefined;
 }
 
 const frameMs = 16;
-
-/**
- * Conversations belong to a workspace. They live in global storage under a key
- * of the workspace's folders rather than in `storageUri`, whose identity
- * changed between two starts of code-server on the same folder.
- */
-function workspaceKey(): string {
-  const identity =
-    vscode.workspace.workspaceFile?.toString() ??
-    (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.toString()).join('|');
-  return identity ? createHash('sha256').update(identity).digest('hex').slice(0, 24) : 'no-workspace';
-}
 
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly store: ConversationStore;
   private readonly keys: ApiKeys;
+  private readonly preparation: RunPreparation;
   private session: AgentSession;
   private queue: AgentEvent[] = [];
   private queueConversation: string | undefined;
@@ -64,6 +59,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   ) {
     this.store = store;
     this.keys = new ApiKeys(context.secrets);
+    this.preparation = new RunPreparation(
+      options.settingsConsent ?? new SettingsConsentStore(context.globalState),
+      this.keys,
+      (warning) => this.log.warnOnce(warning),
+    );
     this.session = this.createSession(initial);
     const settings = this.settings();
     this.lastMode = settings.mode;
@@ -91,7 +91,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         store: this.store,
         log: this.log,
         toolSources: this.options.toolSources,
-        settings: () => withApiKeys(this.settings(), this.keys),
+        settings: () =>
+          this.preparation.prepare((code, message, level, action) => this.session.notice(code, message, level, action), this.options.beforeRun),
         emit: (conversationId, event) => this.enqueue(conversationId, event),
         onDidChangeRunning: (running) => {
           void vscode.commands.executeCommand('setContext', 'tandem.running', running);
@@ -104,7 +105,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   private settings(): AgentSettings {
-    return readSettings((warning) => this.log.warnOnce(warning));
+    return this.preparation.read().settings;
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -170,6 +171,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         this.postSettings();
         this.postHistory();
         this.postMcpStatus();
+        this.preparation.noticeRestricted((code, message, level, action) => this.session.notice(code, message, level, action));
         return;
       case 'send':
         await this.send(message.text);
@@ -317,7 +319,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   private async fetchModels(role: ModelRole, signal?: AbortSignal): Promise<ModelList> {
-    const settings = await withApiKeys(this.settings(), this.keys);
+    const settings = await withApiKeys(this.preparation.read(), this.keys);
     return fetchModelList(role === 'function-call' ? settings.functionCallModel : settings.answerModel, this.log, signal);
   }
 

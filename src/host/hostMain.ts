@@ -2,11 +2,12 @@
 // dist/host.js) so that activation only parses a few kilobytes. Loaded right
 // after activate() returns: it starts the MCP servers and builds the panel
 // host on first use.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { createAgUiHostService, type AgUiHostService } from './agUiHostService';
 import type { ChatViewProvider } from './chatViewProvider';
 import { createMcpHostService, type McpHostService } from './mcpHostService';
 import type { OutputLog } from './outputLog';
+import { SettingsConsentStore } from './settingsConsentStore';
 import { createWorkspaceToolsForVscode } from './workspaceToolsEntry';
 
 export interface HostServices {
@@ -20,7 +21,15 @@ export interface HostServices {
 export function startHost(context: vscode.ExtensionContext, log: OutputLog): HostServices {
   const mcp = createMcpHostService(context, log);
   const workspace = createWorkspaceToolsForVscode(context, (line) => log.info(line));
-  const agui = createAgUiHostService({ secrets: context.secrets, tools: () => [...workspace.tools(), ...mcp.hub.tools()] }, log);
+  const settingsConsent = new SettingsConsentStore(context.globalState);
+  const agui = createAgUiHostService(
+    {
+      secrets: context.secrets,
+      tools: () => [...workspace.tools(), ...mcp.hub.tools()],
+      settingsAllowed: (fingerprint) => settingsConsent.isAllowed(fingerprint),
+    },
+    log,
+  );
   let panel: Promise<ChatViewProvider> | undefined;
   return {
     mcp,
@@ -30,12 +39,14 @@ export function startHost(context: vscode.ExtensionContext, log: OutputLog): Hos
         const { ChatViewProvider } = await import('./chatViewProvider');
         const provider = await ChatViewProvider.create(context, log, {
           toolSources: () => ({
-            tools: () => [...workspace.tools(), ...mcp.hub.tools()],
+            // Restricted Mode: the read-only workspace tools only; no edits, commands or MCP.
+            tools: () => (vscode.workspace.isTrusted ? [...workspace.tools(), ...mcp.hub.tools()] : workspace.tools().filter((tool) => tool.readOnly)),
             approvalGateFor: (runId, policy) => workspace.approvalGateFor(runId, policy),
             editedFiles: (runId) => workspace.editedFiles(runId),
             revertRun: (runId) => workspace.revertRun(runId),
           }),
           mcp: mcp.hub,
+          settingsConsent,
         });
         context.subscriptions.push(provider);
         return provider;

@@ -72,9 +72,14 @@ export function createMcpHostService(context: McpHostContext, log: Log): McpHost
     } else if (folders.length > 0) {
       log.info('mcp: the workspace is not trusted; servers from .vscode/mcp.json are not started.');
     }
-    const setting = parseMcpServersSetting(vscode.workspace.getConfiguration('tandem').get('mcp.servers'), folders[0]?.uri.fsPath);
-    definitions.push(...setting.servers);
-    faults.push(...setting.errors);
+    // Only the user's own value: a workspace's tandem.mcp.servers needs the user's consent like its mcp.json.
+    const userServers = vscode.workspace.getConfiguration('tandem').inspect('mcp.servers')?.globalValue;
+    const setting = parseMcpServersSetting(userServers, folders[0]?.uri.fsPath);
+    // Restricted Mode: no MCP server at all, not even the user's own.
+    if (vscode.workspace.isTrusted) {
+      definitions.push(...setting.servers);
+      faults.push(...setting.errors);
+    }
     errors = faults;
     reportFaults(faults, definitions);
     if (!disposed) await hub.update(definitions);

@@ -67,12 +67,32 @@ export type NoticeCode =
   | 'responseModeChanged'
   | 'settings'
   | 'malformedToolCall'
-  | 'usageEstimated';
+  | 'usageEstimated'
+  | 'settingsIgnored'
+  | 'restrictedMode'
+  | 'mcpNotAllowed';
+
+/** Commands the panel may ask the host to run (buttons, notice actions). */
+export const PANEL_COMMANDS = [
+  'tandem.exportTranscript',
+  'tandem.showLog',
+  'tandem.setApiKey',
+  'tandem.showMcpServers',
+  'workbench.trust.manage',
+] as const;
+export type PanelCommand = (typeof PANEL_COMMANDS)[number];
+
+/** A button on a notice that runs one of the commands the panel may run. */
+export interface NoticeAction {
+  readonly label: string;
+  readonly command: PanelCommand;
+}
 
 export interface NoticePayload {
   readonly code: NoticeCode;
   readonly level: 'info' | 'warning' | 'error';
   readonly message: string;
+  readonly action?: NoticeAction | undefined;
 }
 
 export type ToolCallStatus = 'done' | 'failed' | 'cached' | 'rejected';

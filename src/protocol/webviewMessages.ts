@@ -2,7 +2,7 @@
 // webview is untrusted and parsed with zod before the host acts on it; what
 // goes TO the webview is typed only (the host produces it).
 import { z } from 'zod';
-import type { AgentEvent, ModelRole } from './agentEvents';
+import { PANEL_COMMANDS, type AgentEvent, type ModelRole } from './agentEvents';
 import type { McpServerStatus } from '../mcp/mcpServerStatus';
 
 const role = z.enum(['function-call', 'answer']);
@@ -24,7 +24,7 @@ export const fromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('copy'), text: z.string().max(2_000_000) }),
   z.object({
     type: z.literal('command'),
-    command: z.enum(['tandem.exportTranscript', 'tandem.showLog', 'tandem.setApiKey', 'tandem.showMcpServers']),
+    command: z.enum(PANEL_COMMANDS),
   }),
 ]);
 

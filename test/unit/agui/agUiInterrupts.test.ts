@@ -204,3 +204,28 @@ it('a thread with pending interrupts refuses input without resume (RUN_ERROR), a
   assert.match(answered, /Thursday it is\./);
   assert.match(answered, /"outcome":\{"type":"success"\}/);
 });
+
+it('the time limit counts agent time only: a slow answer to an interrupt does not end the tool phase', async () => {
+  const endpoint = await startEndpoint({
+    settings: { maxExecutionSeconds: 0.3 },
+    turns: [
+      { model: 'fc-model', toolCalls: [{ id: 'call-date', name: 'pick_date', arguments: { purpose: 'x' } }] },
+      { model: 'fc-model', content: 'Got the date.' },
+      { model: 'answer-model', content: 'Monday, then.' },
+    ],
+  });
+  const agent = endpoint.agent({ messages: [{ id: 'u1', role: 'user', content: 'When?' }] });
+  const [interrupt] = interruptsOf(finishedOf((await collect(agent, { tools: [pickDate] })).events));
+  await new Promise((resolve) => setTimeout(resolve, 600)); // twice the limit, spent by the person
+  const second = await collect(agent, { tools: [pickDate], resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: 'Monday' }] });
+  assert.deepEqual(second.result, { stopReason: 'noToolCall', answer: 'Monday, then.' });
+});
+
+it('reads an approval answer the way clients write it: false and { approved: false } reject, true and {} approve', async () => {
+  const { isApproval } = await import('../../../src/agui/interruptApprovalGate');
+  const entry = (payload: unknown, status: 'resolved' | 'cancelled' = 'resolved') => ({ interruptId: 'i', status, payload });
+  assert.deepEqual(
+    [entry(false), entry({ approved: false }), entry(true), entry({}), entry({ approved: true }), entry(undefined), entry({ approved: true }, 'cancelled')].map(isApproval),
+    [false, false, true, true, true, true, false],
+  );
+});

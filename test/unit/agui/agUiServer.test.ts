@@ -121,3 +121,19 @@ it('runs 100 concurrent runs on loopback, each with its own answer', async () =>
   const answers = await Promise.all(runs);
   answers.forEach((answer, index) => assert.equal(answer, `Answer to question ${index}`));
 });
+
+it('passes the input context and the client instructions to the models', async () => {
+  const endpoint = await startEndpoint({ settings: { mode: 'chat' }, turns: [{ model: 'answer-model', content: 'Noted.' }] });
+  const response = await endpoint.post(
+    runInput({
+      messages: [
+        { id: 's1', role: 'system', content: 'Answer in French.' },
+        { id: 'u1', role: 'user', content: 'Hello?' },
+      ],
+      context: [{ description: 'current page', value: '/settings' }],
+    }),
+  );
+  assert.match(await response.text(), /"answer":"Noted\."/);
+  const sent = endpoint.model.requests[0]!.messages.slice(1).map((message: any) => message.content);
+  assert.deepEqual(sent, ['Context from the client application:\n- current page: /settings', 'Instructions from the client application:\nAnswer in French.', 'Hello?']);
+});

@@ -14,6 +14,7 @@ import type { AutoApprovePolicy } from '../../../src/agent/policyApprovalGate';
 import { AgUiRunner, type AgUiRunnerOptions } from '../../../src/agui/agUiRunner';
 import { createAgUiServer, listenOnLoopback } from '../../../src/agui/agUiServer';
 import { createChatModel } from '../../../src/models/openAiChatModel';
+import type { Tool } from '../../../src/tools/tool';
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedTurn } from '../../fixtures/scriptedModelServer';
 import { settingsFor } from '../agent/agentTestSupport';
 import { makeKit, type Kit } from '../tools/workspaceTestKit';
@@ -42,6 +43,8 @@ export interface EndpointOptions {
   readonly allowedOrigins?: string[];
   readonly maxBodyBytes?: number;
   readonly runner?: Partial<AgUiRunnerOptions>;
+  /** Tools besides the workspace tools (MCP). */
+  readonly extraTools?: () => readonly Tool[];
 }
 
 export async function startEndpoint(options: EndpointOptions = {}): Promise<Endpoint> {
@@ -57,7 +60,7 @@ export async function startEndpoint(options: EndpointOptions = {}): Promise<Endp
       settings,
       functionCallModel: createChatModel(settings.functionCallModel),
       answerModel: createChatModel(settings.answerModel),
-      tools: kit.tools,
+      tools: [...kit.tools, ...(options.extraTools?.() ?? [])],
       policy: options.policy ?? 'readOnly',
     }),
     ...options.runner,

@@ -3,20 +3,28 @@
 // AG-UI client run against it (the workspace tools on DIR, the scripted model).
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, it } from 'node:test';
 import { HttpAgent } from '@ag-ui/client';
 import { startScriptedModelServer } from '../../fixtures/scriptedModelServer';
+import { FAULT_SERVER } from '../mcp/mcpTestSupport';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const children: ChildProcess[] = [];
 const folders: string[] = [];
 after(() => {
   // npm, sh and node share the group started with `detached`.
-  for (const child of children) if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGTERM');
+  for (const child of children) {
+    if (child.exitCode !== null || !child.pid) continue;
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // Already gone (a test ended it).
+    }
+  }
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
@@ -101,4 +109,37 @@ it('npm run agui with --token prints no TOKEN line and accepts that token; bad a
   assert.match(bad.stderr, /--approve must be readOnly, all or none/);
   assert.match(bad.stderr, /usage: npm run agui/);
   assert.equal(bad.stdout, '');
+});
+
+it('the MCP servers of DIR/.vscode/mcp.json start only with --allow-mcp', { timeout: 60_000 }, async () => {
+  const model = await startScriptedModelServer({
+    turns: [
+      { model: 'fc', content: 'Nothing to call.' },
+      { model: 'fc', content: 'Without MCP.' },
+      { model: 'fc', content: 'Nothing to call.' },
+      { model: 'fc', content: 'With MCP.' },
+    ],
+  });
+  try {
+    const folder = tempFolder();
+    mkdirSync(path.join(folder, '.vscode'));
+    writeFileSync(path.join(folder, '.vscode', 'mcp.json'), JSON.stringify({ servers: { fault: { type: 'stdio', command: process.execPath, args: [FAULT_SERVER] } } }));
+    const settings = path.join(tempFolder(), 'settings.json');
+    writeFileSync(settings, JSON.stringify({ 'tandem.functionCallModel.baseUrl': model.baseUrl, 'tandem.functionCallModel.model': 'fc' }));
+    const toolNamesOfRun = async (args: string[]) => {
+      const cli = await startCli(['--folder', folder, '--settings', settings, ...args]);
+      const agent = new HttpAgent({ url: cli.url, headers: { authorization: `Bearer ${cli.token}` }, initialMessages: [{ id: 'u1', role: 'user', content: 'Hi' }] });
+      await agent.runAgent();
+      process.kill(-cli.child.pid!, 'SIGTERM');
+      return { tools: (model.requests.at(-2)!.tools ?? []).map((tool: any) => tool.function.name as string), stderr: cli.stderr() };
+    };
+    const without = await toolNamesOfRun([]);
+    assert.ok(without.tools.includes('read_file'));
+    assert.ok(!without.tools.some((name) => name.startsWith('fault__')), without.tools.join(', '));
+    assert.match(without.stderr, /pass --allow-mcp to start them/);
+    const withMcp = await toolNamesOfRun(['--allow-mcp']);
+    assert.ok(withMcp.tools.includes('fault__hang'), withMcp.tools.join(', '));
+  } finally {
+    await model.close();
+  }
 });

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Installs what the plain-Node unit suite needs beyond Node itself, before it
+# runs. The external programs test/unit starts are: node (process.execPath),
+# rg (test/unit/tools/searchText.test.ts runs the ripgrep half of search_text)
+# and mkfifo (coreutils, essential on Debian). Only ripgrep may be missing.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+if command -v rg >/dev/null; then
+  printf '[setup-unit] rg present: %s\n' "$(command -v rg)"
+  exit 0
+fi
+bash "$ROOT/scripts/apt-packages.sh" ripgrep
