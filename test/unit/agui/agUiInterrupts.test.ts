@@ -41,6 +41,22 @@ it('a frontend tool call ends the run with an interrupt; the resume carries its 
   assert.deepEqual(finished.usage, [{ model: 'fc-model', inputTokens: 50, outputTokens: 5, totalTokens: 55, cachedInputTokens: 0 }]);
   assert.equal(agent.pendingInterrupts.length, 1);
   assert.equal(endpoint.model.requests.length, 1, 'the loop waits for the client');
+  // AG-UI's rule at the boundary: the messages and the state come before the interrupt.
+  assert.deepEqual(typesOf(first.events).slice(-3), ['MESSAGES_SNAPSHOT', 'STATE_SNAPSHOT', 'RUN_FINISHED']);
+  const snapshot = first.events.at(-3) as any;
+  assert.deepEqual(
+    snapshot.messages.map((message: any) => [message.id, message.role]),
+    [
+      ['u1', 'user'],
+      ['call-date', 'assistant'],
+    ],
+  );
+  assert.equal(snapshot.messages[1].toolCalls[0].function.arguments, '{"purpose":"release"}');
+  assert.deepEqual(
+    agent.messages.filter((message) => message.role !== 'reasoning').map((message) => message.id),
+    ['u1', 'call-date'],
+    'the client keeps its conversation',
+  );
 
   const second = await collect(agent, { tools: [pickDate], resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: { date: '2026-12-01' } }] });
   assert.deepEqual(second.result, { stopReason: 'noToolCall', answer: 'The release is on 2026-12-01.' });

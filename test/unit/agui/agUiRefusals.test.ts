@@ -15,6 +15,7 @@ it('refuses a missing or wrong token with 401, before reading the run', async ()
   const endpoint = await startEndpoint();
   const missing = await fetch(endpoint.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(runInput()) });
   assert.equal(missing.status, 401);
+  assert.match(String(missing.headers.get('www-authenticate')), /^Bearer/);
   assert.match((await errorOf(missing)).error, /Missing bearer token/);
   const wrong = await endpoint.post(runInput(), { authorization: 'Bearer not-the-token' });
   assert.equal(wrong.status, 401);
