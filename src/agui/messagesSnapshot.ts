@@ -35,9 +35,17 @@ export class MessagesSnapshot {
         if (call) call.function.arguments += String(event['delta']);
         break;
       }
-      case EventType.TOOL_CALL_RESULT:
-        this.add({ id: String(event['messageId']), role: 'tool', toolCallId: String(event['toolCallId']), content: String(event['content']) });
+      case EventType.TOOL_CALL_RESULT: {
+        const message: Message = { id: String(event['messageId']), role: 'tool', toolCallId: String(event['toolCallId']), content: String(event['content']) };
+        if (this.byId.has(message.id)) break;
+        // Right after its call (and the results already there), as the client places it.
+        const call = this.messages.findIndex((candidate) => candidate.role === 'assistant' && candidate.toolCalls?.some((toolCall) => toolCall.id === message.toolCallId));
+        let at = call === -1 ? this.messages.length : call + 1;
+        while (at < this.messages.length && this.messages[at]?.role === 'tool') at++;
+        this.messages.splice(at, 0, message);
+        this.byId.set(message.id, message);
         break;
+      }
     }
   }
 

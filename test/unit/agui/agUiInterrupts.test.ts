@@ -131,6 +131,12 @@ it('a read and a frontend call in one reply: the read runs, the frontend call in
   const first = await collect(agent, { tools: [pickDate] });
   const results = first.events.filter((event) => event.type === 'TOOL_CALL_RESULT').map((event: any) => event.toolCallId);
   assert.deepEqual(results, ['call-read']);
+  const snapshot = first.events.find((event) => event.type === 'MESSAGES_SNAPSHOT') as any;
+  assert.deepEqual(
+    snapshot.messages.map((message: any) => message.toolCallId ?? message.id),
+    ['u1', 'call-read', 'call-read', 'call-date'],
+    'each result right after its call, as the client holds them',
+  );
   const [interrupt] = interruptsOf(finishedOf(first.events));
   const second = await collect(agent, { tools: [pickDate], resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: 'Monday' }] });
   assert.deepEqual(second.result, { stopReason: 'noToolCall', answer: 'Ada ships on the picked date.' });
