@@ -8,6 +8,7 @@ import type { ChatModel } from '../models/chatModel';
 import type { AgentEvent } from '../protocol/agentEvents';
 import type { Tool } from '../tools/tool';
 import { AgUiExecution, type RunSink } from './agUiExecution';
+import { MessagesSnapshot } from './messagesSnapshot';
 import { ThreadStore, toolMessagesOf, type ThreadState } from './threadStore';
 
 /** What a new loop needs, built per run from the current settings. */
@@ -104,6 +105,11 @@ export class AgUiRunner {
 
   private stream(thread: ThreadState, execution: AgUiExecution, input: RunAgentInput, send: SendEvent, signal: AbortSignal, start: (sink: RunSink) => void): Promise<void> {
     thread.streaming = true;
+    const client = new MessagesSnapshot(input.messages);
+    const forward: SendEvent = (event) => {
+      client.observe(event);
+      send(event);
+    };
     return new Promise<void>((resolve) => {
       let over = false;
       const end = () => {
@@ -120,8 +126,10 @@ export class AgUiRunner {
       };
       const sink: RunSink = {
         runId: input.runId,
-        send,
+        send: forward,
         suspend: (interrupts, usage) => {
+          // What a client needs to pick the thread up, before the interrupt (AG-UI's rule at the boundary).
+          send(stamp({ type: EventType.MESSAGES_SNAPSHOT, messages: client.snapshot() }));
           if (input.state !== undefined) send(stamp({ type: EventType.STATE_SNAPSHOT, snapshot: input.state }));
           send(stamp({ type: EventType.RUN_FINISHED, threadId: input.threadId, runId: input.runId, outcome: { type: 'interrupt', interrupts }, usage }));
           end();

@@ -72,6 +72,7 @@ export function createAgUiServer(options: AgUiServerOptions): Server {
       if (error instanceof HttpRefusal) {
         const extra: Record<string, string> = { ...cors };
         if (error.status === 405) extra['allow'] = 'POST, OPTIONS';
+        if (error.status === 401) extra['www-authenticate'] = 'Bearer realm="tandem-agui"';
         if (error.status === 413) extra['connection'] = 'close';
         if (error.status !== 400) options.log?.(`agui: ${request.method} ${request.url} refused with ${error.status}: ${error.message}`);
         sendRefusal(response, error, extra);

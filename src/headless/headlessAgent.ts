@@ -71,7 +71,7 @@ export async function startHeadlessAgent(options: HeadlessOptions): Promise<Head
   for (const warning of loaded.warnings) log(`settings: ${warning}`);
   const settings = loaded.agent;
   const apiKey = env['OPENAI_API_KEY'] || undefined;
-  const host = new NodeWorkspaceHost({ folders: [folder], ripgrep: 'path' });
+  const host = new NodeWorkspaceHost({ folders: [folder], ripgrep: 'path', sensitivePaths: settings.sensitivePaths });
   const workspaceTools: readonly Tool[] = createWorkspaceTools(host, new EditJournal(host));
   let hub: McpHub | undefined;
   if (options.allowMcp) hub = await startMcp(folder, settings.mcpServers, env, log);

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { AgentSettings } from '../agent/agentSettings';
-import { createPolicyApprovalGate, type AutoApprovePolicy } from '../agent/policyApprovalGate';
+import { createPolicyApprovalGate, type ApprovalPolicy } from '../agent/policyApprovalGate';
 import { runAgent } from '../agent/runAgent';
 import { SessionCache } from '../agent/sessionCache';
 import type { ChatModel } from '../models/chatModel';
@@ -19,7 +19,7 @@ import type { OutputLog } from './outputLog';
 /** Where a run's tools and approvals come from (workspace tools, MCP), injected so the panel works without them. */
 export interface ToolSources {
   tools(): readonly Tool[];
-  approvalGateFor(runId: string, policy: AutoApprovePolicy): ApprovalGate;
+  approvalGateFor(runId: string, policy: ApprovalPolicy): ApprovalGate;
   /** Files the run changed and can revert; empty when none. */
   editedFiles?(runId: string): readonly string[];
   /** Reverts the run's edits; returns the files restored. */
@@ -136,7 +136,7 @@ export class AgentSession implements vscode.Disposable {
           functionCallModel,
           answerModel,
           tools,
-          approval: sources.approvalGateFor(runId, settings.autoApprove),
+          approval: sources.approvalGateFor(runId, { autoApprove: settings.autoApprove, alwaysAllow: settings.alwaysAllow }),
           settings,
           cache: this.cache,
           log: trace,

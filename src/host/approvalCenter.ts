@@ -70,20 +70,25 @@ export class ApprovalCenter implements vscode.TextDocumentContentProvider {
   }
 
   /**
-   * Decides a pending request: by id, by the proposed document's URI (what an
-   * editor-title button passes), or the oldest one. Returns false when none matched.
+   * Decides one pending request, matched exactly: by its id, or by the
+   * proposed document of its diff (what an editor-title button passes; the
+   * URI holds the id). Without a target, the request whose diff is the active
+   * tab. Never a guess: returns false when nothing matched exactly.
    */
   decide(approved: boolean, target?: unknown): boolean {
-    const match =
-      typeof target === 'string'
-        ? this.pending.find((item) => item.id === target)
-        : target instanceof vscode.Uri
-          ? this.pending.find((item) => item.proposedUri?.toString() === target.toString() || pathOf(item.request) === target.fsPath)
-          : this.pending[0];
-    const chosen = match ?? (target === undefined ? undefined : this.pending[0]);
+    const chosen = this.find(target);
     if (chosen === undefined) return false;
     chosen.decide(approved);
     return true;
+  }
+
+  private find(target: unknown): Pending | undefined {
+    if (typeof target === 'string') return this.pending.find((item) => item.id === target);
+    if (target instanceof vscode.Uri) return this.pending.find((item) => item.proposedUri?.toString() === target.toString());
+    if (target !== undefined) return undefined;
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    if (!(input instanceof vscode.TabInputTextDiff)) return undefined;
+    return this.pending.find((item) => item.proposedUri?.toString() === input.modified.toString());
   }
 
   async ask(request: ApprovalRequest, signal: AbortSignal): Promise<boolean> {
@@ -202,8 +207,4 @@ export class ApprovalCenter implements vscode.TextDocumentContentProvider {
 
 function isDiffOf(tab: vscode.Tab, proposedUri: vscode.Uri): boolean {
   return tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.toString() === proposedUri.toString();
-}
-
-function pathOf(request: ApprovalRequest): string | undefined {
-  return request.kind === 'edit' ? request.path : undefined;
 }

@@ -4,7 +4,7 @@
 // Nothing heavy happens here until the first run asks for tools.
 
 import * as vscode from 'vscode';
-import { createPolicyApprovalGate, type AutoApprovePolicy } from '../agent/policyApprovalGate';
+import { createPolicyApprovalGate, type ApprovalPolicy, type AutoApprovePolicy } from '../agent/policyApprovalGate';
 import { EditJournal, type RevertOutcome } from '../tools/editJournal';
 import type { ApprovalGate, Tool } from '../tools/tool';
 import { createWorkspaceTools } from '../tools/workspaceTools';
@@ -19,7 +19,7 @@ export interface WorkspaceToolsForVscode extends vscode.Disposable {
   /** The eight workspace tools (built on first call). */
   tools(): readonly Tool[];
   /** The gate for one run; `policy` defaults to the `tandem.tools.autoApprove` setting. */
-  approvalGateFor(runId: string, policy?: AutoApprovePolicy): ApprovalGate;
+  approvalGateFor(runId: string, policy?: AutoApprovePolicy | ApprovalPolicy): ApprovalGate;
   /** Absolute paths of the files a run changed (empty when none or reverted). */
   editedFiles(runId: string): readonly string[];
   /** Restores every file the run touched; returns the paths restored. */

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { it } from 'node:test';
 import type { Interrupt, Tool as AgUiTool } from '@ag-ui/core';
-import { collect, finishedOf, runInput, startEndpoint, typesOf } from './agUiTestSupport';
+import { collect, finishedOf, runInput, sseEvents, startEndpoint, typesOf } from './agUiTestSupport';
 
 const pickDate: AgUiTool = {
   name: 'pick_date',
@@ -41,6 +41,22 @@ it('a frontend tool call ends the run with an interrupt; the resume carries its 
   assert.deepEqual(finished.usage, [{ model: 'fc-model', inputTokens: 50, outputTokens: 5, totalTokens: 55, cachedInputTokens: 0 }]);
   assert.equal(agent.pendingInterrupts.length, 1);
   assert.equal(endpoint.model.requests.length, 1, 'the loop waits for the client');
+  // AG-UI's rule at the boundary: the messages and the state come before the interrupt.
+  assert.deepEqual(typesOf(first.events).slice(-3), ['MESSAGES_SNAPSHOT', 'STATE_SNAPSHOT', 'RUN_FINISHED']);
+  const snapshot = first.events.at(-3) as any;
+  assert.deepEqual(
+    snapshot.messages.map((message: any) => [message.id, message.role]),
+    [
+      ['u1', 'user'],
+      ['call-date', 'assistant'],
+    ],
+  );
+  assert.equal(snapshot.messages[1].toolCalls[0].function.arguments, '{"purpose":"release"}');
+  assert.deepEqual(
+    agent.messages.filter((message) => message.role !== 'reasoning').map((message) => message.id),
+    ['u1', 'call-date'],
+    'the client keeps its conversation',
+  );
 
   const second = await collect(agent, { tools: [pickDate], resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: { date: '2026-12-01' } }] });
   assert.deepEqual(second.result, { stopReason: 'noToolCall', answer: 'The release is on 2026-12-01.' });
@@ -78,8 +94,8 @@ it('two tool calls in one reply: both frontend calls interrupt together, both re
   assert.deepEqual(interrupts.map((interrupt) => interrupt.toolCallId).sort(), ['call-a', 'call-b']);
 
   // A partial resume is refused with RUN_ERROR; nothing is lost.
-  const partial = await endpoint.post(runInput({ threadId: agent.threadId, runId: 'partial', resume: [{ interruptId: interrupts[0]!.id, status: 'resolved', payload: 'x' }] }));
-  assert.match(await partial.text(), /"type":"RUN_ERROR".*"code":"RESUME_INCOMPLETE"/s);
+  const partial = await sseEvents(await endpoint.post(runInput({ threadId: agent.threadId, runId: 'partial', resume: [{ interruptId: interrupts[0]!.id, status: 'resolved', payload: 'x' }] })));
+  assert.deepEqual([partial.at(-1)?.type, partial.at(-1)?.code], ['RUN_ERROR', 'RESUME_INCOMPLETE']);
 
   const answers = Object.fromEntries(interrupts.map((interrupt) => [interrupt.toolCallId, interrupt.id]));
   const second = await collect(agent, {
@@ -115,6 +131,12 @@ it('a read and a frontend call in one reply: the read runs, the frontend call in
   const first = await collect(agent, { tools: [pickDate] });
   const results = first.events.filter((event) => event.type === 'TOOL_CALL_RESULT').map((event: any) => event.toolCallId);
   assert.deepEqual(results, ['call-read']);
+  const snapshot = first.events.find((event) => event.type === 'MESSAGES_SNAPSHOT') as any;
+  assert.deepEqual(
+    snapshot.messages.map((message: any) => message.toolCallId ?? message.id),
+    ['u1', 'call-read', 'call-read', 'call-date'],
+    'each result right after its call, as the client holds them',
+  );
   const [interrupt] = interruptsOf(finishedOf(first.events));
   const second = await collect(agent, { tools: [pickDate], resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: 'Monday' }] });
   assert.deepEqual(second.result, { stopReason: 'noToolCall', answer: 'Ada ships on the picked date.' });
@@ -193,16 +215,14 @@ it('a thread with pending interrupts refuses input without resume (RUN_ERROR), a
     ],
   });
   const input = runInput({ threadId: 'hitl', runId: 'r1', tools: [pickDate] });
-  assert.match(await (await endpoint.post(input)).text(), /"outcome":\{"type":"interrupt"/);
-  const blocked = await (await endpoint.post({ ...input, runId: 'r2' })).text();
-  assert.match(blocked, /"type":"RUN_ERROR".*"code":"INTERRUPT_PENDING"/s);
-  const unknown = await (await endpoint.post({ ...input, runId: 'r3', resume: [{ interruptId: 'int-nope', status: 'resolved' }] })).text();
-  assert.match(unknown, /"code":"UNKNOWN_INTERRUPT"/);
-  const answered = await (
-    await endpoint.post({ ...input, runId: 'r4', messages: [...input.messages, { id: 't1', role: 'tool', toolCallId: 'call-date', content: 'Thursday' }] })
-  ).text();
-  assert.match(answered, /Thursday it is\./);
-  assert.match(answered, /"outcome":\{"type":"success"\}/);
+  assert.equal((await sseEvents(await endpoint.post(input))).at(-1)?.outcome?.type, 'interrupt');
+  const blocked = (await sseEvents(await endpoint.post({ ...input, runId: 'r2' }))).at(-1);
+  assert.deepEqual([blocked?.type, blocked?.code], ['RUN_ERROR', 'INTERRUPT_PENDING']);
+  const unknown = (await sseEvents(await endpoint.post({ ...input, runId: 'r3', resume: [{ interruptId: 'int-nope', status: 'resolved' }] }))).at(-1);
+  assert.equal(unknown?.code, 'UNKNOWN_INTERRUPT');
+  const answered = (await sseEvents(await endpoint.post({ ...input, runId: 'r4', messages: [...input.messages, { id: 't1', role: 'tool', toolCallId: 'call-date', content: 'Thursday' }] }))).at(-1);
+  assert.equal(answered?.result?.answer, 'Thursday it is.');
+  assert.deepEqual(answered?.outcome, { type: 'success' });
 });
 
 it('the time limit counts agent time only: a slow answer to an interrupt does not end the tool phase', async () => {

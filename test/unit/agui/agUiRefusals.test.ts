@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { it } from 'node:test';
-import { runInput, startEndpoint, TOKEN } from './agUiTestSupport';
+import { runInput, sseEvents, startEndpoint, TOKEN } from './agUiTestSupport';
 
 async function errorOf(response: Response): Promise<{ error: string; field?: string }> {
   assert.equal(response.headers.get('content-type'), 'application/json');
@@ -15,6 +15,7 @@ it('refuses a missing or wrong token with 401, before reading the run', async ()
   const endpoint = await startEndpoint();
   const missing = await fetch(endpoint.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(runInput()) });
   assert.equal(missing.status, 401);
+  assert.match(String(missing.headers.get('www-authenticate')), /^Bearer/);
   assert.match((await errorOf(missing)).error, /Missing bearer token/);
   const wrong = await endpoint.post(runInput(), { authorization: 'Bearer not-the-token' });
   assert.equal(wrong.status, 401);
@@ -39,7 +40,7 @@ it('allows CORS only for the configured origins', async () => {
   const allowed = await endpoint.post(runInput(), { origin: 'http://localhost:3000' });
   assert.equal(allowed.status, 200);
   assert.equal(allowed.headers.get('access-control-allow-origin'), 'http://localhost:3000');
-  assert.match(await allowed.text(), /From the browser/);
+  assert.equal((await sseEvents(allowed)).at(-1)?.result?.answer, 'From the browser.');
 });
 
 it('refuses a Host that is not a loopback name (DNS rebinding)', async () => {

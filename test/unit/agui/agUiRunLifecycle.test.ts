@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { McpHub } from '../../../src/mcp/mcpHub';
 import { FAULT_SERVER, stdioServer } from '../mcp/mcpTestSupport';
-import { runInput, startEndpoint, TOKEN } from './agUiTestSupport';
+import { runInput, sseEvents, startEndpoint, TOKEN } from './agUiTestSupport';
 
 let hub: McpHub;
 before(async () => {
@@ -54,9 +54,9 @@ it('refuses a second run on a thread whose run is streaming, with RUN_ERROR THRE
   const endpoint = await startEndpoint({ settings: { mode: 'chat' }, turns: [{ model: 'answer-model', content: 'slow '.repeat(30), chunkDelayMs: 10 }] });
   const first = endpoint.post(runInput({ threadId: 'busy', runId: 'r1' }));
   await waitFor(() => endpoint.model.requests.length === 1, 5_000, 'the first run reached the model');
-  const second = await (await endpoint.post(runInput({ threadId: 'busy', runId: 'r2' }))).text();
-  assert.match(second, /"type":"RUN_STARTED".*"type":"RUN_ERROR".*"code":"THREAD_BUSY"/s);
-  assert.match(await (await first).text(), /"type":"RUN_FINISHED"/);
+  const second = await sseEvents(await endpoint.post(runInput({ threadId: 'busy', runId: 'r2' })));
+  assert.deepEqual([second[0]?.type, second.at(-1)?.type, second.at(-1)?.code], ['RUN_STARTED', 'RUN_ERROR', 'THREAD_BUSY']);
+  assert.equal((await sseEvents(await first)).at(-1)?.type, 'RUN_FINISHED');
 });
 
 it('a setup that fails (say, settings that cannot be used) ends the run with RUN_ERROR CONFIGURATION_ERROR', async () => {
@@ -67,8 +67,8 @@ it('a setup that fails (say, settings that cannot be used) ends the run with RUN
       },
     },
   });
-  const text = await (await endpoint.post(runInput())).text();
-  assert.match(text, /"type":"RUN_ERROR","message":"tandem.functionCallModel.baseUrl is not reachable","code":"CONFIGURATION_ERROR"/);
+  const last = (await sseEvents(await endpoint.post(runInput()))).at(-1);
+  assert.deepEqual([last?.type, last?.message, last?.code], ['RUN_ERROR', 'tandem.functionCallModel.baseUrl is not reachable', 'CONFIGURATION_ERROR']);
 });
 
 it('an interrupt nobody answers expires: the loop ends and a late resume is refused', async () => {
@@ -81,8 +81,8 @@ it('an interrupt nobody answers expires: the loop ends and a late resume is refu
   const interruptId = /"interrupts":\[\{"id":"([^"]+)"/.exec(text)?.[1];
   assert.ok(interruptId, text);
   await new Promise((resolve) => setTimeout(resolve, 400));
-  const late = await (await endpoint.post(runInput({ threadId: 'late', runId: 'r2', tools: [pickDate], resume: [{ interruptId, status: 'resolved', payload: 'x' }] }))).text();
-  assert.match(late, /"code":"UNKNOWN_INTERRUPT"/);
+  const late = await sseEvents(await endpoint.post(runInput({ threadId: 'late', runId: 'r2', tools: [pickDate], resume: [{ interruptId, status: 'resolved', payload: 'x' }] })));
+  assert.equal(late.at(-1)?.code, 'UNKNOWN_INTERRUPT');
   assert.equal(endpoint.model.requests.length, 1);
 });
 
@@ -93,9 +93,9 @@ it('keeps a bounded number of threads: the least recently used one is forgotten'
     turns: ['one', 'two', 'three', 'again'].map((word) => ({ model: 'answer-model', content: `Answer ${word}.` })),
   });
   for (const [thread, question] of [['a', 'Q1'], ['b', 'Q2'], ['c', 'Q3']] as const) {
-    await (await endpoint.post(runInput({ threadId: thread, runId: `run-${thread}`, messages: [{ id: `${thread}-1`, role: 'user', content: question }] }))).text();
+    await sseEvents(await endpoint.post(runInput({ threadId: thread, runId: `run-${thread}`, messages: [{ id: `${thread}-1`, role: 'user', content: question }] })));
   }
-  await (await endpoint.post(runInput({ threadId: 'a', runId: 'run-a2', messages: [{ id: 'a-2', role: 'user', content: 'Q4' }] }))).text();
+  await sseEvents(await endpoint.post(runInput({ threadId: 'a', runId: 'run-a2', messages: [{ id: 'a-2', role: 'user', content: 'Q4' }] })));
   const sent = endpoint.model.requests[3]!.messages.filter((message: any) => message.role !== 'system').map((message: any) => message.content);
   assert.deepEqual(sent, ['Q4'], 'thread a was evicted, so only the new message is known');
 });

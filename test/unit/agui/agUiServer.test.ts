@@ -6,7 +6,7 @@ import { it } from 'node:test';
 import { decode } from '@ag-ui/proto';
 import { AGUI_MEDIA_TYPE } from '@ag-ui/encoder';
 import type { BaseEvent } from '@ag-ui/core';
-import { collect, finishedOf, runInput, startEndpoint, typesOf, verify } from './agUiTestSupport';
+import { collect, finishedOf, runInput, sseEvents, startEndpoint, typesOf, verify } from './agUiTestSupport';
 
 it('streams a text run: real token deltas, state echoed, usage per model with cached input', async () => {
   const endpoint = await startEndpoint({
@@ -70,10 +70,10 @@ it('keeps the history of a thread for clients that send only their new message',
       { model: 'answer-model', content: 'About two million people.' },
     ],
   });
-  const first = await endpoint.post(runInput({ threadId: 'geo', runId: 'r1', messages: [{ id: 'q1', role: 'user', content: 'Capital of France?' }] }));
-  assert.match(await first.text(), /RUN_FINISHED/);
-  const second = await endpoint.post(runInput({ threadId: 'geo', runId: 'r2', messages: [{ id: 'q2', role: 'user', content: 'How many live there?' }] }));
-  assert.match(await second.text(), /About two million/);
+  const first = await sseEvents(await endpoint.post(runInput({ threadId: 'geo', runId: 'r1', messages: [{ id: 'q1', role: 'user', content: 'Capital of France?' }] })));
+  assert.equal(first.at(-1)?.type, 'RUN_FINISHED');
+  const second = await sseEvents(await endpoint.post(runInput({ threadId: 'geo', runId: 'r2', messages: [{ id: 'q2', role: 'user', content: 'How many live there?' }] })));
+  assert.equal(second.at(-1)?.result?.answer, 'About two million people.');
   const sent = endpoint.model.requests[1]!.messages.map((message: any) => `${message.role}: ${message.content}`);
   assert.deepEqual(sent.slice(1), ['user: Capital of France?', 'assistant: The capital is Paris.', 'user: How many live there?']);
 });
@@ -103,7 +103,7 @@ it('serves the binary framing of @ag-ui/encoder when Accept names it', async () 
   assert.equal(text, 'Binary hello.');
   const plain = await endpoint.post(runInput({ threadId: 't2' }), { accept: '*/*' });
   assert.equal(plain.headers.get('content-type'), 'text/event-stream');
-  await plain.text();
+  assert.equal((await sseEvents(plain)).at(-1)?.result?.answer, 'Plain hello.');
 });
 
 it('runs 100 concurrent runs on loopback, each with its own answer', async () => {
@@ -133,7 +133,7 @@ it('passes the input context and the client instructions to the models', async (
       context: [{ description: 'current page', value: '/settings' }],
     }),
   );
-  assert.match(await response.text(), /"answer":"Noted\."/);
+  assert.equal((await sseEvents(response)).at(-1)?.result?.answer, 'Noted.');
   const sent = endpoint.model.requests[0]!.messages.slice(1).map((message: any) => message.content);
   assert.deepEqual(sent, ['Context from the client application:\n- current page: /settings', 'Instructions from the client application:\nAnswer in French.', 'Hello?']);
 });

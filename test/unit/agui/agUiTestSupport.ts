@@ -112,6 +112,17 @@ export async function verify(events: readonly BaseEvent[]): Promise<void> {
   await lastValueFrom(from(events).pipe(verifyEvents(), toArray()));
 }
 
+/** The events of an SSE body, checked with AG-UI's verifier. */
+export async function sseEvents(response: Response): Promise<Record<string, any>[]> {
+  const text = await response.text();
+  const events = text
+    .split('\n\n')
+    .filter((block) => block.startsWith('data: '))
+    .map((block) => JSON.parse(block.slice('data: '.length)) as Record<string, any>);
+  await verify(events as BaseEvent[]);
+  return events;
+}
+
 /** Runs the agent once and collects every event it saw. */
 export async function collect(agent: HttpAgent, parameters: Parameters<HttpAgent['runAgent']>[0] = {}): Promise<{ events: BaseEvent[]; result: unknown; newMessages: Message[] }> {
   const events: BaseEvent[] = [];
