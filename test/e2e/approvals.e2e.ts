@@ -74,10 +74,18 @@ async function send(view: Frame, question: string): Promise<void> {
   await prompt.press('Enter');
 }
 
-/** The n-th approval card (0-based, in order of appearance), once it waits for an answer. */
-async function pendingCard(view: Frame, index: number, tool: string): Promise<Locator> {
-  const card = view.locator('[data-testid="approval"]').nth(index);
-  await waitFor(async () => (await card.count()) > 0 && (await card.getAttribute('data-status')) === 'pending', `approval card ${index + 1} (${tool})`);
+/** The next card that waits for an answer (not one of `seen`), held by its request id. */
+async function pendingCard(view: Frame, seen: Set<string>, tool: string): Promise<Locator> {
+  let id: string | undefined;
+  await waitFor(async () => {
+    const ids = await view
+      .locator('[data-testid="approval"][data-status="pending"]')
+      .evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset['approvalId'] ?? ''));
+    id = ids.find((candidate) => candidate !== '' && !seen.has(candidate));
+    return id !== undefined;
+  }, `a pending approval card (${tool})`);
+  seen.add(id!);
+  const card = view.locator(`[data-testid="approval"][data-approval-id="${id!}"]`);
   assert.equal(await card.getAttribute('data-tool'), tool);
   assert.equal(await card.locator('[data-testid="approval-status"]').innerText(), 'Waiting for your approval');
   return card;
@@ -111,7 +119,8 @@ test('approve after the time limit, reject, and always allow, from the panel car
     await send(view, 'Write the notes, change the owner, and add two files.');
 
     // 1. Approve, but only after the run's time limit has passed: the clock is paused while the card waits.
-    const late = await pendingCard(view, 0, 'write_file');
+    const seen = new Set<string>();
+    const late = await pendingCard(view, seen, 'write_file');
     assert.match(await late.locator('[data-testid="approval-summary"]').innerText(), /Create notes\.txt/);
     assert.equal(await late.locator('[data-testid="open-diff"]').count(), 1, 'an edit offers its diff');
     assert.equal(await late.locator('[data-testid="approve-always"]').innerText(), 'Always allow write_file');
@@ -125,12 +134,12 @@ test('approve after the time limit, reject, and always allow, from the panel car
     assert.equal(read('notes.txt'), 'approved late\n');
 
     // 2. Reject: the file stays as it was.
-    const rejected = await pendingCard(view, 1, 'edit_file');
+    const rejected = await pendingCard(view, seen, 'edit_file');
     await rejected.locator('[data-testid="reject"]').click();
     await decided(rejected, 'rejected');
 
     // 3. Always allow: approves, writes the user's setting, and the next write_file runs unasked.
-    const always = await pendingCard(view, 2, 'write_file');
+    const always = await pendingCard(view, seen, 'write_file');
     await always.locator('[data-testid="approve-always"]').click();
     await decided(always, 'approved');
     await waitIdle(view);
@@ -158,10 +167,13 @@ test('with autoApprove all and write_file always allowed, writes to .vscode and 
       { model: answerModel, content: 'The configuration was not changed.' },
     );
     const view = await session.webview();
-    const before = await view.locator('[data-testid="approval"]').count();
+    // A new conversation, so the first test's cards (restored after the reload) are out of the way.
+    await view.locator('[data-testid="new-chat"]').click();
+    await waitFor(async () => (await view.locator('[data-testid="approval"]').count()) === 0, 'an empty conversation');
     await send(view, 'Set up the project configuration.');
+    const seen = new Set<string>();
     for (const [offset, file] of ['.vscode/mcp.json', '.vscode/settings.json', '.env'].entries()) {
-      const card = await pendingCard(view, before + offset, 'write_file');
+      const card = await pendingCard(view, seen, 'write_file');
       assert.equal(await card.getAttribute('data-sensitive'), 'true');
       assert.match(await card.locator('[data-testid="approval-summary"]').innerText(), new RegExp(file.replace(/\./g, '\\.')));
       assert.equal(await card.locator('[data-testid="approve-always"]').count(), 0, 'no "Always allow" for a sensitive path');
@@ -170,7 +182,7 @@ test('with autoApprove all and write_file always allowed, writes to .vscode and 
       await decided(card, 'rejected');
     }
     await waitIdle(view);
-    assert.equal(await view.locator('[data-testid="approval"]').count(), before + 3, 'the ordinary write ran without a card');
+    assert.equal(await view.locator('[data-testid="approval"]').count(), 3, 'the ordinary write ran without a card');
     assert.equal(read('plain.txt'), 'no card\n');
     assert.equal(fs.existsSync(path.join(workspace, '.vscode', 'mcp.json')), false);
     assert.equal(read('.vscode/settings.json'), originalSettings);
