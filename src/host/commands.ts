@@ -9,6 +9,8 @@ export interface CommandHost {
   readonly log: OutputLog;
   /** Shows the MCP servers' status (wired by whoever owns MCP). */
   readonly showMcpServers: () => Promise<void>;
+  /** Forgets the MCP server trust decisions (`tandem.resetMcpTrust`). */
+  readonly resetMcpTrust: () => Promise<void>;
   /** Copies the AG-UI endpoint's URL and token; resolves with the URL. */
   readonly copyAgUiEndpoint: () => Promise<{ url: string } | undefined>;
 }
@@ -47,6 +49,10 @@ export function registerCommands(context: vscode.ExtensionContext, host: Command
   register('tandem.selectModels', async () => (await host.panel()).selectModels());
   register('tandem.exportTranscript', async () => (await host.panel()).exportTranscript());
   register('tandem.showMcpServers', () => host.showMcpServers());
+  register('tandem.resetMcpTrust', async () => {
+    await host.resetMcpTrust();
+    void vscode.window.showInformationMessage('Tandem: MCP server trust reset; each workspace server asks again before it starts.');
+  });
   register('tandem.showLog', () => host.log.show());
   register('tandem.copyAgUiEndpoint', () => host.copyAgUiEndpoint());
   register('tandem.askAboutSelection', async () => {

@@ -7,7 +7,9 @@ import { createAgUiHostService, type AgUiHostService } from './agUiHostService';
 import type { ChatViewProvider } from './chatViewProvider';
 import { createMcpHostService, type McpHostService } from './mcpHostService';
 import type { OutputLog } from './outputLog';
+import { McpTrustStore } from './mcpTrustStore';
 import { SettingsConsentStore } from './settingsConsentStore';
+import { workspaceMcpServersSetting } from './settingsReader';
 import { createWorkspaceToolsForVscode } from './workspaceToolsEntry';
 
 export interface HostServices {
@@ -19,9 +21,12 @@ export interface HostServices {
 }
 
 export function startHost(context: vscode.ExtensionContext, log: OutputLog): HostServices {
-  const mcp = createMcpHostService(context, log);
-  const workspace = createWorkspaceToolsForVscode(context, (line) => log.info(line));
   const settingsConsent = new SettingsConsentStore(context.globalState);
+  const mcp = createMcpHostService(context, log, {
+    trust: new McpTrustStore(context.globalState),
+    workspaceSettingServers: () => workspaceMcpServersSetting((fingerprint) => settingsConsent.isAllowed(fingerprint)),
+  });
+  const workspace = createWorkspaceToolsForVscode(context, (line) => log.info(line));
   const agui = createAgUiHostService(
     {
       secrets: context.secrets,
@@ -47,6 +52,10 @@ export function startHost(context: vscode.ExtensionContext, log: OutputLog): Hos
           }),
           mcp: mcp.hub,
           settingsConsent,
+          // MCP servers start on the first agent run, not at activation or when the panel opens.
+          beforeRun: async (settings) => {
+            if (settings.mode === 'agent') await mcp.startForRun();
+          },
         });
         context.subscriptions.push(provider);
         return provider;

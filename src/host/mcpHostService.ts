@@ -2,9 +2,13 @@
 // `tandem.mcp.servers` setting, watches both, and hands the result to the hub,
 // which reconnects only what changed. Activation stays cheap: the config
 // parser (zod, jsonc-parser) and the MCP SDK load after activation returns.
+// Nothing starts before the first agent run (startForRun), and a server a
+// workspace defines starts only once the user allowed its exact definition.
 import * as vscode from 'vscode';
 import type { McpServerDefinition } from '../mcp/mcpConfig';
 import { McpHub, type McpServerKey } from '../mcp/mcpHub';
+import { maskUrlsIn } from '../mcp/mcpRedaction';
+import { needsConsent, WORKSPACE_SETTINGS_SOURCE, type StartableDefinition } from '../mcp/mcpServerTrust';
 import { IMPORT_MCP_SERVERS_COMMAND, importMcpServers } from './mcpImport';
 import { VscodeInputResolver } from './mcpInputs';
 import { showMcpServersPicker } from './mcpServersPicker';
@@ -21,6 +25,14 @@ export interface McpHostService {
   reload(): Promise<void>;
   /** Config faults of the last load (file and fault named), for the panel or a test. */
   configErrors(): readonly string[];
+  /**
+   * Starts the servers before an agent run: the user's own at once, each
+   * workspace-defined one after asking (once per definition). Later reloads
+   * start only what was allowed; a new or changed definition waits for the next run.
+   */
+  startForRun(): Promise<void>;
+  /** Forgets every MCP trust decision and stops the workspace's servers (`tandem.resetMcpTrust`). */
+  resetTrust(): Promise<void>;
   /** Ends every server; the promise settles when their processes are gone (deactivate may await it). */
   dispose(): Promise<void>;
 }
@@ -28,11 +40,25 @@ export interface McpHostService {
 /** The parts of the ExtensionContext MCP uses. */
 export type McpHostContext = Pick<vscode.ExtensionContext, 'subscriptions' | 'secrets' | 'workspaceState'>;
 
-export function createMcpHostService(context: McpHostContext, log: Log): McpHostService {
+/** The user's decisions about workspace-defined servers (McpTrustStore in the extension). */
+export interface McpServerTrust {
+  decision(definition: StartableDefinition): 'allow' | 'deny' | undefined;
+  ask(definition: StartableDefinition): Promise<boolean>;
+  reset(): Promise<void>;
+}
+
+export interface McpHostOptions {
+  readonly trust: McpServerTrust;
+  /** A workspace's `tandem.mcp.servers` value, when the user allowed the workspace's settings. */
+  readonly workspaceSettingServers?: (() => unknown) | undefined;
+}
+
+export function createMcpHostService(context: McpHostContext, log: Log, options: McpHostOptions): McpHostService {
   const inputs = new VscodeInputResolver(context.secrets, context.workspaceState);
   const manifest = vscode.extensions.getExtension('tandem-dev.tandem')?.packageJSON as { version?: unknown } | undefined;
   const version = String(manifest?.version ?? '0.0.0');
-  const hub = new McpHub({ inputResolver: inputs, log: (line) => log.info(`mcp: ${line}`), clientIdentity: { name: 'tandem', version } });
+  // Resolved URLs may carry credentials or tokens: the log never shows them.
+  const hub = new McpHub({ inputResolver: inputs, log: (line) => log.info(`mcp: ${maskUrlsIn(line)}`), clientIdentity: { name: 'tandem', version } });
   hub.setDisabledKeys(context.workspaceState.get<McpServerKey[]>(disabledStateKey) ?? []);
   const disposables: vscode.Disposable[] = [];
   let watchers: vscode.Disposable[] = [];
@@ -43,6 +69,10 @@ export function createMcpHostService(context: McpHostContext, log: Log): McpHost
   let disposed = false;
   /** The servers of each file's last readable version: saving a half-edited file does not stop them. */
   const lastGood = new Map<string, readonly McpServerDefinition[]>();
+  /** Every definition of the last load; `apply` decides which of them run. */
+  let configured: readonly McpServerDefinition[] = [];
+  /** False until the first agent run: nothing starts at activation or when the panel opens. */
+  let started = false;
 
   const load = async (): Promise<void> => {
     const { parseMcpConfigText, parseMcpServersSetting } = await import('../mcp/mcpConfig');
@@ -79,10 +109,33 @@ export function createMcpHostService(context: McpHostContext, log: Log): McpHost
     if (vscode.workspace.isTrusted) {
       definitions.push(...setting.servers);
       faults.push(...setting.errors);
+      const workspaceSetting = options.workspaceSettingServers?.();
+      if (workspaceSetting !== undefined) {
+        const fromWorkspace = parseMcpServersSetting(workspaceSetting, folders[0]?.uri.fsPath);
+        definitions.push(...fromWorkspace.servers.map((definition) => ({ ...definition, source: WORKSPACE_SETTINGS_SOURCE })));
+        faults.push(...fromWorkspace.errors.map((fault) => fault.replace(/^settings:/, `${WORKSPACE_SETTINGS_SOURCE}:`)));
+      }
     }
     errors = faults;
     reportFaults(faults, definitions);
-    if (!disposed) await hub.update(definitions);
+    configured = definitions;
+    if (!disposed && started) await apply(false);
+  };
+
+  /** Hands the hub what may start: user servers, and workspace servers the user allowed (asking when `ask`). */
+  const apply = async (ask: boolean): Promise<void> => {
+    const allowed: McpServerDefinition[] = [];
+    for (const definition of configured) {
+      if (definition.type === 'invalid' || !needsConsent(definition)) {
+        allowed.push(definition);
+        continue;
+      }
+      const decision = options.trust.decision(definition);
+      if (decision === 'allow' || (decision === undefined && ask && (await options.trust.ask(definition)))) allowed.push(definition);
+      else if (decision === undefined) log.info(`mcp: "${definition.name}" from ${definition.source} waits for your consent; Tandem asks on the next agent run.`);
+      else log.info(`mcp: "${definition.name}" from ${definition.source} is not allowed; not started (Tandem: Reset MCP Server Trust to be asked again).`);
+    }
+    if (!disposed) await hub.update(allowed);
   };
 
   // A fault is shown once until it goes away; it stays in the log and the quick pick.
@@ -122,7 +175,7 @@ export function createMcpHostService(context: McpHostContext, log: Log): McpHost
 
   disposables.push(
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('tandem.mcp.servers')) scheduleReload();
+      if (event.affectsConfiguration('tandem')) scheduleReload();
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => {
       watchFolders();
@@ -130,7 +183,7 @@ export function createMcpHostService(context: McpHostContext, log: Log): McpHost
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(scheduleReload),
   );
-  registerImportCommand(disposables, log, () => reload());
+  registerImportCommand(disposables, log, () => reload(), (file, id, value) => inputs.storeSecret(file, id, value));
 
   const persistDisabled = async (): Promise<void> => {
     const disabled = hub.statuses().filter((status) => status.state === 'disabled');
@@ -147,6 +200,17 @@ export function createMcpHostService(context: McpHostContext, log: Log): McpHost
     hub,
     reload,
     configErrors: () => errors,
+    startForRun: async () => {
+      if (disposed || !vscode.workspace.isTrusted) return;
+      started = true;
+      await reload();
+      loading = loading.then(() => apply(true)).catch((error: unknown) => log.error(`mcp: starting the servers failed: ${String(error)}`));
+      await loading;
+    },
+    resetTrust: async () => {
+      await options.trust.reset();
+      if (started) await reload();
+    },
     showServers: () =>
       showMcpServersPicker({
         hub,
@@ -171,12 +235,17 @@ export function createMcpHostService(context: McpHostContext, log: Log): McpHost
  * Registers the import command unless this extension host already has it (a
  * second service, as in the extension-host tests, shares the first one's).
  */
-function registerImportCommand(disposables: vscode.Disposable[], log: Log, reload: () => Promise<void>): void {
+function registerImportCommand(
+  disposables: vscode.Disposable[],
+  log: Log,
+  reload: () => Promise<void>,
+  storeSecret: (file: string, id: string, value: string) => Promise<void>,
+): void {
   try {
     disposables.push(
       vscode.commands.registerCommand(IMPORT_MCP_SERVERS_COMMAND, async () => {
         try {
-          await importMcpServers(log);
+          await importMcpServers(log, storeSecret);
           await reload();
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);

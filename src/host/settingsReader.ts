@@ -51,6 +51,13 @@ export function readSettings(
   return { settings, guarded, fingerprint, ignored: guarded.length > 0 && !allowed, userBaseUrls: userUrls };
 }
 
+/** A workspace's `tandem.mcp.servers`, when the user allowed the workspace's guarded values; else undefined. */
+export function workspaceMcpServersSetting(consent: WorkspaceConsent): unknown {
+  const read = readSettings(() => undefined, consent);
+  if (read.ignored) return undefined;
+  return read.guarded.find(({ key }) => key === 'mcp.servers')?.value;
+}
+
 /** Settings with the API keys from SecretStorage (or OPENAI_API_KEY where allowed) filled in. */
 export async function withApiKeys(read: Pick<ReadSettings, 'settings' | 'userBaseUrls'>, keys: ApiKeys): Promise<AgentSettings> {
   const { settings } = read;

@@ -1,5 +1,6 @@
 // Opens one MCP client session over stdio, Streamable HTTP or SSE. The SDK is
 // imported on first use so that loading the extension stays cheap.
+import { maskUrl } from './mcpRedaction';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
@@ -55,7 +56,7 @@ export async function openSession(
     // Servers on the 2024-11-05 protocol answer the Streamable HTTP POST with a 4xx; they speak SSE.
     const status = error instanceof StreamableHTTPError ? error.code : undefined;
     if (status === undefined || status < 400 || status >= 500 || signal.aborted) throw error;
-    hooks.log(`Streamable HTTP answered ${status}; trying SSE at ${server.url}`);
+    hooks.log(`Streamable HTTP answered ${status}; trying SSE at ${maskUrl(server.url)}`);
     try {
       return await connect(await sseTransport(server), 'sse', identity, hooks, timeoutMs, signal);
     } catch (sseError) {
