@@ -73,13 +73,19 @@ export class AgUiRunner {
     if ((input.resume ?? []).length > 0) return fail('UNKNOWN_INTERRUPT', `Nothing waits on thread ${threadId}; its interrupts were answered, expired or never existed.`);
     waiting?.abort(); // a loop still winding down after its client left
 
+    // Busy from here: a second run on this thread must not slip in while this one prepares.
+    thread.streaming = true;
     let prepared: PreparedRun;
     try {
       prepared = await this.options.prepare(input);
     } catch (error) {
+      thread.streaming = false;
       return fail('CONFIGURATION_ERROR', error instanceof Error ? error.message : String(error));
     }
-    if (signal.aborted) return;
+    if (signal.aborted) {
+      thread.streaming = false;
+      return;
+    }
     const conversation = this.threads.conversationFor(thread, input);
     const note = this.threads.contextNote(input);
     const execution = new AgUiExecution({

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import * as vscode from 'vscode';
 import { AGUI_SETTING_KEYS, resolveAgUiSettings, type AgUiSettingKey, type AgUiSettings } from '../agui/agUiSettings';
+import type { AgentSettings } from '../agent/agentSettings';
 import type { AgUiRunner } from '../agui/agUiRunner';
 import type { Tool } from '../tools/tool';
 import type { OutputLog } from './outputLog';
@@ -30,6 +31,8 @@ export interface AgUiHostContext {
   readonly secrets: vscode.SecretStorage;
   /** Workspace tools and MCP tools for a run. */
   tools(): readonly Tool[];
+  /** Runs before each new AG-UI run (MCP servers start on the first agent run). */
+  readonly beforeRun?: ((settings: AgentSettings) => Promise<void>) | undefined;
   /** Whether the user allowed this workspace's guarded setting values (by fingerprint); never asks. */
   readonly settingsAllowed?: ((fingerprint: string) => boolean) | undefined;
 }
@@ -87,6 +90,7 @@ export function createAgUiHostService(context: AgUiHostContext, log: OutputLog):
       prepare: async () => {
         const { createChatModel } = await import('../models/openAiChatModel');
         const agentSettings = await withApiKeys(readSettings((warning) => log.warnOnce(warning), context.settingsAllowed ?? (() => false)), keys);
+        await context.beforeRun?.(agentSettings);
         const functionCallModel = createChatModel(agentSettings.functionCallModel);
         const answerModel = agentSettings.singleModel ? functionCallModel : createChatModel(agentSettings.answerModel);
         return {

@@ -15,7 +15,7 @@ import { signalFromToken } from './cancellation';
 import { exportTranscript } from './transcriptExport';
 import { appendCompacted, ConversationStore, JsonFileState } from './conversationStore';
 import type { OutputLog } from './outputLog';
-import { RunPreparation } from './runPreparation';
+import { RunPreparation, WORKSPACE_TRUSTED_MESSAGE } from './runPreparation';
 import { ApiKeys } from './secrets';
 import { SettingsConsentStore } from './settingsConsentStore';
 import { modelSettingKey, withApiKeys, writeSetting } from './settingsReader';
@@ -75,6 +75,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       }),
     );
     if (options.mcp) this.disposables.push(options.mcp.onDidChangeStatus(() => this.postMcpStatus()));
+    this.disposables.push(
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.session.notice('workspaceTrusted', WORKSPACE_TRUSTED_MESSAGE);
+        this.postSettings();
+      }),
+    );
   }
 
   /** Opens the store and the conversation the user had open last. */

@@ -32,6 +32,10 @@ export function startHost(context: vscode.ExtensionContext, log: OutputLog): Hos
       secrets: context.secrets,
       tools: () => [...workspace.tools(), ...mcp.hub.tools()],
       settingsAllowed: (fingerprint) => settingsConsent.isAllowed(fingerprint),
+      // As in the panel: MCP servers start on the first agent run.
+      beforeRun: async (settings) => {
+        if (settings.mode === 'agent') await mcp.startForRun();
+      },
     },
     log,
   );

@@ -17,6 +17,9 @@ export const RESTRICTED_MODE_MESSAGE =
   'No edits, no commands and no MCP servers; settings of this workspace that route requests or approve tools are ignored. ' +
   'Trust the folder to use every tool.';
 
+export const WORKSPACE_TRUSTED_MESSAGE =
+  'This folder is now trusted: every tool is available again; MCP servers start on the next agent run (a workspace-defined one after you allow it).';
+
 export const MANAGE_TRUST_ACTION: NoticeAction = { label: 'Manage Workspace Trust', command: 'workbench.trust.manage' };
 
 export class RunPreparation {

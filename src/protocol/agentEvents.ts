@@ -72,6 +72,7 @@ export type NoticeCode =
   | 'usageEstimated'
   | 'settingsIgnored'
   | 'restrictedMode'
+  | 'workspaceTrusted'
   | 'mcpNotAllowed';
 
 /** Commands the panel may ask the host to run (buttons, notice actions). */

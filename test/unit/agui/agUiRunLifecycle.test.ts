@@ -99,3 +99,13 @@ it('keeps a bounded number of threads: the least recently used one is forgotten'
   const sent = endpoint.model.requests[3]!.messages.filter((message: any) => message.role !== 'system').map((message: any) => message.content);
   assert.deepEqual(sent, ['Q4'], 'thread a was evicted, so only the new message is known');
 });
+
+it('two runs posted together on one thread: one runs, the other gets THREAD_BUSY (even while the first still prepares)', async () => {
+  const endpoint = await startEndpoint({ settings: { mode: 'chat' }, prepareDelayMs: 100, turns: [{ model: 'answer-model', content: 'Only once.' }] });
+  const [first, second] = await Promise.all([
+    endpoint.post(runInput({ threadId: 'race', runId: 'r1' })).then(sseEvents),
+    endpoint.post(runInput({ threadId: 'race', runId: 'r2' })).then(sseEvents),
+  ]);
+  const endings = [first.at(-1), second.at(-1)].map((event) => (event?.type === 'RUN_ERROR' ? event.code : event?.result?.answer)).sort();
+  assert.deepEqual(endings, ['Only once.', 'THREAD_BUSY']);
+});

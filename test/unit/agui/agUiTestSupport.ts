@@ -45,6 +45,8 @@ export interface EndpointOptions {
   readonly runner?: Partial<AgUiRunnerOptions>;
   /** Tools besides the workspace tools (MCP). */
   readonly extraTools?: () => readonly Tool[];
+  /** A setup that takes this long (say, reading keys). */
+  readonly prepareDelayMs?: number;
 }
 
 export async function startEndpoint(options: EndpointOptions = {}): Promise<Endpoint> {
@@ -56,13 +58,16 @@ export async function startEndpoint(options: EndpointOptions = {}): Promise<Endp
   const settings = settingsFor(model, options.settings);
   const runner = new AgUiRunner({
     serverToolNames: () => new Set(kit.tools.map((tool) => tool.name)),
-    prepare: async () => ({
-      settings,
-      functionCallModel: createChatModel(settings.functionCallModel),
-      answerModel: createChatModel(settings.answerModel),
-      tools: [...kit.tools, ...(options.extraTools?.() ?? [])],
-      policy: options.policy ?? 'readOnly',
-    }),
+    prepare: async () => {
+      if (options.prepareDelayMs) await new Promise((resolve) => setTimeout(resolve, options.prepareDelayMs));
+      return {
+        settings,
+        functionCallModel: createChatModel(settings.functionCallModel),
+        answerModel: createChatModel(settings.answerModel),
+        tools: [...kit.tools, ...(options.extraTools?.() ?? [])],
+        policy: options.policy ?? 'readOnly',
+      };
+    },
     ...options.runner,
   });
   const server = createAgUiServer({ token: TOKEN, allowedOrigins: options.allowedOrigins ?? [], runner, maxBodyBytes: options.maxBodyBytes });
