@@ -2,6 +2,7 @@
 // step, or refresh the element after the step changed. Collapsed bodies are
 // built only when opened, so a 1,000-step conversation stays light.
 import type { PanelCommand } from '../src/protocol/agentEvents';
+import { createApprovalCard, updateApprovalCard, type ApprovalCardHooks } from './approvalCard';
 import { renderMarkdown } from './markdown';
 import { prettyArguments, resultHeadline } from './stepText';
 import type {
@@ -14,7 +15,7 @@ import type {
   ToolResultStep,
 } from './steps';
 
-export interface StepRenderContext {
+export interface StepRenderContext extends ApprovalCardHooks {
   readonly onCopy: (text: string) => void;
   /** Open/closed as the user left each step; absent: the step's default. */
   readonly userOpen: Map<string, boolean>;
@@ -50,6 +51,7 @@ export function defaultOpen(step: Step): boolean {
     case 'tool-result':
       return step.summary?.kind === 'search' || step.state === 'failed' || step.message !== undefined;
     case 'tool-call':
+    case 'approval':
       return false;
   }
 }
@@ -70,6 +72,8 @@ function title(step: Step): string {
       return step.phase ? 'Switching to the answer model' : 'Notice';
     case 'error':
       return 'Error';
+    case 'approval':
+      return `Approval: ${step.tool}`;
   }
 }
 
@@ -223,11 +227,14 @@ function body(step: Step, context: StepRenderContext): HTMLElement {
       return noticeBody(step, context);
     case 'error':
       return errorBody(step);
+    case 'approval':
+      return element('div', undefined, step.summary);
   }
 }
 
 /** Creates the element for a step. */
 export function createStepElement(step: Step, context: StepRenderContext): HTMLElement {
+  if (step.kind === 'approval') return createApprovalCard(step, context);
   const article = element('article', `step step-${step.kind}`);
   if (step.kind === 'user') {
     article.dataset['testid'] = 'user-message';
@@ -242,6 +249,10 @@ export function createStepElement(step: Step, context: StepRenderContext): HTMLE
 
 /** Refreshes `article` to show `step` as it is now. */
 export function updateStepElement(article: HTMLElement, step: Step, context: StepRenderContext): void {
+  if (step.kind === 'approval') {
+    updateApprovalCard(article, step, context);
+    return;
+  }
   if (step.model) article.dataset['model'] = step.model.role;
   if (step.kind === 'tool-call' || step.kind === 'tool-result') article.dataset['state'] = step.state;
   if (step.kind === 'answer') {

@@ -5,7 +5,7 @@ import { EventType } from '@ag-ui/core';
 import type { ChatMessage, ChatModel } from '../models/chatModel';
 import type { ApprovalGate, Tool } from '../tools/tool';
 import { CustomEventName, type AgentEvent, type PhasePayload, type StopReason } from '../protocol/agentEvents';
-import type { AgentClock } from './agentClock';
+import { AgentClock } from './agentClock';
 import type { AgentSettings } from './agentSettings';
 import { runAnswerPhase } from './answerPhase';
 import { CancelledError, isCancellation, ModelApiError, TandemError } from './errors';
@@ -13,6 +13,7 @@ import { EventChannel } from './eventChannel';
 import { answerMessages, CHAT_SYSTEM_PROMPT } from './prompts';
 import { lengthEvaluator, type ResultEvaluator } from './resultEvaluator';
 import { RunEmitter } from './runEmitter';
+import { createRunApprovalGate, isApprover, pausingGate, type Approver } from './runApprovalGate';
 import type { SessionCache } from './sessionCache';
 import { runToolPhase, type ToolPhaseResult } from './toolPhase';
 import { UsageTracker } from './usageTracker';
@@ -31,7 +32,12 @@ export interface AgentDependencies {
   /** The same object as `functionCallModel` in single-model mode. */
   readonly answerModel: ChatModel;
   readonly tools: readonly Tool[];
-  readonly approval: ApprovalGate;
+  /**
+   * How a call that needs approval is asked: an Approver (the run applies the
+   * policy from `settings`, emits `tandem.approval` events and pauses its
+   * clock), or a gate that decides by itself (the clock still pauses).
+   */
+  readonly approval: Approver | ApprovalGate;
   readonly settings: AgentSettings;
   readonly cache: SessionCache;
   /** Judges tool results; defaults to the length check of `tandem.agent.minResultLength`. */
@@ -83,6 +89,17 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
     });
   };
 
+  const clock = deps.clock ?? new AgentClock();
+  const approval = isApprover(deps.approval)
+    ? createRunApprovalGate({
+        approver: deps.approval,
+        policy: { autoApprove: settings.autoApprove, alwaysAllow: settings.alwaysAllow ?? [] },
+        emitter,
+        clock,
+        log: deps.log,
+      })
+    : pausingGate(deps.approval, clock);
+
   emitter.emit({ type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId });
   usage.beginPhase(mode === 'chat' ? 'answer' : 'tools');
   try {
@@ -105,7 +122,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
         question,
         model: deps.functionCallModel,
         tools: deps.tools,
-        approval: deps.approval,
+        approval,
         cache: deps.cache,
         settings,
         evaluator: deps.evaluator ?? lengthEvaluator,
@@ -113,7 +130,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
         usage,
         signal,
         log: deps.log,
-        clock: deps.clock,
+        clock,
       });
       usage.endPhase();
       stopReason = tools.stopReason;

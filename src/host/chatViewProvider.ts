@@ -10,6 +10,7 @@ import { parseFromWebview, type FromWebview, type PanelSettings, type ToWebview 
 import { fetchModelList, pickModel, type ModelList } from './modelPicker';
 import { panelHtml } from './panelHtml';
 import { AgentSession, type ToolSources } from './agentSession';
+import { ApprovalCenter } from './approvalCenter';
 import { signalFromToken } from './cancellation';
 import { exportTranscript } from './transcriptExport';
 import { appendCompacted, ConversationStore, JsonFileState } from './conversationStore';
@@ -216,6 +217,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case 'command':
         await vscode.commands.executeCommand(message.command);
+        return;
+      case 'approval':
+        // Exact id only: an answer for a request that is gone (already decided, run stopped) does nothing.
+        if (!(ApprovalCenter.current()?.answer(message.id, message.answer) ?? false)) this.log.info(`approval ${message.id}: no pending request with this id`);
+        return;
+      case 'openDiff':
+        if (!((await ApprovalCenter.current()?.openDiff(message.id)) ?? false)) void vscode.window.showInformationMessage('Tandem: that change is no longer waiting for approval.');
         return;
     }
   }

@@ -50,7 +50,7 @@ export function startHost(context: vscode.ExtensionContext, log: OutputLog): Hos
           toolSources: () => ({
             // Restricted Mode: the read-only workspace tools only; no edits, commands or MCP.
             tools: () => (vscode.workspace.isTrusted ? [...workspace.tools(), ...mcp.hub.tools()] : workspace.tools().filter((tool) => tool.readOnly)),
-            approvalGateFor: (runId, policy) => workspace.approvalGateFor(runId, policy),
+            approverFor: (runId) => workspace.approverFor(runId),
             editedFiles: (runId) => workspace.editedFiles(runId),
             revertRun: (runId) => workspace.revertRun(runId),
           }),

@@ -22,6 +22,10 @@ export const fromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('deleteConversation'), id }),
   z.object({ type: z.literal('revertRun'), runId: id }),
   z.object({ type: z.literal('copy'), text: z.string().max(2_000_000) }),
+  /** An approval card's answer, naming its request exactly. */
+  z.object({ type: z.literal('approval'), id, answer: z.enum(['approved', 'rejected', 'alwaysAllowed']) }),
+  /** An approval card's "Open diff". */
+  z.object({ type: z.literal('openDiff'), id }),
   z.object({
     type: z.literal('command'),
     command: z.enum(PANEL_COMMANDS),
