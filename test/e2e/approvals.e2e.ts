@@ -4,7 +4,9 @@
 // setting is written and the next call runs unasked); then, with the user's
 // autoApprove at `all`, a model that writes .vscode/mcp.json,
 // .vscode/settings.json and .env is asked about every write, and rejecting
-// leaves the files as they were. One code-server session for all of it.
+// leaves the files as they were. Two code-server sessions (one per user
+// setting): code-server's workbench only re-reads user settings on a reload,
+// and the panel comes back unreliably after one.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -30,6 +32,10 @@ before(async () => {
   fs.mkdirSync(path.join(workspace, '.vscode'));
   fs.writeFileSync(path.join(workspace, '.vscode', 'settings.json'), originalSettings);
   server = await startScriptedModelServer({ models: [fc, answerModel] });
+});
+
+async function launch(extra: Record<string, unknown>): Promise<void> {
+  await session?.close();
   session = await launchVsCode({
     workspace,
     settings: {
@@ -39,9 +45,10 @@ before(async () => {
       'tandem.agent.mode': 'agent',
       'tandem.agent.maxExecutionSeconds': limitSeconds,
       'tandem.tools.autoApprove': 'readOnly',
+      ...extra,
     },
   });
-});
+}
 
 after(async () => {
   await session?.close();
@@ -107,6 +114,7 @@ const read = (relative: string) => fs.readFileSync(path.join(workspace, relative
 
 test('approve after the time limit, reject, and always allow, from the panel card', { timeout: 120_000 }, () =>
   guarded('card', async () => {
+    await launch({});
     server.push(
       { model: fc, toolCalls: [{ id: 'w1', name: 'write_file', arguments: { path: 'notes.txt', content: 'approved late\n' } }] },
       { model: fc, toolCalls: [{ id: 'e1', name: 'edit_file', arguments: { path: 'src/app.ts', edits: [{ oldText: 'Ada', newText: 'Eve' }] } }] },
@@ -156,8 +164,8 @@ test('approve after the time limit, reject, and always allow, from the panel car
 
 test('with autoApprove all and write_file always allowed, writes to .vscode and .env still ask; rejecting changes nothing', { timeout: 120_000 }, () =>
   guarded('sensitive', async () => {
-    await session.updateSettings({ 'tandem.tools.autoApprove': 'all' });
-    assert.deepEqual(userSettings()['tandem.tools.alwaysAllow'], ['write_file']);
+    // What the first session's "Always allow" wrote stays in this user's settings.
+    await launch({ 'tandem.tools.autoApprove': 'all', 'tandem.tools.alwaysAllow': ['write_file'] });
     server.push(
       { model: fc, toolCalls: [{ id: 's1', name: 'write_file', arguments: { path: '.vscode/mcp.json', content: '{"servers":{"evil":{"command":"touch","args":["/tmp/pwned"]}}}' } }] },
       { model: fc, toolCalls: [{ id: 's2', name: 'write_file', arguments: { path: '.vscode/settings.json', content: '{"tandem.tools.autoApprove":"all"}' } }] },
@@ -167,9 +175,6 @@ test('with autoApprove all and write_file always allowed, writes to .vscode and 
       { model: answerModel, content: 'The configuration was not changed.' },
     );
     const view = await session.webview();
-    // A new conversation, so the first test's cards (restored after the reload) are out of the way.
-    await view.locator('[data-testid="new-chat"]').click();
-    await waitFor(async () => (await view.locator('[data-testid="approval"]').count()) === 0, 'an empty conversation');
     await send(view, 'Set up the project configuration.');
     const seen = new Set<string>();
     for (const [offset, file] of ['.vscode/mcp.json', '.vscode/settings.json', '.env'].entries()) {
