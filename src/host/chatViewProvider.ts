@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentSettings } from '../agent/agentSettings';
-import type { AgentEvent, ModelRole } from '../protocol/agentEvents';
+import { CustomEventName, type AgentEvent, type ModelRole } from '../protocol/agentEvents';
 import type { McpServerStatus } from '../mcp/mcpServerStatus';
 import { parseFromWebview, type FromWebview, type PanelSettings, type ToWebview } from '../protocol/webviewMessages';
 import { fetchModelList, pickModel, type ModelList } from './modelPicker';
@@ -100,7 +100,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         toolSources: this.options.toolSources,
         settings: () =>
           this.preparation.prepare((code, message, level, action) => this.session.notice(code, message, level, action), this.options.beforeRun),
-        emit: (conversationId, event) => this.enqueue(conversationId, event),
+        emit: (conversationId, event) => {
+          this.enqueue(conversationId, event);
+          // An approval card nobody can see would stall the run: bring the panel up (keeping focus where it is).
+          if (isPendingApproval(event) && this.view?.visible !== true) void this.reveal();
+        },
         onDidChangeRunning: (running) => {
           void vscode.commands.executeCommand('setContext', 'tandem.running', running);
           if (!running) this.flush();
@@ -371,4 +375,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.session.dispose();
     for (const disposable of this.disposables) disposable.dispose();
   }
+}
+
+function isPendingApproval(event: AgentEvent): boolean {
+  return event.type === 'CUSTOM' && event['name'] === CustomEventName.approval && (event['value'] as { status?: unknown } | undefined)?.status === 'pending';
 }

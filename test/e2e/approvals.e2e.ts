@@ -143,8 +143,17 @@ test('approve after the time limit, reject, and always allow, from the panel car
 
     // 2. Reject: the file stays as it was.
     const rejected = await pendingCard(view, seen, 'edit_file');
+    // "Open diff" brings back VS Code's diff editor for exactly this change (with Approve / Reject in its title),
+    // here from behind another editor.
+    const diffTab = session.page.locator('.tabs-container .tab', { hasText: 'Tandem wants to edit app.ts' });
+    await diffTab.waitFor({ state: 'visible', timeout: 10_000 });
+    await session.runCommand('workbench.action.files.newUntitledFile', 'File: New Untitled Text File');
+    await waitFor(async () => !((await diffTab.getAttribute('class')) ?? '').split(/\s+/).includes('active'), 'another editor in front of the diff');
+    await rejected.locator('[data-testid="open-diff"]').click();
+    await waitFor(async () => ((await diffTab.getAttribute('class')) ?? '').split(/\s+/).includes('active'), 'the diff in front again');
     await rejected.locator('[data-testid="reject"]').click();
     await decided(rejected, 'rejected');
+    await diffTab.waitFor({ state: 'detached', timeout: 10_000 });
 
     // 3. Always allow: approves, writes the user's setting, and the next write_file runs unasked.
     const always = await pendingCard(view, seen, 'write_file');
