@@ -54,7 +54,7 @@ export function startHost(context: vscode.ExtensionContext, log: OutputLog): Hos
             editedFiles: (runId) => workspace.editedFiles(runId),
             revertRun: (runId) => workspace.revertRun(runId),
           }),
-          mcp: mcp.hub,
+          mcp,
           settingsConsent,
           // MCP servers start on the first agent run, not at activation or when the panel opens.
           beforeRun: async (settings) => {

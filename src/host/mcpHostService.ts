@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { McpServerDefinition } from '../mcp/mcpConfig';
 import { McpHub, type McpServerKey } from '../mcp/mcpHub';
 import { maskUrlsIn } from '../mcp/mcpRedaction';
+import type { McpServerStatus } from '../mcp/mcpServerStatus';
 import { needsConsent, WORKSPACE_SETTINGS_SOURCE, type StartableDefinition } from '../mcp/mcpServerTrust';
 import { IMPORT_MCP_SERVERS_COMMAND, importMcpServers } from './mcpImport';
 import { VscodeInputResolver } from './mcpInputs';
@@ -33,6 +34,9 @@ export interface McpHostService {
   startForRun(): Promise<void>;
   /** Forgets every MCP trust decision and stops the workspace's servers (`tandem.resetMcpTrust`). */
   resetTrust(): Promise<void>;
+  /** The hub's statuses plus the servers held back: waiting for consent (`stopped`) or not allowed (`disabled`). */
+  statuses(): readonly McpServerStatus[];
+  onDidChangeStatus(listener: () => void): { dispose(): unknown };
   /** Ends every server; the promise settles when their processes are gone (deactivate may await it). */
   dispose(): Promise<void>;
 }
@@ -73,6 +77,9 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
   let configured: readonly McpServerDefinition[] = [];
   /** False until the first agent run: nothing starts at activation or when the panel opens. */
   let started = false;
+  /** Workspace servers not started, shown next to the hub's statuses. */
+  let heldBack: readonly McpServerStatus[] = [];
+  const statusListeners = new Set<() => void>();
 
   const load = async (): Promise<void> => {
     const { parseMcpConfigText, parseMcpServersSetting } = await import('../mcp/mcpConfig');
@@ -120,21 +127,54 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
     reportFaults(faults, definitions);
     configured = definitions;
     if (!disposed && started) await apply(false);
+    else if (!started) showNotStarted();
+  };
+
+  /** Before the first agent run every configured server is shown as not started yet. */
+  const showNotStarted = (): void => {
+    heldBack = configured.flatMap((definition): McpServerStatus[] =>
+      definition.type === 'invalid'
+        ? []
+        : [
+            {
+              name: definition.name,
+              state: 'stopped',
+              transport: definition.type,
+              toolCount: undefined,
+              error: needsConsent(definition) ? 'Starts on the first agent run, once you allow it.' : 'Starts on the first agent run.',
+              stderrTail: [],
+              source: definition.source,
+            },
+          ],
+    );
+    for (const listener of statusListeners) listener();
   };
 
   /** Hands the hub what may start: user servers, and workspace servers the user allowed (asking when `ask`). */
   const apply = async (ask: boolean): Promise<void> => {
     const allowed: McpServerDefinition[] = [];
+    const held: McpServerStatus[] = [];
+    const hold = (definition: StartableDefinition, state: 'stopped' | 'disabled', error: string): void => {
+      held.push({ name: definition.name, state, transport: definition.type, toolCount: undefined, error, stderrTail: [], source: definition.source });
+    };
     for (const definition of configured) {
       if (definition.type === 'invalid' || !needsConsent(definition)) {
         allowed.push(definition);
         continue;
       }
-      const decision = options.trust.decision(definition);
-      if (decision === 'allow' || (decision === undefined && ask && (await options.trust.ask(definition)))) allowed.push(definition);
-      else if (decision === undefined) log.info(`mcp: "${definition.name}" from ${definition.source} waits for your consent; Tandem asks on the next agent run.`);
-      else log.info(`mcp: "${definition.name}" from ${definition.source} is not allowed; not started (Tandem: Reset MCP Server Trust to be asked again).`);
+      let decision = options.trust.decision(definition);
+      if (decision === undefined && ask) decision = (await options.trust.ask(definition)) ? 'allow' : options.trust.decision(definition);
+      if (decision === 'allow') allowed.push(definition);
+      else if (decision === undefined) {
+        log.info(`mcp: "${definition.name}" from ${definition.source} waits for your consent; Tandem asks on the next agent run.`);
+        hold(definition, 'stopped', 'Waits for your consent: Tandem asks on the next agent run.');
+      } else {
+        log.info(`mcp: "${definition.name}" from ${definition.source} is not allowed; not started (Tandem: Reset MCP Server Trust to be asked again).`);
+        hold(definition, 'disabled', 'Not allowed by you; run "Tandem: Reset MCP Server Trust" to be asked again.');
+      }
     }
+    heldBack = held;
+    for (const listener of statusListeners) listener();
     if (!disposed) await hub.update(allowed);
   };
 
@@ -200,6 +240,17 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
     hub,
     reload,
     configErrors: () => errors,
+    statuses: () => [...hub.statuses(), ...heldBack],
+    onDidChangeStatus: (listener) => {
+      statusListeners.add(listener);
+      const fromHub = hub.onDidChangeStatus(() => listener());
+      return {
+        dispose: () => {
+          statusListeners.delete(listener);
+          fromHub.dispose();
+        },
+      };
+    },
     startForRun: async () => {
       if (disposed || !vscode.workspace.isTrusted) return;
       started = true;

@@ -103,7 +103,8 @@ export function createWorkspaceToolsForVscode(owner: DisposableOwner, log: (line
 }
 
 export function readAutoApprovePolicy(log: (line: string) => void = () => undefined): AutoApprovePolicy {
-  const value = vscode.workspace.getConfiguration('tandem').get<unknown>('tools.autoApprove');
+  // The fallback when no run policy is given: the user's own value only (a workspace's needs consent, see settingsReader).
+  const value = vscode.workspace.getConfiguration('tandem').inspect<unknown>('tools.autoApprove')?.globalValue;
   if (value === 'readOnly' || value === 'all' || value === 'none') return value;
   if (value !== undefined) log(`tandem.tools.autoApprove has an unknown value ${JSON.stringify(value)}; using readOnly`);
   return 'readOnly';

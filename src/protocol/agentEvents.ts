@@ -72,8 +72,7 @@ export type NoticeCode =
   | 'usageEstimated'
   | 'settingsIgnored'
   | 'restrictedMode'
-  | 'workspaceTrusted'
-  | 'mcpNotAllowed';
+  | 'workspaceTrusted';
 
 /** Commands the panel may ask the host to run (buttons, notice actions). */
 export const PANEL_COMMANDS = [

@@ -168,6 +168,18 @@ test('approve after the time limit, reject, and always allow, from the panel car
     const notices = await view.locator('[data-testid="notice"]').evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset['code']));
     assert.ok(!notices.includes('timeLimit'), `no time-limit stop: ${notices.join(', ')}`);
     assert.equal(await view.locator('body').getAttribute('data-waiting'), 'none');
+
+    // The next run reads the setting: write_file still runs unasked.
+    server.push(
+      { model: fc, toolCalls: [{ id: 'w4', name: 'write_file', arguments: { path: 'third.txt', content: 'next run\n' } }] },
+      { model: fc, content: 'Done.' },
+      { model: answerModel, content: 'Wrote third.txt.' },
+    );
+    await send(view, 'Add a third file.');
+    await waitFor(async () => fs.existsSync(path.join(workspace, 'third.txt')), 'third.txt to be written');
+    await waitIdle(view);
+    assert.equal(read('third.txt'), 'next run\n');
+    assert.equal(await view.locator('[data-testid="approval"]').count(), 3, 'no card in the next run');
   }),
 );
 

@@ -12,6 +12,7 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
+import type { Locator } from 'playwright-core';
 import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { answerDialogs } from './dialogs';
 import { launchVsCode, type VsCodeSession } from './harness';
@@ -104,6 +105,14 @@ function decline(message: string): string {
   throw new Error(`an unexpected dialog: ${message}`);
 }
 
+async function waitForText(locator: Locator, pattern: RegExp, what: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!pattern.test(await locator.innerText())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: "${await locator.innerText()}"`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 async function ask(text: string, expected: string): Promise<void> {
   assert.ok(session);
   const view = await session.webview();
@@ -128,6 +137,8 @@ test('a hostile repository starts nothing, sends nothing elsewhere, and its sett
     await new Promise((resolve) => setTimeout(resolve, 1000));
     assert.equal(fs.existsSync(marker), false, 'no MCP server started when the panel opened');
     assert.equal(dialogs.seen.length, 0, 'no dialog before the first run');
+    const mcpStatus = view.locator('[data-testid="mcp-status"]');
+    await waitForText(mcpStatus, /marker stopped.*remote stopped/, 'the servers shown as not started');
 
     await ask('What is in this repository?', answerText);
 
@@ -147,6 +158,7 @@ test('a hostile repository starts nothing, sends nothing elsewhere, and its sett
     assert.ok(remoteDialog?.detail.includes('${env:SOME_VAR} → the X-Leak header'), remoteDialog?.detail);
     assert.ok(!remoteDialog?.detail.includes(secretValue), 'the dialog names the variable, never its value');
 
+    await waitForText(mcpStatus, /marker disabled.*remote disabled/, 'the declined servers shown as not allowed');
     // Nothing started, nothing left for the other ports.
     assert.equal(fs.existsSync(marker), false, 'the stdio server never started');
     assert.deepEqual(listenerRequests, [], 'no request reached the remote server');
