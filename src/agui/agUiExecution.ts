@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventType, type Interrupt, type ResumeEntry, type TokenUsage, type Tool as AgUiTool } from '@ag-ui/core';
 import { AgentClock } from '../agent/agentClock';
-import { callSignature } from '../agent/canonicalJson';
 import type { AutoApprovePolicy } from '../agent/policyApprovalGate';
 import { runAgent, type AgentDependencies, type RunResult } from '../agent/runAgent';
 import { SessionCache } from '../agent/sessionCache';
@@ -14,7 +13,7 @@ import type { ChatMessage } from '../models/chatModel';
 import { CustomEventName, type AgentEvent, type RunUsage } from '../protocol/agentEvents';
 import type { Tool, ToolResult } from '../tools/tool';
 import { createFrontendTools } from './frontendTools';
-import { createInterruptApprovalGate } from './interruptApprovalGate';
+import { createInterruptApprover } from './interruptApprover';
 import { InterruptBoard } from './interruptBoard';
 import { mergeByModel, subtractUsage, tokenUsageOf } from './usageAccounting';
 
@@ -73,7 +72,8 @@ export class AgUiExecution {
   private sink: RunSink | undefined;
   private readonly buffer: AgentEvent[] = [];
   private readonly openSteps: string[] = [];
-  private readonly calls = new Map<string, { name: string; args: string; done: boolean }>();
+  /** Calls whose tool is running now (an approval inside one is already counted as work). */
+  private readonly runningCalls = new Set<string>();
   private latestUsage: TokenUsage[] = [];
   private reportedUsage: TokenUsage[] = [];
   private suspendedIds = new Set<string>();
@@ -94,9 +94,11 @@ export class AgUiExecution {
       { threadId: setup.threadId, runId: setup.runId, messages: setup.conversation },
       {
         ...setup.agent,
+        // The endpoint's policy (headless `--approve`) decides what asks; the run applies it.
+        settings: { ...setup.agent.settings, autoApprove: setup.policy },
         clock,
         tools,
-        approval: createInterruptApprovalGate(setup.policy, this.board),
+        approval: createInterruptApprover(this.board, this.runningCalls),
         cache: new CacheSkipping(setup.cache, new Set(frontend.map((tool) => tool.name))),
       },
       this.controller.signal,
@@ -163,9 +165,9 @@ export class AgUiExecution {
     this.controller.abort();
   }
 
+  /** The tool, its runs counted as work: the loop is not blocked while one goes on. */
   private wrap(tool: Tool): Tool {
-    const board = this.board;
-    const policy = this.setup.policy;
+    const { board, runningCalls } = this;
     return {
       name: tool.name,
       description: tool.description,
@@ -173,8 +175,15 @@ export class AgUiExecution {
       readOnly: tool.readOnly,
       approvesItself: tool.approvesItself,
       source: tool.source,
-      // Approvals a tool asks for itself (an edit's diff) are bound to its call.
-      run: (args, context) => board.work(() => tool.run(args, { ...context, approval: createInterruptApprovalGate(policy, board, { callId: context.callId }) })),
+      run: (args, context) =>
+        board.work(async () => {
+          runningCalls.add(context.callId);
+          try {
+            return await tool.run(args, context);
+          } finally {
+            runningCalls.delete(context.callId);
+          }
+        }),
     };
   }
 
@@ -202,19 +211,6 @@ export class AgUiExecution {
       case EventType.STEP_FINISHED: {
         const index = this.openSteps.lastIndexOf(String(event['stepName']));
         if (index >= 0) this.openSteps.splice(index, 1);
-        break;
-      }
-      case EventType.TOOL_CALL_START:
-        this.calls.set(String(event['toolCallId']), { name: String(event['toolCallName']), args: '', done: false });
-        break;
-      case EventType.TOOL_CALL_ARGS: {
-        const call = this.calls.get(String(event['toolCallId']));
-        if (call) call.args += String(event['delta']);
-        break;
-      }
-      case EventType.TOOL_CALL_RESULT: {
-        const call = this.calls.get(String(event['toolCallId']));
-        if (call) call.done = true;
         break;
       }
       case EventType.TEXT_MESSAGE_START:
@@ -255,7 +251,7 @@ export class AgUiExecution {
   private onBlocked(): void {
     const sink = this.sink;
     if (this.state !== 'running' || !sink) return;
-    const interrupts = this.board.interrupts((toolName, signature, taken) => this.callFor(toolName, signature, taken));
+    const interrupts = this.board.interrupts();
     this.state = 'suspended';
     this.suspendedIds = new Set(interrupts.map((interrupt) => interrupt.id));
     this.sink = undefined;
@@ -267,21 +263,6 @@ export class AgUiExecution {
     // Nobody answered in time: the loop ends (its waits are cancelled).
     this.expiry = setTimeout(() => this.abort(), this.setup.interruptTtlMs);
     this.expiry.unref?.();
-  }
-
-  /** The announced, unfinished tool call a pre-run approval is about. */
-  private callFor(toolName: string, signature: string, taken: ReadonlySet<string>): string | undefined {
-    for (const [id, call] of this.calls) {
-      if (call.done || call.name !== toolName || taken.has(id)) continue;
-      let args: unknown = {};
-      try {
-        args = JSON.parse(call.args || '{}');
-      } catch {
-        continue;
-      }
-      if (callSignature(call.name, args) === signature) return id;
-    }
-    return undefined;
   }
 
   private stamp(event: { type: EventType; [key: string]: unknown }): AgentEvent {

@@ -10,11 +10,8 @@ import { CancelledError } from '../agent/errors';
 export interface WaitSpec {
   readonly reason: string;
   readonly message: string;
-  /** Known for frontend tools and in-tool approvals; pre-run approvals are matched to a call later. */
+  /** The tool call the wait is about (a frontend tool's call, or the call an approval concerns). */
   readonly toolCallId?: string | undefined;
-  /** For matching a pre-run approval to its announced tool call. */
-  readonly toolName?: string | undefined;
-  readonly argumentsSignature?: string | undefined;
   readonly responseSchema?: Record<string, unknown> | undefined;
   readonly metadata?: Record<string, unknown> | undefined;
 }
@@ -22,7 +19,6 @@ export interface WaitSpec {
 interface Pending {
   readonly id: string;
   readonly spec: WaitSpec;
-  toolCallId: string | undefined;
   readonly expiresAt: string;
   settle(entry: ResumeEntry): void;
 }
@@ -61,7 +57,6 @@ export class InterruptBoard {
       this.pending.set(id, {
         id,
         spec,
-        toolCallId: spec.toolCallId,
         expiresAt: new Date(this.now() + this.ttlMs).toISOString(),
         settle: (entry) => {
           finish();
@@ -91,19 +86,14 @@ export class InterruptBoard {
     return this.pending.has(id);
   }
 
-  /** The interrupts now pending, as AG-UI sends them; `bindCall` names the tool call of a pre-run approval. */
-  interrupts(bindCall: (toolName: string, argumentsSignature: string, taken: ReadonlySet<string>) => string | undefined): Interrupt[] {
-    const taken = new Set([...this.pending.values()].map((entry) => entry.toolCallId).filter((id): id is string => id !== undefined));
+  /** The interrupts now pending, as AG-UI sends them. */
+  interrupts(): Interrupt[] {
     return [...this.pending.values()].map((entry) => {
-      if (entry.toolCallId === undefined && entry.spec.toolName !== undefined && entry.spec.argumentsSignature !== undefined) {
-        entry.toolCallId = bindCall(entry.spec.toolName, entry.spec.argumentsSignature, taken);
-        if (entry.toolCallId) taken.add(entry.toolCallId);
-      }
       return {
         id: entry.id,
         reason: entry.spec.reason,
         message: entry.spec.message,
-        ...(entry.toolCallId !== undefined && { toolCallId: entry.toolCallId }),
+        ...(entry.spec.toolCallId !== undefined && { toolCallId: entry.spec.toolCallId }),
         ...(entry.spec.responseSchema && { responseSchema: entry.spec.responseSchema }),
         expiresAt: entry.expiresAt,
         ...(entry.spec.metadata && { metadata: entry.spec.metadata }),
@@ -113,7 +103,7 @@ export class InterruptBoard {
 
   /** The pending frontend-tool wait for this tool call, if any (a client may answer it with a tool message). */
   idForToolCall(toolCallId: string): string | undefined {
-    for (const entry of this.pending.values()) if (entry.toolCallId === toolCallId) return entry.id;
+    for (const entry of this.pending.values()) if (entry.spec.toolCallId === toolCallId) return entry.id;
     return undefined;
   }
 

@@ -162,9 +162,16 @@ it('an edit that needs approval interrupts; resolved approves and the file is wr
   assert.equal((interrupt?.metadata as any)?.tandem?.after, '# Plan\nShip on Tuesday.\n');
   assert.equal(existsSync(path.join(endpoint.kit.root, 'plan.md')), false, 'nothing written before the approval');
 
+  // The run's own tandem.approval event (pending) precedes the interrupt, with the same approval id.
+  const pending = first.events.find((event: any) => event.type === 'CUSTOM' && event.name === 'tandem.approval') as any;
+  assert.deepEqual([pending?.value.status, pending?.value.toolCallId, pending?.value.tool], ['pending', 'call-write', 'write_file']);
+  assert.equal((interrupt?.metadata as any)?.tandem?.approvalId, pending.value.id);
+
   const second = await collect(agent, { resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: true } }] });
   assert.deepEqual(second.result, { stopReason: 'noToolCall', answer: 'I wrote plan.md.' });
   assert.equal(readFileSync(path.join(endpoint.kit.root, 'plan.md'), 'utf8'), '# Plan\nShip on Tuesday.\n');
+  const decided = second.events.find((event: any) => event.type === 'CUSTOM' && event.name === 'tandem.approval') as any;
+  assert.deepEqual([decided?.value.id, decided?.value.status], [pending.value.id, 'approved']);
   const status = second.events.find((event: any) => event.type === 'CUSTOM' && event.name === 'tandem.toolStatus') as any;
   assert.equal(status.value.status, 'done');
 });
@@ -242,10 +249,40 @@ it('the time limit counts agent time only: a slow answer to an interrupt does no
 });
 
 it('reads an approval answer the way clients write it: false and { approved: false } reject, true and {} approve', async () => {
-  const { isApproval } = await import('../../../src/agui/interruptApprovalGate');
+  const { answerOf } = await import('../../../src/agui/interruptApprover');
   const entry = (payload: unknown, status: 'resolved' | 'cancelled' = 'resolved') => ({ interruptId: 'i', status, payload });
   assert.deepEqual(
-    [entry(false), entry({ approved: false }), entry(true), entry({}), entry({ approved: true }), entry(undefined), entry({ approved: true }, 'cancelled')].map(isApproval),
-    [false, false, true, true, true, true, false],
+    [entry(false), entry({ approved: false }), entry(true), entry({}), entry({ approved: true }), entry(undefined), entry({ approved: true }, 'cancelled')].map((answer) => answerOf(answer)),
+    ['rejected', 'rejected', 'approved', 'approved', 'approved', 'approved', 'rejected'],
   );
+  assert.equal(answerOf(entry({ approved: true, alwaysAllow: true }), { alwaysAllowKey: 'write_file' }), 'alwaysAllowed');
+  assert.equal(answerOf(entry({ approved: true, alwaysAllow: true }), { alwaysAllowKey: undefined }), 'approved', 'not offered: a plain approval');
+});
+
+it('"always allow" in a resume lets the same tool run without asking for the rest of the run; a sensitive path asks even under all', async () => {
+  const endpoint = await startEndpoint({
+    turns: [
+      { model: 'fc-model', toolCalls: [{ id: 'call-1', name: 'write_file', arguments: { path: 'a.md', content: 'A\n' } }] },
+      { model: 'fc-model', toolCalls: [{ id: 'call-2', name: 'write_file', arguments: { path: 'b.md', content: 'B\n' } }] },
+      { model: 'fc-model', content: 'Both written.' },
+      { model: 'answer-model', content: 'Wrote a.md and b.md.' },
+    ],
+    settings: { minResultLength: 0 },
+  });
+  const agent = endpoint.agent({ messages: [{ id: 'u1', role: 'user', content: 'Write both.' }] });
+  const [interrupt] = interruptsOf(finishedOf((await collect(agent)).events));
+  assert.ok((interrupt?.responseSchema as any)?.properties?.alwaysAllow, 'always allow is offered for write_file');
+  const second = await collect(agent, { resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: true, alwaysAllow: true } }] });
+  assert.deepEqual(second.result, { stopReason: 'noToolCall', answer: 'Wrote a.md and b.md.' });
+  assert.equal(readFileSync(path.join(endpoint.kit.root, 'b.md'), 'utf8'), 'B\n');
+
+  const sensitive = await startEndpoint({
+    policy: 'all',
+    turns: [{ model: 'fc-model', toolCalls: [{ id: 'call-env', name: 'write_file', arguments: { path: '.env', content: 'TOKEN=x\n' } }] }],
+  });
+  const [asked] = interruptsOf(finishedOf((await collect(sensitive.agent({ messages: [{ id: 'u1', role: 'user', content: 'Set the token.' }] }))).events));
+  assert.equal(asked?.toolCallId, 'call-env');
+  assert.equal((asked?.metadata as any)?.tandem?.sensitive, true);
+  assert.equal((asked?.responseSchema as any)?.properties?.alwaysAllow, undefined, 'never offered for a sensitive path');
+  assert.equal(existsSync(path.join(sensitive.kit.root, '.env')), false);
 });
