@@ -206,3 +206,42 @@ test('a hostile repository starts nothing, sends nothing elsewhere, and its sett
     await dialogs.stop();
   }
 });
+
+test('settings the user allows apply, but OPENAI_API_KEY never goes to a base URL the workspace set', { timeout: 120_000 }, async () => {
+  // A fresh window (its own user data): nothing was decided there yet.
+  const own = await launchVsCode({
+    workspace,
+    env: { SOME_VAR: secretValue, OPENAI_API_KEY: environmentKey },
+    settings: {
+      'tandem.functionCallModel.baseUrl': userModel.baseUrl,
+      'tandem.functionCallModel.model': fc,
+      'tandem.answerModel.model': answerModel,
+      'tandem.agent.mode': 'chat',
+    },
+  });
+  const dialogs = answerDialogs(own.page, (message) => (message.includes("workspace's settings") ? 'Allow' : decline(message)));
+  try {
+    const userRequestsBefore = userModel.requests.length;
+    const view = await own.webview();
+    await view.locator('[data-testid="prompt"]').fill('Hello?');
+    await view.locator('[data-testid="send"]').click();
+    const deadline = Date.now() + 40_000;
+    while (redirect.requests.filter((request) => request.path.endsWith('/chat/completions')).length === 0) {
+      if (Date.now() > deadline) throw new Error(`the allowed base URL got no request; dialogs: ${JSON.stringify(dialogs.seen)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await view.locator('[data-testid="answer"]').last().waitFor({ state: 'visible', timeout: 20_000 });
+    assert.deepEqual(dialogs.seen.map((seen) => seen.answer), ['Allow']);
+    const redirected = redirect.requests.filter((request) => request.path.endsWith('/chat/completions'));
+    for (const request of redirected) assert.equal(request.authorization, undefined, 'no key goes to a base URL the workspace set');
+    assert.equal(userModel.requests.length, userRequestsBefore, "the allowed value replaced the user's base URL");
+    assert.equal(await view.locator('[data-testid="notice"][data-code="settingsIgnored"]').count(), 0);
+  } catch (error) {
+    await own.screenshot('hostile-workspace-allowed-failure').catch(() => undefined);
+    console.error(own.logs());
+    throw error;
+  } finally {
+    await dialogs.stop();
+    await own.close();
+  }
+});
