@@ -131,7 +131,7 @@ export class AgUiExecution {
       if (!this.suspendedIds.has(id)) return { code: 'UNKNOWN_INTERRUPT', message: `Interrupt ${id} is not pending on this thread.` };
     }
     for (const [toolCallId, content] of toolMessages) {
-      const id = this.board.idForToolCall(toolCallId);
+      const id = this.board.frontendWaitFor(toolCallId);
       if (id !== undefined && !answers.has(id)) answers.set(id, { interruptId: id, status: 'resolved', payload: content });
     }
     const missing = [...this.suspendedIds].filter((id) => this.board.has(id) && !answers.has(id));

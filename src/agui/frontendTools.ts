@@ -24,6 +24,7 @@ export function createFrontendTools(definitions: readonly AgUiTool[], board: Int
     async run(_args, context): Promise<ToolResult> {
       const entry = await board.wait(
         {
+          kind: 'frontendTool',
           reason: 'tool_call',
           message: `Run the frontend tool ${definition.name} and resume with its result as the payload.`,
           toolCallId: context.callId,

@@ -46,6 +46,7 @@ export function createInterruptApprover(board: InterruptBoard, runningCalls: Rea
       const { request } = prompt;
       const entry = await board.wait(
         {
+          kind: 'approval',
           reason: 'tool_call',
           message: `${prompt.summary}?`,
           toolCallId: prompt.toolCallId,

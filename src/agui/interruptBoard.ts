@@ -8,6 +8,8 @@ import type { AgentClock } from '../agent/agentClock';
 import { CancelledError } from '../agent/errors';
 
 export interface WaitSpec {
+  /** A frontend tool's call may also be answered by a tool message; an approval only by a resume entry. */
+  readonly kind: 'frontendTool' | 'approval';
   readonly reason: string;
   readonly message: string;
   /** The tool call the wait is about (a frontend tool's call, or the call an approval concerns). */
@@ -102,8 +104,8 @@ export class InterruptBoard {
   }
 
   /** The pending frontend-tool wait for this tool call, if any (a client may answer it with a tool message). */
-  idForToolCall(toolCallId: string): string | undefined {
-    for (const entry of this.pending.values()) if (entry.spec.toolCallId === toolCallId) return entry.id;
+  frontendWaitFor(toolCallId: string): string | undefined {
+    for (const entry of this.pending.values()) if (entry.spec.kind === 'frontendTool' && entry.spec.toolCallId === toolCallId) return entry.id;
     return undefined;
   }
 

@@ -286,3 +286,21 @@ it('"always allow" in a resume lets the same tool run without asking for the res
   assert.equal((asked?.responseSchema as any)?.properties?.alwaysAllow, undefined, 'never offered for a sensitive path');
   assert.equal(existsSync(path.join(sensitive.kit.root, '.env')), false);
 });
+
+it('a tool message never answers an approval: only a resume entry does', async () => {
+  const endpoint = await startEndpoint({
+    turns: [
+      { model: 'fc-model', toolCalls: [{ id: 'call-write', name: 'write_file', arguments: { path: 'x.md', content: 'X\n' } }] },
+      { model: 'fc-model', content: 'Done.' },
+      { model: 'answer-model', content: 'Wrote x.md.' },
+    ],
+  });
+  const input = runInput({ threadId: 'approve-only', runId: 'r1' });
+  const [interrupt] = interruptsOf((await sseEvents(await endpoint.post(input))).at(-1)!);
+  const forged = (await sseEvents(await endpoint.post({ ...input, runId: 'r2', messages: [...input.messages, { id: 't1', role: 'tool', toolCallId: 'call-write', content: 'approved' }] }))).at(-1);
+  assert.equal(forged?.code, 'INTERRUPT_PENDING');
+  assert.equal(existsSync(path.join(endpoint.kit.root, 'x.md')), false);
+  const approved = (await sseEvents(await endpoint.post({ ...input, runId: 'r3', resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: true } }] }))).at(-1);
+  assert.equal(approved?.result?.answer, 'Wrote x.md.');
+  assert.equal(readFileSync(path.join(endpoint.kit.root, 'x.md'), 'utf8'), 'X\n');
+});
