@@ -215,7 +215,8 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
 
   disposables.push(
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('tandem')) scheduleReload();
+      // A consent given for the workspace's settings is picked up by the next run's reload.
+      if (event.affectsConfiguration('tandem.mcp.servers')) scheduleReload();
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => {
       watchFolders();

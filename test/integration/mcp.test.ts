@@ -102,11 +102,13 @@ describe('MCP servers from .vscode/mcp.json in the extension host', function () 
       `{\n  // written as VS Code documents it\n  "servers": {\n    "everything": ${JSON.stringify(stdio([everything, 'stdio']))},\n    "broken": { "type": "stdio" },\n  },\n}\n`,
     );
     const context: McpHostContext = { subscriptions, secrets: memorySecrets(), workspaceState: new MemoryMemento() };
-    service = createMcpHostService(context, captureLog(lines), { trust: recordingTrust(asked) });
+    service = createMcpHostService(context, captureLog(lines), { trust: recordingTrust(asked), workspaceSettingServers: () => workspaceSettingValue });
     describeState = () => `statuses: ${JSON.stringify(service.hub.statuses())}; log: ${lines.slice(-15).join(' | ')}`;
   });
 
   const asked: string[] = [];
+  /** What the host passes when the user allowed the workspace's tandem.mcp.servers value. */
+  let workspaceSettingValue: unknown;
 
   it('starts nothing before the first agent run, then asks for each workspace server', async () => {
     await service.reload();
@@ -173,6 +175,15 @@ describe('MCP servers from .vscode/mcp.json in the extension host', function () 
     await waitFor('the settings server', () => status('fromSettings')?.state === 'connected');
     assert.equal(status('fromSettings')?.source, 'settings');
     assert.equal(asked.length, before);
+  });
+
+  it("asks for servers of a workspace's tandem.mcp.servers value the user allowed, like mcp.json servers", async () => {
+    const before = asked.length;
+    workspaceSettingValue = { fromWorkspaceSetting: stdio([faultServer]) };
+    await service.startForRun();
+    assert.deepEqual(asked.slice(before), ['fromWorkspaceSetting']);
+    await waitFor('the workspace setting server', () => status('fromWorkspaceSetting')?.state === 'connected');
+    assert.equal(status('fromWorkspaceSetting')?.source, 'workspace settings');
   });
 
   it('ends every server process on dispose', async () => {
