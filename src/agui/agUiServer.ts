@@ -21,7 +21,14 @@ export interface AgUiServerOptions {
   readonly log?: ((line: string) => void) | undefined;
 }
 
-async function stream(runner: AgUiServerOptions['runner'], request: IncomingMessage, response: ServerResponse, text: string, cors: Record<string, string>): Promise<void> {
+async function stream(
+  runner: AgUiServerOptions['runner'],
+  request: IncomingMessage,
+  response: ServerResponse,
+  text: string,
+  cors: Record<string, string>,
+  log: AgUiServerOptions['log'],
+): Promise<void> {
   const input = parseRunInput(text, runner.serverToolNames());
   const accept = String(request.headers.accept ?? '');
   // Only an explicit request gets the binary framing (`*/*` from curl stays SSE).
@@ -37,7 +44,15 @@ async function stream(runner: AgUiServerOptions['runner'], request: IncomingMess
   const send = (event: AgentEvent) => {
     if (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR') ended = true;
     if (response.destroyed || response.writableEnded) return;
-    response.write(binary ? encoder.encodeBinary(event) : `data: ${JSON.stringify(event)}\n\n`);
+    let frame: string | Uint8Array;
+    try {
+      frame = binary ? encoder.encodeBinary(event) : `data: ${JSON.stringify(event)}\n\n`;
+    } catch (error) {
+      // One event the framing cannot carry must not end the run for the client.
+      log?.(`agui: could not encode a ${event.type} event: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    response.write(frame);
   };
   try {
     await runner.run(input, send, left.signal);
@@ -66,7 +81,7 @@ export function createAgUiServer(options: AgUiServerOptions): Server {
       if (request.method !== 'POST') throw new HttpRefusal(405, 'POST a RunAgentInput.');
       checkBearer(request, options.token);
       const text = await readBody(request, maxBodyBytes);
-      await stream(options.runner, request, response, text, cors);
+      await stream(options.runner, request, response, text, cors, options.log);
     };
     handle().catch((error: unknown) => {
       if (error instanceof HttpRefusal) {
