@@ -3,7 +3,7 @@
 // AG-UI client run against it (the workspace tools on DIR, the scripted model).
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -139,6 +139,44 @@ it('the MCP servers of DIR/.vscode/mcp.json start only with --allow-mcp', { time
     assert.match(without.stderr, /pass --allow-mcp to start them/);
     const withMcp = await toolNamesOfRun(['--allow-mcp']);
     assert.ok(withMcp.tools.includes('fault__hang'), withMcp.tools.join(', '));
+  } finally {
+    await model.close();
+  }
+});
+
+it('headless approvals: by default a write is an interrupt the resume approves; --approve all writes without asking', { timeout: 60_000 }, async () => {
+  const model = await startScriptedModelServer({
+    turns: [
+      { model: 'fc', toolCalls: [{ id: 'w1', name: 'write_file', arguments: { path: 'one.md', content: 'one\n' } }] },
+      { model: 'fc', content: 'Written.' },
+      { model: 'fc', content: 'I wrote one.md.' },
+      { model: 'fc', toolCalls: [{ id: 'w2', name: 'write_file', arguments: { path: 'two.md', content: 'two\n' } }] },
+      { model: 'fc', content: 'Written.' },
+      { model: 'fc', content: 'I wrote two.md.' },
+    ],
+  });
+  try {
+    const folder = tempFolder();
+    const settings = path.join(tempFolder(), 'settings.json');
+    writeFileSync(settings, JSON.stringify({ 'tandem.functionCallModel.baseUrl': model.baseUrl, 'tandem.functionCallModel.model': 'fc', 'tandem.agent.minResultLength': 0 }));
+
+    const asking = await startCli(['--folder', folder, '--settings', settings]);
+    const agent = new HttpAgent({ url: asking.url, headers: { authorization: `Bearer ${asking.token}` }, initialMessages: [{ id: 'u1', role: 'user', content: 'Write one.md.' }] });
+    let outcome: any;
+    await agent.runAgent({}, { onRunFinishedEvent: (params: any) => void (outcome = params) });
+    assert.equal(outcome?.outcome, 'interrupt');
+    assert.equal(existsSync(path.join(folder, 'one.md')), false);
+    const [interrupt] = agent.pendingInterrupts;
+    const { result } = await agent.runAgent({ resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: true } }] });
+    assert.deepEqual(result, { stopReason: 'noToolCall', answer: 'I wrote one.md.' });
+    assert.equal(readFileSync(path.join(folder, 'one.md'), 'utf8'), 'one\n');
+    process.kill(-asking.child.pid!, 'SIGTERM');
+
+    const trusting = await startCli(['--folder', folder, '--settings', settings, '--approve', 'all']);
+    const second = new HttpAgent({ url: trusting.url, headers: { authorization: `Bearer ${trusting.token}` }, initialMessages: [{ id: 'u1', role: 'user', content: 'Write two.md.' }] });
+    const run = await second.runAgent();
+    assert.deepEqual(run.result, { stopReason: 'noToolCall', answer: 'I wrote two.md.' });
+    assert.equal(readFileSync(path.join(folder, 'two.md'), 'utf8'), 'two\n');
   } finally {
     await model.close();
   }
