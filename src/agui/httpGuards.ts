@@ -45,7 +45,8 @@ export function corsHeaders(request: IncomingMessage, allowedOrigins: readonly s
   return {
     'access-control-allow-origin': origin,
     'access-control-allow-methods': 'POST, OPTIONS',
-    'access-control-allow-headers': 'authorization, content-type, accept',
+    // An allowed origin may send the headers its client library adds; the token still decides.
+    'access-control-allow-headers': String(request.headers['access-control-request-headers'] ?? 'authorization, content-type, accept'),
     'access-control-max-age': '600',
     vary: 'Origin',
   };
