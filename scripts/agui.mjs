@@ -18,7 +18,8 @@ function newestSource(directory) {
 }
 
 const fresh = existsSync(bundle) && statSync(bundle).mtimeMs >= newestSource(path.join(root, 'src'));
-const args = fresh ? [bundle, ...process.argv.slice(2)] : ['--import', 'tsx', path.join(root, 'src', 'headless', 'aguiCli.ts'), ...process.argv.slice(2)];
+// tsx from this repository, whatever directory the server runs in.
+const args = fresh ? [bundle, ...process.argv.slice(2)] : ['--import', import.meta.resolve('tsx'), path.join(root, 'src', 'headless', 'aguiCli.ts'), ...process.argv.slice(2)];
 // npm runs scripts in the package root; relative paths mean the caller's directory.
 const child = spawn(process.execPath, args, { stdio: 'inherit', cwd: process.env.INIT_CWD || process.cwd() });
 // Signals reach the server, which closes its runs and MCP servers before exiting.
