@@ -35,8 +35,8 @@ function tempFolder(): string {
 }
 
 /** Starts `npm run agui -- ...args`; resolves with the contract lines once LISTENING was printed. */
-function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ url: string; token: string | undefined; child: ChildProcess; stderr: () => string }> {
-  const child = spawn('npm', ['run', '--silent', 'agui', '--', ...args], { cwd: root, detached: true, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function startCli(args: string[], env: NodeJS.ProcessEnv = {}, cwd = root): Promise<{ url: string; token: string | undefined; child: ChildProcess; stderr: () => string }> {
+  const child = spawn('npm', ['--prefix', root, 'run', '--silent', 'agui', '--', ...args], { cwd, detached: true, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
@@ -180,4 +180,15 @@ it('headless approvals: by default a write is an interrupt the resume approves; 
   } finally {
     await model.close();
   }
+});
+
+it('relative paths mean the caller\'s directory, also through npm --prefix from elsewhere', { timeout: 60_000 }, async () => {
+  const parent = tempFolder();
+  mkdirSync(path.join(parent, 'project'));
+  writeFileSync(path.join(parent, 'project', 'marker.md'), 'here\n');
+  writeFileSync(path.join(parent, 'settings.json'), JSON.stringify({ 'tandem.agui.allowedOrigins': ['http://localhost:5173'] }));
+  const cli = await startCli(['--folder', 'project', '--settings', 'settings.json'], {}, parent);
+  const allowed = await fetch(cli.url, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173' } });
+  assert.equal(allowed.status, 204, 'the settings file was read from the caller\'s directory');
+  assert.doesNotMatch(cli.stderr(), /not a directory|Cannot read/);
 });
