@@ -83,6 +83,26 @@ describe('AG-UI endpoint in VS Code', () => {
       const foreign = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, origin: 'https://evil.example' }, body: '{}' });
       assert.equal(foreign.status, 403);
 
+      // Agent mode in VS Code: an edit is an interrupt; the resume approves it and VS Code writes the file.
+      await configuration().update('agent.mode', 'agent', global);
+      model.push(
+        { model: 'vs-answer', toolCalls: [{ id: 'call-note', name: 'write_file', arguments: { path: 'agui-note.md', content: 'Written over AG-UI.\n' } }] },
+        { model: 'vs-answer', content: 'Done.' },
+        { model: 'vs-answer', content: 'I wrote agui-note.md.' },
+      );
+      const post = (body: unknown) =>
+        fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((reply) => reply.text());
+      const ask = { threadId: 'vs-edit', runId: 'e1', messages: [{ id: 'u2', role: 'user', content: 'Write a note.' }] };
+      const interrupted = await post(ask);
+      const interruptId = /"interrupts":\[\{"id":"([^"]+)"/.exec(interrupted)?.[1];
+      assert.ok(interruptId, interrupted.slice(-600));
+      const note = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'agui-note.md');
+      await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(note)), 'nothing written before the approval');
+      const resumed = await post({ ...ask, runId: 'e2', resume: [{ interruptId, status: 'resolved', payload: { approved: true } }] });
+      assert.match(resumed, /"type":"RUN_FINISHED".*"answer":"I wrote agui-note\.md\."/s);
+      assert.equal(new TextDecoder().decode(await vscode.workspace.fs.readFile(note)), 'Written over AG-UI.\n');
+      // The note stays: the suite's scratch workspace goes away with it (deleting it here upsets the diff tests that follow).
+
       await configuration().update('agui.enabled', false, global);
       await until(async () => {
         try {
