@@ -2,8 +2,13 @@
 //   unit         plain Node: node --import tsx --test test/unit/**/*.test.ts
 //   integration  the extension-host mocha suite inside code-server
 //   e2e          Playwright against code-server: test/e2e/**/*.e2e.ts (node:test)
+<<<<<<< HEAD
 //   mcp-conformance  the official MCP client scenarios through Tandem's MCP layer
 //                (counts are scenarios; scripts/mcp-conformance.mjs)
+=======
+// Before a suite runs, its setup script installs what it needs:
+//   scripts/setup-unit.sh (ripgrep), scripts/setup-vscode.sh (chromium, code-server).
+>>>>>>> main
 // `--only=unit` (or a comma list) runs a subset; unit alone skips the build.
 // Each suite's output streams through; totals come from machine-readable
 // reports (a node:test reporter, the runner's results file), not from text.
@@ -116,7 +121,10 @@ async function main() {
   if (needsVsCode) {
     if (!(await step('build', 'npm', ['run', 'build']))) return;
   }
+  // Each suite's prerequisites are installed right before it, so a fresh
+  // machine never runs a suite without what it needs (e.g. rg for search_text).
   if (selected.includes('unit')) {
+    if (!(await step('setup-unit', 'bash', ['scripts/setup-unit.sh']))) return;
     await nodeTestSuite('unit', findFiles(path.join(root, 'test', 'unit'), '.test.ts'));
   }
   if (selected.includes('mcp-conformance')) await conformanceSuite();

@@ -1,5 +1,6 @@
 // One configured MCP server: starts it, keeps its status and tool list, calls
 // its tools, and restarts it once (after a delay) when it dies unexpectedly.
+import { maskUrlsIn } from './mcpRedaction';
 import { CancelledError, ConfigurationError } from '../agent/errors';
 import type { ToolContext, ToolResult } from '../tools/tool';
 import { isRecord } from './isRecord';
@@ -296,7 +297,7 @@ function describeStartError(definition: McpServerDefinition, error: unknown, tim
   }
   if (error instanceof ConfigurationError) return error.message;
   if (error instanceof SignInRequiredError) return `Sign-in required: ${error.message}`;
-  if (definition.type === 'http' || definition.type === 'sse') return `Could not connect to ${definition.url}: ${describeError(error)}`;
+  if (definition.type === 'http' || definition.type === 'sse') return maskUrlsIn(`Could not connect to ${definition.url}: ${describeError(error)}`);
   return describeError(error);
 }
 

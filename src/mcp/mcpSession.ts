@@ -1,5 +1,6 @@
 // Opens one MCP client session over stdio, Streamable HTTP or SSE. The SDK is
 // imported on first use so that loading the extension stays cheap.
+import { maskUrl } from './mcpRedaction';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -76,7 +77,7 @@ export async function openSession(
     const status = error instanceof StreamableHTTPError ? error.code : undefined;
     if (status === 401) throw new SignInRequiredError('the server answered 401 (Unauthorized).', { cause: error });
     if (status === undefined || status < 400 || status >= 500 || signal.aborted) throw error;
-    hooks.log(`Streamable HTTP answered ${status}; trying SSE at ${server.url}`);
+    hooks.log(`Streamable HTTP answered ${status}; trying SSE at ${maskUrl(server.url)}`);
     try {
       return await connectWithAuth(() => sseTransport(server, authProvider), 'sse', session);
     } catch (sseError) {

@@ -38,7 +38,7 @@ async function startRecordingServer(): Promise<Recorder> {
     const sessionId = request.headers['mcp-session-id'];
     let transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
     if (transport === undefined) {
-      transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => crypto.randomUUID(), onsessioninitialized: (id) => transports.set(id, transport!) });
+      transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => crypto.randomUUID(), onsessioninitialized: (id) => void transports.set(id, transport!) });
       await mcpServer().connect(transport);
     }
     await transport.handleRequest(request, response, body);
