@@ -2,13 +2,11 @@
 //   unit         plain Node: node --import tsx --test test/unit/**/*.test.ts
 //   integration  the extension-host mocha suite inside code-server
 //   e2e          Playwright against code-server: test/e2e/**/*.e2e.ts (node:test)
-<<<<<<< HEAD
 //   mcp-conformance  the official MCP client scenarios through Tandem's MCP layer
 //                (counts are scenarios; scripts/mcp-conformance.mjs)
-=======
 // Before a suite runs, its setup script installs what it needs:
-//   scripts/setup-unit.sh (ripgrep), scripts/setup-vscode.sh (chromium, code-server).
->>>>>>> main
+//   scripts/setup-unit.sh (ripgrep), scripts/setup-vscode.sh (chromium, code-server),
+//   scripts/setup-node22.mjs (Node 22 for the conformance suite's runner).
 // `--only=unit` (or a comma list) runs a subset; unit alone skips the build.
 // Each suite's output streams through; totals come from machine-readable
 // reports (a node:test reporter, the runner's results file), not from text.
