@@ -1,6 +1,8 @@
 // One step of the conversation as DOM. Plain functions: build an element for a
 // step, or refresh the element after the step changed. Collapsed bodies are
 // built only when opened, so a 1,000-step conversation stays light.
+import type { PanelCommand } from '../src/protocol/agentEvents';
+import { createApprovalCard, updateApprovalCard, type ApprovalCardHooks } from './approvalCard';
 import { StreamingMarkdown } from './streamingMarkdown';
 import { prettyArguments, resultHeadline } from './stepText';
 import type {
@@ -13,10 +15,12 @@ import type {
   ToolResultStep,
 } from './steps';
 
-export interface StepRenderContext {
+export interface StepRenderContext extends ApprovalCardHooks {
   readonly onCopy: (text: string) => void;
   /** Open/closed as the user left each step; absent: the step's default. */
   readonly userOpen: Map<string, boolean>;
+  /** Runs a notice's action (absent: actions are not shown). */
+  readonly onCommand?: (command: PanelCommand) => void;
 }
 
 const stateLabel: Record<ToolCallStep['state'], string> = {
@@ -47,6 +51,7 @@ export function defaultOpen(step: Step): boolean {
     case 'tool-result':
       return step.summary?.kind === 'search' || step.state === 'failed' || step.message !== undefined;
     case 'tool-call':
+    case 'approval':
       return false;
   }
 }
@@ -67,6 +72,8 @@ function title(step: Step): string {
       return step.phase ? 'Switching to the answer model' : 'Notice';
     case 'error':
       return 'Error';
+    case 'approval':
+      return `Approval: ${step.tool}`;
   }
 }
 
@@ -197,7 +204,7 @@ function updateInPlace(article: HTMLElement, step: Step): boolean {
   return true;
 }
 
-function noticeBody(step: NoticeStep): HTMLElement {
+function noticeBody(step: NoticeStep, context: StepRenderContext): HTMLElement {
   const body = element('div', `notice level-${step.level}`);
   body.dataset['testid'] = 'notice';
   body.dataset['code'] = step.code;
@@ -211,6 +218,17 @@ function noticeBody(step: NoticeStep): HTMLElement {
     body.append(models);
   } else {
     body.textContent = step.message;
+  }
+  const action = step.action;
+  const onCommand = context.onCommand;
+  if (action && onCommand) {
+    const button = element('button', 'notice-action', action.label);
+    button.dataset['testid'] = 'notice-action';
+    button.dataset['command'] = action.command;
+    button.addEventListener('click', () => onCommand(action.command));
+    const actions = element('div', 'notice-actions');
+    actions.append(button);
+    body.append(actions);
   }
   return body;
 }
@@ -240,14 +258,17 @@ function body(step: Step, context: StepRenderContext): HTMLElement {
     case 'answer':
       return answerBody(step, context);
     case 'notice':
-      return noticeBody(step);
+      return noticeBody(step, context);
     case 'error':
       return errorBody(step);
+    case 'approval':
+      return element('div', undefined, step.summary);
   }
 }
 
 /** Creates the element for a step. */
 export function createStepElement(step: Step, context: StepRenderContext): HTMLElement {
+  if (step.kind === 'approval') return createApprovalCard(step, context);
   const article = element('article', `step step-${step.kind}`);
   if (step.kind === 'user') {
     article.dataset['testid'] = 'user-message';
@@ -262,6 +283,10 @@ export function createStepElement(step: Step, context: StepRenderContext): HTMLE
 
 /** Refreshes `article` to show `step` as it is now. */
 export function updateStepElement(article: HTMLElement, step: Step, context: StepRenderContext): void {
+  if (step.kind === 'approval') {
+    updateApprovalCard(article, step, context);
+    return;
+  }
   if (step.model) article.dataset['model'] = step.model.role;
   if (step.kind === 'tool-call' || step.kind === 'tool-result') article.dataset['state'] = step.state;
   if (step.kind === 'answer') {

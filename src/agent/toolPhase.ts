@@ -5,6 +5,7 @@ import { EventType } from '@ag-ui/core';
 import type { ChatMessage, ModelTurn, ToolCall, ToolSchema } from '../models/chatModel';
 import type { Tool } from '../tools/tool';
 import { CustomEventName, type StopReason } from '../protocol/agentEvents';
+import { AgentClock } from './agentClock';
 import type { AgentSettings } from './agentSettings';
 import { CancelledError, isCancellation } from './errors';
 import { parseEnvelope, resolveEnvelopeTool } from './envelope';
@@ -36,6 +37,8 @@ export interface ToolPhaseContext {
   readonly usage: UsageTracker;
   readonly signal: AbortSignal;
   readonly log?: ((line: string) => void) | undefined;
+  /** Agent time for the time limit; a wait on a person pauses it. */
+  readonly clock?: AgentClock | undefined;
 }
 
 export interface ToolPhaseResult {
@@ -104,7 +107,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
   const onStop = () => phase.abort(new CancelledError());
   context.signal.addEventListener('abort', onStop, { once: true });
   const limitMs = settings.maxExecutionSeconds * 1000;
-  const timer = setTimeout(() => phase.abort(new TimeLimitReached()), limitMs);
+  const timer = (context.clock ?? new AgentClock()).deadline(limitMs, () => phase.abort(new TimeLimitReached()));
 
   const stop = (stopReason: StopReason, reason: string, finalReply?: string): ToolPhaseResult => ({ stopReason, reason, findings, finalReply });
   const timeLimit = () =>
@@ -273,7 +276,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
       }
     }
   } finally {
-    clearTimeout(timer);
+    timer.dispose();
     context.signal.removeEventListener('abort', onStop);
   }
 }

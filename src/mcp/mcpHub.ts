@@ -3,7 +3,7 @@
 // server's tools to the agent as `<server>__<tool>`. Plain Node, no vscode.
 import type { Tool, ToolContext, ToolProvider, ToolResult } from '../tools/tool';
 import type { McpServerDefinition } from './mcpConfig';
-import { connectionKey, McpConnection, type McpToolInfo } from './mcpConnection';
+import { connectionKey, McpConnection, type McpConnectionOptions, type McpToolInfo } from './mcpConnection';
 import type { McpServerStatus } from './mcpServerStatus';
 import type { ClientIdentity } from './mcpSession';
 import { assignToolNames } from './mcpToolName';
@@ -22,6 +22,8 @@ export interface McpHubOptions {
   /** Delay before the one automatic restart of a crashed server; default 1 s. */
   readonly restartDelayMs?: number | undefined;
   readonly clientIdentity?: ClientIdentity | undefined;
+  /** Sign-in and elicitation per server (absent: neither is offered). */
+  readonly services?: McpConnectionOptions['services'];
 }
 
 export interface Disposable {
@@ -154,6 +156,7 @@ export class McpHub implements ToolProvider {
       restartDelayMs: this.options.restartDelayMs ?? 1_000,
       log: this.options.log ?? (() => undefined),
       onDidChange: () => this.changed(),
+      services: this.options.services,
     });
   }
 
