@@ -3,7 +3,7 @@
 // built only when opened, so a 1,000-step conversation stays light.
 import type { PanelCommand } from '../src/protocol/agentEvents';
 import { createApprovalCard, updateApprovalCard, type ApprovalCardHooks } from './approvalCard';
-import { renderMarkdown } from './markdown';
+import { StreamingMarkdown } from './streamingMarkdown';
 import { prettyArguments, resultHeadline } from './stepText';
 import type {
   AnswerStep,
@@ -117,6 +117,7 @@ function pre(text: string, className = 'code'): HTMLElement {
 function thinkingBody(step: ThinkingStep): HTMLElement {
   const body = element('div', 'thinking-text');
   body.textContent = step.text;
+  thinkingShown.set(body, step.text.length);
   return body;
 }
 
@@ -166,8 +167,41 @@ function answerBody(step: AnswerStep, context: StepRenderContext): HTMLElement {
   const body = element('div', 'markdown');
   if (step.messageKind === 'answer') body.dataset['testid'] = 'answer';
   body.setAttribute('aria-busy', String(!step.done));
-  renderMarkdown(body, step.text, context.onCopy);
+  const markdown = new StreamingMarkdown(body, context.onCopy);
+  markdown.update(step.text);
+  streamingBodies.set(body, markdown);
   return body;
+}
+
+/** Characters of a live thinking step already in its body. */
+const thinkingShown = new WeakMap<Element, number>();
+
+/** The incremental renderer behind each answer body, so later frames only add what is new. */
+const streamingBodies = new WeakMap<Element, StreamingMarkdown>();
+
+/**
+ * Updates a streaming answer or live thinking step without rebuilding it:
+ * the DOM the user may be selecting in stays. False when a rebuild is needed.
+ */
+function updateInPlace(article: HTMLElement, step: Step): boolean {
+  if (step.kind !== 'answer' && !(step.kind === 'thinking' && !step.done)) return false;
+  const details = article.firstElementChild;
+  if (!(details instanceof HTMLDetailsElement)) return false;
+  const summary = summaryLine(step);
+  if (details.firstElementChild?.outerHTML !== summary.outerHTML) details.firstElementChild?.replaceWith(summary);
+  const body = details.children[1];
+  if (!body) return true; // collapsed: the body is built from the step when opened
+  if (step.kind === 'answer') {
+    const markdown = streamingBodies.get(body);
+    if (!markdown) return false;
+    markdown.update(step.text);
+    body.setAttribute('aria-busy', String(!step.done));
+  } else {
+    const shown = thinkingShown.get(body) ?? 0;
+    body.append(step.text.slice(shown)); // thinking only grows while it is live
+    thinkingShown.set(body, step.text.length);
+  }
+  return true;
 }
 
 function noticeBody(step: NoticeStep, context: StepRenderContext): HTMLElement {
@@ -261,6 +295,7 @@ export function updateStepElement(article: HTMLElement, step: Step, context: Ste
   }
   if (step.kind === 'thinking') article.dataset['done'] = String(step.done);
   if (step.kind === 'notice') article.dataset['code'] = step.code;
+  if (updateInPlace(article, step)) return;
 
   const open = context.userOpen.get(step.id) ?? defaultOpen(step);
   const details = element('details');
