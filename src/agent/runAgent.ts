@@ -13,6 +13,7 @@ import { EventChannel } from './eventChannel';
 import { answerMessages, CHAT_SYSTEM_PROMPT } from './prompts';
 import { lengthEvaluator, type ResultEvaluator } from './resultEvaluator';
 import { RunEmitter } from './runEmitter';
+import { createRunElicitation, type Elicitor } from './runElicitation';
 import { createRunApprovalGate, isApprover, pausingGate, type Approver } from './runApprovalGate';
 import type { SessionCache } from './sessionCache';
 import { runToolPhase, type ToolPhaseResult } from './toolPhase';
@@ -46,6 +47,8 @@ export interface AgentDependencies {
   readonly log?: ((line: string) => void) | undefined;
   /** Agent time for the time limits; whoever waits on a person pauses it (default: a clock nobody pauses). */
   readonly clock?: AgentClock | undefined;
+  /** Asks a person an MCP server's question (the panel's card); absent: such questions are declined. */
+  readonly elicitor?: Elicitor | undefined;
 }
 
 /** What RUN_FINISHED carries as its `result`. */
@@ -99,6 +102,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
         log: deps.log,
       })
     : pausingGate(deps.approval, clock);
+  const elicit = deps.elicitor === undefined ? undefined : createRunElicitation(deps.elicitor, emitter, clock);
 
   emitter.emit({ type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId });
   usage.beginPhase(mode === 'chat' ? 'answer' : 'tools');
@@ -123,6 +127,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
         model: deps.functionCallModel,
         tools: deps.tools,
         approval,
+        elicit,
         cache: deps.cache,
         settings,
         evaluator: deps.evaluator ?? lengthEvaluator,
