@@ -11,6 +11,8 @@ import { CancelledError, isCancellation } from './errors';
 import { parseEnvelope, resolveEnvelopeTool } from './envelope';
 import { LoopDetector } from './loopDetector';
 import { runModelTurn } from './modelTurn';
+import { withRules } from './rules';
+import type { RuleFile } from '../tools/rulesFiles';
 import { FINISH_TOOL_NAME, finishTool, functionCallSystemPrompt, insufficientNote, loopWarning, REMINDER, type Finding } from './prompts';
 import type { EvaluatedResult, ResultEvaluator } from './resultEvaluator';
 import type { RunEmitter, StreamedMessage } from './runEmitter';
@@ -41,6 +43,8 @@ export interface ToolPhaseContext {
   readonly log?: ((line: string) => void) | undefined;
   /** Agent time for the time limit; a wait on a person pauses it. */
   readonly clock?: AgentClock | undefined;
+  /** The repository's rules files, appended to the system prompt. */
+  readonly rules?: readonly RuleFile[] | undefined;
 }
 
 export interface ToolPhaseResult {
@@ -96,7 +100,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
   if (remind) schemas.push(finishTool);
   const toolsByName = new Map(context.tools.map((tool) => [tool.name, tool]));
   const toolNames = new Set(toolsByName.keys());
-  const messages: ChatMessage[] = [{ role: 'system', content: functionCallSystemPrompt(schemas, { remind }) }, ...context.conversation];
+  const messages: ChatMessage[] = [{ role: 'system', content: withRules(functionCallSystemPrompt(schemas, { remind }), context.rules) }, ...context.conversation];
   const loops = new LoopDetector();
   const findings: Finding[] = [];
   const allResults: EvaluatedResult[] = [];
