@@ -7,7 +7,7 @@ import type { ApprovalGate, Tool } from '../tools/tool';
 import { CustomEventName, type AgentEvent, type PhasePayload, type StopReason } from '../protocol/agentEvents';
 import type { AgentSettings } from './agentSettings';
 import { runAnswerPhase } from './answerPhase';
-import { CancelledError, isCancellation, ModelApiError, TandemError } from './errors';
+import { CancelledError, isCancellation, ModelApiError, TandemError } from '../common/errors';
 import { EventChannel } from './eventChannel';
 import { answerMessages, CHAT_SYSTEM_PROMPT } from './prompts';
 import { lengthEvaluator, type ResultEvaluator } from './resultEvaluator';

@@ -10,7 +10,7 @@
 
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { CancelledError } from '../agent/errors';
+import { CancelledError } from '../common/errors';
 import type { ApprovalRequest } from '../tools/tool';
 
 export const PROPOSED_SCHEME = 'tandem-proposed';

@@ -1,6 +1,6 @@
 // One configured MCP server: starts it, keeps its status and tool list, calls
 // its tools, and restarts it once (after a delay) when it dies unexpectedly.
-import { CancelledError, ConfigurationError } from '../agent/errors';
+import { CancelledError, ConfigurationError } from '../common/errors';
 import type { ToolContext, ToolResult } from '../tools/tool';
 import { isRecord } from './isRecord';
 import type { McpServerDefinition } from './mcpConfig';

@@ -27,6 +27,7 @@ export type StopReason =
   | 'cancelled' // Stop
   | 'awaitingUser' // nonToolReply = user: the reply is shown, the run waits
   | 'finished' // the model called the `finish` tool: it has what it needs
+  | 'budget' // tandem.agent.maxTokensPerRun / maxCostPerRun reached
   | 'chatMode'; // chat mode: no tool phase at all
 
 export const CustomEventName = {
@@ -67,6 +68,7 @@ export type NoticeCode =
   | 'responseModeChanged'
   | 'settings'
   | 'malformedToolCall'
+  | 'truncated'
   | 'usageEstimated';
 
 export interface NoticePayload {
