@@ -29,6 +29,15 @@ const builds = [
   },
   {
     ...shared,
+    // The headless AG-UI server (`npm run agui`): plain Node, no vscode.
+    entryPoints: { agui: 'src/headless/aguiCli.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+  },
+  {
+    ...shared,
     entryPoints: { webview: 'webview/main.ts' },
     outdir: 'dist',
     platform: 'browser',

@@ -2,6 +2,11 @@
 //   unit         plain Node: node --import tsx --test test/unit/**/*.test.ts
 //   integration  the extension-host mocha suite inside code-server
 //   e2e          Playwright against code-server: test/e2e/**/*.e2e.ts (node:test)
+//   mcp-conformance  the official MCP client scenarios through Tandem's MCP layer
+//                (counts are scenarios; scripts/mcp-conformance.mjs)
+// Before a suite runs, its setup script installs what it needs:
+//   scripts/setup-unit.sh (ripgrep), scripts/setup-vscode.sh (chromium, code-server),
+//   scripts/setup-node22.mjs (Node 22 for the conformance suite's runner).
 // `--only=unit` (or a comma list) runs a subset; unit alone skips the build.
 // Each suite's output streams through; totals come from machine-readable
 // reports (a node:test reporter, the runner's results file), not from text.
@@ -12,13 +17,13 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const allSuites = ['unit', 'integration', 'e2e'];
+const allSuites = ['unit', 'mcp-conformance', 'integration', 'e2e'];
 const onlyArgument = process.argv.find((argument) => argument.startsWith('--only='));
 const selected = onlyArgument ? onlyArgument.slice('--only='.length).split(',') : allSuites;
 for (const name of selected) {
   if (!allSuites.includes(name)) throw new Error(`unknown suite "${name}"; known: ${allSuites.join(', ')}`);
 }
-const needsVsCode = selected.some((name) => name !== 'unit');
+const needsVsCode = selected.some((name) => name === 'integration' || name === 'e2e');
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-run-tests-'));
 const countReporter = path.join(root, 'scripts', 'testCountReporter.mjs');
 
@@ -93,6 +98,19 @@ async function integrationSuite() {
   outcomes.push({ name, passed: counts.passed, failed: counts.failed });
 }
 
+async function conformanceSuite() {
+  const name = 'mcp-conformance';
+  banner(`${name}: official MCP client scenarios`);
+  const countsFile = path.join(scratch, `${name}.json`);
+  const result = await run(process.execPath, ['scripts/mcp-conformance.mjs', '--json', countsFile]);
+  if (!fs.existsSync(countsFile)) {
+    outcomes.push({ name, passed: 0, failed: 0, crashed: `no results (exit code ${result.code})` });
+    return;
+  }
+  const counts = JSON.parse(fs.readFileSync(countsFile, 'utf8'));
+  outcomes.push({ name, passed: counts.passed, failed: counts.failed });
+}
+
 async function main() {
   // A fresh clone: install exactly what the lockfile says.
   if (!fs.existsSync(path.join(root, 'node_modules', '.package-lock.json'))) {
@@ -101,9 +119,13 @@ async function main() {
   if (needsVsCode) {
     if (!(await step('build', 'npm', ['run', 'build']))) return;
   }
+  // Each suite's prerequisites are installed right before it, so a fresh
+  // machine never runs a suite without what it needs (e.g. rg for search_text).
   if (selected.includes('unit')) {
+    if (!(await step('setup-unit', 'bash', ['scripts/setup-unit.sh']))) return;
     await nodeTestSuite('unit', findFiles(path.join(root, 'test', 'unit'), '.test.ts'));
   }
+  if (selected.includes('mcp-conformance')) await conformanceSuite();
   if (needsVsCode) {
     if (!(await step('setup-vscode', 'bash', ['scripts/setup-vscode.sh']))) return;
   }

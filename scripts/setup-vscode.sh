@@ -19,26 +19,8 @@ BIN="$PREFIX/node_modules/.bin/code-server"
 log() { printf '[setup-vscode] %s\n' "$*"; }
 
 # --- Debian packages ------------------------------------------------------
-APT_PACKAGES=(chromium ripgrep libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev pkg-config make g++ python3)
-missing=()
-for package in "${APT_PACKAGES[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then
-    missing+=("$package")
-  fi
-done
-if ((${#missing[@]})); then
-  log "installing Debian packages: ${missing[*]}"
-  SUDO=()
-  if [[ $(id -u) -ne 0 ]]; then
-    command -v sudo >/dev/null || { log "need root (or sudo) to install: ${missing[*]}"; exit 1; }
-    SUDO=(sudo)
-  fi
-  # Another apt run may hold the lock; wait for it rather than fail.
-  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 update -q
-  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends "${missing[@]}"
-else
-  log "Debian packages present"
-fi
+# curl: verify_code_server below; ripgrep: the tarball code-server's rg wants.
+bash "$ROOT/scripts/apt-packages.sh" chromium ripgrep curl libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev pkg-config make g++ python3
 
 # --- code-server ----------------------------------------------------------
 verify_code_server() {

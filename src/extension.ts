@@ -32,6 +32,8 @@ export function activate(context: vscode.ExtensionContext): void {
     panel: async () => (await services()).panel(),
     log,
     showMcpServers: async () => (await services()).mcp.showServers(),
+    resetMcpTrust: async () => (await services()).mcp.resetTrust(),
+    copyAgUiEndpoint: async () => (await services()).agui.copyEndpoint(),
   });
   // Start MCP servers and register the approval commands without delaying activation.
   setTimeout(() => {

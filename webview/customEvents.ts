@@ -11,6 +11,7 @@ import type {
   ToolStatusPayload,
 } from '../src/protocol/agentEvents';
 import { HostEventName } from '../src/protocol/hostEventNames';
+import { applyApprovalEvent } from './approvalEvents';
 import { push, text, touch, type ConversationView, type NoticeStep, type UserStep } from './steps';
 
 export function applyCustomEvent(view: ConversationView, event: AgentEvent): void {
@@ -54,6 +55,7 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
         message: text(notice.message),
         model: undefined,
         phase: undefined,
+        action: notice.action,
       });
       return;
     }
@@ -100,6 +102,9 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
       }
       return;
     }
+    case 'tandem.approval':
+      applyApprovalEvent(view, value);
+      return;
     case HostEventName.runEdits: {
       const runId = text(value['runId']);
       const files = Array.isArray(value['files']) ? value['files'].map(text) : [];

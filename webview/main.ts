@@ -7,7 +7,8 @@ import { buildLayout, type Layout } from './layout';
 import { createStepElement, updateStepElement, type StepRenderContext } from './stepView';
 import { renderUsage } from './usageView';
 import { createConversationView, type ConversationView } from './steps';
-import { applyEvents } from './viewModel';
+import { waitingForApproval } from './approvalEvents';
+import { applyEvents, expireApprovals } from './viewModel';
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
@@ -24,7 +25,13 @@ registerComponents();
 let view: ConversationView = createConversationView();
 let conversationId: string | undefined;
 const elements = new Map<string, HTMLElement>();
-const context: StepRenderContext = { onCopy: (text) => post({ type: 'copy', text }), userOpen: new Map() };
+const context: StepRenderContext = {
+  onCopy: (text) => post({ type: 'copy', text }),
+  userOpen: new Map(),
+  onCommand: (command) => post({ type: 'command', command }),
+  onApproval: (id, answer) => post({ type: 'approval', id, answer }),
+  onOpenDiff: (id) => post({ type: 'openDiff', id }),
+};
 
 const layout: Layout = buildLayout(document.body, {
   post,
@@ -71,6 +78,7 @@ function render(): void {
     renderUsage(layout.usage, view.usage);
     layout.setRunning(view.running);
     layout.setEdits(view.edits, view.runId);
+    document.body.dataset['waiting'] = waitingForApproval(view) ? 'approval' : 'none';
   }
   layout.setEmpty(view.steps.length === 0);
   if (stick) {
@@ -104,6 +112,8 @@ window.addEventListener('message', (message: MessageEvent<ToWebview>) => {
       reset(data.id);
       applyEvents(view, data.events);
       view.running = data.running;
+      // A stored conversation's unanswered approvals can no longer be answered.
+      if (!data.running) expireApprovals(view);
       view.chromeDirty = true;
       scheduler.schedule();
       return;

@@ -1,24 +1,21 @@
-// Markdown for the answer box: marked renders, DOMPurify sanitises (the model's
+// Markdown for the answer box: marked renders (markdownBlocks.ts), DOMPurify sanitises (the model's
 // text is untrusted), then each code block gets a copy button. Links open
 // through VS Code (the host), never inside the webview.
 import DOMPurify from 'dompurify';
-import { Marked } from 'marked';
+const purifyOptions = {
+  FORBID_TAGS: ['style', 'form', 'input', 'button', 'iframe', 'object', 'embed'],
+  FORBID_ATTR: ['style'],
+};
 
-const marked = new Marked({ gfm: true, breaks: false, async: false });
-
-/** Sanitised HTML for a Markdown string. */
-export function markdownToSafeHtml(markdown: string): string {
-  const html = marked.parse(markdown) as string;
-  return DOMPurify.sanitize(html, {
-    FORBID_TAGS: ['style', 'form', 'input', 'button', 'iframe', 'object', 'embed'],
-    FORBID_ATTR: ['style'],
-  });
+/** Sanitised nodes for rendered (untrusted) HTML, with copy buttons on code blocks. */
+export function safeFragment(html: string, onCopy: (text: string) => void): DocumentFragment {
+  const fragment = DOMPurify.sanitize(html, { ...purifyOptions, RETURN_DOM_FRAGMENT: true });
+  decorate(fragment, onCopy);
+  return fragment;
 }
 
-/** Renders `markdown` into `target`, adding copy buttons to code blocks. */
-export function renderMarkdown(target: HTMLElement, markdown: string, onCopy: (text: string) => void): void {
-  target.innerHTML = markdownToSafeHtml(markdown);
-  for (const block of target.querySelectorAll('pre')) {
+function decorate(root: ParentNode, onCopy: (text: string) => void): void {
+  for (const block of root.querySelectorAll('pre')) {
     const copy = document.createElement('button');
     copy.type = 'button';
     copy.className = 'copy-code';
@@ -32,7 +29,7 @@ export function renderMarkdown(target: HTMLElement, markdown: string, onCopy: (t
     block.classList.add('has-copy');
     block.prepend(copy);
   }
-  for (const link of target.querySelectorAll('a')) {
+  for (const link of root.querySelectorAll('a')) {
     link.setAttribute('rel', 'noreferrer noopener');
   }
 }

@@ -1,7 +1,9 @@
 // One step of the conversation as DOM. Plain functions: build an element for a
 // step, or refresh the element after the step changed. Collapsed bodies are
 // built only when opened, so a 1,000-step conversation stays light.
-import { renderMarkdown } from './markdown';
+import type { PanelCommand } from '../src/protocol/agentEvents';
+import { createApprovalCard, updateApprovalCard, type ApprovalCardHooks } from './approvalCard';
+import { StreamingMarkdown } from './streamingMarkdown';
 import { prettyArguments, resultHeadline } from './stepText';
 import type {
   AnswerStep,
@@ -13,10 +15,12 @@ import type {
   ToolResultStep,
 } from './steps';
 
-export interface StepRenderContext {
+export interface StepRenderContext extends ApprovalCardHooks {
   readonly onCopy: (text: string) => void;
   /** Open/closed as the user left each step; absent: the step's default. */
   readonly userOpen: Map<string, boolean>;
+  /** Runs a notice's action (absent: actions are not shown). */
+  readonly onCommand?: (command: PanelCommand) => void;
 }
 
 const stateLabel: Record<ToolCallStep['state'], string> = {
@@ -47,6 +51,7 @@ export function defaultOpen(step: Step): boolean {
     case 'tool-result':
       return step.summary?.kind === 'search' || step.state === 'failed' || step.message !== undefined;
     case 'tool-call':
+    case 'approval':
       return false;
   }
 }
@@ -67,6 +72,8 @@ function title(step: Step): string {
       return step.phase ? 'Switching to the answer model' : 'Notice';
     case 'error':
       return 'Error';
+    case 'approval':
+      return `Approval: ${step.tool}`;
   }
 }
 
@@ -110,6 +117,7 @@ function pre(text: string, className = 'code'): HTMLElement {
 function thinkingBody(step: ThinkingStep): HTMLElement {
   const body = element('div', 'thinking-text');
   body.textContent = step.text;
+  thinkingShown.set(body, step.text.length);
   return body;
 }
 
@@ -159,11 +167,44 @@ function answerBody(step: AnswerStep, context: StepRenderContext): HTMLElement {
   const body = element('div', 'markdown');
   if (step.messageKind === 'answer') body.dataset['testid'] = 'answer';
   body.setAttribute('aria-busy', String(!step.done));
-  renderMarkdown(body, step.text, context.onCopy);
+  const markdown = new StreamingMarkdown(body, context.onCopy);
+  markdown.update(step.text);
+  streamingBodies.set(body, markdown);
   return body;
 }
 
-function noticeBody(step: NoticeStep): HTMLElement {
+/** Characters of a live thinking step already in its body. */
+const thinkingShown = new WeakMap<Element, number>();
+
+/** The incremental renderer behind each answer body, so later frames only add what is new. */
+const streamingBodies = new WeakMap<Element, StreamingMarkdown>();
+
+/**
+ * Updates a streaming answer or live thinking step without rebuilding it:
+ * the DOM the user may be selecting in stays. False when a rebuild is needed.
+ */
+function updateInPlace(article: HTMLElement, step: Step): boolean {
+  if (step.kind !== 'answer' && !(step.kind === 'thinking' && !step.done)) return false;
+  const details = article.firstElementChild;
+  if (!(details instanceof HTMLDetailsElement)) return false;
+  const summary = summaryLine(step);
+  if (details.firstElementChild?.outerHTML !== summary.outerHTML) details.firstElementChild?.replaceWith(summary);
+  const body = details.children[1];
+  if (!body) return true; // collapsed: the body is built from the step when opened
+  if (step.kind === 'answer') {
+    const markdown = streamingBodies.get(body);
+    if (!markdown) return false;
+    markdown.update(step.text);
+    body.setAttribute('aria-busy', String(!step.done));
+  } else {
+    const shown = thinkingShown.get(body) ?? 0;
+    body.append(step.text.slice(shown)); // thinking only grows while it is live
+    thinkingShown.set(body, step.text.length);
+  }
+  return true;
+}
+
+function noticeBody(step: NoticeStep, context: StepRenderContext): HTMLElement {
   const body = element('div', `notice level-${step.level}`);
   body.dataset['testid'] = 'notice';
   body.dataset['code'] = step.code;
@@ -177,6 +218,17 @@ function noticeBody(step: NoticeStep): HTMLElement {
     body.append(models);
   } else {
     body.textContent = step.message;
+  }
+  const action = step.action;
+  const onCommand = context.onCommand;
+  if (action && onCommand) {
+    const button = element('button', 'notice-action', action.label);
+    button.dataset['testid'] = 'notice-action';
+    button.dataset['command'] = action.command;
+    button.addEventListener('click', () => onCommand(action.command));
+    const actions = element('div', 'notice-actions');
+    actions.append(button);
+    body.append(actions);
   }
   return body;
 }
@@ -206,14 +258,17 @@ function body(step: Step, context: StepRenderContext): HTMLElement {
     case 'answer':
       return answerBody(step, context);
     case 'notice':
-      return noticeBody(step);
+      return noticeBody(step, context);
     case 'error':
       return errorBody(step);
+    case 'approval':
+      return element('div', undefined, step.summary);
   }
 }
 
 /** Creates the element for a step. */
 export function createStepElement(step: Step, context: StepRenderContext): HTMLElement {
+  if (step.kind === 'approval') return createApprovalCard(step, context);
   const article = element('article', `step step-${step.kind}`);
   if (step.kind === 'user') {
     article.dataset['testid'] = 'user-message';
@@ -228,6 +283,10 @@ export function createStepElement(step: Step, context: StepRenderContext): HTMLE
 
 /** Refreshes `article` to show `step` as it is now. */
 export function updateStepElement(article: HTMLElement, step: Step, context: StepRenderContext): void {
+  if (step.kind === 'approval') {
+    updateApprovalCard(article, step, context);
+    return;
+  }
   if (step.model) article.dataset['model'] = step.model.role;
   if (step.kind === 'tool-call' || step.kind === 'tool-result') article.dataset['state'] = step.state;
   if (step.kind === 'answer') {
@@ -236,6 +295,7 @@ export function updateStepElement(article: HTMLElement, step: Step, context: Ste
   }
   if (step.kind === 'thinking') article.dataset['done'] = String(step.done);
   if (step.kind === 'notice') article.dataset['code'] = step.code;
+  if (updateInPlace(article, step)) return;
 
   const open = context.userOpen.get(step.id) ?? defaultOpen(step);
   const details = element('details');

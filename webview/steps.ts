@@ -5,7 +5,7 @@
 import type { AgentEvent, MessageKindPayload, ModelRole, NoticePayload, RunUsage } from '../src/protocol/agentEvents';
 import type { ToolResultSummary } from '../src/tools/tool';
 
-export type StepKind = 'user' | 'thinking' | 'tool-call' | 'tool-result' | 'answer' | 'notice' | 'error';
+export type StepKind = 'user' | 'thinking' | 'tool-call' | 'tool-result' | 'answer' | 'notice' | 'error' | 'approval';
 
 export interface ModelLabel {
   readonly role: ModelRole;
@@ -77,6 +77,8 @@ export interface NoticeStep extends StepBase {
   readonly level: NoticePayload['level'];
   readonly message: string;
   readonly phase: PhaseSwitch | undefined;
+  /** A button (e.g. "Manage Workspace Trust") that runs a command. */
+  readonly action?: NoticePayload['action'];
 }
 
 export interface ErrorStep extends StepBase {
@@ -86,7 +88,26 @@ export interface ErrorStep extends StepBase {
   readonly suggestion: string | undefined;
 }
 
-export type Step = UserStep | ThinkingStep | ToolCallStep | ToolResultStep | AnswerStep | NoticeStep | ErrorStep;
+/** A request for the user's approval (a `tandem.approval` event), then its decision. */
+export interface ApprovalStep extends StepBase {
+  readonly kind: 'approval';
+  readonly approvalId: string;
+  readonly toolCallId: string | undefined;
+  readonly tool: string;
+  readonly requestKind: 'edit' | 'toolCall';
+  readonly args: unknown;
+  readonly summary: string;
+  readonly sensitive: boolean;
+  readonly alwaysAllowKey: string | undefined;
+  readonly alwaysAllowLabel: string | undefined;
+  /** `expired`: the run ended (or the panel was reloaded) before anyone answered. */
+  status: 'pending' | 'approved' | 'rejected' | 'expired';
+  alwaysAllowed: boolean;
+  /** The card's button was clicked; waiting for the decision event. */
+  answering: boolean;
+}
+
+export type Step = UserStep | ThinkingStep | ToolCallStep | ToolResultStep | AnswerStep | NoticeStep | ErrorStep | ApprovalStep;
 
 export interface RunEdits {
   readonly files: readonly string[];
@@ -108,6 +129,7 @@ export interface ConversationView {
   readonly byMessage: Map<string, ThinkingStep | AnswerStep>;
   readonly byToolCall: Map<string, ToolCallStep>;
   readonly resultByToolCall: Map<string, ToolResultStep>;
+  readonly byApproval: Map<string, ApprovalStep>;
   readonly pendingKinds: Map<string, MessageKindPayload>;
   /** Streaming-mode tool-result messages, folded into their tool-result step. */
   readonly resultMessages: Map<string, ToolResultStep>;
@@ -128,6 +150,7 @@ export function createConversationView(): ConversationView {
     byMessage: new Map(),
     byToolCall: new Map(),
     resultByToolCall: new Map(),
+    byApproval: new Map(),
     pendingKinds: new Map(),
     resultMessages: new Map(),
     toolsModel: undefined,

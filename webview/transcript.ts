@@ -37,6 +37,8 @@ function stepMarkdown(step: Step): string {
         : `_${step.message}_`;
     case 'error':
       return `**Error:** ${step.message}${step.suggestion ? `\n\n${step.suggestion}` : ''}`;
+    case 'approval':
+      return `**Approval for \`${step.tool}\`** — ${step.status}${step.alwaysAllowed ? ' (always allowed)' : ''}: ${step.summary}`;
   }
 }
 

@@ -29,6 +29,17 @@ function settle(view: ConversationView): void {
       touch(view, step);
     }
   }
+  expireApprovals(view);
+}
+
+/** Approvals nobody can answer any more (the run ended, or the panel shows a stored conversation). */
+export function expireApprovals(view: ConversationView): void {
+  for (const step of view.byApproval.values()) {
+    if (step.status === 'pending') {
+      step.status = 'expired';
+      touch(view, step);
+    }
+  }
 }
 
 function toolResultContent(content: unknown): string {

@@ -31,6 +31,10 @@ export interface AgentSettings {
   readonly minResultLength: number;
   readonly verbose: boolean;
   readonly autoApprove: 'readOnly' | 'all' | 'none';
+  /** Tools (or `run_command:<prefix>`) that run without asking; `autoApprove` is the default for the rest. */
+  readonly alwaysAllow: readonly string[];
+  /** Extra globs whose writes always ask, besides the built-in list. */
+  readonly sensitivePaths: readonly string[];
   readonly mcpServers: Record<string, unknown>;
   readonly pricing: Readonly<Record<string, ModelPrice>>;
 }
@@ -62,6 +66,8 @@ const fields = {
   'agent.minResultLength': { schema: z.number().int().min(0).max(10_000), fallback: 20 },
   'agent.verbose': { schema: z.boolean(), fallback: false },
   'tools.autoApprove': { schema: z.enum(['readOnly', 'all', 'none']), fallback: 'readOnly' },
+  'tools.alwaysAllow': { schema: z.array(z.string().trim().min(1).max(1000)).max(1000), fallback: [] as string[] },
+  'tools.sensitivePaths': { schema: z.array(z.string().trim().min(1).max(1000)).max(1000), fallback: [] as string[] },
   'mcp.servers': { schema: z.record(z.string(), z.unknown()), fallback: {} },
   pricing: { schema: z.record(z.string(), price), fallback: {} },
 } as const;
@@ -191,6 +197,8 @@ export function resolveSettings(raw: RawSettings, env: NodeJS.ProcessEnv = proce
     minResultLength: value('agent.minResultLength'),
     verbose: value('agent.verbose'),
     autoApprove: value('tools.autoApprove'),
+    alwaysAllow: value('tools.alwaysAllow'),
+    sensitivePaths: value('tools.sensitivePaths'),
     mcpServers: value('mcp.servers'),
     pricing: value('pricing'),
   };

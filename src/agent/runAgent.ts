@@ -5,6 +5,7 @@ import { EventType } from '@ag-ui/core';
 import type { ChatMessage, ChatModel } from '../models/chatModel';
 import type { ApprovalGate, Tool } from '../tools/tool';
 import { CustomEventName, type AgentEvent, type PhasePayload, type StopReason } from '../protocol/agentEvents';
+import { AgentClock } from './agentClock';
 import type { AgentSettings } from './agentSettings';
 import { runAnswerPhase } from './answerPhase';
 import { CancelledError, isCancellation, ModelApiError, TandemError } from '../common/errors';
@@ -12,6 +13,7 @@ import { EventChannel } from './eventChannel';
 import { answerMessages, CHAT_SYSTEM_PROMPT } from './prompts';
 import { lengthEvaluator, type ResultEvaluator } from './resultEvaluator';
 import { RunEmitter } from './runEmitter';
+import { createRunApprovalGate, isApprover, pausingGate, type Approver } from './runApprovalGate';
 import type { SessionCache } from './sessionCache';
 import { runToolPhase, type ToolPhaseResult } from './toolPhase';
 import { UsageTracker } from './usageTracker';
@@ -30,13 +32,20 @@ export interface AgentDependencies {
   /** The same object as `functionCallModel` in single-model mode. */
   readonly answerModel: ChatModel;
   readonly tools: readonly Tool[];
-  readonly approval: ApprovalGate;
+  /**
+   * How a call that needs approval is asked: an Approver (the run applies the
+   * policy from `settings`, emits `tandem.approval` events and pauses its
+   * clock), or a gate that decides by itself (the clock still pauses).
+   */
+  readonly approval: Approver | ApprovalGate;
   readonly settings: AgentSettings;
   readonly cache: SessionCache;
   /** Judges tool results; defaults to the length check of `tandem.agent.minResultLength`. */
   readonly evaluator?: ResultEvaluator | undefined;
   /** Verbose log sink (thoughts, tool inputs and outputs). */
   readonly log?: ((line: string) => void) | undefined;
+  /** Agent time for the time limits; whoever waits on a person pauses it (default: a clock nobody pauses). */
+  readonly clock?: AgentClock | undefined;
 }
 
 /** What RUN_FINISHED carries as its `result`. */
@@ -80,6 +89,17 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
     });
   };
 
+  const clock = deps.clock ?? new AgentClock();
+  const approval = isApprover(deps.approval)
+    ? createRunApprovalGate({
+        approver: deps.approval,
+        policy: { autoApprove: settings.autoApprove, alwaysAllow: settings.alwaysAllow ?? [] },
+        emitter,
+        clock,
+        log: deps.log,
+      })
+    : pausingGate(deps.approval, clock);
+
   emitter.emit({ type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId });
   usage.beginPhase(mode === 'chat' ? 'answer' : 'tools');
   try {
@@ -102,7 +122,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
         question,
         model: deps.functionCallModel,
         tools: deps.tools,
-        approval: deps.approval,
+        approval,
         cache: deps.cache,
         settings,
         evaluator: deps.evaluator ?? lengthEvaluator,
@@ -110,6 +130,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
         usage,
         signal,
         log: deps.log,
+        clock,
       });
       usage.endPhase();
       stopReason = tools.stopReason;

@@ -54,6 +54,11 @@ function parseArguments(raw: string): { ok: true; value: unknown } | { ok: false
   }
 }
 
+/** The gate a tool asks itself, with its call's id on every request. */
+function forCall(gate: ApprovalGate, toolCallId: string): ApprovalGate {
+  return { request: (request, signal) => gate.request(request.toolCallId === undefined ? { ...request, toolCallId } : request, signal) };
+}
+
 function errorResult(text: string): ToolResult {
   return { text, isError: true };
 }
@@ -81,7 +86,10 @@ async function runOne(call: PlannedCall, context: ExecutionContext): Promise<Cal
     if (cached) return finish(args, cached, 'cached');
   }
   if (!tool.approvesItself) {
-    const approved = await context.approval.request({ kind: 'toolCall', toolName: tool.name, arguments: args, readOnly: tool.readOnly }, context.signal);
+    const approved = await context.approval.request(
+      { kind: 'toolCall', toolName: tool.name, toolCallId: call.id, arguments: args, readOnly: tool.readOnly },
+      context.signal,
+    );
     if (context.signal.aborted) throw new CancelledError();
     if (!approved) return finish(args, { text: `The user rejected this call of ${tool.name}; it did not run.` }, 'rejected');
   }
@@ -91,7 +99,7 @@ async function runOne(call: PlannedCall, context: ExecutionContext): Promise<Cal
       runId: context.runId,
       callId: call.id,
       signal: context.signal,
-      approval: context.approval,
+      approval: forCall(context.approval, call.id),
       onProgress: (progress) => context.emitter.custom(CustomEventName.toolProgress, { toolCallId: call.id, ...progress }),
     });
     if (context.signal.aborted) throw new CancelledError();
@@ -118,7 +126,7 @@ function report(outcome: CallOutcome, context: ExecutionContext): void {
     status: outcome.status,
     durationMs: outcome.durationMs,
     summary: outcome.result.summary,
-    source: tool?.source.kind === 'mcp' ? `mcp:${tool.source.server}` : 'workspace',
+    source: tool?.source.kind === 'mcp' ? `mcp:${tool.source.server}` : tool?.source.kind === 'frontend' ? 'frontend' : 'workspace',
   };
   context.emitter.custom(CustomEventName.toolStatus, status);
   context.onOutcome?.(outcome);

@@ -6,6 +6,7 @@ import type { ChatMessage, ModelTurn, ToolCall, ToolSchema } from '../models/cha
 import type { RunUsage } from '../protocol/agentEvents';
 import type { Tool } from '../tools/tool';
 import { CustomEventName, type StopReason } from '../protocol/agentEvents';
+import { AgentClock } from './agentClock';
 import type { AgentSettings } from './agentSettings';
 import { CancelledError, isCancellation } from '../common/errors';
 import { LoopDetector } from './loopDetector';
@@ -17,7 +18,6 @@ import type { SessionCache } from './sessionCache';
 import { TextGate } from './textGate';
 import { executeCalls, resultForModel, type CallOutcome } from './toolExecutor';
 import { classifyTurn, type TurnClass } from './turnClassifier';
-import { RunClock } from './runClock';
 import { budgetLimit } from './stopWhen/budgetLimit';
 import { iterationLimit } from './stopWhen/iterationLimit';
 import { loopGuard } from './stopWhen/loopGuard';
@@ -44,8 +44,8 @@ export interface ToolPhaseContext {
   readonly usage: UsageTracker;
   readonly signal: AbortSignal;
   readonly log?: ((line: string) => void) | undefined;
-  /** Agent time of the run; pause it while a person decides. Made here when absent. */
-  readonly clock?: RunClock | undefined;
+  /** Agent time for the time limit; a wait on a person pauses it. */
+  readonly clock?: AgentClock | undefined;
 }
 
 export interface ToolPhaseResult {
@@ -90,10 +90,8 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
   const phase = new AbortController();
   const onStop = () => phase.abort(new CancelledError());
   context.signal.addEventListener('abort', onStop, { once: true });
-  const ownClock = context.clock === undefined;
-  const clock = context.clock ?? new RunClock(settings.maxExecutionSeconds * 1000);
-  const unsubscribe = clock.onLimit(() => phase.abort(new TimeLimitReached()));
-  if (ownClock) clock.start();
+  const limitMs = settings.maxExecutionSeconds * 1000;
+  const timer = (context.clock ?? new AgentClock()).deadline(limitMs, () => phase.abort(new TimeLimitReached()));
 
   const predicates: StopPredicate[] = [
     iterationLimit(settings.maxIterations),
@@ -107,7 +105,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
     return {
       iteration,
       mistakes,
-      timeUp: phase.signal.reason instanceof TimeLimitReached || clock.limitReached,
+      timeUp: phase.signal.reason instanceof TimeLimitReached,
       tokensUsed: tokensOf(snapshot),
       costUsd: snapshot.totalCostUsd,
       repeatedCall,
@@ -295,8 +293,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
       }
     }
   } finally {
-    unsubscribe();
-    if (ownClock) clock.dispose();
+    timer.dispose();
     context.signal.removeEventListener('abort', onStop);
   }
 }

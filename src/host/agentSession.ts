@@ -4,13 +4,13 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { AgentSettings } from '../agent/agentSettings';
-import { createPolicyApprovalGate, type AutoApprovePolicy } from '../agent/policyApprovalGate';
+import type { Approver } from '../agent/runApprovalGate';
 import { runAgent } from '../agent/runAgent';
 import { SessionCache } from '../agent/sessionCache';
 import type { ChatModel } from '../models/chatModel';
 import { createChatModel } from '../models/openAiChatModel';
-import type { AgentEvent } from '../protocol/agentEvents';
-import type { ApprovalGate, ApprovalRequest, Tool } from '../tools/tool';
+import type { AgentEvent, NoticeAction } from '../protocol/agentEvents';
+import type { ApprovalRequest, Tool } from '../tools/tool';
 import { historyMessages } from '../protocol/conversationHistory';
 import { HostEventName } from '../protocol/hostEventNames';
 import { appendCompacted, titleFrom, type ConversationStore, type StoredConversation } from './conversationStore';
@@ -19,7 +19,8 @@ import type { OutputLog } from './outputLog';
 /** Where a run's tools and approvals come from (workspace tools, MCP), injected so the panel works without them. */
 export interface ToolSources {
   tools(): readonly Tool[];
-  approvalGateFor(runId: string, policy: AutoApprovePolicy): ApprovalGate;
+  /** How a run asks the user (the run applies `autoApprove` / `alwaysAllow` first). */
+  approverFor(runId: string): Approver;
   /** Files the run changed and can revert; empty when none. */
   editedFiles?(runId: string): readonly string[];
   /** Reverts the run's edits; returns the files restored. */
@@ -42,7 +43,7 @@ export async function askWithModal(request: ApprovalRequest): Promise<boolean> {
 
 export const noToolSources: ToolSources = {
   tools: () => [],
-  approvalGateFor: (_runId, policy) => createPolicyApprovalGate(policy, (request) => askWithModal(request)),
+  approverFor: () => ({ ask: async (prompt) => ((await askWithModal(prompt.request)) ? 'approved' : 'rejected') }),
 };
 
 export interface SessionDependencies {
@@ -87,8 +88,9 @@ export class AgentSession implements vscode.Disposable {
     this.deps.emit(this.conversation.id, event);
   }
 
-  notice(code: string, message: string, level: 'info' | 'warning' = 'info'): void {
-    this.append({ type: 'CUSTOM', name: 'tandem.notice', value: { code, level, message }, timestamp: Date.now() } as AgentEvent);
+  notice(code: string, message: string, level: 'info' | 'warning' = 'info', action?: NoticeAction): void {
+    const value = action ? { code, level, message, action } : { code, level, message };
+    this.append({ type: 'CUSTOM', name: 'tandem.notice', value, timestamp: Date.now() } as AgentEvent);
     this.scheduleSave();
   }
 
@@ -135,7 +137,7 @@ export class AgentSession implements vscode.Disposable {
           functionCallModel,
           answerModel,
           tools,
-          approval: sources.approvalGateFor(runId, settings.autoApprove),
+          approval: sources.approverFor(runId),
           settings,
           cache: this.cache,
           log: trace,

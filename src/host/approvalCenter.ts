@@ -1,16 +1,20 @@
-// Asks the user about one tool call or edit at a time: an edit opens VS
-// Code's diff editor (current file left, proposed text right) with Approve /
-// Reject buttons in its title bar and in a notification; closing the diff
-// rejects. The commands `tandem.approveEdit` / `tandem.rejectEdit` decide too,
-// which is how tests click them.
+// The VS Code side of approvals. The run's `tandem.approval` event puts a card
+// in the panel (Approve, Reject, Always allow, Open diff); an edit also opens
+// VS Code's diff editor (current file left, proposed text right) with Approve
+// / Reject in its title bar. Whichever answers first decides; closing the
+// diff rejects. Every answer names its request exactly (the card and the
+// commands by id, the diff's buttons by its proposed document, whose URI
+// holds the id); nothing is ever decided by guessing.
 //
 // One center per extension host: it lives on globalThis so a second bundle of
 // this module (the extension-host test suite) shares the pending requests with
 // whichever copy registered the commands.
 
+import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CancelledError } from '../common/errors';
+import type { ApprovalAnswer, ApprovalPrompt } from '../agent/runApprovalGate';
 import type { ApprovalRequest } from '../tools/tool';
 
 export const PROPOSED_SCHEME = 'tandem-proposed';
@@ -20,8 +24,10 @@ const CENTER_KEY = Symbol.for('tandem.approvalCenter');
 interface Pending {
   readonly id: string;
   readonly request: ApprovalRequest;
+  /** What "Always allow" would remember; undefined when it is not offered. */
+  readonly alwaysAllowKey: string | undefined;
   readonly proposedUri: vscode.Uri | undefined;
-  readonly decide: (approved: boolean) => void;
+  readonly decide: (answer: ApprovalAnswer) => void;
 }
 
 export class ApprovalCenter implements vscode.TextDocumentContentProvider {
@@ -29,7 +35,6 @@ export class ApprovalCenter implements vscode.TextDocumentContentProvider {
   private readonly contents = new Map<string, string>();
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   private readonly providerRegistration: vscode.Disposable;
-  private nextId = 1;
   readonly onDidChange = this.changed.event;
 
   constructor() {
@@ -70,29 +75,58 @@ export class ApprovalCenter implements vscode.TextDocumentContentProvider {
   }
 
   /**
-   * Decides a pending request: by id, by the proposed document's URI (what an
-   * editor-title button passes), or the oldest one. Returns false when none matched.
+   * Decides one pending request, matched exactly: by its id, or by the
+   * proposed document of its diff (what an editor-title button passes).
+   * Without a target, the request whose diff is the active tab. Never a
+   * guess: returns false when nothing matched exactly.
    */
   decide(approved: boolean, target?: unknown): boolean {
-    const match =
-      typeof target === 'string'
-        ? this.pending.find((item) => item.id === target)
-        : target instanceof vscode.Uri
-          ? this.pending.find((item) => item.proposedUri?.toString() === target.toString() || pathOf(item.request) === target.fsPath)
-          : this.pending[0];
-    const chosen = match ?? (target === undefined ? undefined : this.pending[0]);
+    const chosen = this.find(target);
     if (chosen === undefined) return false;
-    chosen.decide(approved);
+    chosen.decide(approved ? 'approved' : 'rejected');
     return true;
   }
 
-  async ask(request: ApprovalRequest, signal: AbortSignal): Promise<boolean> {
+  /** The panel card's answer, by exact id. "Always allow" counts only where it was offered. */
+  answer(id: string, answer: ApprovalAnswer): boolean {
+    const chosen = this.pending.find((item) => item.id === id);
+    if (chosen === undefined) return false;
+    if (answer === 'alwaysAllowed' && chosen.alwaysAllowKey === undefined) return false;
+    chosen.decide(answer);
+    return true;
+  }
+
+  /** Shows (again) the diff of a pending edit; false when there is none with this id. */
+  async openDiff(id: string): Promise<boolean> {
+    const chosen = this.pending.find((item) => item.id === id);
+    if (chosen === undefined || chosen.request.kind !== 'edit' || chosen.proposedUri === undefined) return false;
+    await this.showDiff(id, chosen.request, chosen.proposedUri);
+    return true;
+  }
+
+  private find(target: unknown): Pending | undefined {
+    if (typeof target === 'string') return this.pending.find((item) => item.id === target);
+    if (target instanceof vscode.Uri) return this.pending.find((item) => item.proposedUri?.toString() === target.toString());
+    if (target !== undefined) return undefined;
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    if (!(input instanceof vscode.TabInputTextDiff)) return undefined;
+    return this.pending.find((item) => item.proposedUri?.toString() === input.modified.toString());
+  }
+
+  /** A bare request (no run around it, as the extension-host tests call tools): approved or not. */
+  async askRequest(request: ApprovalRequest, signal: AbortSignal): Promise<boolean> {
+    return (await this.ask({ id: randomUUID(), request, alwaysAllowKey: undefined }, signal)) !== 'rejected';
+  }
+
+  /** Asks about one request and resolves with the first answer (card, diff buttons, closing the diff). */
+  async ask(prompt: Pick<ApprovalPrompt, 'id' | 'request' | 'alwaysAllowKey'>, signal: AbortSignal): Promise<ApprovalAnswer> {
     signal.throwIfAborted();
-    const id = String(this.nextId++);
+    const { id, request } = prompt;
+    if (this.pending.some((item) => item.id === id)) throw new Error(`approval ${id} is already pending`);
     const proposedUri = request.kind === 'edit' ? this.proposedUriFor(id, request) : undefined;
     const disposables: vscode.Disposable[] = [];
-    let settle: (outcome: boolean | Error) => void = () => undefined;
-    const decision = new Promise<boolean>((resolve, reject) => {
+    let settle: (outcome: ApprovalAnswer | Error) => void = () => undefined;
+    const decision = new Promise<ApprovalAnswer>((resolve, reject) => {
       let settled = false;
       settle = (outcome) => {
         if (settled) return;
@@ -102,7 +136,7 @@ export class ApprovalCenter implements vscode.TextDocumentContentProvider {
       };
     });
     // Everything that can decide is in place before the diff opens, so a quick close is not missed.
-    this.pending.push({ id, request, proposedUri, decide: (approved) => settle(approved) });
+    this.pending.push({ id, request, alwaysAllowKey: prompt.alwaysAllowKey, proposedUri, decide: (answer) => settle(answer) });
     const onAbort = (): void => settle(new CancelledError());
     signal.addEventListener('abort', onAbort, { once: true });
     disposables.push({ dispose: () => signal.removeEventListener('abort', onAbort) });
@@ -110,7 +144,7 @@ export class ApprovalCenter implements vscode.TextDocumentContentProvider {
       // Closing the diff without deciding is a rejection.
       disposables.push(
         vscode.window.tabGroups.onDidChangeTabs((event) => {
-          if (event.closed.some((tab) => isDiffOf(tab, proposedUri))) settle(false);
+          if (event.closed.some((tab) => isDiffOf(tab, proposedUri))) settle('rejected');
         }),
       );
     }
@@ -126,13 +160,10 @@ export class ApprovalCenter implements vscode.TextDocumentContentProvider {
         const watch = setInterval(() => {
           const open = diffIsOpen();
           if (open) seen = true;
-          else if (seen || Date.now() - shownAt > 2000) settle(false);
+          else if (seen || Date.now() - shownAt > 2000) settle('rejected');
         }, 100);
         disposables.push({ dispose: () => clearInterval(watch) });
       }
-      void this.notify(request).then((choice) => {
-        if (choice !== undefined) settle(choice);
-      });
       return await decision;
     } finally {
       for (const disposable of disposables) disposable.dispose();
@@ -144,7 +175,7 @@ export class ApprovalCenter implements vscode.TextDocumentContentProvider {
   }
 
   dispose(): void {
-    for (const item of [...this.pending]) item.decide(false);
+    for (const item of [...this.pending]) item.decide('rejected');
     this.providerRegistration.dispose();
     this.changed.dispose();
     const holder = globalThis as unknown as Record<symbol, ApprovalCenter | undefined>;
@@ -170,6 +201,8 @@ export class ApprovalCenter implements vscode.TextDocumentContentProvider {
     const verb = request.after === undefined ? 'delete' : request.before === undefined ? 'create' : 'edit';
     await vscode.commands.executeCommand('vscode.diff', currentUri, proposedUri, `Tandem wants to ${verb} ${name} — Approve or Reject`, {
       preview: false,
+      // The panel keeps focus: its card is where most answers come from.
+      preserveFocus: true,
     });
   }
 
@@ -183,18 +216,6 @@ export class ApprovalCenter implements vscode.TextDocumentContentProvider {
     for (const key of [...this.contents.keys()]) if (key.startsWith(`${PROPOSED_SCHEME}:/${id}/`)) this.contents.delete(key);
   }
 
-  private async notify(request: ApprovalRequest): Promise<boolean | undefined> {
-    const message =
-      request.kind === 'edit'
-        ? `Tandem wants to ${request.after === undefined ? 'delete' : request.before === undefined ? 'create' : 'change'} ${vscode.workspace.asRelativePath(request.path)}.`
-        : `Tandem wants to run ${request.toolName}.`;
-    const approve = request.kind === 'edit' ? 'Approve' : 'Allow';
-    const reject = request.kind === 'edit' ? 'Reject' : 'Deny';
-    const detail = request.kind === 'toolCall' ? JSON.stringify(request.arguments).slice(0, 500) : undefined;
-    const choice = await vscode.window.showInformationMessage(detail === undefined ? message : `${message} ${detail}`, approve, reject);
-    return choice === approve ? true : choice === reject ? false : undefined;
-  }
-
   private async updateContext(): Promise<void> {
     await vscode.commands.executeCommand('setContext', EDIT_PENDING_CONTEXT, this.pending.length > 0);
   }
@@ -202,8 +223,4 @@ export class ApprovalCenter implements vscode.TextDocumentContentProvider {
 
 function isDiffOf(tab: vscode.Tab, proposedUri: vscode.Uri): boolean {
   return tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.toString() === proposedUri.toString();
-}
-
-function pathOf(request: ApprovalRequest): string | undefined {
-  return request.kind === 'edit' ? request.path : undefined;
 }

@@ -1,22 +1,25 @@
 // The `tandem.chat` webview view: its HTML (strict CSP with a nonce), the
 // transport to the panel (events coalesced per frame), and the handling of
 // every message from the panel, validated with zod first.
-import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentSettings } from '../agent/agentSettings';
-import type { AgentEvent, ModelRole } from '../protocol/agentEvents';
+import { CustomEventName, type AgentEvent, type ModelRole } from '../protocol/agentEvents';
 import type { McpServerStatus } from '../mcp/mcpServerStatus';
 import { parseFromWebview, type FromWebview, type PanelSettings, type ToWebview } from '../protocol/webviewMessages';
 import { fetchModelList, pickModel, type ModelList } from './modelPicker';
 import { panelHtml } from './panelHtml';
 import { AgentSession, type ToolSources } from './agentSession';
+import { ApprovalCenter } from './approvalCenter';
 import { signalFromToken } from './cancellation';
 import { exportTranscript } from './transcriptExport';
 import { appendCompacted, ConversationStore, JsonFileState } from './conversationStore';
 import type { OutputLog } from './outputLog';
+import { RunPreparation, WORKSPACE_TRUSTED_MESSAGE } from './runPreparation';
 import { ApiKeys } from './secrets';
-import { modelSettingKey, readSettings, withApiKeys, writeSetting } from './settingsReader';
+import { SettingsConsentStore } from './settingsConsentStore';
+import { modelSettingKey, withApiKeys, writeSetting } from './settingsReader';
+import { workspaceKey } from './workspaceIdentity';
 
 /** What the panel needs from MCP; the hub's status feed when MCP is wired. */
 export interface McpStatusSource {
@@ -27,27 +30,20 @@ export interface McpStatusSource {
 export interface ChatViewOptions {
   readonly toolSources: () => ToolSources;
   readonly mcp?: McpStatusSource | undefined;
+  /** The user's answers about workspace setting values; one per window, shared with MCP. */
+  readonly settingsConsent?: SettingsConsentStore | undefined;
+  /** Runs before each run once its settings are known (starts the MCP servers the user allowed). */
+  readonly beforeRun?: ((settings: AgentSettings) => Promise<void>) | undefined;
 }
 
 const frameMs = 16;
-
-/**
- * Conversations belong to a workspace. They live in global storage under a key
- * of the workspace's folders rather than in `storageUri`, whose identity
- * changed between two starts of code-server on the same folder.
- */
-function workspaceKey(): string {
-  const identity =
-    vscode.workspace.workspaceFile?.toString() ??
-    (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.toString()).join('|');
-  return identity ? createHash('sha256').update(identity).digest('hex').slice(0, 24) : 'no-workspace';
-}
 
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly store: ConversationStore;
   private readonly keys: ApiKeys;
+  private readonly preparation: RunPreparation;
   private session: AgentSession;
   private queue: AgentEvent[] = [];
   private queueConversation: string | undefined;
@@ -64,6 +60,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   ) {
     this.store = store;
     this.keys = new ApiKeys(context.secrets);
+    this.preparation = new RunPreparation(
+      options.settingsConsent ?? new SettingsConsentStore(context.globalState),
+      this.keys,
+      (warning) => this.log.warnOnce(warning),
+    );
     this.session = this.createSession(initial);
     const settings = this.settings();
     this.lastMode = settings.mode;
@@ -74,6 +75,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       }),
     );
     if (options.mcp) this.disposables.push(options.mcp.onDidChangeStatus(() => this.postMcpStatus()));
+    this.disposables.push(
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.session.notice('workspaceTrusted', WORKSPACE_TRUSTED_MESSAGE);
+        this.postSettings();
+      }),
+    );
   }
 
   /** Opens the store and the conversation the user had open last. */
@@ -91,8 +98,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         store: this.store,
         log: this.log,
         toolSources: this.options.toolSources,
-        settings: () => withApiKeys(this.settings(), this.keys),
-        emit: (conversationId, event) => this.enqueue(conversationId, event),
+        settings: () =>
+          this.preparation.prepare((code, message, level, action) => this.session.notice(code, message, level, action), this.options.beforeRun),
+        emit: (conversationId, event) => {
+          this.enqueue(conversationId, event);
+          // An approval card nobody can see would stall the run: bring the panel up (keeping focus where it is).
+          if (isPendingApproval(event) && this.view?.visible !== true) void this.reveal();
+        },
         onDidChangeRunning: (running) => {
           void vscode.commands.executeCommand('setContext', 'tandem.running', running);
           if (!running) this.flush();
@@ -104,7 +116,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   private settings(): AgentSettings {
-    return readSettings((warning) => this.log.warnOnce(warning));
+    return this.preparation.read().settings;
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -170,6 +182,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         this.postSettings();
         this.postHistory();
         this.postMcpStatus();
+        this.preparation.noticeRestricted((code, message, level, action) => this.session.notice(code, message, level, action));
         return;
       case 'send':
         await this.send(message.text);
@@ -208,6 +221,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case 'command':
         await vscode.commands.executeCommand(message.command);
+        return;
+      case 'approval':
+        // Exact id only: an answer for a request that is gone (already decided, run stopped) does nothing.
+        if (!(ApprovalCenter.current()?.answer(message.id, message.answer) ?? false)) this.log.info(`approval ${message.id}: no pending request with this id`);
+        return;
+      case 'openDiff':
+        if (!((await ApprovalCenter.current()?.openDiff(message.id)) ?? false)) void vscode.window.showInformationMessage('Tandem: that change is no longer waiting for approval.');
         return;
     }
   }
@@ -317,7 +337,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   private async fetchModels(role: ModelRole, signal?: AbortSignal): Promise<ModelList> {
-    const settings = await withApiKeys(this.settings(), this.keys);
+    const settings = await withApiKeys(this.preparation.read(), this.keys);
     return fetchModelList(role === 'function-call' ? settings.functionCallModel : settings.answerModel, this.log, signal);
   }
 
@@ -355,4 +375,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.session.dispose();
     for (const disposable of this.disposables) disposable.dispose();
   }
+}
+
+function isPendingApproval(event: AgentEvent): boolean {
+  return event.type === 'CUSTOM' && event['name'] === CustomEventName.approval && (event['value'] as { status?: unknown } | undefined)?.status === 'pending';
 }

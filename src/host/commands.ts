@@ -9,6 +9,10 @@ export interface CommandHost {
   readonly log: OutputLog;
   /** Shows the MCP servers' status (wired by whoever owns MCP). */
   readonly showMcpServers: () => Promise<void>;
+  /** Forgets the MCP server trust decisions (`tandem.resetMcpTrust`). */
+  readonly resetMcpTrust: () => Promise<void>;
+  /** Copies the AG-UI endpoint's URL and token; resolves with the URL. */
+  readonly copyAgUiEndpoint: () => Promise<{ url: string } | undefined>;
 }
 
 /** The prompt for Ask About Selection: the file, the lines and the selected text. */
@@ -20,11 +24,11 @@ export function selectionPrompt(relativePath: string, firstLine: number, lastLin
 }
 
 export function registerCommands(context: vscode.ExtensionContext, host: CommandHost): void {
-  const register = (id: string, run: () => Promise<void> | void) =>
+  const register = (id: string, run: () => Promise<unknown> | unknown) =>
     context.subscriptions.push(
       vscode.commands.registerCommand(id, async () => {
         try {
-          await run();
+          return await run();
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           host.log.error(`${id} failed: ${message}`);
@@ -45,7 +49,12 @@ export function registerCommands(context: vscode.ExtensionContext, host: Command
   register('tandem.selectModels', async () => (await host.panel()).selectModels());
   register('tandem.exportTranscript', async () => (await host.panel()).exportTranscript());
   register('tandem.showMcpServers', () => host.showMcpServers());
+  register('tandem.resetMcpTrust', async () => {
+    await host.resetMcpTrust();
+    void vscode.window.showInformationMessage('Tandem: MCP server trust reset; each workspace server asks again before it starts.');
+  });
   register('tandem.showLog', () => host.log.show());
+  register('tandem.copyAgUiEndpoint', () => host.copyAgUiEndpoint());
   register('tandem.askAboutSelection', async () => {
     const editor = vscode.window.activeTextEditor;
     if (!editor || editor.selection.isEmpty) {

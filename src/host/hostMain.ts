@@ -2,40 +2,71 @@
 // dist/host.js) so that activation only parses a few kilobytes. Loaded right
 // after activate() returns: it starts the MCP servers and builds the panel
 // host on first use.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
+import { createAgUiHostService, type AgUiHostService } from './agUiHostService';
 import type { ChatViewProvider } from './chatViewProvider';
 import { createMcpHostService, type McpHostService } from './mcpHostService';
 import type { OutputLog } from './outputLog';
+import { McpTrustStore } from './mcpTrustStore';
+import { SettingsConsentStore } from './settingsConsentStore';
+import { workspaceMcpServersSetting } from './settingsReader';
 import { createWorkspaceToolsForVscode } from './workspaceToolsEntry';
 
 export interface HostServices {
   readonly mcp: McpHostService;
+  /** The AG-UI endpoint (`tandem.agui.*`). */
+  readonly agui: AgUiHostService;
   panel(): Promise<ChatViewProvider>;
   dispose(): Promise<void>;
 }
 
 export function startHost(context: vscode.ExtensionContext, log: OutputLog): HostServices {
-  const mcp = createMcpHostService(context, log);
+  const settingsConsent = new SettingsConsentStore(context.globalState);
+  const mcp = createMcpHostService(context, log, {
+    trust: new McpTrustStore(context.globalState),
+    workspaceSettingServers: () => workspaceMcpServersSetting((fingerprint) => settingsConsent.isAllowed(fingerprint)),
+  });
   const workspace = createWorkspaceToolsForVscode(context, (line) => log.info(line));
+  const agui = createAgUiHostService(
+    {
+      secrets: context.secrets,
+      tools: () => [...workspace.tools(), ...mcp.hub.tools()],
+      settingsAllowed: (fingerprint) => settingsConsent.isAllowed(fingerprint),
+      // As in the panel: MCP servers start on the first agent run.
+      beforeRun: async (settings) => {
+        if (settings.mode === 'agent') await mcp.startForRun();
+      },
+    },
+    log,
+  );
   let panel: Promise<ChatViewProvider> | undefined;
   return {
     mcp,
+    agui,
     panel: () =>
       (panel ??= (async () => {
         const { ChatViewProvider } = await import('./chatViewProvider');
         const provider = await ChatViewProvider.create(context, log, {
           toolSources: () => ({
-            tools: () => [...workspace.tools(), ...mcp.hub.tools()],
-            approvalGateFor: (runId, policy) => workspace.approvalGateFor(runId, policy),
+            // Restricted Mode: the read-only workspace tools only; no edits, commands or MCP.
+            tools: () => (vscode.workspace.isTrusted ? [...workspace.tools(), ...mcp.hub.tools()] : workspace.tools().filter((tool) => tool.readOnly)),
+            approverFor: (runId) => workspace.approverFor(runId),
             editedFiles: (runId) => workspace.editedFiles(runId),
             revertRun: (runId) => workspace.revertRun(runId),
           }),
-          mcp: mcp.hub,
+          mcp,
+          settingsConsent,
+          // MCP servers start on the first agent run, not at activation or when the panel opens.
+          beforeRun: async (settings) => {
+            if (settings.mode === 'agent') await mcp.startForRun();
+          },
         });
         context.subscriptions.push(provider);
         return provider;
       })()),
     dispose: async () => {
+      agui.dispose();
+      await agui.settled();
       workspace.dispose();
       await mcp.dispose();
     },

@@ -2,9 +2,14 @@
 // `tandem.mcp.servers` setting, watches both, and hands the result to the hub,
 // which reconnects only what changed. Activation stays cheap: the config
 // parser (zod, jsonc-parser) and the MCP SDK load after activation returns.
+// Nothing starts before the first agent run (startForRun), and a server a
+// workspace defines starts only once the user allowed its exact definition.
 import * as vscode from 'vscode';
 import type { McpServerDefinition } from '../mcp/mcpConfig';
 import { McpHub, type McpServerKey } from '../mcp/mcpHub';
+import { maskUrlsIn } from '../mcp/mcpRedaction';
+import type { McpServerStatus } from '../mcp/mcpServerStatus';
+import { needsConsent, WORKSPACE_SETTINGS_SOURCE, type StartableDefinition } from '../mcp/mcpServerTrust';
 import { IMPORT_MCP_SERVERS_COMMAND, importMcpServers } from './mcpImport';
 import { VscodeInputResolver } from './mcpInputs';
 import { showMcpServersPicker } from './mcpServersPicker';
@@ -21,6 +26,17 @@ export interface McpHostService {
   reload(): Promise<void>;
   /** Config faults of the last load (file and fault named), for the panel or a test. */
   configErrors(): readonly string[];
+  /**
+   * Starts the servers before an agent run: the user's own at once, each
+   * workspace-defined one after asking (once per definition). Later reloads
+   * start only what was allowed; a new or changed definition waits for the next run.
+   */
+  startForRun(): Promise<void>;
+  /** Forgets every MCP trust decision and stops the workspace's servers (`tandem.resetMcpTrust`). */
+  resetTrust(): Promise<void>;
+  /** The hub's statuses plus the servers held back: waiting for consent (`stopped`) or not allowed (`disabled`). */
+  statuses(): readonly McpServerStatus[];
+  onDidChangeStatus(listener: () => void): { dispose(): unknown };
   /** Ends every server; the promise settles when their processes are gone (deactivate may await it). */
   dispose(): Promise<void>;
 }
@@ -28,11 +44,25 @@ export interface McpHostService {
 /** The parts of the ExtensionContext MCP uses. */
 export type McpHostContext = Pick<vscode.ExtensionContext, 'subscriptions' | 'secrets' | 'workspaceState'>;
 
-export function createMcpHostService(context: McpHostContext, log: Log): McpHostService {
+/** The user's decisions about workspace-defined servers (McpTrustStore in the extension). */
+export interface McpServerTrust {
+  decision(definition: StartableDefinition): 'allow' | 'deny' | undefined;
+  ask(definition: StartableDefinition): Promise<boolean>;
+  reset(): Promise<void>;
+}
+
+export interface McpHostOptions {
+  readonly trust: McpServerTrust;
+  /** A workspace's `tandem.mcp.servers` value, when the user allowed the workspace's settings. */
+  readonly workspaceSettingServers?: (() => unknown) | undefined;
+}
+
+export function createMcpHostService(context: McpHostContext, log: Log, options: McpHostOptions): McpHostService {
   const inputs = new VscodeInputResolver(context.secrets, context.workspaceState);
   const manifest = vscode.extensions.getExtension('tandem-dev.tandem')?.packageJSON as { version?: unknown } | undefined;
   const version = String(manifest?.version ?? '0.0.0');
-  const hub = new McpHub({ inputResolver: inputs, log: (line) => log.info(`mcp: ${line}`), clientIdentity: { name: 'tandem', version } });
+  // Resolved URLs may carry credentials or tokens: the log never shows them.
+  const hub = new McpHub({ inputResolver: inputs, log: (line) => log.info(`mcp: ${maskUrlsIn(line)}`), clientIdentity: { name: 'tandem', version } });
   hub.setDisabledKeys(context.workspaceState.get<McpServerKey[]>(disabledStateKey) ?? []);
   const disposables: vscode.Disposable[] = [];
   let watchers: vscode.Disposable[] = [];
@@ -43,6 +73,13 @@ export function createMcpHostService(context: McpHostContext, log: Log): McpHost
   let disposed = false;
   /** The servers of each file's last readable version: saving a half-edited file does not stop them. */
   const lastGood = new Map<string, readonly McpServerDefinition[]>();
+  /** Every definition of the last load; `apply` decides which of them run. */
+  let configured: readonly McpServerDefinition[] = [];
+  /** False until the first agent run: nothing starts at activation or when the panel opens. */
+  let started = false;
+  /** Workspace servers not started, shown next to the hub's statuses. */
+  let heldBack: readonly McpServerStatus[] = [];
+  const statusListeners = new Set<() => void>();
 
   const load = async (): Promise<void> => {
     const { parseMcpConfigText, parseMcpServersSetting } = await import('../mcp/mcpConfig');
@@ -72,12 +109,73 @@ export function createMcpHostService(context: McpHostContext, log: Log): McpHost
     } else if (folders.length > 0) {
       log.info('mcp: the workspace is not trusted; servers from .vscode/mcp.json are not started.');
     }
-    const setting = parseMcpServersSetting(vscode.workspace.getConfiguration('tandem').get('mcp.servers'), folders[0]?.uri.fsPath);
-    definitions.push(...setting.servers);
-    faults.push(...setting.errors);
+    // Only the user's own value: a workspace's tandem.mcp.servers needs the user's consent like its mcp.json.
+    const userServers = vscode.workspace.getConfiguration('tandem').inspect('mcp.servers')?.globalValue;
+    const setting = parseMcpServersSetting(userServers, folders[0]?.uri.fsPath);
+    // Restricted Mode: no MCP server at all, not even the user's own.
+    if (vscode.workspace.isTrusted) {
+      definitions.push(...setting.servers);
+      faults.push(...setting.errors);
+      const workspaceSetting = options.workspaceSettingServers?.();
+      if (workspaceSetting !== undefined) {
+        const fromWorkspace = parseMcpServersSetting(workspaceSetting, folders[0]?.uri.fsPath);
+        definitions.push(...fromWorkspace.servers.map((definition) => ({ ...definition, source: WORKSPACE_SETTINGS_SOURCE })));
+        faults.push(...fromWorkspace.errors.map((fault) => fault.replace(/^settings:/, `${WORKSPACE_SETTINGS_SOURCE}:`)));
+      }
+    }
     errors = faults;
     reportFaults(faults, definitions);
-    if (!disposed) await hub.update(definitions);
+    configured = definitions;
+    if (!disposed && started) await apply(false);
+    else if (!started) showNotStarted();
+  };
+
+  /** Before the first agent run every configured server is shown as not started yet. */
+  const showNotStarted = (): void => {
+    heldBack = configured.flatMap((definition): McpServerStatus[] =>
+      definition.type === 'invalid'
+        ? []
+        : [
+            {
+              name: definition.name,
+              state: 'stopped',
+              transport: definition.type,
+              toolCount: undefined,
+              error: needsConsent(definition) ? 'Starts on the first agent run, once you allow it.' : 'Starts on the first agent run.',
+              stderrTail: [],
+              source: definition.source,
+            },
+          ],
+    );
+    for (const listener of statusListeners) listener();
+  };
+
+  /** Hands the hub what may start: user servers, and workspace servers the user allowed (asking when `ask`). */
+  const apply = async (ask: boolean): Promise<void> => {
+    const allowed: McpServerDefinition[] = [];
+    const held: McpServerStatus[] = [];
+    const hold = (definition: StartableDefinition, state: 'stopped' | 'disabled', error: string): void => {
+      held.push({ name: definition.name, state, transport: definition.type, toolCount: undefined, error, stderrTail: [], source: definition.source });
+    };
+    for (const definition of configured) {
+      if (definition.type === 'invalid' || !needsConsent(definition)) {
+        allowed.push(definition);
+        continue;
+      }
+      let decision = options.trust.decision(definition);
+      if (decision === undefined && ask) decision = (await options.trust.ask(definition)) ? 'allow' : options.trust.decision(definition);
+      if (decision === 'allow') allowed.push(definition);
+      else if (decision === undefined) {
+        log.info(`mcp: "${definition.name}" from ${definition.source} waits for your consent; Tandem asks on the next agent run.`);
+        hold(definition, 'stopped', 'Waits for your consent: Tandem asks on the next agent run.');
+      } else {
+        log.info(`mcp: "${definition.name}" from ${definition.source} is not allowed; not started (Tandem: Reset MCP Server Trust to be asked again).`);
+        hold(definition, 'disabled', 'Not allowed by you; run "Tandem: Reset MCP Server Trust" to be asked again.');
+      }
+    }
+    heldBack = held;
+    for (const listener of statusListeners) listener();
+    if (!disposed) await hub.update(allowed);
   };
 
   // A fault is shown once until it goes away; it stays in the log and the quick pick.
@@ -117,6 +215,7 @@ export function createMcpHostService(context: McpHostContext, log: Log): McpHost
 
   disposables.push(
     vscode.workspace.onDidChangeConfiguration((event) => {
+      // A consent given for the workspace's settings is picked up by the next run's reload.
       if (event.affectsConfiguration('tandem.mcp.servers')) scheduleReload();
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => {
@@ -125,7 +224,7 @@ export function createMcpHostService(context: McpHostContext, log: Log): McpHost
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(scheduleReload),
   );
-  registerImportCommand(disposables, log, () => reload());
+  registerImportCommand(disposables, log, () => reload(), (file, id, value) => inputs.storeSecret(file, id, value));
 
   const persistDisabled = async (): Promise<void> => {
     const disabled = hub.statuses().filter((status) => status.state === 'disabled');
@@ -142,6 +241,28 @@ export function createMcpHostService(context: McpHostContext, log: Log): McpHost
     hub,
     reload,
     configErrors: () => errors,
+    statuses: () => [...hub.statuses(), ...heldBack],
+    onDidChangeStatus: (listener) => {
+      statusListeners.add(listener);
+      const fromHub = hub.onDidChangeStatus(() => listener());
+      return {
+        dispose: () => {
+          statusListeners.delete(listener);
+          fromHub.dispose();
+        },
+      };
+    },
+    startForRun: async () => {
+      if (disposed || !vscode.workspace.isTrusted) return;
+      started = true;
+      await reload();
+      loading = loading.then(() => apply(true)).catch((error: unknown) => log.error(`mcp: starting the servers failed: ${String(error)}`));
+      await loading;
+    },
+    resetTrust: async () => {
+      await options.trust.reset();
+      if (started) await reload();
+    },
     showServers: () =>
       showMcpServersPicker({
         hub,
@@ -166,12 +287,17 @@ export function createMcpHostService(context: McpHostContext, log: Log): McpHost
  * Registers the import command unless this extension host already has it (a
  * second service, as in the extension-host tests, shares the first one's).
  */
-function registerImportCommand(disposables: vscode.Disposable[], log: Log, reload: () => Promise<void>): void {
+function registerImportCommand(
+  disposables: vscode.Disposable[],
+  log: Log,
+  reload: () => Promise<void>,
+  storeSecret: (file: string, id: string, value: string) => Promise<void>,
+): void {
   try {
     disposables.push(
       vscode.commands.registerCommand(IMPORT_MCP_SERVERS_COMMAND, async () => {
         try {
-          await importMcpServers(log);
+          await importMcpServers(log, storeSecret);
           await reload();
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);

@@ -8,7 +8,10 @@ import type { Log } from './outputLog';
 
 export const IMPORT_MCP_SERVERS_COMMAND = 'tandem.importMcpServers';
 
-export async function importMcpServers(log: Log): Promise<void> {
+/** Keeps an imported secret where `${input:id}` of that file will find it. */
+export type StoreImportedSecret = (file: string, id: string, value: string) => Promise<void>;
+
+export async function importMcpServers(log: Log, storeSecret: StoreImportedSecret): Promise<void> {
   const { importClaudeDesktopConfig, mergeServersIntoMcpJson } = await import('../mcp/claudeDesktopImport');
   const defaultFile = claudeDesktopConfigPath();
   const picked = await vscode.window.showOpenDialog({
@@ -42,7 +45,9 @@ export async function importMcpServers(log: Log): Promise<void> {
       (bytes) => new TextDecoder().decode(bytes),
       () => '',
     );
-    const merged = mergeServersIntoMcpJson(existing, imported.servers);
+    const merged = mergeServersIntoMcpJson(existing, imported.servers, imported.inputs);
+    // Secrets go to SecretStorage first: the file only names them as password inputs.
+    await storeSecrets(imported.secrets, merged.added, uri.fsPath, imported.servers, storeSecret);
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(merged.text));
     ({ added, skipped } = merged);
   } else {
@@ -51,11 +56,23 @@ export async function importMcpServers(log: Log): Promise<void> {
     skipped = names.filter((name) => name in current);
     added = names.filter((name) => !(name in current));
     for (const name of added) current[name] = imported.servers[name];
+    await storeSecrets(imported.secrets, added, 'settings', imported.servers, storeSecret);
     await configuration.update('mcp.servers', current, vscode.ConfigurationTarget.Global);
   }
   const message = `Tandem: imported ${added.length} MCP server(s)${added.length > 0 ? ` (${added.join(', ')})` : ''}${skipped.length > 0 ? `; kept the existing ${skipped.join(', ')}` : ''}.`;
   log.info(`mcp import from ${file.fsPath}: added ${added.join(', ') || 'none'}; skipped ${skipped.join(', ') || 'none'}`);
   void vscode.window.showInformationMessage(message);
+}
+
+async function storeSecrets(
+  secrets: Readonly<Record<string, string>>,
+  added: readonly string[],
+  file: string,
+  servers: Record<string, Record<string, unknown>>,
+  storeSecret: StoreImportedSecret,
+): Promise<void> {
+  const used = JSON.stringify(added.map((name) => servers[name]));
+  for (const [id, value] of Object.entries(secrets)) if (used.includes(`\${input:${id}}`)) await storeSecret(file, id, value);
 }
 
 /** Where Claude Desktop keeps its config on this OS (the dialog starts there). */

@@ -1,8 +1,12 @@
 // Asks for the `${input:id}` values of mcp.json once: password inputs are kept
 // in SecretStorage, the others in workspace state, so a restart does not ask again.
+// Values are kept per workspace, config file and id: another workspace's (or
+// file's) mcp.json naming the same id never receives them.
 import * as vscode from 'vscode';
+import { mcpInputStorageKey } from '../mcp/mcpInputKey';
 import type { McpInputDefinition } from '../mcp/mcpConfig';
 import type { InputResolver } from '../mcp/mcpVariables';
+import { workspaceKey } from './workspaceIdentity';
 
 const secretPrefix = 'tandem.mcpInput:';
 const stateKey = 'tandem.mcpInputs';
@@ -17,13 +21,22 @@ export class VscodeInputResolver implements InputResolver {
     private readonly state: vscode.Memento,
   ) {}
 
-  resolve(input: McpInputDefinition, signal: AbortSignal): Promise<string | undefined> {
-    let answer = this.pending.get(input.id);
+  resolve(input: McpInputDefinition, signal: AbortSignal, file = 'settings'): Promise<string | undefined> {
+    const key = mcpInputStorageKey(workspaceKey(), file, input.id);
+    let answer = this.pending.get(key);
     if (answer === undefined) {
-      answer = this.lookUpOrAsk(input, signal).finally(() => this.pending.delete(input.id));
-      this.pending.set(input.id, answer);
+      answer = this.lookUpOrAsk(input, key, signal).finally(() => this.pending.delete(key));
+      this.pending.set(key, answer);
     }
     return answer;
+  }
+
+  /** Keeps a password value for `${input:id}` of `file` (the Claude-config import moves secrets here). */
+  async storeSecret(file: string, id: string, value: string): Promise<void> {
+    const key = mcpInputStorageKey(workspaceKey(), file, id);
+    await this.secrets.store(secretPrefix + key, value);
+    const ids = new Set(this.state.get<string[]>(`${stateKey}.secretIds`) ?? []);
+    await this.state.update(`${stateKey}.secretIds`, [...ids.add(key)]);
   }
 
   /** Forgets every stored value (the quick pick offers it); the next start asks again. */
@@ -34,8 +47,8 @@ export class VscodeInputResolver implements InputResolver {
     await this.state.update(stateKey, undefined);
   }
 
-  private async lookUpOrAsk(input: McpInputDefinition, signal: AbortSignal): Promise<string | undefined> {
-    const known = input.password ? await this.secrets.get(secretPrefix + input.id) : this.state.get<Record<string, string>>(stateKey)?.[input.id];
+  private async lookUpOrAsk(input: McpInputDefinition, key: string, signal: AbortSignal): Promise<string | undefined> {
+    const known = input.password ? await this.secrets.get(secretPrefix + key) : this.state.get<Record<string, string>>(stateKey)?.[key];
     if (known !== undefined) return known;
     // Prompts come one after another, never stacked.
     const asked = this.queue.then(() => (signal.aborted ? undefined : this.ask(input, signal)));
@@ -43,11 +56,11 @@ export class VscodeInputResolver implements InputResolver {
     const value = await asked;
     if (value === undefined) return undefined;
     if (input.password) {
-      await this.secrets.store(secretPrefix + input.id, value);
+      await this.secrets.store(secretPrefix + key, value);
       const ids = new Set(this.state.get<string[]>(`${stateKey}.secretIds`) ?? []);
-      await this.state.update(`${stateKey}.secretIds`, [...ids.add(input.id)]);
+      await this.state.update(`${stateKey}.secretIds`, [...ids.add(key)]);
     } else {
-      await this.state.update(stateKey, { ...(this.state.get<Record<string, string>>(stateKey) ?? {}), [input.id]: value });
+      await this.state.update(stateKey, { ...(this.state.get<Record<string, string>>(stateKey) ?? {}), [key]: value });
     }
     return value;
   }

@@ -1,14 +1,11 @@
 // API keys in SecretStorage, one per endpoint (base URL), because the two
 // phases may talk to different providers (say OpenRouter and a local Ollama).
-// A local endpoint needs no key; OPENAI_API_KEY is the fallback.
+// A local endpoint needs no key. A stored key goes only to the base URL it was
+// stored for; OPENAI_API_KEY only where src/agent/apiKeyScope.ts allows it.
 import * as vscode from 'vscode';
+import { chooseApiKey, secretKeyFor } from '../agent/apiKeyScope';
 
-const prefix = 'tandem.apiKey:';
-
-/** The key under which a base URL's secret is stored: trailing slashes do not matter. */
-export function secretKeyFor(baseUrl: string): string {
-  return prefix + baseUrl.trim().replace(/\/+$/, '').toLowerCase();
-}
+export { secretKeyFor };
 
 export class ApiKeys {
   constructor(
@@ -16,10 +13,10 @@ export class ApiKeys {
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
 
-  /** The stored key for this endpoint, else OPENAI_API_KEY, else undefined. */
-  async keyFor(baseUrl: string): Promise<string | undefined> {
+  /** The key stored for this endpoint, else OPENAI_API_KEY when `baseUrl` is OpenAI's or one the user set, else undefined. */
+  async keyFor(baseUrl: string, userBaseUrls: readonly string[]): Promise<string | undefined> {
     const stored = await this.secrets.get(secretKeyFor(baseUrl));
-    return stored || this.env['OPENAI_API_KEY'] || undefined;
+    return chooseApiKey({ baseUrl, stored, environmentKey: this.env['OPENAI_API_KEY'], userBaseUrls });
   }
 
   async set(baseUrl: string, key: string): Promise<void> {
@@ -40,7 +37,7 @@ export class ApiKeys {
     if (!baseUrl) return;
     const key = await vscode.window.showInputBox({
       title: `Tandem: API key for ${baseUrl}`,
-      prompt: 'Stored in VS Code SecretStorage. Leave empty to remove the stored key.',
+      prompt: 'Stored in VS Code SecretStorage and sent only to this endpoint. Leave empty to remove the stored key.',
       password: true,
       ignoreFocusOut: true,
     });

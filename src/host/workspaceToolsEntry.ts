@@ -4,10 +4,12 @@
 // Nothing heavy happens here until the first run asks for tools.
 
 import * as vscode from 'vscode';
-import { createPolicyApprovalGate, type AutoApprovePolicy } from '../agent/policyApprovalGate';
+import { createPolicyApprovalGate, type ApprovalPolicy, type AutoApprovePolicy } from '../agent/policyApprovalGate';
 import { EditJournal, type RevertOutcome } from '../tools/editJournal';
 import type { ApprovalGate, Tool } from '../tools/tool';
 import { createWorkspaceTools } from '../tools/workspaceTools';
+import type { Approver } from '../agent/runApprovalGate';
+import { addToAlwaysAllow } from './alwaysAllowSetting';
 import { ApprovalCenter } from './approvalCenter';
 import { VscodeWorkspaceHost } from './workspaceVscodeHost';
 
@@ -19,7 +21,9 @@ export interface WorkspaceToolsForVscode extends vscode.Disposable {
   /** The eight workspace tools (built on first call). */
   tools(): readonly Tool[];
   /** The gate for one run; `policy` defaults to the `tandem.tools.autoApprove` setting. */
-  approvalGateFor(runId: string, policy?: AutoApprovePolicy): ApprovalGate;
+  approvalGateFor(runId: string, policy?: AutoApprovePolicy | ApprovalPolicy): ApprovalGate;
+  /** How a run asks the user: the panel's approval card and the diff editor. */
+  approverFor(runId: string): Approver;
   /** Absolute paths of the files a run changed (empty when none or reverted). */
   editedFiles(runId: string): readonly string[];
   /** Restores every file the run touched; returns the paths restored. */
@@ -69,8 +73,22 @@ export function createWorkspaceToolsForVscode(owner: DisposableOwner, log: (line
       const center = approvals.center;
       return createPolicyApprovalGate(policy ?? readAutoApprovePolicy(log), (request, signal) => {
         log(`run ${runId}: asking about ${request.kind === 'edit' ? `${request.toolName} ${request.path}` : request.toolName}`);
-        return center.ask(request, signal);
+        return center.askRequest(request, signal);
       });
+    },
+    approverFor: (runId) => {
+      approvals ??= ApprovalCenter.acquire();
+      const center = approvals.center;
+      return {
+        ask: (prompt, signal) => {
+          log(`run ${runId}: asking about ${prompt.tool}${prompt.sensitive ? ' (sensitive path)' : ''}: ${prompt.summary}`);
+          return center.ask(prompt, signal);
+        },
+        rememberAlwaysAllow: async (key) => {
+          await addToAlwaysAllow(key);
+          log(`always allow ${key}: added to the user's tandem.tools.alwaysAllow`);
+        },
+      };
     },
     editedFiles: (runId) => journal.touchedFiles(runId),
     revertRun: async (runId) => (await revert(runId)).restored,
@@ -85,7 +103,8 @@ export function createWorkspaceToolsForVscode(owner: DisposableOwner, log: (line
 }
 
 export function readAutoApprovePolicy(log: (line: string) => void = () => undefined): AutoApprovePolicy {
-  const value = vscode.workspace.getConfiguration('tandem').get<unknown>('tools.autoApprove');
+  // The fallback when no run policy is given: the user's own value only (a workspace's needs consent, see settingsReader).
+  const value = vscode.workspace.getConfiguration('tandem').inspect<unknown>('tools.autoApprove')?.globalValue;
   if (value === 'readOnly' || value === 'all' || value === 'none') return value;
   if (value !== undefined) log(`tandem.tools.autoApprove has an unknown value ${JSON.stringify(value)}; using readOnly`);
   return 'readOnly';

@@ -15,6 +15,12 @@ export class VscodeWorkspaceHost implements WorkspaceHost {
       .map((folder) => ({ name: folder.name, path: folder.uri.fsPath }));
   }
 
+  sensitivePaths(): readonly string[] {
+    // Only ever adds paths that ask, so every scope's value may apply; bad entries are dropped.
+    const value = vscode.workspace.getConfiguration('tandem').get<unknown>('tools.sensitivePaths');
+    return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string' && entry.trim() !== '') : [];
+  }
+
   openDocumentText(absolutePath: string): string | undefined {
     return findOpenDocument(absolutePath)?.getText();
   }

@@ -5,10 +5,33 @@ import { applyEdits, modify, parse as parseJsonc, printParseErrorCode, type Pars
 import { isRecord } from './isRecord';
 
 export interface ImportedServers {
-  /** Server name -> configuration in `.vscode/mcp.json` shape. */
+  /** Server name -> configuration in `.vscode/mcp.json` shape; secret values replaced by `${input:id}`. */
   readonly servers: Record<string, Record<string, unknown>>;
+  /** A `promptString` input with `password: true` for each secret value taken out. */
+  readonly inputs: readonly ImportedInput[];
+  /** Input id -> the secret value it replaced, for the host to keep in SecretStorage (never in a file). */
+  readonly secrets: Readonly<Record<string, string>>;
   /** One message per entry that could not be imported. */
   readonly errors: readonly string[];
+}
+
+export interface ImportedInput {
+  readonly type: 'promptString';
+  readonly id: string;
+  readonly description: string;
+  readonly password: true;
+}
+
+/** Names of env variables and headers whose values are secrets. */
+const SECRET_NAME = /(key|token|secret|passw|pwd|auth|credential|cookie|session|bearer|private|signature|pat$)/i;
+/** Values that look like a credential whatever their name. */
+const SECRET_VALUE = /^(sk-|sk_|ghp_|gho_|ghs_|github_pat_|xox[abprs]-|glpat-|AKIA|AIza|eyJ)[\w.-]{6,}/;
+
+/** True for a value that should not be written to a file in plain text. */
+export function isSecretLooking(name: string, value: string): boolean {
+  if (value.trim() === '' || value.includes('${')) return false;
+  const bare = value.replace(/^(Bearer|Basic|Token)\s+/i, '');
+  return SECRET_NAME.test(name) || SECRET_VALUE.test(bare);
 }
 
 /** Reads `{ "mcpServers": { name: { command, args, env } | { url, headers } } }` (a bare map is accepted too). */
@@ -17,18 +40,49 @@ export function importClaudeDesktopConfig(text: string, source: string): Importe
   const root: unknown = parseJsonc(text, parseErrors, { allowTrailingComma: true });
   if (parseErrors.length > 0 || !isRecord(root)) {
     const fault = parseErrors[0] === undefined ? 'the top level must be an object' : `${printParseErrorCode(parseErrors[0].error)} at offset ${parseErrors[0].offset}`;
-    return { servers: {}, errors: [`${source}: not valid JSON: ${fault}.`] };
+    return { servers: {}, inputs: [], secrets: {}, errors: [`${source}: not valid JSON: ${fault}.`] };
   }
   const entries = root['mcpServers'] ?? root['servers'] ?? root;
-  if (!isRecord(entries)) return { servers: {}, errors: [`${source}: "mcpServers" must be an object.`] };
+  if (!isRecord(entries)) return { servers: {}, inputs: [], secrets: {}, errors: [`${source}: "mcpServers" must be an object.`] };
   const servers: Record<string, Record<string, unknown>> = {};
+  const inputs: ImportedInput[] = [];
+  const secrets: Record<string, string> = {};
   const errors: string[] = [];
   for (const [name, entry] of Object.entries(entries)) {
     const converted = isRecord(entry) ? convertEntry(entry) : undefined;
-    if (converted === undefined) errors.push(`${source}: server "${name}" has neither "command" nor "url"; skipped.`);
-    else servers[name] = converted;
+    if (converted === undefined) {
+      errors.push(`${source}: server "${name}" has neither "command" nor "url"; skipped.`);
+      continue;
+    }
+    for (const field of ['env', 'headers'] as const) {
+      const values = converted[field];
+      if (isRecord(values)) converted[field] = extractSecrets(name, values, inputs, secrets);
+    }
+    servers[name] = converted;
   }
-  return { servers, errors };
+  return { servers, inputs, secrets, errors };
+}
+
+/** Replaces secret values by `${input:<server>-<name>}` (keeping a `Bearer ` prefix) and records the inputs. */
+function extractSecrets(
+  server: string,
+  values: Record<string, unknown>,
+  inputs: ImportedInput[],
+  secrets: Record<string, string>,
+): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(values)) {
+    if (typeof value !== 'string' || !isSecretLooking(name, value)) {
+      result[name] = value;
+      continue;
+    }
+    const id = `${server}-${name}`.replace(/[^A-Za-z0-9_.-]/g, '_');
+    const prefix = /^(Bearer|Basic|Token)\s+/i.exec(value)?.[0] ?? '';
+    result[name] = `${prefix}\${input:${id}}`;
+    secrets[id] = value.slice(prefix.length);
+    if (!inputs.some((input) => input.id === id)) inputs.push({ type: 'promptString', id, description: `${name} for the MCP server "${server}"`, password: true });
+  }
+  return result;
 }
 
 function convertEntry(entry: Record<string, unknown>): Record<string, unknown> | undefined {
@@ -55,8 +109,12 @@ export interface MergeResult {
   readonly skipped: readonly string[];
 }
 
-/** Adds servers to an mcp.json text (possibly empty), keeping comments and formatting. */
-export function mergeServersIntoMcpJson(text: string, servers: Record<string, Record<string, unknown>>): MergeResult {
+/** Adds servers (and the inputs they use) to an mcp.json text (possibly empty), keeping comments and formatting. */
+export function mergeServersIntoMcpJson(
+  text: string,
+  servers: Record<string, Record<string, unknown>>,
+  inputs: readonly ImportedInput[] = [],
+): MergeResult {
   let result = text.trim() === '' ? '{\n\t"servers": {}\n}\n' : text;
   const root: unknown = parseJsonc(result, [], { allowTrailingComma: true });
   const existing = isRecord(root) && isRecord(root['servers']) ? root['servers'] : {};
@@ -70,6 +128,19 @@ export function mergeServersIntoMcpJson(text: string, servers: Record<string, Re
     const edits = modify(result, ['servers', name], server, { formattingOptions: { insertSpaces: false, tabSize: 4, eol: '\n' } });
     result = applyEdits(result, edits);
     added.push(name);
+  }
+  const current: unknown = parseJsonc(result, [], { allowTrailingComma: true });
+  const known = isRecord(current) && Array.isArray(current['inputs']) ? current['inputs'] : [];
+  const knownIds = new Set(known.flatMap((input: unknown) => (isRecord(input) && typeof input['id'] === 'string' ? [input['id']] : [])));
+  const formattingOptions = { insertSpaces: false, tabSize: 4, eol: '\n' };
+  if (!Array.isArray(isRecord(current) ? current['inputs'] : undefined) && inputs.length > 0) {
+    result = applyEdits(result, modify(result, ['inputs'], [], { formattingOptions }));
+  }
+  const addedText = JSON.stringify(added.map((name) => servers[name]));
+  for (const input of inputs) {
+    if (knownIds.has(input.id) || !addedText.includes(`\${input:${input.id}}`)) continue;
+    result = applyEdits(result, modify(result, ['inputs', -1], input, { formattingOptions, isArrayInsertion: true }));
+    knownIds.add(input.id);
   }
   return { text: result, added, skipped };
 }

@@ -1,11 +1,14 @@
 // One configured MCP server: starts it, keeps its status and tool list, calls
 // its tools, and restarts it once (after a delay) when it dies unexpectedly.
+import { maskUrlsIn } from './mcpRedaction';
 import { CancelledError, ConfigurationError } from '../common/errors';
 import type { ToolContext, ToolResult } from '../tools/tool';
 import { isRecord } from './isRecord';
 import type { McpServerDefinition } from './mcpConfig';
 import type { McpServerState, McpServerStatus } from './mcpServerStatus';
-import { describeError, openSession, type ClientIdentity, type McpSession } from './mcpSession';
+import { SignInRequiredError } from './mcpAuthRetry';
+import { withRequestSignal } from './mcpRequestSignal';
+import { describeError, openSession, type ClientIdentity, type McpSession, type SessionServices } from './mcpSession';
 import { errorResult, toToolResult } from './mcpToolResult';
 import { resolveServer } from './mcpServerResolution';
 import type { InputResolver } from './mcpVariables';
@@ -31,10 +34,14 @@ export interface McpConnectionOptions {
   readonly log: (line: string) => void;
   /** Called whenever the status or the tool list changes. */
   readonly onDidChange: () => void;
+  /** Sign-in and elicitation for this server (absent: neither is offered). */
+  readonly services?: ((definition: McpServerDefinition) => Omit<SessionServices, 'serverName'>) | undefined;
 }
 
 const STDERR_LINES = 20;
 const MAX_TOOL_PAGES = 50;
+/** A call that keeps reporting progress still ends after this many times its timeout. */
+const TOTAL_TIMEOUT_FACTOR = 10;
 /** At most one automatic restart in this window; a second crash inside it stays an error. */
 const RESTART_WINDOW_MS = 60_000;
 // JSON-RPC error codes the SDK uses (ErrorCode in its types; not imported to keep loading lazy).
@@ -125,22 +132,28 @@ export class McpConnection {
     }
     const timeoutMs = this.timeoutMs;
     try {
-      const result = await session.client.callTool(
-        { name: toolName, arguments: isRecord(args) ? args : {} },
-        undefined,
-        {
-          signal: context.signal,
-          timeout: timeoutMs,
-          resetTimeoutOnProgress: true,
-          onprogress: (progress) => context.onProgress?.({ progress: progress.progress, total: progress.total, message: progress.message }),
-        },
+      const result = await withRequestSignal(context.signal, (signal) =>
+        session.authorized(
+          () =>
+            session.client.callTool({ name: toolName, arguments: isRecord(args) ? args : {} }, undefined, {
+              signal,
+              timeout: timeoutMs,
+              resetTimeoutOnProgress: true,
+              maxTotalTimeout: timeoutMs * TOTAL_TIMEOUT_FACTOR,
+              onprogress: (progress) => context.onProgress?.({ progress: progress.progress, total: progress.total, message: progress.message }),
+            }),
+          signal,
+        ),
       );
       return toToolResult(result);
     } catch (error) {
       if (context.signal.aborted) throw new CancelledError();
       const code = (error as { code?: unknown }).code;
       if (code === REQUEST_TIMEOUT) {
-        return errorResult(`MCP server "${serverName}" did not answer "${toolName}" within ${formatSeconds(timeoutMs)} (no progress either).`);
+        return errorResult(`MCP server "${serverName}" did not answer "${toolName}" within ${formatSeconds(timeoutMs)} (no progress either), or kept going past ${formatSeconds(timeoutMs * TOTAL_TIMEOUT_FACTOR)} in all.`);
+      }
+      if (error instanceof SignInRequiredError) {
+        return errorResult(`MCP server "${serverName}": "${toolName}" needs sign-in: ${error.message}`);
       }
       if (code === CONNECTION_CLOSED || session !== this.session) {
         const tail = this.stderrTail.slice(-5);
@@ -169,7 +182,8 @@ export class McpConnection {
     try {
       if (definition.type === 'invalid') throw new ConfigurationError(definition.error);
       const server = await resolveServer(definition, this.options.env, this.options.inputResolver, signal);
-      session = await openSession(server, this.options.identity, this.hooks(generation), this.options.startTimeoutMs, signal);
+      const services = { serverName: definition.name, ...this.options.services?.(definition) };
+      session = await openSession(server, this.options.identity, this.hooks(generation), this.options.startTimeoutMs, signal, services);
       if (generation !== this.generation) {
         await session.close();
         return;
@@ -241,7 +255,10 @@ export class McpConnection {
     const tools: McpToolInfo[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-      const result = await session.client.listTools(cursor === undefined ? {} : { cursor }, { timeout: this.options.startTimeoutMs, signal });
+      const request = cursor === undefined ? {} : { cursor };
+      const result = await withRequestSignal(signal, (requestSignal) =>
+        session.authorized(() => session.client.listTools(request, { timeout: this.options.startTimeoutMs, signal: requestSignal }), requestSignal),
+      );
       for (const tool of result.tools) {
         // A tool that must run as a task cannot be called with a plain tools/call.
         if (tool.execution?.taskSupport === 'required') continue;
@@ -279,7 +296,8 @@ function describeStartError(definition: McpServerDefinition, error: unknown, tim
     return `The server closed the connection during the MCP handshake${last === undefined ? '.' : `; its last output: ${last}`}`;
   }
   if (error instanceof ConfigurationError) return error.message;
-  if (definition.type === 'http' || definition.type === 'sse') return `Could not connect to ${definition.url}: ${describeError(error)}`;
+  if (error instanceof SignInRequiredError) return `Sign-in required: ${error.message}`;
+  if (definition.type === 'http' || definition.type === 'sse') return maskUrlsIn(`Could not connect to ${definition.url}: ${describeError(error)}`);
   return describeError(error);
 }
 

@@ -3,10 +3,11 @@
 // server's tools to the agent as `<server>__<tool>`. Plain Node, no vscode.
 import type { Tool, ToolContext, ToolProvider, ToolResult } from '../tools/tool';
 import type { McpServerDefinition } from './mcpConfig';
-import { connectionKey, McpConnection, type McpToolInfo } from './mcpConnection';
+import { connectionKey, McpConnection, type McpConnectionOptions, type McpToolInfo } from './mcpConnection';
 import type { McpServerStatus } from './mcpServerStatus';
 import type { ClientIdentity } from './mcpSession';
 import { assignToolNames } from './mcpToolName';
+import { sanitizeToolSchema } from './mcpToolSchema';
 import type { InputResolver } from './mcpVariables';
 
 export interface McpHubOptions {
@@ -22,7 +23,12 @@ export interface McpHubOptions {
   /** Delay before the one automatic restart of a crashed server; default 1 s. */
   readonly restartDelayMs?: number | undefined;
   readonly clientIdentity?: ClientIdentity | undefined;
+  /** Sign-in and elicitation per server (absent: neither is offered). */
+  readonly services?: McpConnectionOptions['services'];
 }
+
+/** The most tools offered to the model at once (OpenAI's limit per request). */
+export const MAX_OFFERED_TOOLS = 128;
 
 export interface Disposable {
   dispose(): void;
@@ -94,8 +100,15 @@ export class McpHub implements ToolProvider {
     if (this.cachedTools !== undefined) return this.cachedTools;
     const entries: { connection: McpConnection; info: McpToolInfo }[] = [];
     for (const connection of this.connections.values()) for (const info of connection.tools) entries.push({ connection, info });
+    // One order whatever the servers' start order: names (collision suffixes included) stay the
+    // same across restarts, and the tool list is a stable prompt prefix for caching.
+    entries.sort((a, b) => compareEntries(a.connection, a.info, b.connection, b.info));
     const names = assignToolNames(entries.map(({ connection, info }) => ({ server: connection.definition.name, tool: info.name })));
-    this.cachedTools = entries.map(({ connection, info }, index) => mcpTool(names[index] ?? info.name, connection, info));
+    const tools = entries.map(({ connection, info }, index) => mcpTool(names[index] ?? info.name, connection, info));
+    if (tools.length > MAX_OFFERED_TOOLS) {
+      this.options.log?.(`MCP servers offer ${tools.length} tools; only the first ${MAX_OFFERED_TOOLS} are given to the model. Turn servers off in "Tandem: Show MCP Servers".`);
+    }
+    this.cachedTools = tools.slice(0, MAX_OFFERED_TOOLS);
     return this.cachedTools;
   }
 
@@ -154,6 +167,7 @@ export class McpHub implements ToolProvider {
       restartDelayMs: this.options.restartDelayMs ?? 1_000,
       log: this.options.log ?? (() => undefined),
       onDidChange: () => this.changed(),
+      services: this.options.services,
     });
   }
 
@@ -177,12 +191,20 @@ function mcpTool(name: string, connection: McpConnection, info: McpToolInfo): To
   return {
     name,
     description: info.description ?? info.title ?? `Tool "${info.name}" of the MCP server "${server}".`,
-    parameters: info.inputSchema,
+    parameters: sanitizeToolSchema(info.inputSchema),
     // MCP tools may change things unless the server says otherwise.
     readOnly: info.annotations?.readOnlyHint === true,
     source: { kind: 'mcp', server },
     run: (args: unknown, context: ToolContext): Promise<ToolResult> => connection.callTool(info.name, args, context),
   };
+}
+
+function compareEntries(a: McpConnection, aTool: McpToolInfo, b: McpConnection, bTool: McpToolInfo): number {
+  return compareText(a.definition.name, b.definition.name) || compareText(a.definition.source, b.definition.source) || compareText(aTool.name, bTool.name);
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function sameDefinition(a: McpServerDefinition, b: McpServerDefinition): boolean {

@@ -5,6 +5,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { ConfigurationError } from '../common/errors';
 import type { McpServerDefinition, McpStdioDefinition } from './mcpConfig';
+import { inheritedEnvironment } from './mcpServerTrust';
 import { describeError, type ResolvedServer } from './mcpSession';
 import { parseEnvFile, resolveVariables, type InputResolver, type VariableContext } from './mcpVariables';
 
@@ -19,7 +20,7 @@ export async function resolveServer(
     workspaceFolder: definition.workspaceFolder,
     env,
     inputs: definition.inputs,
-    inputResolver: inputResolver === undefined ? undefined : askOncePerStart(inputResolver),
+    inputResolver: inputResolver === undefined ? undefined : askOncePerStart(inputResolver, definition.source),
     source: `${definition.source}: server "${definition.name}"`,
   };
   const resolve = (value: string): Promise<string> => resolveVariables(value, context, signal);
@@ -41,13 +42,13 @@ export async function resolveServer(
 }
 
 /** The same input used in several places is asked for once. */
-function askOncePerStart(resolver: InputResolver): InputResolver {
+function askOncePerStart(resolver: InputResolver, file: string): InputResolver {
   const answers = new Map<string, Promise<string | undefined>>();
   return {
     resolve: (input, signal) => {
       let answer = answers.get(input.id);
       if (answer === undefined) {
-        answer = resolver.resolve(input, signal);
+        answer = resolver.resolve(input, signal, file);
         answers.set(input.id, answer);
       }
       return answer;
@@ -62,7 +63,8 @@ async function buildEnvironment(
   resolve: (value: string) => Promise<string>,
 ): Promise<Record<string, string>> {
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(inherited)) if (value !== undefined) env[key] = value;
+  // OPENAI_API_KEY and AGENT_* are not inherited unless the configuration names them.
+  for (const [key, value] of Object.entries(inheritedEnvironment(definition, inherited))) if (value !== undefined) env[key] = value;
   if (definition.envFile !== undefined) {
     const file = path.resolve(definition.workspaceFolder ?? process.cwd(), await resolve(definition.envFile));
     let text: string;

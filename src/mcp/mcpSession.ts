@@ -1,7 +1,13 @@
 // Opens one MCP client session over stdio, Streamable HTTP or SSE. The SDK is
 // imported on first use so that loading the extension stays cheap.
+import { maskUrl } from './mcpRedaction';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CancelledError } from '../common/errors';
+import { SignInRequiredError, withAuthorization } from './mcpAuthRetry';
+import type { ElicitationHandler } from './mcpElicitation';
+import { answerElicitation } from './mcpElicitationRequest';
 
 export type McpTransportKind = 'stdio' | 'http' | 'sse';
 
@@ -26,8 +32,19 @@ export interface SessionHooks {
   log(line: string): void;
 }
 
+/** What a session offers the server besides tools: sign-in and questions to the user. */
+export interface SessionServices {
+  readonly serverName: string;
+  /** OAuth for remote servers; a McpOAuthProvider also waits for the browser step. */
+  readonly authProvider?: OAuthClientProvider | undefined;
+  /** Answers elicitation/create; without it the client does not offer elicitation. */
+  readonly elicitation?: ElicitationHandler | undefined;
+}
+
 export interface McpSession {
   readonly client: Client;
+  /** Runs a request, signing in again (bounded) when the server asks for it mid-session. */
+  authorized<T>(request: () => Promise<T>, signal: AbortSignal | undefined): Promise<T>;
   readonly transport: McpTransportKind;
   /** The server process id (stdio only). */
   readonly processId: number | undefined;
@@ -45,39 +62,67 @@ export async function openSession(
   hooks: SessionHooks,
   timeoutMs: number,
   signal: AbortSignal,
+  services: SessionServices = { serverName: identity.name },
 ): Promise<McpSession> {
-  if (server.type === 'stdio') return connect(await stdioTransport(server, hooks), 'stdio', identity, hooks, timeoutMs, signal);
-  if (server.type === 'sse') return connect(await sseTransport(server), 'sse', identity, hooks, timeoutMs, signal);
+  const session = { identity, hooks, timeoutMs, signal, services };
+  if (server.type === 'stdio') return connect(await stdioTransport(server, hooks), 'stdio', session);
+  const authProvider = services.authProvider;
+  if (server.type === 'sse') return connectWithAuth(() => sseTransport(server, authProvider), 'sse', session);
   const { StreamableHTTPError } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
   try {
-    return await connect(await streamableTransport(server), 'http', identity, hooks, timeoutMs, signal);
+    return await connectWithAuth(() => streamableTransport(server, authProvider), 'http', session);
   } catch (error) {
     // Servers on the 2024-11-05 protocol answer the Streamable HTTP POST with a 4xx; they speak SSE.
+    // 401 is not that: the server wants a sign-in.
     const status = error instanceof StreamableHTTPError ? error.code : undefined;
+    if (status === 401) throw new SignInRequiredError('the server answered 401 (Unauthorized).', { cause: error });
     if (status === undefined || status < 400 || status >= 500 || signal.aborted) throw error;
-    hooks.log(`Streamable HTTP answered ${status}; trying SSE at ${server.url}`);
+    hooks.log(`Streamable HTTP answered ${status}; trying SSE at ${maskUrl(server.url)}`);
     try {
-      return await connect(await sseTransport(server), 'sse', identity, hooks, timeoutMs, signal);
+      return await connectWithAuth(() => sseTransport(server, authProvider), 'sse', session);
     } catch (sseError) {
       throw new Error(`Streamable HTTP answered ${status} and SSE failed too: ${describeError(sseError)}`, { cause: sseError });
     }
   }
 }
 
-async function connect(
-  transport: Transport & { readonly pid?: number | null },
-  kind: McpTransportKind,
-  identity: ClientIdentity,
-  hooks: SessionHooks,
-  timeoutMs: number,
-  signal: AbortSignal,
-): Promise<McpSession> {
+interface SessionSetup {
+  readonly identity: ClientIdentity;
+  readonly hooks: SessionHooks;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal;
+  readonly services: SessionServices;
+}
+
+type RemoteTransport = Transport & { finishAuth(code: string): Promise<void> };
+
+/** Connects; when the server asks for sign-in, waits for it and connects again on a fresh transport. */
+async function connectWithAuth(open: () => Promise<RemoteTransport>, kind: McpTransportKind, setup: SessionSetup): Promise<McpSession> {
+  let transport = await open();
+  return withAuthorization(
+    setup.services.authProvider,
+    async (code) => {
+      await transport.finishAuth(code);
+      transport = await open();
+    },
+    () => connect(transport, kind, setup),
+    setup.signal,
+  );
+}
+
+async function connect(transport: Transport & { readonly pid?: number | null }, kind: McpTransportKind, setup: SessionSetup): Promise<McpSession> {
+  const { identity, hooks, timeoutMs, signal, services } = setup;
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const client = new Client(
     { name: identity.name, version: identity.version },
-    // autoRefresh off: the hub lists the tools itself (with pagination).
-    { capabilities: {}, listChanged: { tools: { autoRefresh: false, debounceMs: 100, onChanged: () => hooks.onToolListChanged() } } },
+    {
+      capabilities: services.elicitation === undefined ? {} : { elicitation: { form: {}, url: {} } },
+      // autoRefresh off: the hub lists the tools itself (with pagination).
+      listChanged: { tools: { autoRefresh: false, debounceMs: 100, onChanged: () => hooks.onToolListChanged() } },
+    },
   );
+  const elicitation = services.elicitation;
+  if (elicitation !== undefined) await answerElicitation(client, services.serverName, elicitation);
   client.onclose = () => hooks.onClose();
   client.onerror = (error) => hooks.log(`transport error: ${describeError(error)}`);
   const close = async (): Promise<void> => {
@@ -88,13 +133,27 @@ async function connect(
     }
     await client.close().catch((error: unknown) => hooks.log(`close failed: ${describeError(error)}`));
   };
+  // No signal for the handshake: initialize must never be cancelled; stopping closes the transport instead.
+  const onAbort = (): void => void close();
+  signal.addEventListener('abort', onAbort, { once: true });
   try {
-    await client.connect(transport, { timeout: timeoutMs, signal });
+    await client.connect(transport, { timeout: timeoutMs });
   } catch (error) {
     await close();
+    if (signal.aborted) throw new CancelledError();
     throw error;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
-  return { client, transport: kind, processId: transport.pid ?? undefined, close };
+  const finishAuth = (transport as Partial<RemoteTransport>).finishAuth;
+  return {
+    client,
+    transport: kind,
+    processId: transport.pid ?? undefined,
+    close,
+    authorized: (request, requestSignal) =>
+      finishAuth === undefined ? request() : withAuthorization(services.authProvider, (code) => finishAuth.call(transport, code), request, requestSignal),
+  };
 }
 
 async function stdioTransport(server: Extract<ResolvedServer, { type: 'stdio' }>, hooks: SessionHooks): Promise<Transport> {
@@ -119,14 +178,16 @@ async function stdioTransport(server: Extract<ResolvedServer, { type: 'stdio' }>
   return transport;
 }
 
-async function streamableTransport(server: Extract<ResolvedServer, { type: 'http' | 'sse' }>): Promise<Transport> {
+type RemoteServer = Extract<ResolvedServer, { type: 'http' | 'sse' }>;
+
+async function streamableTransport(server: RemoteServer, authProvider: OAuthClientProvider | undefined): Promise<RemoteTransport> {
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-  return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } } });
+  return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } }, ...(authProvider === undefined ? {} : { authProvider }) });
 }
 
-async function sseTransport(server: Extract<ResolvedServer, { type: 'http' | 'sse' }>): Promise<Transport> {
+async function sseTransport(server: RemoteServer, authProvider: OAuthClientProvider | undefined): Promise<RemoteTransport> {
   const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
-  return new SSEClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } } });
+  return new SSEClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } }, ...(authProvider === undefined ? {} : { authProvider }) });
 }
 
 /** A one-line reason, with the OS error code when there is one (ENOENT, ECONNREFUSED). */

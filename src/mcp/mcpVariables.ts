@@ -8,8 +8,11 @@ import type { McpInputDefinition } from './mcpConfig';
 
 /** Asks the user for an input's value (the host shows an input box or quick pick and keeps passwords secret). */
 export interface InputResolver {
-  /** Resolves undefined when the user dismissed the prompt. */
-  resolve(input: McpInputDefinition, signal: AbortSignal): Promise<string | undefined>;
+  /**
+   * Resolves undefined when the user dismissed the prompt. `file` is the config
+   * file (or settings source) the input belongs to: values are kept per file.
+   */
+  resolve(input: McpInputDefinition, signal: AbortSignal, file?: string): Promise<string | undefined>;
 }
 
 export interface VariableContext {

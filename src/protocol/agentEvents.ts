@@ -45,6 +45,8 @@ export const CustomEventName = {
   retry: 'tandem.retry',
   /** What kind of message a TEXT_MESSAGE_START opens: `MessageKindPayload`. */
   messageKind: 'tandem.messageKind',
+  /** An approval asked (`status: 'pending'`) and its decision, same `id`: `ApprovalPayload`. */
+  approval: 'tandem.approval',
 } as const;
 
 export interface PhasePayload {
@@ -69,12 +71,32 @@ export type NoticeCode =
   | 'settings'
   | 'malformedToolCall'
   | 'truncated'
-  | 'usageEstimated';
+  | 'usageEstimated'
+  | 'settingsIgnored'
+  | 'restrictedMode'
+  | 'workspaceTrusted';
+
+/** Commands the panel may ask the host to run (buttons, notice actions). */
+export const PANEL_COMMANDS = [
+  'tandem.exportTranscript',
+  'tandem.showLog',
+  'tandem.setApiKey',
+  'tandem.showMcpServers',
+  'workbench.trust.manage',
+] as const;
+export type PanelCommand = (typeof PANEL_COMMANDS)[number];
+
+/** A button on a notice that runs one of the commands the panel may run. */
+export interface NoticeAction {
+  readonly label: string;
+  readonly command: PanelCommand;
+}
 
 export interface NoticePayload {
   readonly code: NoticeCode;
   readonly level: 'info' | 'warning' | 'error';
   readonly message: string;
+  readonly action?: NoticeAction | undefined;
 }
 
 export type ToolCallStatus = 'done' | 'failed' | 'cached' | 'rejected';
@@ -85,8 +107,38 @@ export interface ToolStatusPayload {
   readonly status: ToolCallStatus;
   readonly durationMs: number;
   readonly summary?: ToolResultSummary | undefined;
-  /** `mcp:<server>` or `workspace`. */
+  /** `mcp:<server>`, `workspace` or `frontend` (an AG-UI client's tool). */
   readonly source: string;
+}
+
+/** The user's answer to an approval: "Always allow" approves and remembers. */
+export type ApprovalAnswer = 'approved' | 'rejected' | 'alwaysAllowed';
+
+/**
+ * An approval the run waits for, then its decision (a second event with the
+ * same `id`). An AG-UI endpoint maps the pair to an interrupt and its resume.
+ */
+export interface ApprovalPayload {
+  /** Matches the decision to its request; the panel answers by this id only. */
+  readonly id: string;
+  readonly toolCallId: string | undefined;
+  readonly tool: string;
+  /** `edit`: a file change the host can show as a diff; `toolCall`: any other call. */
+  readonly kind: 'edit' | 'toolCall';
+  /** The call's arguments; for an edit `{ path }` (the change itself is in the diff). */
+  readonly args: unknown;
+  /** One line saying what would happen. */
+  readonly summary: string;
+  /** A sensitive path: "Always allow" is not offered. */
+  readonly sensitive: boolean;
+  readonly status: 'pending' | 'approved' | 'rejected';
+  /** What "Always allow" would add to `tandem.tools.alwaysAllow`, and its label; absent when not offered. */
+  readonly alwaysAllowKey?: string | undefined;
+  readonly alwaysAllowLabel?: string | undefined;
+  /** On a decision: the user chose "Always allow". */
+  readonly alwaysAllowed?: boolean | undefined;
+  /** On a rejection: why, when nobody clicked (`cancelled`: the run stopped). */
+  readonly reason?: 'cancelled' | undefined;
 }
 
 export interface ToolProgressPayload {

@@ -2,7 +2,7 @@
 // webview is untrusted and parsed with zod before the host acts on it; what
 // goes TO the webview is typed only (the host produces it).
 import { z } from 'zod';
-import type { AgentEvent, ModelRole } from './agentEvents';
+import { PANEL_COMMANDS, type AgentEvent, type ModelRole } from './agentEvents';
 import type { McpServerStatus } from '../mcp/mcpServerStatus';
 
 const role = z.enum(['function-call', 'answer']);
@@ -22,9 +22,13 @@ export const fromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('deleteConversation'), id }),
   z.object({ type: z.literal('revertRun'), runId: id }),
   z.object({ type: z.literal('copy'), text: z.string().max(2_000_000) }),
+  /** An approval card's answer, naming its request exactly. */
+  z.object({ type: z.literal('approval'), id, answer: z.enum(['approved', 'rejected', 'alwaysAllowed']) }),
+  /** An approval card's "Open diff". */
+  z.object({ type: z.literal('openDiff'), id }),
   z.object({
     type: z.literal('command'),
-    command: z.enum(['tandem.exportTranscript', 'tandem.showLog', 'tandem.setApiKey', 'tandem.showMcpServers']),
+    command: z.enum(PANEL_COMMANDS),
   }),
 ]);
 

@@ -12,6 +12,8 @@ export interface NodeWorkspaceHostOptions {
   readonly ripgrep?: string | 'path' | undefined;
   /** Unsaved editor text to pretend is open, by absolute path (tests). */
   readonly openDocuments?: ReadonlyMap<string, string> | undefined;
+  /** Extra sensitive-path globs (`tandem.tools.sensitivePaths`). */
+  readonly sensitivePaths?: readonly string[] | undefined;
 }
 
 export class NodeWorkspaceHost implements WorkspaceHost {
@@ -35,6 +37,10 @@ export class NodeWorkspaceHost implements WorkspaceHost {
 
   ripgrepPath(): string | undefined {
     return this.rgPath;
+  }
+
+  sensitivePaths(): readonly string[] {
+    return this.options.sensitivePaths ?? [];
   }
 
   async writeFile(absolutePath: string, content: Uint8Array, signal: AbortSignal): Promise<void> {

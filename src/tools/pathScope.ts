@@ -25,6 +25,8 @@ export interface ScopedPath {
   readonly folder: ScopedFolder;
   /** Path inside the folder with '/' separators; '' for the folder itself. */
   readonly relative: string;
+  /** The path as written, inside its folder, before symbolic links are followed (sensitive-path checks test both). */
+  readonly lexical: string;
   /** What the model and the user see: relative, prefixed by the folder name in a multi-root workspace. */
   readonly display: string;
   readonly exists: boolean;
@@ -110,9 +112,19 @@ export async function resolveScopedPath(
     absolute: real.path,
     folder,
     relative,
+    lexical: lexicalRelative(candidate, folders) ?? relative,
     display: displayPath(folder, relative, folders.length),
     exists: real.exists,
   };
+}
+
+function lexicalRelative(candidate: string, folders: readonly ScopedFolder[]): string | undefined {
+  for (const folder of folders) {
+    for (const root of [folder.real, folder.given]) {
+      if (isInside(root, candidate)) return toPosix(path.relative(root, candidate));
+    }
+  }
+  return undefined;
 }
 
 export function displayPath(folder: ScopedFolder, relative: string, folderCount: number): string {

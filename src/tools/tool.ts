@@ -7,28 +7,56 @@ export interface ToolProgress {
   readonly total?: number | undefined;
 }
 
+/** What "Always allow" adds to the user's `tandem.tools.alwaysAllow`, and the button's words. */
+export interface AlwaysAllowOffer {
+  /** A tool name, or `run_command:<prefix>`. */
+  readonly key: string;
+  /** E.g. "Always allow write_file" or "Always allow commands starting with git status". */
+  readonly label: string;
+}
+
+/** What every approval request may add to say how it is shown and remembered. */
+interface ApprovalRequestCommon {
+  readonly toolName: string;
+  /** The call this approval is about; the executor fills it in when the tool leaves it out. */
+  readonly toolCallId?: string | undefined;
+  /** One line for the user, written by the tool (e.g. the exact command and its folder). */
+  readonly summary?: string | undefined;
+  /** A sensitive path (`.vscode/**`, `.env*`, ...): always asks, never offers "Always allow". */
+  readonly sensitive?: boolean | undefined;
+  /**
+   * What "Always allow" would remember; `null` = not offered. Default: the
+   * tool's name (and never for a sensitive path or a delete).
+   */
+  readonly alwaysAllow?: AlwaysAllowOffer | null | undefined;
+  /**
+   * Whether the user's `tandem.tools.alwaysAllow` entries already allow this
+   * call. Default: the entries hold the tool's name. A tool with its own keys
+   * (run_command prefixes) decides here.
+   */
+  readonly allowedBy?: ((entries: readonly string[]) => boolean) | undefined;
+}
+
 /** What the user is asked before a tool call that changes something runs. */
 export type ApprovalRequest =
-  | {
+  | (ApprovalRequestCommon & {
       readonly kind: 'toolCall';
-      readonly toolName: string;
       readonly arguments: unknown;
       /** Read-only calls pass without asking unless the policy is `none`. */
       readonly readOnly: boolean;
-    }
-  | {
+    })
+  | (ApprovalRequestCommon & {
       readonly kind: 'edit';
-      readonly toolName: string;
       /** Absolute path of the file. */
       readonly path: string;
       /** Current text; undefined when the file does not exist yet. */
       readonly before: string | undefined;
       /** Proposed text; undefined when the file is to be deleted. */
       readonly after: string | undefined;
-    };
+    });
 
 export interface ApprovalGate {
-  /** Resolves true to go ahead. Applies the `tandem.tools.autoApprove` policy. */
+  /** Resolves true to go ahead. Applies the approval policy (`autoApprove`, `alwaysAllow`, sensitive paths). */
   request(request: ApprovalRequest, signal: AbortSignal): Promise<boolean>;
 }
 
@@ -58,7 +86,8 @@ export interface ToolResult {
   readonly summary?: ToolResultSummary | undefined;
 }
 
-export type ToolSource = { readonly kind: 'workspace' } | { readonly kind: 'mcp'; readonly server: string };
+/** `frontend`: a tool of an AG-UI client (RunAgentInput.tools), run by the client. */
+export type ToolSource = { readonly kind: 'workspace' } | { readonly kind: 'mcp'; readonly server: string } | { readonly kind: 'frontend' };
 
 export interface Tool {
   /** Matches ^[a-zA-Z0-9_-]{1,64}$ (OpenAI's rule). */

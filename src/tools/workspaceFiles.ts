@@ -4,8 +4,9 @@
 
 import { lstat, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { IgnoreRules, TANDEM_IGNORE_FILE } from './ignoreRules';
-import type { ScopedPath } from './pathScope';
+import { IgnoreRules } from './ignoreRules';
+import { isInside, realpathOfNearestExisting, scopeFolders, type ScopedPath } from './pathScope';
+import { SensitivePaths } from './sensitivePaths';
 import type { ToolContext, ToolResult } from './tool';
 import { looksBinary, REJECTED_EDIT_TEXT, WorkspaceToolFault, type WorkspaceToolDeps } from './workspaceToolSupport';
 import type { WorkspaceHost } from './workspaceHost';
@@ -46,12 +47,47 @@ export async function currentTextOrUndefined(host: WorkspaceHost, target: Scoped
   return (await readFileText(host, target)).text;
 }
 
-/** Refuses a path hidden by .gitignore or .tandemignore (for reads) or by .tandemignore only (for writes). */
+/**
+ * Refuses a path hidden by .gitignore or .tandemignore, for writes as for
+ * reads: a write that answered "text not found" or "already has this
+ * content" would tell the model what an ignored `.env` holds.
+ */
 export async function refuseIgnored(target: ScopedPath, isDirectory: boolean, access: 'read' | 'write'): Promise<void> {
   const by = await new IgnoreRules(target.folder.real).ignoredBy(target.relative, isDirectory);
   if (by === undefined) return;
-  if (access === 'write' && by !== TANDEM_IGNORE_FILE) return;
   throw new WorkspaceToolFault(`${target.display} is excluded by ${by}, so the agent may not ${access} it.`);
+}
+
+/** True when a change to this path must always ask (DESIGN.md's list plus `tandem.tools.sensitivePaths`). */
+export function isSensitiveTarget(host: WorkspaceHost, target: ScopedPath, isDirectory = false): boolean {
+  const rules = new SensitivePaths(host.sensitivePaths?.() ?? []);
+  return rules.matches(target.relative, isDirectory) || rules.matches(target.lexical, isDirectory);
+}
+
+/**
+ * Right before writing, after the user approved: the path must still resolve
+ * to the very place that was shown, inside an open workspace folder, with no
+ * symbolic link (or second hard link) swapped in while the user looked.
+ */
+export async function recheckBeforeWrite(host: WorkspaceHost, target: ScopedPath): Promise<void> {
+  const nothing = 'nothing was written';
+  const folders = await scopeFolders(host.folders());
+  const folder = folders.find((candidate) => candidate.real === target.folder.real);
+  if (folder === undefined) throw new WorkspaceToolFault(`${target.display}: its workspace folder is no longer open; ${nothing}.`);
+  let real: { path: string; exists: boolean };
+  try {
+    real = await realpathOfNearestExisting(target.absolute);
+  } catch (error) {
+    throw new WorkspaceToolFault(`${target.display} can no longer be resolved (${error instanceof Error ? error.message : String(error)}); ${nothing}.`);
+  }
+  if (real.path !== target.absolute || !isInside(folder.real, real.path)) {
+    throw new WorkspaceToolFault(`${target.display} now leads somewhere else (a symbolic link appeared in its path while waiting for approval); ${nothing}.`);
+  }
+  if (real.exists) {
+    const info = await lstat(target.absolute);
+    if (info.isSymbolicLink()) throw new WorkspaceToolFault(`${target.display} became a symbolic link while waiting for approval; ${nothing}.`);
+    if (info.isFile() && info.nlink > 1) throw new WorkspaceToolFault(`${target.display} gained another hard link while waiting for approval; ${nothing}.`);
+  }
 }
 
 export async function pathExists(absolute: string): Promise<boolean> {
@@ -72,6 +108,16 @@ export async function missingAncestors(absolute: string, stopAt: string): Promis
   return missing;
 }
 
+function countLines(text: string): number {
+  return text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+}
+
+/** "12 lines", or "12 → 14 lines" for a change. */
+function describeSize(before: string | undefined, after: string): string {
+  const lines = (count: number) => `${count} line${count === 1 ? '' : 's'}`;
+  return before === undefined ? lines(countLines(after)) : `${countLines(before)} → ${lines(countLines(after))}`;
+}
+
 export interface ProposedChange {
   readonly toolName: string;
   readonly target: ScopedPath;
@@ -85,8 +131,19 @@ export interface ProposedChange {
 /** Asks, then applies. Returns the rejection result, or undefined when the change was made. */
 export async function applyApprovedChange(deps: WorkspaceToolDeps, context: ToolContext, change: ProposedChange): Promise<ToolResult | undefined> {
   const { target } = change;
+  const sensitive = isSensitiveTarget(deps.host, target);
+  const verb = change.after === undefined ? 'Delete' : change.before === undefined ? 'Create' : 'Change';
   const approved = await context.approval.request(
-    { kind: 'edit', toolName: change.toolName, path: target.absolute, before: change.before, after: change.after },
+    {
+      kind: 'edit',
+      toolName: change.toolName,
+      toolCallId: context.callId,
+      path: target.absolute,
+      before: change.before,
+      after: change.after,
+      summary: `${verb} ${target.display}${change.after === undefined ? '' : ` (${describeSize(change.before, change.after)})`}${sensitive ? ' — a sensitive path' : ''}`,
+      sensitive,
+    },
     context.signal,
   );
   context.signal.throwIfAborted();
@@ -97,6 +154,7 @@ export async function applyApprovedChange(deps: WorkspaceToolDeps, context: Tool
   if (now !== change.before) {
     throw new WorkspaceToolFault(`${target.display} changed while waiting for approval; nothing was written. Read it again and retry.`);
   }
+  await recheckBeforeWrite(deps.host, target);
   const beforeBytes = change.beforeBytes ?? (change.before === undefined ? undefined : Buffer.from(change.before, 'utf8'));
   if (change.after === undefined) {
     deps.journal.recordFile(context.runId, target.absolute, beforeBytes);

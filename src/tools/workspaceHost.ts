@@ -21,6 +21,8 @@ export interface WorkspaceHost {
   writeFile(absolutePath: string, content: Uint8Array, signal: AbortSignal): Promise<void>;
   deleteFile(absolutePath: string, signal: AbortSignal): Promise<void>;
   createDirectory(absolutePath: string, signal: AbortSignal): Promise<void>;
+  /** The user's extra sensitive-path globs (`tandem.tools.sensitivePaths`), read fresh for each write. */
+  sensitivePaths?(): readonly string[];
   /** Removes a directory only if it is empty (used by revert); no error otherwise. */
   removeEmptyDirectory(absolutePath: string, signal: AbortSignal): Promise<void>;
 }

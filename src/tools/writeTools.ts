@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { applyExactEdits } from './exactEdits';
 import type { ScopedPath } from './pathScope';
 import type { Tool } from './tool';
-import { applyApprovedChange, currentTextOrUndefined, missingAncestors, readFileText, refuseIgnored } from './workspaceFiles';
+import { applyApprovedChange, currentTextOrUndefined, isSensitiveTarget, missingAncestors, readFileText, recheckBeforeWrite, refuseIgnored } from './workspaceFiles';
 import {
   defineWorkspaceTool,
   looksBinary,
@@ -22,6 +22,8 @@ const pathArgument = z.string().describe('Path relative to the workspace folder 
 async function requireWritableFile(deps: WorkspaceToolDeps, input: string): Promise<ScopedPath> {
   const { target } = await requireScopedPath(deps.host, input);
   if (target.relative === '') throw new WorkspaceToolFault('That is the workspace folder itself, not a file.');
+  // Before anything that looks at the file, so an ignored file answers exactly as a read does.
+  await refuseIgnored(target, false, 'write');
   if (target.exists) {
     const info = await stat(target.absolute);
     if (info.isDirectory()) throw new WorkspaceToolFault(`${target.display} is a folder, not a file.`);
@@ -29,7 +31,6 @@ async function requireWritableFile(deps: WorkspaceToolDeps, input: string): Prom
     // Writing in place through a second hard link would change that file too, wherever it lives.
     if (info.nlink > 1) throw new WorkspaceToolFault(`${target.display} has other hard links (maybe outside the workspace); refusing to change it.`);
   }
-  await refuseIgnored(target, false, 'write');
   return target;
 }
 
@@ -138,12 +139,22 @@ export function createCreateDirectoryTool(deps: WorkspaceToolDeps): Tool {
         throw new WorkspaceToolFault(`${target.display} exists and is a file.`);
       }
       await refuseIgnored(target, true, 'write');
+      const sensitive = isSensitiveTarget(deps.host, target, true);
       const approved = await context.approval.request(
-        { kind: 'toolCall', toolName: 'create_directory', arguments: { path: target.display }, readOnly: false },
+        {
+          kind: 'toolCall',
+          toolName: 'create_directory',
+          toolCallId: context.callId,
+          arguments: { path: target.display },
+          readOnly: false,
+          summary: `Create folder ${target.display}${sensitive ? ' — a sensitive path' : ''}`,
+          sensitive,
+        },
         context.signal,
       );
       context.signal.throwIfAborted();
       if (!approved) return { text: 'The user rejected creating this folder; nothing was created.' };
+      await recheckBeforeWrite(deps.host, target);
       const created = [...(await missingAncestors(target.absolute, target.folder.real)), target.absolute];
       for (const directory of created) deps.journal.recordCreatedDirectory(context.runId, directory);
       await deps.host.createDirectory(target.absolute, context.signal);

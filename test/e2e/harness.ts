@@ -40,6 +40,11 @@ export interface LaunchOptions {
   extensionDir?: string;
   /** Reuse a user-data dir (e.g. to test a restart); it is then left in place on close. */
   userDataDir?: string;
+  /**
+   * Turn Workspace Trust on (it is off by default here): the folder then opens
+   * untrusted, in Restricted Mode, without the startup prompt.
+   */
+  workspaceTrust?: boolean;
 }
 
 const chromiumPath = '/usr/bin/chromium';
@@ -80,7 +85,10 @@ export async function launchVsCode(options: LaunchOptions): Promise<VsCodeSessio
   const settingsFile = path.join(userDataDir, 'User', 'settings.json');
   // A reused user-data dir keeps what the last session wrote (e.g. the model pickers).
   const startingSettings = options.userDataDir ? readSettings(settingsFile) ?? baseSettings : baseSettings;
-  fs.writeFileSync(settingsFile, JSON.stringify({ ...startingSettings, ...options.settings }, null, 2));
+  const trustSettings = options.workspaceTrust
+    ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'always' }
+    : {};
+  fs.writeFileSync(settingsFile, JSON.stringify({ ...startingSettings, ...trustSettings, ...options.settings }, null, 2));
   const extensionDir = options.extensionDir ?? repositoryRoot;
   if (!fs.existsSync(path.join(extensionDir, 'dist', 'extension.js'))) {
     throw new Error(`${extensionDir}/dist/extension.js is missing: run \`npm run build\` first`);
@@ -98,9 +106,9 @@ export async function launchVsCode(options: LaunchOptions): Promise<VsCodeSessio
     fs.rmSync(scratch, { recursive: true, force: true });
   };
   try {
-    server = await startCodeServer({ userDataDir, extensionsDir, workspace, env: options.env ?? {} });
+    server = await startCodeServer({ userDataDir, extensionsDir, workspace, env: options.env ?? {}, workspaceTrust: options.workspaceTrust ?? false });
     browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
     // tsx compiles test files with esbuild's keepNames, so a function passed to
     // frame.evaluate() may call esbuild's __name helper; give every frame one.
     await page.addInitScript({ content: 'globalThis.__name ??= (target) => target;' });

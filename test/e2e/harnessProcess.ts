@@ -45,6 +45,8 @@ export async function startCodeServer(options: {
   workspace: string;
   env: Record<string, string>;
   signal?: AbortSignal;
+  /** Keep Workspace Trust (default: off, with --disable-workspace-trust). */
+  workspaceTrust?: boolean;
 }): Promise<CodeServerProcess> {
   if (!fs.existsSync(codeServerBinary)) {
     throw new Error(`code-server is not installed at ${codeServerBinary}; run: bash scripts/setup-vscode.sh`);
@@ -55,7 +57,7 @@ export async function startCodeServer(options: {
     '--bind-addr', `127.0.0.1:${port}`,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(options.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--user-data-dir', options.userDataDir,
     '--extensions-dir', options.extensionsDir,
     '--config', path.join(options.userDataDir, 'code-server.yaml'),

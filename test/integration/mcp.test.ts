@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { createMcpHostService, type McpHostContext, type McpHostService } from '../../src/host/mcpHostService';
+import { createMcpHostService, type McpHostContext, type McpHostService, type McpServerTrust } from '../../src/host/mcpHostService';
 import type { Log } from '../../src/host/outputLog';
 import type { ToolContext } from '../../src/tools/tool';
 
@@ -56,6 +56,22 @@ async function waitFor(what: string, predicate: () => boolean, timeoutMs = 15_00
 
 let describeState = (): string => '';
 
+/** Answers consent prompts as a user would: allows every server but those named "denied…"; records what was asked. */
+function recordingTrust(asked: string[]): McpServerTrust {
+  const decisions = new Map<string, 'allow' | 'deny'>();
+  const key = (definition: { name: string; source: string }) => `${definition.source}|${definition.name}|${JSON.stringify(definition)}`;
+  return {
+    decision: (definition) => decisions.get(key(definition)),
+    ask: async (definition) => {
+      asked.push(definition.name);
+      const answer = definition.name.startsWith('denied') ? 'deny' : 'allow';
+      decisions.set(key(definition), answer);
+      return answer === 'allow';
+    },
+    reset: async () => decisions.clear(),
+  };
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -86,13 +102,25 @@ describe('MCP servers from .vscode/mcp.json in the extension host', function () 
       `{\n  // written as VS Code documents it\n  "servers": {\n    "everything": ${JSON.stringify(stdio([everything, 'stdio']))},\n    "broken": { "type": "stdio" },\n  },\n}\n`,
     );
     const context: McpHostContext = { subscriptions, secrets: memorySecrets(), workspaceState: new MemoryMemento() };
-    service = createMcpHostService(context, captureLog(lines));
+    service = createMcpHostService(context, captureLog(lines), { trust: recordingTrust(asked), workspaceSettingServers: () => workspaceSettingValue });
     describeState = () => `statuses: ${JSON.stringify(service.hub.statuses())}; log: ${lines.slice(-15).join(' | ')}`;
+  });
+
+  const asked: string[] = [];
+  /** What the host passes when the user allowed the workspace's tandem.mcp.servers value. */
+  let workspaceSettingValue: unknown;
+
+  it('starts nothing before the first agent run, then asks for each workspace server', async () => {
+    await service.reload();
+    assert.deepEqual(service.hub.statuses(), []);
+    assert.deepEqual(asked, []);
+    await service.startForRun();
+    assert.deepEqual(asked, ['everything']);
   });
 
   after(async () => {
     service?.dispose();
-    await vscode.workspace.getConfiguration('tandem').update('mcp.servers', undefined, vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace.getConfiguration('tandem').update('mcp.servers', undefined, vscode.ConfigurationTarget.Global);
     fs.rmSync(path.dirname(configPath), { recursive: true, force: true });
   });
 
@@ -112,6 +140,8 @@ describe('MCP servers from .vscode/mcp.json in the extension host', function () 
     const pid = service.hub.processId({ name: 'everything' });
     assert.ok(pid !== undefined);
     fs.writeFileSync(configPath, JSON.stringify({ servers: { everything: stdio([everything, 'stdio']), fault: stdio([faultServer]) } }, null, 2));
+    await waitFor('the reload', () => status('broken') === undefined);
+    await service.startForRun(); // the next agent run asks for the new server
     await waitFor('fault connected', () => status('fault')?.state === 'connected');
     assert.equal(status('broken'), undefined);
     assert.equal(service.hub.processId({ name: 'everything' }), pid);
@@ -125,10 +155,35 @@ describe('MCP servers from .vscode/mcp.json in the extension host', function () 
     assert.equal(service.hub.processId({ name: 'everything' }), pid);
   });
 
-  it('adds servers from the tandem.mcp.servers setting', async () => {
-    await vscode.workspace.getConfiguration('tandem').update('mcp.servers', { fromSettings: stdio([faultServer]) }, vscode.ConfigurationTarget.Workspace);
+  it('asks again for a changed definition and never starts one the user denied', async () => {
+    const before = asked.length;
+    fs.writeFileSync(
+      configPath,
+      JSON.stringify({ servers: { everything: stdio([everything, 'stdio']), fault: { ...stdio([faultServer]), env: { CHANGED: '1' } }, deniedServer: stdio([faultServer]) } }, null, 2),
+    );
+    await service.reload();
+    assert.equal(status('deniedServer'), undefined, 'an unasked server waits for the next run');
+    await service.startForRun();
+    assert.deepEqual(asked.slice(before), ['fault', 'deniedServer']);
+    await waitFor('the changed server', () => status('fault')?.state === 'connected');
+    assert.equal(status('deniedServer'), undefined);
+  });
+
+  it("adds servers from the user's tandem.mcp.servers setting without asking", async () => {
+    const before = asked.length;
+    await vscode.workspace.getConfiguration('tandem').update('mcp.servers', { fromSettings: stdio([faultServer]) }, vscode.ConfigurationTarget.Global);
     await waitFor('the settings server', () => status('fromSettings')?.state === 'connected');
     assert.equal(status('fromSettings')?.source, 'settings');
+    assert.equal(asked.length, before);
+  });
+
+  it("asks for servers of a workspace's tandem.mcp.servers value the user allowed, like mcp.json servers", async () => {
+    const before = asked.length;
+    workspaceSettingValue = { fromWorkspaceSetting: stdio([faultServer]) };
+    await service.startForRun();
+    assert.deepEqual(asked.slice(before), ['fromWorkspaceSetting']);
+    await waitFor('the workspace setting server', () => status('fromWorkspaceSetting')?.state === 'connected');
+    assert.equal(status('fromWorkspaceSetting')?.source, 'workspace settings');
   });
 
   it('ends every server process on dispose', async () => {

@@ -155,6 +155,34 @@ describe('workspace tools in the extension host', () => {
     assert.deepEqual(entry.editedFiles(runId), []);
   });
 
+  it('decides only the request named exactly: by id or by its own diff, never the oldest by fallback', async () => {
+    fs.writeFileSync(file('first.ts'), 'first\n');
+    fs.writeFileSync(file('second.ts'), 'second\n');
+    const first = run('write_file', { path: 'tools-it/first.ts', content: 'first changed\n' }, 'it-exact');
+    await waitFor('the first request', () => (ApprovalCenter.current()?.pendingRequests().length ?? 0) === 1);
+    const second = run('write_file', { path: 'tools-it/second.ts', content: 'second changed\n' }, 'it-exact');
+    await waitFor('both requests', () => (ApprovalCenter.current()?.pendingRequests().length ?? 0) === 2);
+    const center = ApprovalCenter.current()!;
+    const [firstId, secondId] = center.pendingRequests().map((pending) => pending.id);
+    assert.ok(firstId && secondId && firstId !== secondId);
+    // Unknown targets decide nothing (the old code fell back to the oldest request).
+    assert.equal(await vscode.commands.executeCommand('tandem.approveEdit', 'no-such-id'), false);
+    assert.equal(await vscode.commands.executeCommand('tandem.approveEdit', vscode.Uri.file(file('first.ts'))), false);
+    assert.equal(center.answer('no-such-id', 'approved'), false);
+    assert.equal(center.answer(secondId, 'alwaysAllowed'), false, '"Always allow" only where it was offered');
+    assert.equal(center.pendingRequests().length, 2);
+    // The newer one, by id: the older stays pending and its file unchanged.
+    assert.equal(center.answer(secondId, 'approved'), true);
+    assert.match((await second).text, /^Replaced/u);
+    assert.deepEqual(center.pendingRequests().map((pending) => pending.id), [firstId]);
+    assert.equal(fs.readFileSync(file('first.ts'), 'utf8'), 'first\n');
+    assert.equal(await vscode.commands.executeCommand('tandem.rejectEdit', firstId), true);
+    assert.equal((await first).text, REJECTED_EDIT_TEXT);
+    assert.equal(fs.readFileSync(file('first.ts'), 'utf8'), 'first\n');
+    assert.equal(fs.readFileSync(file('second.ts'), 'utf8'), 'second changed\n');
+    await waitFor('the diffs to close', () => proposedDiffTabs().length === 0);
+  });
+
   it('searches with ripgrep and refuses paths outside the workspace', async () => {
     fs.writeFileSync(file('needle.txt'), 'a distinctive needle here\n');
     const found = await run('search_text', { query: 'distinctive needle' });

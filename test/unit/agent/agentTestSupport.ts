@@ -33,6 +33,8 @@ export function settingsFor(server: ScriptedModelServer, overrides: Partial<Agen
     minResultLength: 20,
     verbose: false,
     autoApprove: 'readOnly',
+    alwaysAllow: [],
+    sensitivePaths: [],
     mcpServers: {},
     pricing: { 'fc-model': { input: 1, output: 2 }, 'answer-model': { input: 10, output: 20 } },
     ...overrides,

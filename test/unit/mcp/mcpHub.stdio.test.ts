@@ -287,9 +287,27 @@ describe('McpHub tool names across servers', () => {
         const found = tool(hub, name);
         return found.source.kind === 'mcp' ? found.source.server : '';
       });
-      assert.deepEqual(servers, ['my.server', 'my server']);
+      // Sorted by server name, so the same server keeps the same name whatever the configuration order.
+      assert.deepEqual(servers, ['my server', 'my.server']);
     } finally {
       await hub.dispose();
+    }
+  });
+
+  it('names and orders tools the same whatever order the servers are configured or start in', async () => {
+    const first = new McpHub();
+    const second = new McpHub();
+    try {
+      await first.update([stdioServer('b.srv', [FAULT_SERVER]), stdioServer('a', [FAULT_SERVER]), stdioServer('b srv', [FAULT_SERVER])]);
+      await second.update([stdioServer('b srv', [FAULT_SERVER]), stdioServer('a', [FAULT_SERVER]), stdioServer('b.srv', [FAULT_SERVER])]);
+      const describe = (hub: McpHub): string[] => hub.tools().map((candidate) => `${candidate.name}->${candidate.source.kind === 'mcp' ? candidate.source.server : ''}`);
+      assert.deepEqual(describe(first), describe(second));
+      assert.match(describe(first)[0] ?? '', /^a__/);
+      await first.restart({ name: 'a' });
+      assert.deepEqual(describe(first), describe(second));
+    } finally {
+      await first.dispose();
+      await second.dispose();
     }
   });
 });

@@ -56,7 +56,10 @@ describe('write tools', () => {
       {
         kind: 'edit',
         toolName: 'edit_file',
+        toolCallId: 'call-edit_file',
         path: realpathSync(file),
+        summary: 'Change src/app.ts (3 → 3 lines)',
+        sensitive: false,
         before: 'const a = 1;\nconst b = 2;\nconst a2 = 1;\n',
         after: 'const a = 1;\nconst b = 3;\nconst a2 = 1;\n',
       },

@@ -1,0 +1,62 @@
+// Agent time: the run's time limits count it, and a wait on a person (an
+// approval, a frontend tool an AG-UI client answers) pauses it, so a limit
+// never runs out while someone decides. Whoever waits calls pause() and the
+// returned resume() when the answer came (or the wait was given up).
+
+interface Deadline {
+  pause(now: number): void;
+  resume(now: number): void;
+  dispose(): void;
+}
+
+export class AgentClock {
+  private pauses = 0;
+  private readonly deadlines = new Set<Deadline>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  get paused(): boolean {
+    return this.pauses > 0;
+  }
+
+  /** Stops the clock until the returned function is called (once; nested pauses count). */
+  pause(): () => void {
+    if (this.pauses++ === 0) for (const deadline of this.deadlines) deadline.pause(this.now());
+    let resumed = false;
+    return () => {
+      if (resumed) return;
+      resumed = true;
+      if (--this.pauses === 0) for (const deadline of this.deadlines) deadline.resume(this.now());
+    };
+  }
+
+  /** Calls `onExpire` once `limitMs` of agent time have passed; dispose() cancels it. */
+  deadline(limitMs: number, onExpire: () => void): { dispose(): void } {
+    let remaining = limitMs;
+    let since = this.now();
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      timer = setTimeout(() => {
+        this.deadlines.delete(deadline);
+        onExpire();
+      }, Math.max(0, remaining));
+    };
+    const deadline: Deadline = {
+      pause: (now) => {
+        clearTimeout(timer);
+        remaining -= now - since;
+      },
+      resume: (now) => {
+        since = now;
+        arm();
+      },
+      dispose: () => {
+        clearTimeout(timer);
+        this.deadlines.delete(deadline);
+      },
+    };
+    this.deadlines.add(deadline);
+    if (!this.paused) arm();
+    return deadline;
+  }
+}

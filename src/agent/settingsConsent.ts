@@ -1,0 +1,75 @@
+// Which workspace setting values need the user's consent, and what applies
+// meanwhile. A workspace (its .vscode/settings.json or .code-workspace file)
+// is untrusted: values that route requests or hold tools and approvals take
+// effect only once the user allowed exactly those values for that workspace;
+// until then the user's own value (or the environment, or the default) applies.
+import { createHash } from 'node:crypto';
+import { canonicalJson } from './canonicalJson';
+
+/** What `WorkspaceConfiguration.inspect()` reports for one key. */
+export interface ScopedValues {
+  readonly globalValue?: unknown;
+  readonly workspaceValue?: unknown;
+  readonly workspaceFolderValue?: unknown;
+}
+
+/** A workspace's value of a guarded setting (key without the `tandem.` prefix). */
+export interface GuardedValue {
+  readonly key: string;
+  readonly value: unknown;
+}
+
+/** Settings whose workspace values need consent: `*.baseUrl`, `*.provider`, `tools.*`, `mcp.servers`, `prompts`. */
+export function isGuardedSetting(key: string): boolean {
+  return key.endsWith('.baseUrl') || key.endsWith('.provider') || key.startsWith('tools.') || key === 'mcp.servers' || key === 'prompts';
+}
+
+export interface ConsentedSettings {
+  /** Explicit values that apply: the innermost scope, workspace scopes of guarded keys only when allowed. */
+  readonly raw: Record<string, unknown>;
+  /** Workspace values of guarded keys (whether or not they apply). */
+  readonly guarded: readonly GuardedValue[];
+}
+
+/**
+ * The explicit values that apply. `workspaceAllowed` says whether the user
+ * allowed this workspace's guarded values (exactly these; see consentFingerprint).
+ */
+export function applyConsent(inspected: Readonly<Record<string, ScopedValues | undefined>>, workspaceAllowed: boolean): ConsentedSettings {
+  const raw: Record<string, unknown> = {};
+  const guarded: GuardedValue[] = [];
+  for (const [key, scoped] of Object.entries(inspected)) {
+    if (!scoped) continue;
+    const workspace = scoped.workspaceFolderValue ?? scoped.workspaceValue;
+    const guard = isGuardedSetting(key);
+    if (guard && workspace !== undefined) guarded.push({ key, value: workspace });
+    const explicit = guard && !workspaceAllowed ? scoped.globalValue : (workspace ?? scoped.globalValue);
+    if (explicit !== undefined) raw[key] = explicit;
+  }
+  guarded.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return { raw, guarded };
+}
+
+/** Identifies exactly these values: any change gives another fingerprint, so consent is asked again. */
+export function consentFingerprint(guarded: readonly GuardedValue[]): string {
+  return createHash('sha256').update(canonicalJson(guarded)).digest('hex');
+}
+
+/** One line per value, for the consent prompt: `tandem.key = value`. */
+export function describeGuardedValues(guarded: readonly GuardedValue[], maxLength = 300): string {
+  return guarded
+    .map(({ key, value }) => {
+      const text = JSON.stringify(value) ?? String(value);
+      return `tandem.${key} = ${text.length > maxLength ? `${text.slice(0, maxLength - 3)}...` : text}`;
+    })
+    .join('\n');
+}
+
+/** The panel's notice when the values were not allowed. */
+export function ignoredSettingsNotice(guarded: readonly GuardedValue[]): string {
+  const keys = guarded.map(({ key }) => `tandem.${key}`).join(', ');
+  return (
+    `This workspace's settings set ${keys}; they route requests or approve tools, so Tandem ignored them and used your own settings. ` +
+    'Tandem asks again in a new window or when the values change; choose "Allow" there to use them.'
+  );
+}

@@ -1,0 +1,106 @@
+// The AG-UI endpoint without VS Code: the workspace tools on one folder (plain
+// Node host), the MCP servers of its .vscode/mcp.json and of the settings
+// file only when allowed (the headless form of consent), approvals by policy
+// with everything that would ask turned into an interrupt.
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import type { Server } from 'node:http';
+import * as path from 'node:path';
+import type { AutoApprovePolicy } from '../agent/policyApprovalGate';
+import { AgUiRunner } from '../agui/agUiRunner';
+import { createAgUiServer, listenOnLoopback } from '../agui/agUiServer';
+import type { McpHub } from '../mcp/mcpHub';
+import { createChatModel } from '../models/openAiChatModel';
+import { EditJournal } from '../tools/editJournal';
+import { NodeWorkspaceHost } from '../tools/nodeWorkspaceHost';
+import type { Tool } from '../tools/tool';
+import { createWorkspaceTools } from '../tools/workspaceTools';
+import { loadSettingsFile } from './settingsFile';
+
+export interface HeadlessOptions {
+  readonly folder: string;
+  readonly port?: number | undefined;
+  readonly settingsFile?: string | undefined;
+  readonly token?: string | undefined;
+  readonly allowMcp?: boolean | undefined;
+  readonly approve?: AutoApprovePolicy | undefined;
+  readonly env?: NodeJS.ProcessEnv | undefined;
+  /** Diagnostics (stderr in the CLI); never the token. */
+  readonly log?: ((line: string) => void) | undefined;
+}
+
+export interface HeadlessAgent {
+  readonly url: string;
+  readonly token: string;
+  /** True when the token was generated (the CLI prints it). */
+  readonly generatedToken: boolean;
+  close(): Promise<void>;
+}
+
+export function generateToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+async function startMcp(folder: string, servers: Record<string, unknown>, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<McpHub> {
+  const { McpHub } = await import('../mcp/mcpHub');
+  const { parseMcpConfigText, parseMcpServersSetting } = await import('../mcp/mcpConfig');
+  const hub = new McpHub({ env, log: (line) => log(`mcp: ${line}`), clientIdentity: { name: 'tandem-headless', version: '0.1.0' } });
+  const file = path.join(folder, '.vscode', 'mcp.json');
+  const definitions = [];
+  const faults: string[] = [];
+  if (existsSync(file)) {
+    const parsed = parseMcpConfigText(readFileSync(file, 'utf8'), file, folder);
+    definitions.push(...parsed.servers);
+    faults.push(...parsed.errors);
+  }
+  const fromSettings = parseMcpServersSetting(servers, folder);
+  definitions.push(...fromSettings.servers);
+  faults.push(...fromSettings.errors);
+  for (const fault of faults) log(`mcp: ${fault}`);
+  await hub.update(definitions);
+  for (const status of hub.statuses()) log(`mcp: ${status.name}: ${status.state}${status.error ? ` (${status.error})` : ''}`);
+  return hub;
+}
+
+export async function startHeadlessAgent(options: HeadlessOptions): Promise<HeadlessAgent> {
+  const env = options.env ?? process.env;
+  const log = options.log ?? (() => undefined);
+  const folder = path.resolve(options.folder);
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new Error(`--folder ${options.folder} is not a directory.`);
+  const loaded = loadSettingsFile(options.settingsFile, env);
+  for (const warning of loaded.warnings) log(`settings: ${warning}`);
+  const settings = loaded.agent;
+  const apiKey = env['OPENAI_API_KEY'] || undefined;
+  const host = new NodeWorkspaceHost({ folders: [folder], ripgrep: 'path', sensitivePaths: settings.sensitivePaths });
+  const workspaceTools: readonly Tool[] = createWorkspaceTools(host, new EditJournal(host));
+  let hub: McpHub | undefined;
+  if (options.allowMcp) hub = await startMcp(folder, settings.mcpServers, env, log);
+  else if (existsSync(path.join(folder, '.vscode', 'mcp.json')) || Object.keys(settings.mcpServers).length > 0) {
+    log('mcp: servers are configured but not started; pass --allow-mcp to start them.');
+  }
+  const tools = (): readonly Tool[] => (settings.mode === 'chat' ? [] : [...workspaceTools, ...(hub?.tools() ?? [])]);
+  const policy = options.approve ?? settings.autoApprove;
+  const runner = new AgUiRunner({
+    serverToolNames: () => new Set([...workspaceTools, ...(hub?.tools() ?? [])].map((tool) => tool.name)),
+    prepare: async () => {
+      const functionCallModel = createChatModel({ ...settings.functionCallModel, apiKey });
+      const answerModel = settings.singleModel ? functionCallModel : createChatModel({ ...settings.answerModel, apiKey });
+      return { settings, functionCallModel, answerModel, tools: tools(), policy, log: settings.verbose ? log : undefined };
+    },
+    log,
+  });
+  const token = options.token ?? generateToken();
+  const server: Server = createAgUiServer({ token, allowedOrigins: loaded.agui.allowedOrigins, runner, log });
+  const { url } = await listenOnLoopback(server, options.port ?? (loaded.aguiPortSet ? loaded.agui.port : 0));
+  return {
+    url,
+    token,
+    generatedToken: options.token === undefined,
+    close: async () => {
+      runner.dispose();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await hub?.dispose();
+    },
+  };
+}

@@ -1,0 +1,218 @@
+// Approvals through the panel's card in a real VS Code (code-server + headless
+// Chromium) against the scripted model server: Approve (after waiting past
+// maxExecutionSeconds: the edit still lands), Reject, Always allow (the user
+// setting is written and the next call runs unasked); then, with the user's
+// autoApprove at `all`, a model that writes .vscode/mcp.json,
+// .vscode/settings.json and .env is asked about every write, and rejecting
+// leaves the files as they were. Two code-server sessions (one per user
+// setting): code-server's workbench only re-reads user settings on a reload,
+// and the panel comes back unreliably after one.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Frame, Locator } from 'playwright-core';
+import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
+import { launchVsCode, type VsCodeSession } from './harness';
+
+const fc = 'fc-model';
+const answerModel = 'answer-model';
+const limitSeconds = 10;
+
+let server: ScriptedModelServer;
+let session: VsCodeSession;
+let workspace: string;
+const originalSettings = '{\n  "editor.tabSize": 2\n}\n';
+
+before(async () => {
+  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-approvals-'));
+  fs.mkdirSync(path.join(workspace, 'src'));
+  fs.writeFileSync(path.join(workspace, 'src', 'app.ts'), 'export const owner = "Ada";\n');
+  fs.mkdirSync(path.join(workspace, '.vscode'));
+  fs.writeFileSync(path.join(workspace, '.vscode', 'settings.json'), originalSettings);
+  server = await startScriptedModelServer({ models: [fc, answerModel] });
+});
+
+async function launch(extra: Record<string, unknown>): Promise<void> {
+  await session?.close();
+  session = await launchVsCode({
+    workspace,
+    settings: {
+      'tandem.functionCallModel.baseUrl': server.baseUrl,
+      'tandem.functionCallModel.model': fc,
+      'tandem.answerModel.model': answerModel,
+      'tandem.agent.mode': 'agent',
+      'tandem.agent.maxExecutionSeconds': limitSeconds,
+      'tandem.tools.autoApprove': 'readOnly',
+      ...extra,
+    },
+  });
+}
+
+after(async () => {
+  await session?.close();
+  await server?.close();
+  fs.rmSync(workspace, { recursive: true, force: true });
+});
+
+async function guarded(name: string, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (error) {
+    await session.screenshot(`approvals-${name}-failure`).catch(() => undefined);
+    console.error(session.logs());
+    throw error;
+  }
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string, limitMs = 30_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  throw new Error(`timed out after ${limitMs / 1000} s waiting for ${what}`);
+}
+
+async function send(view: Frame, question: string): Promise<void> {
+  const prompt = view.locator('[data-testid="prompt"]');
+  await prompt.fill(question);
+  await prompt.press('Enter');
+}
+
+/** The next card that waits for an answer (not one of `seen`), held by its request id. */
+async function pendingCard(view: Frame, seen: Set<string>, tool: string): Promise<Locator> {
+  let id: string | undefined;
+  await waitFor(async () => {
+    const ids = await view
+      .locator('[data-testid="approval"][data-status="pending"]')
+      .evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset['approvalId'] ?? ''));
+    id = ids.find((candidate) => candidate !== '' && !seen.has(candidate));
+    return id !== undefined;
+  }, `a pending approval card (${tool})`);
+  seen.add(id!);
+  const card = view.locator(`[data-testid="approval"][data-approval-id="${id!}"]`);
+  assert.equal(await card.getAttribute('data-tool'), tool);
+  assert.equal(await card.locator('[data-testid="approval-status"]').innerText(), 'Waiting for your approval');
+  return card;
+}
+
+async function decided(card: Locator, status: 'approved' | 'rejected'): Promise<void> {
+  await waitFor(async () => (await card.getAttribute('data-status')) === status, `the card to show ${status}`);
+}
+
+async function waitIdle(view: Frame): Promise<void> {
+  await waitFor(async () => (await view.locator('body').getAttribute('data-running')) === 'false', 'the run to end', 60_000);
+}
+
+function userSettings(): Record<string, unknown> {
+  return JSON.parse(fs.readFileSync(path.join(session.userDataDir, 'User', 'settings.json'), 'utf8')) as Record<string, unknown>;
+}
+
+const read = (relative: string) => fs.readFileSync(path.join(workspace, relative), 'utf8');
+
+test('approve after the time limit, reject, and always allow, from the panel card', { timeout: 120_000 }, () =>
+  guarded('card', async () => {
+    await launch({});
+    server.push(
+      { model: fc, toolCalls: [{ id: 'w1', name: 'write_file', arguments: { path: 'notes.txt', content: 'approved late\n' } }] },
+      { model: fc, toolCalls: [{ id: 'e1', name: 'edit_file', arguments: { path: 'src/app.ts', edits: [{ oldText: 'Ada', newText: 'Eve' }] } }] },
+      { model: fc, toolCalls: [{ id: 'w2', name: 'write_file', arguments: { path: 'first.txt', content: 'always\n' } }] },
+      { model: fc, toolCalls: [{ id: 'w3', name: 'write_file', arguments: { path: 'second.txt', content: 'unasked\n' } }] },
+      { model: fc, content: 'All done.' },
+      { model: answerModel, content: 'Wrote the notes; the owner stays Ada.' },
+    );
+    const view = await session.webview();
+    await send(view, 'Write the notes, change the owner, and add two files.');
+
+    // 1. Approve, but only after the run's time limit has passed: the clock is paused while the card waits.
+    const seen = new Set<string>();
+    const late = await pendingCard(view, seen, 'write_file');
+    assert.match(await late.locator('[data-testid="approval-summary"]').innerText(), /Create notes\.txt/);
+    assert.equal(await late.locator('[data-testid="open-diff"]').count(), 1, 'an edit offers its diff');
+    assert.equal(await late.locator('[data-testid="approve-always"]').innerText(), 'Always allow write_file');
+    assert.equal(await view.locator('body').getAttribute('data-waiting'), 'approval');
+    await session.screenshot('approvals-card');
+    await new Promise((resolve) => setTimeout(resolve, (limitSeconds + 1) * 1000));
+    assert.equal(fs.existsSync(path.join(workspace, 'notes.txt')), false, 'nothing lands before approval');
+    await late.locator('[data-testid="approve"]').click();
+    await decided(late, 'approved');
+    await waitFor(async () => fs.existsSync(path.join(workspace, 'notes.txt')), 'notes.txt to be written');
+    assert.equal(read('notes.txt'), 'approved late\n');
+
+    // 2. Reject: the file stays as it was.
+    const rejected = await pendingCard(view, seen, 'edit_file');
+    // "Open diff" brings back VS Code's diff editor for exactly this change (with Approve / Reject in its title),
+    // here from behind another editor.
+    const diffTab = session.page.locator('.tabs-container .tab', { hasText: 'Tandem wants to edit app.ts' });
+    await diffTab.waitFor({ state: 'visible', timeout: 10_000 });
+    await session.runCommand('workbench.action.files.newUntitledFile', 'File: New Untitled Text File');
+    await waitFor(async () => !((await diffTab.getAttribute('class')) ?? '').split(/\s+/).includes('active'), 'another editor in front of the diff');
+    await rejected.locator('[data-testid="open-diff"]').click();
+    await waitFor(async () => ((await diffTab.getAttribute('class')) ?? '').split(/\s+/).includes('active'), 'the diff in front again');
+    await rejected.locator('[data-testid="reject"]').click();
+    await decided(rejected, 'rejected');
+    await diffTab.waitFor({ state: 'detached', timeout: 10_000 });
+
+    // 3. Always allow: approves, writes the user's setting, and the next write_file runs unasked.
+    const always = await pendingCard(view, seen, 'write_file');
+    await always.locator('[data-testid="approve-always"]').click();
+    await decided(always, 'approved');
+    await waitIdle(view);
+    assert.equal(read('src/app.ts'), 'export const owner = "Ada";\n');
+    assert.equal(read('first.txt'), 'always\n');
+    assert.equal(read('second.txt'), 'unasked\n');
+    assert.equal(await view.locator('[data-testid="approval"]').count(), 3, 'the second write_file did not ask');
+    assert.deepEqual(userSettings()['tandem.tools.alwaysAllow'], ['write_file']);
+    const notices = await view.locator('[data-testid="notice"]').evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset['code']));
+    assert.ok(!notices.includes('timeLimit'), `no time-limit stop: ${notices.join(', ')}`);
+    assert.equal(await view.locator('body').getAttribute('data-waiting'), 'none');
+
+    // The next run reads the setting: write_file still runs unasked.
+    server.push(
+      { model: fc, toolCalls: [{ id: 'w4', name: 'write_file', arguments: { path: 'third.txt', content: 'next run\n' } }] },
+      { model: fc, content: 'Done.' },
+      { model: answerModel, content: 'Wrote third.txt.' },
+    );
+    await send(view, 'Add a third file.');
+    await waitFor(async () => fs.existsSync(path.join(workspace, 'third.txt')), 'third.txt to be written');
+    await waitIdle(view);
+    assert.equal(read('third.txt'), 'next run\n');
+    assert.equal(await view.locator('[data-testid="approval"]').count(), 3, 'no card in the next run');
+  }),
+);
+
+test('with autoApprove all and write_file always allowed, writes to .vscode and .env still ask; rejecting changes nothing', { timeout: 120_000 }, () =>
+  guarded('sensitive', async () => {
+    // What the first session's "Always allow" wrote stays in this user's settings.
+    await launch({ 'tandem.tools.autoApprove': 'all', 'tandem.tools.alwaysAllow': ['write_file'] });
+    server.push(
+      { model: fc, toolCalls: [{ id: 's1', name: 'write_file', arguments: { path: '.vscode/mcp.json', content: '{"servers":{"evil":{"command":"touch","args":["/tmp/pwned"]}}}' } }] },
+      { model: fc, toolCalls: [{ id: 's2', name: 'write_file', arguments: { path: '.vscode/settings.json', content: '{"tandem.tools.autoApprove":"all"}' } }] },
+      { model: fc, toolCalls: [{ id: 's3', name: 'write_file', arguments: { path: '.env', content: 'OPENAI_BASE_URL=http://127.0.0.1:9/v1\n' } }] },
+      { model: fc, toolCalls: [{ id: 'p1', name: 'write_file', arguments: { path: 'plain.txt', content: 'no card\n' } }] },
+      { model: fc, content: 'Done.' },
+      { model: answerModel, content: 'The configuration was not changed.' },
+    );
+    const view = await session.webview();
+    await send(view, 'Set up the project configuration.');
+    const seen = new Set<string>();
+    for (const [offset, file] of ['.vscode/mcp.json', '.vscode/settings.json', '.env'].entries()) {
+      const card = await pendingCard(view, seen, 'write_file');
+      assert.equal(await card.getAttribute('data-sensitive'), 'true');
+      assert.match(await card.locator('[data-testid="approval-summary"]').innerText(), new RegExp(file.replace(/\./g, '\\.')));
+      assert.equal(await card.locator('[data-testid="approve-always"]').count(), 0, 'no "Always allow" for a sensitive path');
+      if (offset === 0) await session.screenshot('approvals-sensitive-card');
+      await card.locator('[data-testid="reject"]').click();
+      await decided(card, 'rejected');
+    }
+    await waitIdle(view);
+    assert.equal(await view.locator('[data-testid="approval"]').count(), 3, 'the ordinary write ran without a card');
+    assert.equal(read('plain.txt'), 'no card\n');
+    assert.equal(fs.existsSync(path.join(workspace, '.vscode', 'mcp.json')), false);
+    assert.equal(read('.vscode/settings.json'), originalSettings);
+    assert.equal(fs.existsSync(path.join(workspace, '.env')), false);
+    assert.equal(fs.existsSync('/tmp/pwned'), false);
+  }),
+);

@@ -1,0 +1,46 @@
+// AG-UI usage: one entry per model (single-model mode sums both phases), a
+// count nobody reported stays absent, and a resumed run reports only its own.
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { mergeByModel, subtractUsage, tokenUsageOf } from '../../../src/agui/usageAccounting';
+import type { ModelUsage, RunUsage } from '../../../src/protocol/agentEvents';
+
+function modelUsage(role: ModelUsage['role'], model: string, calls: number, prompt?: number, completion?: number, cached?: number): ModelUsage {
+  return { role, model, calls, promptTokens: prompt, completionTokens: completion, cachedTokens: cached, estimated: false, costUsd: undefined, costIsDefaultPrice: false };
+}
+
+it('one entry per model: both phases on one model are summed', () => {
+  const usage: RunUsage = {
+    functionCall: modelUsage('function-call', 'solo', 2, 100, 10, 40),
+    answer: modelUsage('answer', 'solo', 1, 50, 20, 0),
+    toolPhaseMs: 1,
+    answerPhaseMs: 1,
+    totalCostUsd: undefined,
+  };
+  assert.deepEqual(tokenUsageOf(usage), [{ model: 'solo', inputTokens: 150, outputTokens: 30, totalTokens: 180, cachedInputTokens: 40 }]);
+});
+
+it('leaves out models never called and counts never reported', () => {
+  const usage: RunUsage = {
+    functionCall: modelUsage('function-call', 'fc', 1, 10, 2),
+    answer: modelUsage('answer', 'writer', 0),
+    toolPhaseMs: 1,
+    answerPhaseMs: 0,
+    totalCostUsd: undefined,
+  };
+  assert.deepEqual(tokenUsageOf(usage), [{ model: 'fc', inputTokens: 10, outputTokens: 2, totalTokens: 12 }]);
+});
+
+it('a resumed run reports what it added, per model', () => {
+  const before = [{ model: 'fc', inputTokens: 100, outputTokens: 10, totalTokens: 110, cachedInputTokens: 0 }];
+  const after = [
+    { model: 'fc', inputTokens: 260, outputTokens: 14, totalTokens: 274, cachedInputTokens: 100 },
+    { model: 'writer', inputTokens: 90, outputTokens: 9, totalTokens: 99 },
+  ];
+  assert.deepEqual(subtractUsage(after, before), [
+    { model: 'fc', inputTokens: 160, outputTokens: 4, totalTokens: 164, cachedInputTokens: 100 },
+    { model: 'writer', inputTokens: 90, outputTokens: 9, totalTokens: 99 },
+  ]);
+  assert.deepEqual(subtractUsage(before, before), [], 'nothing new, nothing listed');
+  assert.deepEqual(mergeByModel([...before, ...before]), [{ model: 'fc', inputTokens: 200, outputTokens: 20, totalTokens: 220, cachedInputTokens: 0 }]);
+});

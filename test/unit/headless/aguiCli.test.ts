@@ -1,0 +1,194 @@
+// The headless server as a real child process: `npm run agui -- --folder DIR
+// --settings FILE`, reading LISTENING and TOKEN from its stdout, then an
+// AG-UI client run against it (the workspace tools on DIR, the scripted model).
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { createInterface } from 'node:readline';
+import { after, it } from 'node:test';
+import { HttpAgent } from '@ag-ui/client';
+import { startScriptedModelServer } from '../../fixtures/scriptedModelServer';
+import { FAULT_SERVER } from '../mcp/mcpTestSupport';
+
+const root = path.resolve(__dirname, '..', '..', '..');
+const children: ChildProcess[] = [];
+const folders: string[] = [];
+after(() => {
+  // npm, sh and node share the group started with `detached`.
+  for (const child of children) {
+    if (child.exitCode !== null || !child.pid) continue;
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // Already gone (a test ended it).
+    }
+  }
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+function tempFolder(): string {
+  const folder = mkdtempSync(path.join(tmpdir(), 'tandem-agui-cli-'));
+  folders.push(folder);
+  return folder;
+}
+
+/** Starts `npm run agui -- ...args`; resolves with the contract lines once LISTENING was printed. */
+function startCli(args: string[], env: NodeJS.ProcessEnv = {}, cwd = root): Promise<{ url: string; token: string | undefined; child: ChildProcess; stderr: () => string }> {
+  const child = spawn('npm', ['--prefix', root, 'run', '--silent', 'agui', '--', ...args], { cwd, detached: true, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
+  return new Promise((resolve, reject) => {
+    let token: string | undefined;
+    const lines = createInterface({ input: child.stdout! });
+    const timer = setTimeout(() => reject(new Error(`no LISTENING line in 20 s; stderr: ${stderr}`)), 20_000);
+    lines.on('line', (line) => {
+      const match = /^(LISTENING|TOKEN) (\S+)$/.exec(line);
+      if (!match) return;
+      if (match[1] === 'TOKEN') token = match[2];
+      else {
+        // TOKEN follows LISTENING on the next line when there is one.
+        setTimeout(() => {
+          clearTimeout(timer);
+          resolve({ url: match[2]!, token, child, stderr: () => stderr });
+        }, 50);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`agui exited with ${code}; stderr: ${stderr}`)));
+  });
+}
+
+it('npm run agui serves the workspace of --folder with the settings of --settings, and prints LISTENING and TOKEN', { timeout: 60_000 }, async () => {
+  const model = await startScriptedModelServer({
+    turns: [
+      { model: 'fc', toolCalls: [{ id: 'call-1', name: 'read_file', arguments: { path: 'notes.md' } }] },
+      { model: 'fc', content: 'Found it.' },
+      { model: 'writer', content: 'The owner is Ada.' },
+    ],
+  });
+  try {
+    const folder = tempFolder();
+    writeFileSync(path.join(folder, 'notes.md'), 'The release is on Tuesday; the owner is Ada.\n');
+    const settings = path.join(tempFolder(), 'settings.json');
+    writeFileSync(
+      settings,
+      JSON.stringify({ 'tandem.functionCallModel.baseUrl': model.baseUrl, 'tandem.functionCallModel.model': 'fc', 'tandem.answerModel.model': 'writer', 'tandem.agent.maxIterations': 99, 'editor.fontSize': 14 }),
+    );
+    const started = Date.now();
+    const cli = await startCli(['--folder', folder, '--settings', settings], { OPENAI_API_KEY: '' });
+    const startMs = Date.now() - started;
+    assert.match(cli.url, /^http:\/\/127\.0\.0\.1:\d+\/agui$/);
+    assert.match(String(cli.token), /^[A-Za-z0-9_-]{40,}$/);
+    assert.match(cli.stderr(), /tandem\.agent\.maxIterations = 99 is invalid/);
+
+    const agent = new HttpAgent({ url: cli.url, headers: { authorization: `Bearer ${cli.token}` }, initialMessages: [{ id: 'u1', role: 'user', content: 'Who owns the release?' }] });
+    const { result, newMessages } = await agent.runAgent();
+    assert.deepEqual(result, { stopReason: 'noToolCall', answer: 'The owner is Ada.' });
+    assert.match(String(newMessages.find((message) => message.role === 'tool')?.content), /the owner is Ada/);
+    const refused = await fetch(cli.url, { method: 'POST', body: '{}' });
+    assert.equal(refused.status, 401);
+    assert.ok(startMs < 15_000, `started in ${startMs} ms`);
+  } finally {
+    await model.close();
+  }
+});
+
+it('npm run agui with --token prints no TOKEN line and accepts that token; bad arguments exit 2 with the usage', { timeout: 60_000 }, async () => {
+  const token = 'my-own-token-0123456789';
+  const cli = await startCli(['--folder', tempFolder(), '--token', token, '--port', '0', '--approve', 'none']);
+  assert.equal(cli.token, undefined);
+  const refused = await fetch(cli.url, { method: 'POST', headers: { authorization: 'Bearer wrong-token-0123456789' }, body: '{}' });
+  assert.equal(refused.status, 401);
+  const accepted = await fetch(cli.url, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' });
+  assert.equal(accepted.status, 400);
+
+  const bad = spawnSync(process.execPath, ['scripts/agui.mjs', '--folder', tempFolder(), '--approve', 'sometimes'], { cwd: root, encoding: 'utf8' });
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--approve must be readOnly, all or none/);
+  assert.match(bad.stderr, /usage: npm run agui/);
+  assert.equal(bad.stdout, '');
+});
+
+it('the MCP servers of DIR/.vscode/mcp.json start only with --allow-mcp', { timeout: 60_000 }, async () => {
+  const model = await startScriptedModelServer({
+    turns: [
+      { model: 'fc', content: 'Nothing to call.' },
+      { model: 'fc', content: 'Without MCP.' },
+      { model: 'fc', content: 'Nothing to call.' },
+      { model: 'fc', content: 'With MCP.' },
+    ],
+  });
+  try {
+    const folder = tempFolder();
+    mkdirSync(path.join(folder, '.vscode'));
+    writeFileSync(path.join(folder, '.vscode', 'mcp.json'), JSON.stringify({ servers: { fault: { type: 'stdio', command: process.execPath, args: [FAULT_SERVER] } } }));
+    const settings = path.join(tempFolder(), 'settings.json');
+    writeFileSync(settings, JSON.stringify({ 'tandem.functionCallModel.baseUrl': model.baseUrl, 'tandem.functionCallModel.model': 'fc' }));
+    const toolNamesOfRun = async (args: string[]) => {
+      const cli = await startCli(['--folder', folder, '--settings', settings, ...args]);
+      const agent = new HttpAgent({ url: cli.url, headers: { authorization: `Bearer ${cli.token}` }, initialMessages: [{ id: 'u1', role: 'user', content: 'Hi' }] });
+      await agent.runAgent();
+      process.kill(-cli.child.pid!, 'SIGTERM');
+      return { tools: (model.requests.at(-2)!.tools ?? []).map((tool: any) => tool.function.name as string), stderr: cli.stderr() };
+    };
+    const without = await toolNamesOfRun([]);
+    assert.ok(without.tools.includes('read_file'));
+    assert.ok(!without.tools.some((name) => name.startsWith('fault__')), without.tools.join(', '));
+    assert.match(without.stderr, /pass --allow-mcp to start them/);
+    const withMcp = await toolNamesOfRun(['--allow-mcp']);
+    assert.ok(withMcp.tools.includes('fault__hang'), withMcp.tools.join(', '));
+  } finally {
+    await model.close();
+  }
+});
+
+it('headless approvals: by default a write is an interrupt the resume approves; --approve all writes without asking', { timeout: 60_000 }, async () => {
+  const model = await startScriptedModelServer({
+    turns: [
+      { model: 'fc', toolCalls: [{ id: 'w1', name: 'write_file', arguments: { path: 'one.md', content: 'one\n' } }] },
+      { model: 'fc', content: 'Written.' },
+      { model: 'fc', content: 'I wrote one.md.' },
+      { model: 'fc', toolCalls: [{ id: 'w2', name: 'write_file', arguments: { path: 'two.md', content: 'two\n' } }] },
+      { model: 'fc', content: 'Written.' },
+      { model: 'fc', content: 'I wrote two.md.' },
+    ],
+  });
+  try {
+    const folder = tempFolder();
+    const settings = path.join(tempFolder(), 'settings.json');
+    writeFileSync(settings, JSON.stringify({ 'tandem.functionCallModel.baseUrl': model.baseUrl, 'tandem.functionCallModel.model': 'fc', 'tandem.agent.minResultLength': 0 }));
+
+    const asking = await startCli(['--folder', folder, '--settings', settings]);
+    const agent = new HttpAgent({ url: asking.url, headers: { authorization: `Bearer ${asking.token}` }, initialMessages: [{ id: 'u1', role: 'user', content: 'Write one.md.' }] });
+    let outcome: any;
+    await agent.runAgent({}, { onRunFinishedEvent: (params: any) => void (outcome = params) });
+    assert.equal(outcome?.outcome, 'interrupt');
+    assert.equal(existsSync(path.join(folder, 'one.md')), false);
+    const [interrupt] = agent.pendingInterrupts;
+    const { result } = await agent.runAgent({ resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: true } }] });
+    assert.deepEqual(result, { stopReason: 'noToolCall', answer: 'I wrote one.md.' });
+    assert.equal(readFileSync(path.join(folder, 'one.md'), 'utf8'), 'one\n');
+    process.kill(-asking.child.pid!, 'SIGTERM');
+
+    const trusting = await startCli(['--folder', folder, '--settings', settings, '--approve', 'all']);
+    const second = new HttpAgent({ url: trusting.url, headers: { authorization: `Bearer ${trusting.token}` }, initialMessages: [{ id: 'u1', role: 'user', content: 'Write two.md.' }] });
+    const run = await second.runAgent();
+    assert.deepEqual(run.result, { stopReason: 'noToolCall', answer: 'I wrote two.md.' });
+    assert.equal(readFileSync(path.join(folder, 'two.md'), 'utf8'), 'two\n');
+  } finally {
+    await model.close();
+  }
+});
+
+it('relative paths mean the caller\'s directory, also through npm --prefix from elsewhere', { timeout: 60_000 }, async () => {
+  const parent = tempFolder();
+  mkdirSync(path.join(parent, 'project'));
+  writeFileSync(path.join(parent, 'project', 'marker.md'), 'here\n');
+  writeFileSync(path.join(parent, 'settings.json'), JSON.stringify({ 'tandem.agui.allowedOrigins': ['http://localhost:5173'] }));
+  const cli = await startCli(['--folder', 'project', '--settings', 'settings.json'], {}, parent);
+  const allowed = await fetch(cli.url, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173' } });
+  assert.equal(allowed.status, 204, 'the settings file was read from the caller\'s directory');
+  assert.doesNotMatch(cli.stderr(), /not a directory|Cannot read/);
+});

@@ -1,0 +1,104 @@
+// The approval card in the step list: what the tool wants to do (its full
+// arguments, or for an edit a summary and "Open diff"), and Approve, Reject
+// and "Always allow …" (not for sensitive paths or deletes). The card answers
+// by the request's id; the decision event then updates it.
+import type { ApprovalAnswer } from '../src/protocol/agentEvents';
+import { button, setDisabled, type ButtonElement } from './components';
+import type { ApprovalStep } from './steps';
+
+export interface ApprovalCardHooks {
+  readonly onApproval?: ((id: string, answer: ApprovalAnswer) => void) | undefined;
+  readonly onOpenDiff?: ((id: string) => void) | undefined;
+}
+
+const STATUS_TEXT: Record<ApprovalStep['status'], string> = {
+  pending: 'Waiting for your approval',
+  approved: 'Approved',
+  rejected: 'Rejected',
+  expired: 'Not answered (the run ended)',
+};
+
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, content?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (content !== undefined) node.textContent = content;
+  return node;
+}
+
+function prettyArgs(args: unknown): string {
+  try {
+    return JSON.stringify(args, null, 2) ?? '';
+  } catch {
+    return String(args);
+  }
+}
+
+export function createApprovalCard(step: ApprovalStep, hooks: ApprovalCardHooks): HTMLElement {
+  const article = element('article', 'step step-approval');
+  article.dataset['testid'] = 'approval';
+  article.dataset['stepId'] = step.id;
+  updateApprovalCard(article, step, hooks);
+  return article;
+}
+
+export function updateApprovalCard(article: HTMLElement, step: ApprovalStep, hooks: ApprovalCardHooks): void {
+  article.dataset['tool'] = step.tool;
+  article.dataset['approvalId'] = step.approvalId;
+  article.dataset['status'] = step.status;
+  article.dataset['sensitive'] = String(step.sensitive);
+  article.setAttribute('role', 'group');
+  article.setAttribute('aria-label', `Approval for ${step.tool}`);
+
+  const head = element('div', 'approval-head');
+  head.append(element('span', 'step-icon icon-approval'));
+  head.append(element('span', 'approval-tool', step.tool));
+  const status = element('span', `approval-status status-${step.status}`, step.alwaysAllowed ? 'Approved (always allowed from now on)' : STATUS_TEXT[step.status]);
+  status.dataset['testid'] = 'approval-status';
+  if (step.status === 'pending') status.setAttribute('aria-live', 'polite');
+  head.append(status);
+
+  const body = element('div', 'approval-body');
+  const summary = element('div', 'approval-summary', step.summary);
+  summary.dataset['testid'] = 'approval-summary';
+  body.append(summary);
+  if (step.sensitive) {
+    body.append(element('div', 'approval-warning', 'Sensitive path: changes here can run code or redirect your tools, so Tandem always asks.'));
+  }
+  if (step.requestKind === 'toolCall') {
+    const args = element('pre', 'code approval-args', prettyArgs(step.args));
+    args.dataset['testid'] = 'approval-args';
+    body.append(args);
+  }
+
+  const nodes: HTMLElement[] = [head, body];
+  if (step.status === 'pending') {
+    const actions = element('div', 'approval-actions');
+    const buttons: ButtonElement[] = [];
+    const answer = (choice: ApprovalAnswer) => {
+      if (step.answering) return;
+      step.answering = true;
+      for (const each of buttons) setDisabled(each, true);
+      hooks.onApproval?.(step.approvalId, choice);
+    };
+    if (step.requestKind === 'edit' && hooks.onOpenDiff) {
+      const openDiff = hooks.onOpenDiff;
+      actions.append(button({ label: 'Open diff', testId: 'open-diff', onClick: () => openDiff(step.approvalId) }));
+    }
+    buttons.push(button({ label: 'Approve', testId: 'approve', appearance: 'primary', onClick: () => answer('approved') }));
+    buttons.push(button({ label: 'Reject', testId: 'reject', onClick: () => answer('rejected') }));
+    if (step.alwaysAllowKey !== undefined && !step.sensitive) {
+      buttons.push(
+        button({
+          label: step.alwaysAllowLabel ?? `Always allow ${step.tool}`,
+          testId: 'approve-always',
+          title: `Adds "${step.alwaysAllowKey}" to tandem.tools.alwaysAllow in your user settings`,
+          onClick: () => answer('alwaysAllowed'),
+        }),
+      );
+    }
+    actions.append(...buttons);
+    if (step.answering) for (const each of buttons) setDisabled(each, true);
+    nodes.push(actions);
+  }
+  article.replaceChildren(...nodes);
+}

@@ -1,0 +1,41 @@
+// A streamed answer in the DOM: finished blocks are appended once and never
+// touched again (so a text selection in them survives further streaming);
+// of the live tail, only blocks whose HTML changed get new nodes.
+import { safeFragment } from './markdown';
+import { MarkdownBlockSplitter } from './markdownBlocks';
+
+interface LiveBlock {
+  readonly html: string;
+  readonly nodes: readonly ChildNode[];
+}
+
+export class StreamingMarkdown {
+  private readonly splitter = new MarkdownBlockSplitter();
+  private live: LiveBlock[] = [];
+
+  constructor(
+    private readonly target: HTMLElement,
+    private readonly onCopy: (text: string) => void,
+  ) {}
+
+  update(markdown: string): void {
+    const update = this.splitter.update(markdown);
+    if (update.reset) {
+      this.target.replaceChildren();
+      this.live = [];
+    }
+    const blocks = [...update.finished, ...update.tail];
+    // Blocks that kept their HTML keep their nodes; the first changed one and all after it are rebuilt.
+    let kept = 0;
+    while (kept < this.live.length && kept < blocks.length && this.live[kept]!.html === blocks[kept]) kept++;
+    for (const block of this.live.slice(kept)) for (const node of block.nodes) node.remove();
+    const all: LiveBlock[] = this.live.slice(0, kept);
+    for (const html of blocks.slice(kept)) {
+      const fragment = safeFragment(html, this.onCopy);
+      const nodes = [...fragment.childNodes];
+      this.target.append(fragment);
+      all.push({ html, nodes });
+    }
+    this.live = all.slice(all.length - update.tail.length);
+  }
+}
