@@ -6,6 +6,9 @@ import type { ModelSettings } from '../models/chatModel';
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
+/** `tandem.agent.rulesFiles` by default: the files Copilot, Codex and Cline users already keep. */
+export const DEFAULT_RULES_FILES: readonly string[] = ['AGENTS.md', '.github/copilot-instructions.md', '.tandem/rules/*.md'];
+
 export interface ModelPrice {
   /** USD per million input tokens. */
   readonly input: number;
@@ -35,6 +38,8 @@ export interface AgentSettings {
   readonly alwaysAllow: readonly string[];
   /** Extra globs whose writes always ask, besides the built-in list. */
   readonly sensitivePaths: readonly string[];
+  /** Workspace-relative rules files (last segment may hold `*`) whose text joins both system prompts. */
+  readonly rulesFiles: readonly string[];
   readonly mcpServers: Record<string, unknown>;
   readonly pricing: Readonly<Record<string, ModelPrice>>;
 }
@@ -65,6 +70,7 @@ const fields = {
   'agent.nonToolReply': { schema: z.enum(['answer', 'remind', 'user']), fallback: 'answer' },
   'agent.minResultLength': { schema: z.number().int().min(0).max(10_000), fallback: 20 },
   'agent.verbose': { schema: z.boolean(), fallback: false },
+  'agent.rulesFiles': { schema: z.array(z.string().trim().min(1).max(500)).max(100), fallback: [...DEFAULT_RULES_FILES] as string[] },
   'tools.autoApprove': { schema: z.enum(['readOnly', 'all', 'none']), fallback: 'readOnly' },
   'tools.alwaysAllow': { schema: z.array(z.string().trim().min(1).max(1000)).max(1000), fallback: [] as string[] },
   'tools.sensitivePaths': { schema: z.array(z.string().trim().min(1).max(1000)).max(1000), fallback: [] as string[] },
@@ -199,6 +205,7 @@ export function resolveSettings(raw: RawSettings, env: NodeJS.ProcessEnv = proce
     autoApprove: value('tools.autoApprove'),
     alwaysAllow: value('tools.alwaysAllow'),
     sensitivePaths: value('tools.sensitivePaths'),
+    rulesFiles: value('agent.rulesFiles'),
     mcpServers: value('mcp.servers'),
     pricing: value('pricing'),
   };

@@ -1,6 +1,8 @@
 // The prompt templates. Kept in one place so they can be tuned per model
 // family without touching the loop.
 import type { ChatMessage, ToolSchema } from '../models/chatModel';
+import type { RuleFile } from '../tools/rulesFiles';
+import { withRules } from './rules';
 
 export const FINISH_TOOL_NAME = 'finish';
 
@@ -78,10 +80,15 @@ export interface Finding {
 const FINDING_LIMIT = 12_000;
 
 /** The answer model's view of a run: the conversation, then the findings and the stop reason. */
-export function answerMessages(conversation: readonly ChatMessage[], findings: readonly Finding[], stopNote: string | undefined): ChatMessage[] {
+export function answerMessages(
+  conversation: readonly ChatMessage[],
+  findings: readonly Finding[],
+  stopNote: string | undefined,
+  rules?: readonly RuleFile[],
+): ChatMessage[] {
   const history = conversation.filter((message) => message.role === 'user' || (message.role === 'assistant' && message.content));
   if (findings.length === 0 && stopNote === undefined) {
-    return [{ role: 'system', content: ANSWER_SYSTEM_PROMPT }, ...history];
+    return [{ role: 'system', content: withRules(ANSWER_SYSTEM_PROMPT, rules) }, ...history];
   }
   const body = findings
     .map((finding, index) => {
@@ -93,7 +100,7 @@ export function answerMessages(conversation: readonly ChatMessage[], findings: r
     findings.length ? `Tool findings gathered for the user's last message:\n\n${body}` : 'No tool findings were gathered.',
     stopNote ? `\nNote: ${stopNote}` : '',
   ].join('');
-  return [{ role: 'system', content: `${ANSWER_SYSTEM_PROMPT}\n\n${context}` }, ...history];
+  return [{ role: 'system', content: `${withRules(ANSWER_SYSTEM_PROMPT, rules)}\n\n${context}` }, ...history];
 }
 
 function firstLine(text: string): string {

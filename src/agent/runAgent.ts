@@ -11,6 +11,8 @@ import { runAnswerPhase } from './answerPhase';
 import { CancelledError, isCancellation, ModelApiError, TandemError } from '../common/errors';
 import { EventChannel } from './eventChannel';
 import { answerMessages, CHAT_SYSTEM_PROMPT } from './prompts';
+import { rulesNotice, withRules } from './rules';
+import type { RuleFile } from '../tools/rulesFiles';
 import { lengthEvaluator, type ResultEvaluator } from './resultEvaluator';
 import { RunEmitter } from './runEmitter';
 import { createRunApprovalGate, isApprover, pausingGate, type Approver } from './runApprovalGate';
@@ -25,6 +27,8 @@ export interface RunInput {
   readonly messages: readonly ChatMessage[];
   /** Overrides `settings.mode` for this run. */
   readonly mode?: 'agent' | 'chat' | undefined;
+  /** The repository's rules files; their text joins both models' system prompts. */
+  readonly rules?: readonly RuleFile[] | undefined;
 }
 
 export interface AgentDependencies {
@@ -105,12 +109,13 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
   try {
     if (signal.aborted) throw new CancelledError();
     const question = lastUserText(input.messages);
+    if (input.rules?.length) emitter.notice('rules', 'info', rulesNotice(input.rules));
     let answerInput: ChatMessage[];
     let stopReason: StopReason;
 
     if (mode === 'chat') {
       stopReason = 'chatMode';
-      answerInput = [{ role: 'system', content: CHAT_SYSTEM_PROMPT }, ...input.messages];
+      answerInput = [{ role: 'system', content: withRules(CHAT_SYSTEM_PROMPT, input.rules) }, ...input.messages];
     } else {
       emitter.custom(CustomEventName.phase, { phase: 'tools', role: 'function-call', model: names.functionCallModel, ...names } satisfies PhasePayload, {
         role: 'function-call',
@@ -131,6 +136,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
         signal,
         log: deps.log,
         clock,
+        rules: input.rules,
       });
       usage.endPhase();
       stopReason = tools.stopReason;
@@ -148,7 +154,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
       }
       const concluded = tools.finalReply ? `The tool-using model concluded: ${tools.finalReply}` : undefined;
       const limited = stopReason === 'noToolCall' || stopReason === 'finished' || stopReason === 'sufficient' ? undefined : tools.reason;
-      answerInput = answerMessages(input.messages, tools.findings, [limited, concluded].filter(Boolean).join(' ') || undefined);
+      answerInput = answerMessages(input.messages, tools.findings, [limited, concluded].filter(Boolean).join(' ') || undefined, input.rules);
       emitter.custom(
         CustomEventName.phase,
         { phase: 'answer', role: 'answer', model: names.answerModel, stopReason, reason: tools.reason, ...names } satisfies PhasePayload,

@@ -11,6 +11,8 @@ import type { AgentSettings } from './agentSettings';
 import { CancelledError, isCancellation } from '../common/errors';
 import { LoopDetector } from './loopDetector';
 import { runModelTurn } from './modelTurn';
+import { withRules } from './rules';
+import type { RuleFile } from '../tools/rulesFiles';
 import { FINISH_TOOL_NAME, finishTool, functionCallSystemPrompt, insufficientNote, loopWarning, REMINDER, TRUNCATED_NOTE, type Finding } from './prompts';
 import type { EvaluatedResult, ResultEvaluator } from './resultEvaluator';
 import type { RunEmitter, StreamedMessage } from './runEmitter';
@@ -46,6 +48,8 @@ export interface ToolPhaseContext {
   readonly log?: ((line: string) => void) | undefined;
   /** Agent time for the time limit; a wait on a person pauses it. */
   readonly clock?: AgentClock | undefined;
+  /** The repository's rules files, appended to the system prompt. */
+  readonly rules?: readonly RuleFile[] | undefined;
 }
 
 export interface ToolPhaseResult {
@@ -77,7 +81,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
   if (remind) schemas.push(finishTool);
   const toolsByName = new Map(context.tools.map((tool) => [tool.name, tool]));
   const toolNames = new Set(toolsByName.keys());
-  const messages: ChatMessage[] = [{ role: 'system', content: functionCallSystemPrompt(schemas, { remind }) }, ...context.conversation];
+  const messages: ChatMessage[] = [{ role: 'system', content: withRules(functionCallSystemPrompt(schemas, { remind }), context.rules) }, ...context.conversation];
   const loops = new LoopDetector();
   const findings: Finding[] = [];
   const allResults: EvaluatedResult[] = [];

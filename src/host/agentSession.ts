@@ -15,6 +15,7 @@ import { historyMessages } from '../protocol/conversationHistory';
 import { HostEventName } from '../protocol/hostEventNames';
 import { appendCompacted, titleFrom, type ConversationStore, type StoredConversation } from './conversationStore';
 import type { OutputLog } from './outputLog';
+import { loadRulesFiles, type RuleFile } from '../tools/rulesFiles';
 
 /** Where a run's tools and approvals come from (workspace tools, MCP), injected so the panel works without them. */
 export interface ToolSources {
@@ -132,7 +133,7 @@ export class AgentSession implements vscode.Disposable {
     const started = Date.now();
     try {
       const events = runAgent(
-        { threadId: conversation.id, runId, messages: historyMessages(conversation.events), mode: settings.mode },
+        { threadId: conversation.id, runId, messages: historyMessages(conversation.events), mode: settings.mode, rules: await workspaceRules(settings.rulesFiles) },
         {
           functionCallModel,
           answerModel,
@@ -225,4 +226,14 @@ export class AgentSession implements vscode.Disposable {
     this.run?.controller.abort();
     void this.save();
   }
+}
+
+/** The rules files of every workspace folder (named by folder in a multi-root workspace). */
+async function workspaceRules(patterns: readonly string[]): Promise<RuleFile[]> {
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
+  if (patterns.length === 0 || folders.length === 0) return [];
+  return loadRulesFiles(
+    folders.map((folder) => ({ folder: folder.uri.fsPath, label: folders.length > 1 ? folder.name : '' })),
+    patterns,
+  );
 }

@@ -74,7 +74,8 @@ export type NoticeCode =
   | 'usageEstimated'
   | 'settingsIgnored'
   | 'restrictedMode'
-  | 'workspaceTrusted';
+  | 'workspaceTrusted'
+  | 'rules';
 
 /** Commands the panel may ask the host to run (buttons, notice actions). */
 export const PANEL_COMMANDS = [

@@ -13,6 +13,7 @@ import type { ChatMessage } from '../../../src/models/chatModel';
 import { createChatModel } from '../../../src/models/openAiChatModel';
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
 import type { Tool, ToolResult } from '../../../src/tools/tool';
+import type { RuleFile } from '../../../src/tools/rulesFiles';
 import { afterEach } from 'node:test';
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedTurn } from '../../fixtures/scriptedModelServer';
 
@@ -35,6 +36,7 @@ export function settingsFor(server: ScriptedModelServer, overrides: Partial<Agen
     autoApprove: 'readOnly',
     alwaysAllow: [],
     sensitivePaths: [],
+    rulesFiles: [],
     mcpServers: {},
     pricing: { 'fc-model': { input: 1, output: 2 }, 'answer-model': { input: 10, output: 20 } },
     ...overrides,
@@ -91,6 +93,7 @@ export interface RunOptions {
   readonly mode?: 'agent' | 'chat';
   readonly onEvent?: (event: AgentEvent) => void;
   readonly singleModel?: boolean;
+  readonly rules?: readonly RuleFile[];
 }
 
 export const fastRetry = { baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 50, random: () => 0 };
@@ -109,7 +112,7 @@ export async function runScripted(settings: AgentSettings, options: RunOptions =
   };
   const events: AgentEvent[] = [];
   const messages = options.messages ?? [{ role: 'user', content: 'What is in the table?' }];
-  for await (const event of runAgent({ threadId: 't1', runId: randomUUID(), messages, mode: options.mode }, deps, options.signal ?? new AbortController().signal)) {
+  for await (const event of runAgent({ threadId: 't1', runId: randomUUID(), messages, mode: options.mode, rules: options.rules }, deps, options.signal ?? new AbortController().signal)) {
     events.push(event);
     options.onEvent?.(event);
   }
