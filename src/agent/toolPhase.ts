@@ -28,6 +28,7 @@ import { MISTAKE_LIMIT, mistakeLimit } from './stopWhen/mistakeLimit';
 import { timeLimit } from './stopWhen/timeLimit';
 import type { UsageTracker } from './usageTracker';
 import type { ApprovalGate } from '../tools/tool';
+import type { ElicitationHandler } from '../tools/elicitation';
 import type { ChatModel } from '../models/chatModel';
 
 export { MISTAKE_LIMIT };
@@ -39,6 +40,7 @@ export interface ToolPhaseContext {
   readonly model: ChatModel;
   readonly tools: readonly Tool[];
   readonly approval: ApprovalGate;
+  readonly elicit?: ElicitationHandler | undefined;
   readonly cache: SessionCache;
   readonly settings: AgentSettings;
   readonly evaluator: ResultEvaluator;
@@ -244,6 +246,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
         tools: toolsByName,
         cache: context.cache,
         approval: context.approval,
+        elicit: context.elicit,
         emitter,
         signal: phase.signal,
         log: context.log,

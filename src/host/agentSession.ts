@@ -85,7 +85,7 @@ export class AgentSession implements vscode.Disposable {
 
   /** Adds a host event (prompt, notice, edits) to the conversation and the panel. */
   append(event: AgentEvent): void {
-    appendCompacted(this.conversation.events, event);
+    appendCompacted(this.conversation.events, event, this.deps.store.persistedCount(this.conversation.id));
     this.deps.emit(this.conversation.id, event);
   }
 
@@ -213,7 +213,8 @@ export class AgentSession implements vscode.Disposable {
     if (conversation.events.length === 0) return;
     this.saving = this.saving.then(async () => {
       try {
-        await this.deps.store.save(conversation);
+        // While a run streams, the last event may still grow: it is stored once it is complete.
+        await this.deps.store.save(conversation, { final: !this.running });
         if (conversation === this.conversation) await this.deps.store.setCurrent(conversation.id);
       } catch (error) {
         this.deps.log.error(`could not save the conversation: ${error instanceof Error ? error.message : String(error)}`);

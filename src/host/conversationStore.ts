@@ -1,11 +1,13 @@
-// Conversations on disk, one JSON file each, so they survive a window reload
-// and a restart; the index (titles, order, the open one) in a small state
-// object, a JSON file beside them in the extension. No `vscode` import.
+// Conversations on disk, one append-only JSON Lines file each
+// (conversationLog.ts), so they survive a window reload and a restart and a
+// run never rewrites what is stored; the index (titles, order, the open one)
+// in a small state object, a JSON file beside them. No `vscode` import.
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { AgentEvent } from '../protocol/agentEvents';
 import type { ConversationSummary } from '../protocol/webviewMessages';
+import { eventLines, headerLine, parseLog } from './conversationLog';
 
 export interface StoredConversation {
   readonly id: string;
@@ -73,8 +75,9 @@ const maxConversations = 100;
  * the same message or tool call, and keeping only the latest usage figures:
  * a stored conversation replays the same but is far smaller than the stream.
  */
-export function appendCompacted(events: AgentEvent[], event: AgentEvent): void {
-  const last = events[events.length - 1];
+export function appendCompacted(events: AgentEvent[], event: AgentEvent, sealed = 0): void {
+  // Events before `sealed` are already on disk: never merge into them.
+  const last = events.length > sealed ? events[events.length - 1] : undefined;
   if (last && last.type === event.type) {
     const mergeable =
       event.type === 'TEXT_MESSAGE_CONTENT' || event.type === 'REASONING_MESSAGE_CONTENT'
@@ -118,42 +121,108 @@ export class ConversationStore {
     await this.state.update(currentKey, id);
   }
 
-  private file(id: string): string {
+  /** Events of each conversation already in its file. */
+  private readonly written = new Map<string, number>();
+  /** Conversations whose last append failed: the next one starts on a fresh line. */
+  private readonly torn = new Set<string>();
+
+  /** Events of `id` already stored: appendCompacted must not merge into them. */
+  persistedCount(id: string): number {
+    return this.written.get(id) ?? 0;
+  }
+
+  private file(id: string, extension: '.jsonl' | '.json' = '.jsonl'): string {
     if (!/^[A-Za-z0-9-]{1,100}$/.test(id)) throw new Error(`Not a conversation id: ${id}`);
-    return path.join(this.directory, `${id}.json`);
+    return path.join(this.directory, `${id}${extension}`);
   }
 
   async load(id: string): Promise<StoredConversation | undefined> {
+    let text: string;
     try {
-      const parsed = JSON.parse(await readFile(this.file(id), 'utf8')) as StoredConversation;
-      return Array.isArray(parsed.events) && parsed.id === id ? parsed : undefined;
+      text = await readFile(this.file(id), 'utf8');
+    } catch {
+      return this.migrate(id);
+    }
+    const parsed = parseLog(text, id);
+    if (!parsed) return undefined;
+    // Cut a torn last line so the next append starts clean.
+    if (parsed.validBytes < Buffer.byteLength(text, 'utf8')) await truncate(this.file(id), parsed.validBytes);
+    this.written.set(id, parsed.events.length);
+    const summary = this.list().find((entry) => entry.id === id);
+    return {
+      id,
+      title: summary?.title ?? parsed.header.title,
+      createdAt: parsed.header.createdAt,
+      updatedAt: summary?.updatedAt ?? parsed.header.createdAt,
+      events: parsed.events,
+    };
+  }
+
+  /** A conversation in the old one-JSON-file format: rewritten once as a log, then the old file goes. */
+  private async migrate(id: string): Promise<StoredConversation | undefined> {
+    let old: StoredConversation;
+    try {
+      old = JSON.parse(await readFile(this.file(id, '.json'), 'utf8')) as StoredConversation;
     } catch {
       return undefined;
     }
+    if (!Array.isArray(old.events) || old.id !== id) return undefined;
+    const temporary = `${this.file(id)}.${process.pid}.tmp`;
+    await writeFile(temporary, headerLine({ tandemConversation: 1, id, title: old.title, createdAt: old.createdAt }) + eventLines(old.events), 'utf8');
+    await rename(temporary, this.file(id));
+    await rm(this.file(id, '.json'), { force: true });
+    this.written.set(id, old.events.length);
+    return old;
   }
 
-  /** Writes the file atomically (temp file + rename) and moves it to the top of the index. */
-  async save(conversation: StoredConversation): Promise<void> {
-    if (conversation.events.length === 0) return;
+  /**
+   * Appends the events not yet stored and moves the conversation to the top of
+   * the index. During a run (`final: false`) the last event stays in memory,
+   * since the next delta may still merge into it.
+   */
+  async save(conversation: StoredConversation, options: { final?: boolean } = {}): Promise<void> {
+    const { events, id } = conversation;
+    if (events.length === 0) return;
+    const final = options.final ?? true;
     conversation.updatedAt = this.now();
-    await mkdir(this.directory, { recursive: true });
-    const target = this.file(conversation.id);
-    const temporary = `${target}.${process.pid}.tmp`;
-    await writeFile(temporary, JSON.stringify(conversation), 'utf8');
-    await rename(temporary, target);
-    const summary: ConversationSummary = { id: conversation.id, title: conversation.title, updatedAt: conversation.updatedAt };
-    const index = [summary, ...this.list().filter((entry) => entry.id !== conversation.id)];
-    for (const dropped of index.splice(maxConversations)) await rm(this.file(dropped.id), { force: true });
+    const written = this.written.get(id);
+    const upTo = final ? events.length : events.length - 1;
+    const fresh = written === undefined;
+    let text = fresh ? headerLine({ tandemConversation: 1, id, title: conversation.title, createdAt: conversation.createdAt }) : '';
+    if (upTo > (written ?? 0)) text += eventLines(events.slice(written ?? 0, upTo));
+    if (text) {
+      await mkdir(this.directory, { recursive: true });
+      try {
+        if (fresh) await writeFile(this.file(id), text, 'utf8');
+        else await appendFile(this.file(id), this.torn.has(id) ? `\n${text}` : text, 'utf8');
+        this.torn.delete(id);
+      } catch (error) {
+        if (!fresh) this.torn.add(id);
+        throw error;
+      }
+      this.written.set(id, Math.max(written ?? 0, upTo));
+    }
+    const listed = this.list().find((entry) => entry.id === id);
+    if (!final && listed && listed.title === conversation.title) return; // the index changes once per run, not per save
+    const summary: ConversationSummary = { id, title: conversation.title, updatedAt: conversation.updatedAt };
+    const index = [summary, ...this.list().filter((entry) => entry.id !== id)];
+    for (const dropped of index.splice(maxConversations)) await this.removeFiles(dropped.id);
     await this.state.update(indexKey, index);
   }
 
   async delete(id: string): Promise<void> {
-    await rm(this.file(id), { force: true });
+    await this.removeFiles(id);
     await this.state.update(
       indexKey,
       this.list().filter((entry) => entry.id !== id),
     );
     if (this.currentId() === id) await this.setCurrent(undefined);
+  }
+
+  private async removeFiles(id: string): Promise<void> {
+    await rm(this.file(id), { force: true });
+    await rm(this.file(id, '.json'), { force: true });
+    this.written.delete(id);
   }
 }
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -44,7 +44,7 @@ describe('conversation store', () => {
     const loaded = await second.load(conversation.id);
     assert.deepEqual(loaded?.events, conversation.events);
     assert.deepEqual(second.list().map((entry) => entry.title), ['First question']);
-    assert.deepEqual(await readdir(directory), [`${conversation.id}.json`]);
+    assert.deepEqual(await readdir(directory), [`${conversation.id}.jsonl`]);
   });
 
   it('keeps the history newest first, skips empty conversations and deletes', async () => {
@@ -103,6 +103,100 @@ describe('conversation store', () => {
       events.map((entry) => entry['delta'] ?? (entry['value'] as { n: number }).n),
       ['Hello', '!', '{"a":1}', 2],
     );
+  });
+
+  it('appends during a run and never rewrites what is stored; the growing last event waits for the end', async () => {
+    const { store: conversations, directory, state } = await store();
+    const conversation = conversations.create();
+    conversation.title = 'Long run';
+    const add = (entry: AgentEvent) => appendCompacted(conversation.events, entry, conversations.persistedCount(conversation.id));
+    add(event('CUSTOM', { name: 'tandem.userMessage', value: { text: 'go' } }));
+    add(event('RUN_STARTED'));
+    add(event('TEXT_MESSAGE_START', { messageId: 'm' }));
+    add(event('TEXT_MESSAGE_CONTENT', { messageId: 'm', delta: 'Hel' }));
+    await conversations.save(conversation, { final: false });
+    const file = path.join(directory, `${conversation.id}.jsonl`);
+    const first = await readFile(file, 'utf8');
+    assert.equal(first.trim().split('\n').length, 4, 'header and three complete events; the live delta is not stored yet');
+    add(event('TEXT_MESSAGE_CONTENT', { messageId: 'm', delta: 'lo' }));
+    for (let index = 0; index < 50; index++) {
+      add(event('TOOL_CALL_ARGS', { toolCallId: `c${index}`, delta: '{}' }));
+      await conversations.save(conversation, { final: false });
+      const now = await readFile(file, 'utf8');
+      assert.ok(now.startsWith(first), 'earlier lines are never rewritten');
+    }
+    add(event('RUN_FINISHED'));
+    await conversations.save(conversation);
+    const reloaded = await new ConversationStore(directory, state).load(conversation.id);
+    assert.deepEqual(reloaded?.events, conversation.events);
+    assert.equal(reloaded?.events.filter((entry) => entry.type === 'TEXT_MESSAGE_CONTENT')[0]?.['delta'], 'Hello');
+  });
+
+  it('a delta after a stored event starts a new line instead of changing the stored one', async () => {
+    const { store: conversations, directory, state } = await store();
+    const conversation = conversations.create();
+    const add = (entry: AgentEvent) => appendCompacted(conversation.events, entry, conversations.persistedCount(conversation.id));
+    add(event('TEXT_MESSAGE_CONTENT', { messageId: 'm', delta: 'a' }));
+    await conversations.save(conversation);
+    add(event('TEXT_MESSAGE_CONTENT', { messageId: 'm', delta: 'b' }));
+    await conversations.save(conversation);
+    const reloaded = await new ConversationStore(directory, state).load(conversation.id);
+    assert.deepEqual(reloaded?.events.map((entry) => entry['delta']), ['a', 'b']);
+  });
+
+  it('recovers from a write cut short by a crash: whole lines survive, the next append starts clean', async () => {
+    const { store: conversations, directory, state } = await store();
+    const conversation = conversations.create();
+    conversation.events.push(event('RUN_STARTED'), event('TEXT_MESSAGE_CONTENT', { messageId: 'm', delta: 'kept' }));
+    await conversations.save(conversation);
+    const file = path.join(directory, `${conversation.id}.jsonl`);
+    await appendFile(file, '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","del'); // the process died here
+
+    const afterCrash = new ConversationStore(directory, state);
+    const reloaded = await afterCrash.load(conversation.id);
+    assert.deepEqual(reloaded?.events, conversation.events);
+    reloaded!.events.push(event('RUN_FINISHED'));
+    await afterCrash.save(reloaded!);
+    const again = await new ConversationStore(directory, state).load(conversation.id);
+    assert.deepEqual(again?.events.map((entry) => entry.type), ['RUN_STARTED', 'TEXT_MESSAGE_CONTENT', 'RUN_FINISHED']);
+    assert.ok((await readFile(file, 'utf8')).endsWith('\n'));
+  });
+
+  it('skips a torn line in the middle and keeps the lines after it', async () => {
+    const { store: conversations, directory, state } = await store();
+    const conversation = conversations.create();
+    conversation.events.push(event('RUN_STARTED'));
+    await conversations.save(conversation);
+    const file = path.join(directory, `${conversation.id}.jsonl`);
+    await appendFile(file, '{"type":"TEXT_MES\n{"type":"RUN_FINISHED"}\n');
+    const reloaded = await new ConversationStore(directory, state).load(conversation.id);
+    assert.deepEqual(reloaded?.events.map((entry) => entry.type), ['RUN_STARTED', 'RUN_FINISHED']);
+  });
+
+  it('migrates a conversation stored in the old one-JSON-file format without losing it', async () => {
+    const { store: conversations, directory, state } = await store();
+    const id = '0f0e0d0c-1111-2222-3333-444455556666';
+    const events = [event('CUSTOM', { name: 'tandem.userMessage', value: { text: 'old question' } }), event('RUN_FINISHED')];
+    await writeFile(path.join(directory, `${id}.json`), JSON.stringify({ id, title: 'Old', createdAt: 5, updatedAt: 6, events }));
+    await state.update('tandem.conversations', [{ id, title: 'Old', updatedAt: 6 }]);
+    const loaded = await conversations.load(id);
+    assert.deepEqual(loaded?.events, events);
+    assert.deepEqual(await readdir(directory), [`${id}.jsonl`]);
+    loaded!.events.push(event('RUN_STARTED'));
+    await conversations.save(loaded!);
+    const reloaded = await new ConversationStore(directory, state).load(id);
+    assert.deepEqual(reloaded?.events.map((entry) => entry.type), ['CUSTOM', 'RUN_FINISHED', 'RUN_STARTED']);
+    assert.equal(reloaded?.title, 'Old');
+  });
+
+  it('caps a huge tool output on disk', async () => {
+    const { store: conversations, directory, state } = await store();
+    const conversation = conversations.create();
+    conversation.events.push(event('TOOL_CALL_RESULT', { toolCallId: 'c', messageId: 'r', content: 'x'.repeat(10_000_000) }));
+    await conversations.save(conversation);
+    assert.ok((await stat(path.join(directory, `${conversation.id}.jsonl`))).size < 200_000);
+    const reloaded = await new ConversationStore(directory, state).load(conversation.id);
+    assert.match(String(reloaded?.events[0]?.['content']), /\[9900000 more characters not stored\]$/);
   });
 
   it('titles a conversation from the first line of its first prompt', () => {

@@ -1,0 +1,87 @@
+// Streaming into the panel in a real VS Code: finished Markdown blocks are not
+// rebuilt while the answer grows, so a text selection the user made in an
+// earlier paragraph survives further streaming, and the text arrives whole
+// and in order.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
+import { launchVsCode, type VsCodeSession } from './harness';
+
+let server: ScriptedModelServer;
+let session: VsCodeSession;
+let workspace: string;
+
+before(async () => {
+  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-streaming-'));
+  server = await startScriptedModelServer({ models: ['chat-model'] });
+  session = await launchVsCode({
+    workspace,
+    settings: {
+      'tandem.functionCallModel.baseUrl': server.baseUrl,
+      'tandem.functionCallModel.model': 'chat-model',
+      'tandem.agent.mode': 'chat',
+    },
+  });
+});
+
+after(async () => {
+  await session?.close();
+  await server?.close();
+  fs.rmSync(workspace, { recursive: true, force: true });
+});
+
+const paragraphs = Array.from({ length: 40 }, (_, index) => `Paragraph ${index} says **something** about item ${index} and goes on.`);
+const answer = ['# Findings', 'Alpha bravo charlie delta echo foxtrot.', ...paragraphs, '```\ncode at the end\n```'].join('\n\n');
+
+test('a selection in an earlier paragraph survives further streaming; the text arrives whole and in order', { timeout: 180_000 }, async () => {
+  try {
+    server.push({ content: answer, chunkDelayMs: 25 });
+    const view = await session.webview();
+    const prompt = view.locator('[data-testid="prompt"]');
+    await prompt.fill('Tell me everything.');
+    await prompt.press('Enter');
+    await view.locator('[data-testid="answer"] p', { hasText: 'Paragraph 3 ' }).waitFor({ timeout: 60_000 });
+
+    // Select "bravo charlie" in the first paragraph and tag its node, as a user would while reading.
+    const selected = await view.evaluate(() => {
+      const paragraph = [...document.querySelectorAll('[data-testid="answer"] p')].find((p) => p.textContent?.startsWith('Alpha'));
+      const text = paragraph?.firstChild;
+      if (!paragraph || !text) return 'no paragraph';
+      (paragraph as unknown as { tagged: boolean }).tagged = true;
+      const range = document.createRange();
+      range.setStart(text, 6);
+      range.setEnd(text, 19);
+      const selection = getSelection()!;
+      selection.removeAllRanges();
+      selection.addRange(range);
+      return selection.toString();
+    });
+    assert.equal(selected, 'bravo charlie');
+    const stillStreaming = await view.locator('[data-kind="answer"][data-done="false"]').count();
+    assert.equal(stillStreaming, 1, 'the selection was made while the answer was still streaming');
+
+    await view.locator('[data-kind="answer"][data-done="true"]').waitFor({ timeout: 90_000 });
+    const after = await view.evaluate(() => {
+      const paragraph = [...document.querySelectorAll('[data-testid="answer"] p')].find((p) => p.textContent?.startsWith('Alpha'));
+      return {
+        selection: getSelection()?.toString() ?? '',
+        sameNode: (paragraph as unknown as { tagged?: boolean } | undefined)?.tagged === true,
+        paragraphs: [...document.querySelectorAll('[data-testid="answer"] p')].map((p) => p.textContent ?? ''),
+        headings: document.querySelectorAll('[data-testid="answer"] h1').length,
+        code: document.querySelector('[data-testid="answer"] pre code')?.textContent ?? '',
+      };
+    });
+    assert.equal(after.selection, 'bravo charlie', 'the selection is still there');
+    assert.ok(after.sameNode, 'the finished paragraph kept its node');
+    assert.deepEqual(after.paragraphs, ['Alpha bravo charlie delta echo foxtrot.', ...paragraphs.map((p) => p.replace(/\*\*/g, ''))]);
+    assert.equal(after.headings, 1);
+    assert.equal(after.code.trim(), 'code at the end');
+  } catch (error) {
+    await session.screenshot('panel-streaming-failure').catch(() => undefined);
+    console.error(session.logs());
+    throw error;
+  }
+});
