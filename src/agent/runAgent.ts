@@ -15,6 +15,7 @@ import { rulesNotice, withRules } from './rules';
 import type { RuleFile } from '../tools/rulesFiles';
 import { lengthEvaluator, type ResultEvaluator } from './resultEvaluator';
 import { RunEmitter } from './runEmitter';
+import { createRunElicitation, type Elicitor } from './runElicitation';
 import { createRunApprovalGate, isApprover, pausingGate, type Approver } from './runApprovalGate';
 import type { SessionCache } from './sessionCache';
 import { runToolPhase, type ToolPhaseResult } from './toolPhase';
@@ -50,6 +51,8 @@ export interface AgentDependencies {
   readonly log?: ((line: string) => void) | undefined;
   /** Agent time for the time limits; whoever waits on a person pauses it (default: a clock nobody pauses). */
   readonly clock?: AgentClock | undefined;
+  /** Asks a person an MCP server's question (the panel's card); absent: such questions are declined. */
+  readonly elicitor?: Elicitor | undefined;
 }
 
 /** What RUN_FINISHED carries as its `result`. */
@@ -103,6 +106,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
         log: deps.log,
       })
     : pausingGate(deps.approval, clock);
+  const elicit = deps.elicitor === undefined ? undefined : createRunElicitation(deps.elicitor, emitter, clock);
 
   emitter.emit({ type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId });
   usage.beginPhase(mode === 'chat' ? 'answer' : 'tools');
@@ -128,6 +132,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
         model: deps.functionCallModel,
         tools: deps.tools,
         approval,
+        elicit,
         cache: deps.cache,
         settings,
         evaluator: deps.evaluator ?? lengthEvaluator,

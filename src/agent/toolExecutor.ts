@@ -10,6 +10,7 @@ import { CustomEventName, type ToolCallStatus, type ToolStatusPayload } from '..
 import { CancelledError, isCancellation } from './errors';
 import type { RunEmitter } from './runEmitter';
 import type { SessionCache } from './sessionCache';
+import type { ElicitationHandler } from '../tools/elicitation';
 
 export interface PlannedCall {
   readonly id: string;
@@ -32,6 +33,8 @@ export interface ExecutionContext {
   readonly tools: ReadonlyMap<string, Tool>;
   readonly cache: SessionCache;
   readonly approval: ApprovalGate;
+  /** Asks the user on a tool's behalf (MCP elicitation), with the run's clock paused. */
+  readonly elicit?: ElicitationHandler | undefined;
   readonly emitter: RunEmitter;
   readonly signal: AbortSignal;
   readonly log?: ((line: string) => void) | undefined;
@@ -100,6 +103,7 @@ async function runOne(call: PlannedCall, context: ExecutionContext): Promise<Cal
       callId: call.id,
       signal: context.signal,
       approval: forCall(context.approval, call.id),
+      elicit: context.elicit,
       onProgress: (progress) => context.emitter.custom(CustomEventName.toolProgress, { toolCallId: call.id, ...progress }),
     });
     if (context.signal.aborted) throw new CancelledError();

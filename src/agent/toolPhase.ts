@@ -21,6 +21,7 @@ import { TextGate } from './textGate';
 import { executeCalls, resultForModel, type CallOutcome, type PlannedCall } from './toolExecutor';
 import type { UsageTracker } from './usageTracker';
 import type { ApprovalGate } from '../tools/tool';
+import type { ElicitationHandler } from '../tools/elicitation';
 import type { ChatModel } from '../models/chatModel';
 
 export const MISTAKE_LIMIT = 3;
@@ -32,6 +33,7 @@ export interface ToolPhaseContext {
   readonly model: ChatModel;
   readonly tools: readonly Tool[];
   readonly approval: ApprovalGate;
+  readonly elicit?: ElicitationHandler | undefined;
   readonly cache: SessionCache;
   readonly settings: AgentSettings;
   readonly evaluator: ResultEvaluator;
@@ -240,6 +242,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
             tools: toolsByName,
             cache: context.cache,
             approval: context.approval,
+            elicit: context.elicit,
             emitter,
             signal: phase.signal,
             log: context.log,

@@ -3,6 +3,7 @@
 import { maskUrlsIn } from './mcpRedaction';
 import { CancelledError, ConfigurationError } from '../agent/errors';
 import type { ToolContext, ToolResult } from '../tools/tool';
+import type { ElicitationHandler } from '../tools/elicitation';
 import { isRecord } from './isRecord';
 import type { McpServerDefinition } from './mcpConfig';
 import type { McpServerState, McpServerStatus } from './mcpServerStatus';
@@ -61,6 +62,8 @@ export class McpConnection {
   private startAbort: AbortController | undefined;
   private restartTimer: ReturnType<typeof setTimeout> | undefined;
   private lastAutoRestart = Number.NEGATIVE_INFINITY;
+  /** Calls in flight, newest last: a server's question during a call goes to that call's run. */
+  private readonly inflight: ToolContext[] = [];
 
   constructor(
     readonly definition: McpServerDefinition,
@@ -131,6 +134,7 @@ export class McpConnection {
       return errorResult(`MCP server "${serverName}" is not running${this.error === undefined ? '' : `: ${this.error}`}.`);
     }
     const timeoutMs = this.timeoutMs;
+    this.inflight.push(context);
     try {
       const result = await withRequestSignal(context.signal, (signal) =>
         session.authorized(
@@ -160,8 +164,19 @@ export class McpConnection {
         return errorResult(`MCP server "${serverName}" stopped during the call to "${toolName}".${tail.length > 0 ? ` Its last output:\n${tail.join('\n')}` : ''}`);
       }
       return errorResult(`MCP server "${serverName}": "${toolName}" failed: ${describeError(error)}`);
+    } finally {
+      this.inflight.splice(this.inflight.indexOf(context), 1);
     }
   }
+
+  /** A server's question: to the newest call in flight whose run can ask, else the hub's handler, else declined. */
+  private readonly elicit: ElicitationHandler = (request, signal) => {
+    const asker = [...this.inflight].reverse().find((context) => context.elicit !== undefined)?.elicit;
+    const fallback = this.options.services?.(this.definition).elicitation;
+    const handler = asker ?? fallback;
+    if (handler === undefined) return Promise.resolve({ action: 'decline' });
+    return handler(request, signal);
+  };
 
   async dispose(): Promise<void> {
     await this.stop('stopped');
@@ -182,7 +197,7 @@ export class McpConnection {
     try {
       if (definition.type === 'invalid') throw new ConfigurationError(definition.error);
       const server = await resolveServer(definition, this.options.env, this.options.inputResolver, signal);
-      const services = { serverName: definition.name, ...this.options.services?.(definition) };
+      const services = { serverName: definition.name, ...this.options.services?.(definition), elicitation: this.elicit };
       session = await openSession(server, this.options.identity, this.hooks(generation), this.options.startTimeoutMs, signal, services);
       if (generation !== this.generation) {
         await session.close();

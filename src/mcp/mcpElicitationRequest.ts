@@ -1,7 +1,8 @@
 // Wires elicitation/create from a server to the injected handler: form mode
 // gets the schema's defaults applied to whatever the user left out.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { applySchemaDefaults, type ElicitationHandler, type ElicitationSchema } from './mcpElicitation';
+import type { ElicitationHandler, ElicitationSchema } from '../tools/elicitation';
+import { applySchemaDefaults } from '../tools/elicitationValidation';
 
 export async function answerElicitation(client: Client, serverName: string, handler: ElicitationHandler): Promise<void> {
   const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');

@@ -6,7 +6,7 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CancelledError } from '../agent/errors';
 import { SignInRequiredError, withAuthorization } from './mcpAuthRetry';
-import type { ElicitationHandler } from './mcpElicitation';
+import type { ElicitationHandler } from '../tools/elicitation';
 import { answerElicitation } from './mcpElicitationRequest';
 
 export type McpTransportKind = 'stdio' | 'http' | 'sse';

@@ -11,6 +11,7 @@
 //   with the structured outcome of the call.
 import type { BaseEvent } from '@ag-ui/core';
 import type { ToolResultSummary } from '../tools/tool';
+import type { ElicitationSchema } from '../tools/elicitation';
 
 export type AgentEvent = BaseEvent & { readonly [key: string]: unknown };
 
@@ -46,7 +47,21 @@ export const CustomEventName = {
   messageKind: 'tandem.messageKind',
   /** An approval asked (`status: 'pending'`) and its decision, same `id`: `ApprovalPayload`. */
   approval: 'tandem.approval',
+  /** A tool's question to the user (MCP elicitation, `status: 'pending'`) and its answer, same `id`: `ElicitationPayload`. */
+  elicitation: 'tandem.elicitation',
 } as const;
+
+/** An MCP server's question: the card shows the message and the schema's fields (or the URL). */
+export interface ElicitationPayload {
+  readonly id: string;
+  readonly toolCallId?: string | undefined;
+  readonly serverName: string;
+  readonly message: string;
+  readonly mode: 'form' | 'url';
+  readonly requestedSchema?: ElicitationSchema | undefined;
+  readonly url?: string | undefined;
+  readonly status: 'pending' | 'accept' | 'decline' | 'cancel';
+}
 
 export interface PhasePayload {
   readonly phase: 'tools' | 'answer';

@@ -1,5 +1,6 @@
 // The Tool interface: workspace tools and MCP tools both implement it, and the
 // agent loop knows nothing else about them.
+import type { ElicitationHandler } from './elicitation';
 
 export interface ToolProgress {
   readonly message?: string | undefined;
@@ -70,6 +71,8 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   readonly approval: ApprovalGate;
   onProgress?(progress: ToolProgress): void;
+  /** Asks the user for input on the tool's behalf (MCP elicitation); absent: nobody can answer. */
+  readonly elicit?: ElicitationHandler | undefined;
 }
 
 /** A structured view of a result, for the panel ("N results", the top 3). */

@@ -6,7 +6,7 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { McpHub } from '../../src/mcp/mcpHub';
 import { memoryOAuthStore, McpOAuthProvider } from '../../src/mcp/mcpOAuthProvider';
-import type { ElicitationAnswer, ElicitationRequest } from '../../src/mcp/mcpElicitation';
+import type { ElicitationAnswer, ElicitationRequest } from '../../src/tools/elicitation';
 import type { McpServerDefinition } from '../../src/mcp/mcpConfig';
 import type { ToolContext } from '../../src/tools/tool';
 import { crossAppAccessProvider } from './crossAppAccess';

@@ -10,7 +10,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 import { CancelledError } from '../../../src/agent/errors';
-import type { ElicitationRequest } from '../../../src/mcp/mcpElicitation';
+import type { ElicitationRequest } from '../../../src/tools/elicitation';
 import { McpHub } from '../../../src/mcp/mcpHub';
 import { remoteServer, toolContext, waitFor } from './mcpTestSupport';
 

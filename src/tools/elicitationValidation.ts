@@ -1,36 +1,8 @@
-// An MCP server asking the user for input mid-call (elicitation/create), in
-// form mode (fields from a flat JSON schema) or URL mode (a page to visit).
-// The agent core only defines the shape; the host shows the card.
-import { isRecord } from './isRecord';
+// Elicitation answers checked against the server's schema, and its defaults
+// applied (SEP-1034). The request types are in tools/elicitation.
+import { isRecord } from '../mcp/isRecord';
 
-export type ElicitationRequest =
-  | {
-      readonly mode: 'form';
-      readonly serverName: string;
-      readonly message: string;
-      readonly requestedSchema: ElicitationSchema;
-    }
-  | {
-      readonly mode: 'url';
-      readonly serverName: string;
-      readonly message: string;
-      readonly url: string;
-      readonly elicitationId: string;
-    };
-
-export interface ElicitationSchema {
-  readonly type: 'object';
-  readonly properties: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
-  readonly required?: readonly string[] | undefined;
-}
-
-export type ElicitationAnswer =
-  | { readonly action: 'accept'; readonly content?: Readonly<Record<string, string | number | boolean | readonly string[]>> | undefined }
-  | { readonly action: 'decline' }
-  | { readonly action: 'cancel' };
-
-/** Asks the user; resolves with the user's answer, or `cancel` when the signal aborts. */
-export type ElicitationHandler = (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitationAnswer>;
+import type { ElicitationSchema } from './elicitation';
 
 /** Fills every field the answer left out with the schema's default (SEP-1034). */
 export function applySchemaDefaults(
