@@ -41,8 +41,8 @@ function startServer(): Promise<{ baseUrl: string; stop: () => void }> {
   });
 }
 
-function runWorker(stack: string, baseUrl: string, runs: number): Promise<LoopFigures> {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/loop/loopWorker.ts', stack, baseUrl, String(runs)], {
+function runWorker(stack: string, baseUrl: string, runs: number, warmups: number): Promise<LoopFigures> {
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/loop/loopWorker.ts', stack, baseUrl, String(runs), String(warmups)], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -59,12 +59,12 @@ function runWorker(stack: string, baseUrl: string, runs: number): Promise<LoopFi
 }
 
 /** Runs every stack `rounds` times, interleaved; returns the medians per stack. */
-export async function measureLoop(stackNames: readonly string[], rounds: number, runs: number): Promise<Record<string, LoopFigures>> {
+export async function measureLoop(stackNames: readonly string[], rounds: number, runs: number, warmups = 3): Promise<Record<string, LoopFigures>> {
   const server = await startServer();
   try {
     const samples = new Map<string, LoopFigures[]>(stackNames.map((name) => [name, []]));
     for (let round = 0; round < rounds; round++) {
-      for (const name of stackNames) samples.get(name)!.push(await runWorker(name, server.baseUrl, runs));
+      for (const name of stackNames) samples.get(name)!.push(await runWorker(name, server.baseUrl, runs, warmups));
     }
     const result: Record<string, LoopFigures> = {};
     for (const [name, figures] of samples) {

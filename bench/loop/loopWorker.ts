@@ -1,12 +1,12 @@
 // One stack in its own process: runs the benchmark conversation `runs` times
 // after a warm-up and prints JSON medians. The scripted server runs in
 // another process, so the CPU measured here is the stack's alone.
-//   node --expose-gc --import tsx bench/loop/loopWorker.ts <stack> <baseUrl> <runs>
+//   node --expose-gc --import tsx bench/loop/loopWorker.ts <stack> <baseUrl> <runs> [warm-ups]
 import { performance } from 'node:perf_hooks';
 import { turnsForRun } from './conversation';
 import { stacks } from './stacks';
 
-const [stackName = '', baseUrl = '', runsText = '5'] = process.argv.slice(2);
+const [stackName = '', baseUrl = '', runsText = '5', warmupsText = '3'] = process.argv.slice(2);
 const stack = stacks[stackName];
 if (!stack) throw new Error(`unknown stack ${stackName}; known: ${Object.keys(stacks).join(', ')}`);
 const runs = Number(runsText);
@@ -49,7 +49,7 @@ function median(values: number[]): number {
 }
 
 async function main(): Promise<void> {
-  for (let warm = 0; warm < 3; warm++) {
+  for (let warm = 0; warm < Number(warmupsText); warm++) {
     await once(SHORT);
     await once(LONG);
   }

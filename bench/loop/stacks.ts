@@ -123,4 +123,6 @@ const tandem: Stack = {
   },
 };
 
-export const stacks: Record<string, Stack> = { floor, tandem };
+import { aiSdk, langChain, openAiAgents } from './peerStacks';
+
+export const stacks: Record<string, Stack> = { floor, tandem, 'openai-agents': openAiAgents, 'ai-sdk': aiSdk, langchain: langChain };

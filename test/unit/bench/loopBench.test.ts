@@ -3,16 +3,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { measureLoop } from '../../../bench/loopBench';
+import { ROUNDS } from '../../../bench/loop/conversation';
 import { stacks } from '../../../bench/loop/stacks';
 
 describe('loop benchmark harness', () => {
   it('runs one round of each stack and reports every figure', { timeout: 60_000 }, async () => {
-    const results = await measureLoop(Object.keys(stacks), 1, 1);
+    const results = await measureLoop(Object.keys(stacks), 1, 1, 0);
     assert.deepEqual(Object.keys(results), Object.keys(stacks));
     for (const [name, figures] of Object.entries(results)) {
       assert.ok(figures.cpuMsPerRun > 0, `${name}: cpu`);
       assert.ok(figures.wallMsPerRun > 0, `${name}: wall`);
-      assert.equal(figures.requestsPerRun, 7, `${name}: five tool rounds, the last reply and the answer`);
+      assert.equal(figures.requestsPerRun, ROUNDS + stacks[name]!.replies, `${name}: the tool rounds and the text replies`);
       assert.ok(Number.isFinite(figures.usCpuPerChunk), `${name}: per chunk`);
       assert.ok(figures.allocMbPerRun >= 0, `${name}: alloc`);
     }
