@@ -26,6 +26,9 @@ export interface AgentSettings {
   readonly mode: 'agent' | 'chat';
   readonly maxIterations: number;
   readonly maxExecutionSeconds: number;
+  /** Run budget; 0 = no limit. */
+  readonly maxTokensPerRun: number;
+  readonly maxCostPerRun: number;
   readonly responseMode: 'integrated' | 'streaming';
   readonly nonToolReply: 'answer' | 'remind' | 'user';
   readonly minResultLength: number;
@@ -61,6 +64,8 @@ const fields = {
   'agent.mode': { schema: z.enum(['agent', 'chat']), fallback: 'agent' },
   'agent.maxIterations': { schema: z.number().int().min(1).max(10), fallback: 5 },
   'agent.maxExecutionSeconds': { schema: z.number().int().min(10).max(300), fallback: 60 },
+  'agent.maxTokensPerRun': { schema: z.number().int().min(0), fallback: 0 },
+  'agent.maxCostPerRun': { schema: z.number().min(0), fallback: 0 },
   'agent.responseMode': { schema: z.enum(['integrated', 'streaming']), fallback: 'integrated' },
   'agent.nonToolReply': { schema: z.enum(['answer', 'remind', 'user']), fallback: 'answer' },
   'agent.minResultLength': { schema: z.number().int().min(0).max(10_000), fallback: 20 },
@@ -191,6 +196,8 @@ export function resolveSettings(raw: RawSettings, env: NodeJS.ProcessEnv = proce
     mode: value('agent.mode'),
     maxIterations: value('agent.maxIterations'),
     maxExecutionSeconds: value('agent.maxExecutionSeconds'),
+    maxTokensPerRun: value('agent.maxTokensPerRun'),
+    maxCostPerRun: value('agent.maxCostPerRun'),
     responseMode: value('agent.responseMode'),
     nonToolReply: value('agent.nonToolReply'),
     minResultLength: value('agent.minResultLength'),

@@ -1,5 +1,7 @@
-// Detects the model repeating itself: the same tool with the same arguments.
-// The second time the model is warned; the third time the loop stops.
+// Detects the model repeating itself: the same tool with the same arguments
+// and nothing written in between. The second time the model is warned; the
+// third time the loop stops. A completed write calls reset(): after it a
+// repeated read may well return something new.
 import { callSignature } from './canonicalJson';
 
 export type Repetition = 'first' | 'warn' | 'stop';
@@ -11,6 +13,10 @@ export class LoopDetector {
     private readonly warnAt = 2,
     private readonly stopAt = 3,
   ) {}
+
+  reset(): void {
+    this.counts.clear();
+  }
 
   /** Records the call and says what to do about it. */
   record(toolName: string, args: unknown): Repetition {

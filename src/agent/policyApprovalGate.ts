@@ -37,7 +37,7 @@ export function needsAsking(request: ApprovalRequest, given: AutoApprovePolicy |
   // Sensitive paths and deletes always ask, whatever the settings say.
   if (request.sensitive === true || isDelete(request)) return true;
   if (isAlwaysAllowed(request, policy.alwaysAllow)) return false;
-  if (policy.autoApprove === 'all') return false;
+  if (policy.autoApprove === 'all') return request.alwaysAsks === true;
   if (policy.autoApprove === 'none') return true;
   return request.kind === 'edit' || !request.readOnly;
 }

@@ -59,8 +59,12 @@ export const REMINDER =
   `Your reply did not call a tool. If you need more information, call a tool. If you have enough, call \`${FINISH_TOOL_NAME}\`.`;
 
 export function loopWarning(toolName: string): string {
-  return `Note: you already called ${toolName} with exactly these arguments; the result is the same as before. Use it, or try a different call. Repeating it again will stop the tool phase.`;
+  return `Note: you already called ${toolName} with exactly these arguments and nothing was written since, so its result has not changed. Use it, or try a different call. Repeating it again will stop the tool phase.`;
 }
+
+/** Sent after a reply cut at the token limit. */
+export const TRUNCATED_NOTE =
+  'Your reply was cut off at the token limit, so nothing in it was run. Reply again, shorter: one tool call with compact arguments, or a brief final reply.';
 
 export function insufficientNote(reason: string): string {
   return `Note: ${reason} Consider a different query or tool before answering.`;

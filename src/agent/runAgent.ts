@@ -8,7 +8,7 @@ import { CustomEventName, type AgentEvent, type PhasePayload, type StopReason } 
 import { AgentClock } from './agentClock';
 import type { AgentSettings } from './agentSettings';
 import { runAnswerPhase } from './answerPhase';
-import { CancelledError, isCancellation, ModelApiError, TandemError } from './errors';
+import { CancelledError, isCancellation, ModelApiError, TandemError } from '../common/errors';
 import { EventChannel } from './eventChannel';
 import { answerMessages, CHAT_SYSTEM_PROMPT } from './prompts';
 import { rulesNotice, withRules } from './rules';

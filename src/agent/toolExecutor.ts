@@ -7,7 +7,7 @@ import { EventType } from '@ag-ui/core';
 import { randomUUID } from 'node:crypto';
 import type { ApprovalGate, Tool, ToolResult } from '../tools/tool';
 import { CustomEventName, type ToolCallStatus, type ToolStatusPayload } from '../protocol/agentEvents';
-import { CancelledError, isCancellation } from './errors';
+import { CancelledError, isCancellation } from '../common/errors';
 import type { RunEmitter } from './runEmitter';
 import type { SessionCache } from './sessionCache';
 import type { ElicitationHandler } from '../tools/elicitation';

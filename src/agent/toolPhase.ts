@@ -3,28 +3,35 @@
 // the StopReasons and returns what was gathered for the answer phase.
 import { EventType } from '@ag-ui/core';
 import type { ChatMessage, ModelTurn, ToolCall, ToolSchema } from '../models/chatModel';
+import type { RunUsage } from '../protocol/agentEvents';
 import type { Tool } from '../tools/tool';
 import { CustomEventName, type StopReason } from '../protocol/agentEvents';
 import { AgentClock } from './agentClock';
 import type { AgentSettings } from './agentSettings';
-import { CancelledError, isCancellation } from './errors';
-import { parseEnvelope, resolveEnvelopeTool } from './envelope';
+import { CancelledError, isCancellation } from '../common/errors';
 import { LoopDetector } from './loopDetector';
 import { runModelTurn } from './modelTurn';
 import { withRules } from './rules';
 import type { RuleFile } from '../tools/rulesFiles';
-import { FINISH_TOOL_NAME, finishTool, functionCallSystemPrompt, insufficientNote, loopWarning, REMINDER, type Finding } from './prompts';
+import { FINISH_TOOL_NAME, finishTool, functionCallSystemPrompt, insufficientNote, loopWarning, REMINDER, TRUNCATED_NOTE, type Finding } from './prompts';
 import type { EvaluatedResult, ResultEvaluator } from './resultEvaluator';
 import type { RunEmitter, StreamedMessage } from './runEmitter';
 import type { SessionCache } from './sessionCache';
 import { TextGate } from './textGate';
-import { executeCalls, resultForModel, type CallOutcome, type PlannedCall } from './toolExecutor';
+import { executeCalls, resultForModel, type CallOutcome } from './toolExecutor';
+import { classifyTurn, type TurnClass } from './turnClassifier';
+import { budgetLimit } from './stopWhen/budgetLimit';
+import { iterationLimit } from './stopWhen/iterationLimit';
+import { loopGuard } from './stopWhen/loopGuard';
+import { firstStop, type LoopState, type StopDecision, type StopPredicate } from './stopWhen/loopState';
+import { MISTAKE_LIMIT, mistakeLimit } from './stopWhen/mistakeLimit';
+import { timeLimit } from './stopWhen/timeLimit';
 import type { UsageTracker } from './usageTracker';
 import type { ApprovalGate } from '../tools/tool';
 import type { ElicitationHandler } from '../tools/elicitation';
 import type { ChatModel } from '../models/chatModel';
 
-export const MISTAKE_LIMIT = 3;
+export { MISTAKE_LIMIT };
 
 export interface ToolPhaseContext {
   readonly runId: string;
@@ -58,39 +65,15 @@ export interface ToolPhaseResult {
 
 class TimeLimitReached extends Error {}
 
-interface TurnPlan {
-  readonly calls: PlannedCall[];
-  readonly viaEnvelope: boolean;
-  readonly malformed: string | undefined;
-  /** The reply's text for the user (prose and the envelope's `response`, or the plain text). */
-  readonly reply: string;
-  /** The envelope's `response` field, shown in place of the held-back JSON. */
-  readonly response: string | undefined;
-}
-
-function planTurn(turn: ModelTurn, toolNames: ReadonlySet<string>, iteration: number): TurnPlan {
-  if (turn.toolCalls.length > 0) {
-    const calls = turn.toolCalls.map((call) => ({ id: call.id, name: call.name, rawArguments: call.arguments }));
-    return { calls, viaEnvelope: false, malformed: undefined, reply: turn.content, response: undefined };
-  }
-  const parsed = parseEnvelope(turn.content);
-  if (parsed.kind === 'none') return { calls: [], viaEnvelope: false, malformed: undefined, reply: turn.content, response: undefined };
-  if (parsed.kind === 'malformed') return { calls: [], viaEnvelope: true, malformed: parsed.error, reply: parsed.prose, response: undefined };
-  const reply = [parsed.prose, parsed.response].filter(Boolean).join('\n');
-  const response = parsed.response;
-  if (!parsed.call) return { calls: [], viaEnvelope: true, malformed: undefined, reply, response };
-  const name = resolveEnvelopeTool(parsed.call, toolNames) ?? [parsed.call.tool, parsed.call.method].filter(Boolean).join('__');
-  return {
-    calls: [{ id: `envelope-${iteration}`, name, rawArguments: JSON.stringify(parsed.call.params) }],
-    viaEnvelope: true,
-    malformed: undefined,
-    reply,
-    response,
-  };
-}
+/** What one step of the loop leads to: go on, or stop with a result. */
+type StepOutcome = { readonly kind: 'continue' } | { readonly kind: 'stop'; readonly result: ToolPhaseResult };
 
 function schemasOf(tools: readonly Tool[]): ToolSchema[] {
   return tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }));
+}
+
+function tokensOf(usage: RunUsage): number {
+  return [usage.functionCall, usage.answer].reduce((sum, role) => sum + (role.promptTokens ?? 0) + (role.completionTokens ?? 0), 0);
 }
 
 export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhaseResult> {
@@ -107,6 +90,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
   const role = 'function-call' as const;
   const modelName = context.model.name;
   let mistakes = 0;
+  let repeatedCall: string | undefined;
 
   // The time limit aborts the phase's own signal; Stop aborts the run's.
   const phase = new AbortController();
@@ -115,169 +99,202 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
   const limitMs = settings.maxExecutionSeconds * 1000;
   const timer = (context.clock ?? new AgentClock()).deadline(limitMs, () => phase.abort(new TimeLimitReached()));
 
-  const stop = (stopReason: StopReason, reason: string, finalReply?: string): ToolPhaseResult => ({ stopReason, reason, findings, finalReply });
-  const timeLimit = () =>
-    stop('timeLimit', `Reached the time limit of ${settings.maxExecutionSeconds} s (tandem.agent.maxExecutionSeconds); answering from what was gathered.`);
-  const interrupted = (error: unknown): ToolPhaseResult => {
+  const predicates: StopPredicate[] = [
+    iterationLimit(settings.maxIterations),
+    timeLimit(settings.maxExecutionSeconds),
+    budgetLimit(settings.maxTokensPerRun, settings.maxCostPerRun),
+    loopGuard(),
+    mistakeLimit(),
+  ];
+  const state = (iteration: number): LoopState => {
+    const snapshot = usage.snapshot();
+    return {
+      iteration,
+      mistakes,
+      timeUp: phase.signal.reason instanceof TimeLimitReached,
+      tokensUsed: tokensOf(snapshot),
+      costUsd: snapshot.totalCostUsd,
+      repeatedCall,
+    };
+  };
+  const stopWith = (decision: StopDecision, finalReply?: string): StepOutcome => {
+    if (decision.notice) emitter.notice(decision.notice.code, 'warning', decision.notice.text);
+    return { kind: 'stop', result: { stopReason: decision.stopReason, reason: decision.reason, findings, finalReply } };
+  };
+  const stop = (stopReason: StopReason, reason: string, finalReply?: string): StepOutcome => stopWith({ stopReason, reason }, finalReply);
+  /** The phase signal aborted: Stop throws, the time limit stops with what was gathered. */
+  const interrupted = (iteration: number, error: unknown): StepOutcome => {
     if (context.signal.aborted) throw new CancelledError();
-    if (phase.signal.reason instanceof TimeLimitReached) return timeLimit();
+    const decision = firstStop(predicates, state(iteration));
+    if (decision) return stopWith(decision);
     throw error;
+  };
+
+  /** Acts on a reply without a usable tool call. */
+  const onNoCall = (turn: ModelTurn, plan: TurnClass, iteration: number): StepOutcome => {
+    if (plan.kind === 'malformed' || plan.kind === 'truncated') {
+      mistakes++;
+      const what = plan.kind === 'malformed' ? `could not be read: ${plan.error}` : 'was cut off at the token limit (finish_reason "length")';
+      emitter.notice(plan.kind === 'malformed' ? 'malformedToolCall' : 'truncated', 'warning', `The model's reply ${what}. It was told and may try again (${mistakes} of ${MISTAKE_LIMIT}).`);
+      const decision = firstStop(predicates, state(iteration + 1));
+      if (decision) return stopWith(decision);
+      messages.push({ role: 'assistant', content: turn.content });
+      const instruction =
+        plan.kind === 'malformed' ? `Error: your tool call could not be read: ${plan.error}. Reply with one valid JSON object, or call the tool natively.` : TRUNCATED_NOTE;
+      messages.push({ role: 'user', content: instruction });
+      return { kind: 'continue' };
+    }
+    const reply = plan.reply.trim();
+    if (settings.nonToolReply === 'remind') {
+      mistakes++;
+      const decision = firstStop([mistakeLimit()], state(iteration + 1));
+      if (decision) return stop('mistakes', `The model replied ${mistakes} times without calling a tool (limit ${MISTAKE_LIMIT}); answering from what was gathered.`, reply);
+      emitter.notice('reminder', 'info', `The model replied without calling a tool; reminded it to call a tool or finish (${mistakes} of ${MISTAKE_LIMIT}).`);
+      messages.push({ role: 'assistant', content: turn.content });
+      messages.push({ role: 'user', content: REMINDER });
+      return { kind: 'continue' };
+    }
+    if (settings.nonToolReply === 'user') return stop('awaitingUser', 'The model replied without calling a tool; its reply is shown and Tandem waits for you.', reply);
+    return stop('noToolCall', 'The function-call model replied without calling a tool: it has what it needs.', reply);
+  };
+
+  /** One iteration: one model call, then the tools it asked for. */
+  const step = async (iteration: number): Promise<StepOutcome> => {
+    // Thinking and interim text, shown as they stream.
+    let thinking: StreamedMessage = emitter.reasoning(role, modelName);
+    const interimKind = settings.responseMode === 'streaming';
+    let interim: StreamedMessage = interimKind ? emitter.text('interim', role, modelName) : thinking;
+    let gate = new TextGate((text) => interim.append(text));
+    let turn: ModelTurn;
+    try {
+      turn = await runModelTurn(context.model, { messages, tools: schemas }, phase.signal, {
+        onReasoning: (delta) => thinking.append(delta),
+        onText: (delta) => gate.write(delta),
+        onRetry: (retry) => {
+          thinking.close();
+          if (interim !== thinking) interim.close();
+          emitter.custom(CustomEventName.retry, { role, model: modelName, attempt: retry.attempt, delayMs: retry.delayMs, reason: retry.reason });
+          thinking = emitter.reasoning(role, modelName);
+          interim = interimKind ? emitter.text('interim', role, modelName) : thinking;
+          gate = new TextGate((text) => interim.append(text));
+        },
+      });
+    } catch (error) {
+      thinking.close();
+      interim.close();
+      if (isCancellation(error) || phase.signal.aborted) return interrupted(iteration, error);
+      throw error;
+    }
+    usage.recordCall(role, turn);
+    emitter.custom(CustomEventName.usage, usage.snapshot());
+
+    const plan = classifyTurn(turn, toolNames, iteration);
+    const held = gate.takeHeld();
+    // Held-back text was not an envelope after all: show it. An envelope shows its `response` instead.
+    if (!plan.viaEnvelope || plan.kind === 'malformed' || plan.kind === 'truncated') interim.append(held);
+    else if (plan.response) interim.append((interim.text ? '\n' : '') + plan.response);
+    thinking.close();
+    interim.close();
+    if (turn.reasoning || turn.content) context.log?.(`thought (${modelName}): ${[turn.reasoning, turn.content].filter(Boolean).join('\n')}`);
+
+    if (plan.kind !== 'toolCalls') return onNoCall(turn, plan, iteration);
+
+    const finish = plan.calls.find((call) => call.name === FINISH_TOOL_NAME);
+    if (finish && remind) {
+      let why = '';
+      try {
+        why = String((JSON.parse(finish.rawArguments || '{}') as { reason?: unknown }).reason ?? '');
+      } catch {
+        // A reason is optional; an unreadable one is dropped.
+      }
+      return stop('finished', `The function-call model said it has enough${why ? `: ${why}` : '.'}`, plan.reply.trim());
+    }
+    mistakes = 0;
+
+    // Loop guard before anything runs.
+    const notes = new Map<string, string>();
+    for (const call of plan.calls) {
+      let args: unknown = call.rawArguments;
+      try {
+        args = JSON.parse(call.rawArguments || '{}');
+      } catch {
+        // Unparseable arguments are compared as text.
+      }
+      const repetition = loops.record(call.name, args);
+      if (repetition === 'stop') {
+        repeatedCall = call.name;
+        const decision = firstStop([loopGuard()], state(iteration + 1));
+        if (decision) return stopWith(decision);
+      }
+      if (repetition === 'warn') {
+        notes.set(call.id, loopWarning(call.name));
+        emitter.notice('loopWarning', 'warning', `${call.name} was called again with the same arguments and nothing written since; the model was warned.`);
+      }
+    }
+
+    const metadata = { role, model: modelName };
+    for (const call of plan.calls) {
+      emitter.emit({ type: EventType.TOOL_CALL_START, toolCallId: call.id, toolCallName: call.name, metadata });
+      if (call.rawArguments) emitter.emit({ type: EventType.TOOL_CALL_ARGS, toolCallId: call.id, delta: call.rawArguments, metadata });
+      emitter.emit({ type: EventType.TOOL_CALL_END, toolCallId: call.id, metadata });
+    }
+
+    let outcomes: CallOutcome[];
+    try {
+      outcomes = await executeCalls(plan.calls, {
+        runId: context.runId,
+        tools: toolsByName,
+        cache: context.cache,
+        approval: context.approval,
+        elicit: context.elicit,
+        emitter,
+        signal: phase.signal,
+        log: context.log,
+        notes,
+        onOutcome: settings.responseMode === 'streaming' ? (outcome) => announceResult(outcome, emitter, modelName) : undefined,
+      });
+    } catch (error) {
+      if (isCancellation(error) || phase.signal.aborted) return interrupted(iteration, error);
+      throw error;
+    }
+    // A completed write changes what a repeated read returns: the guard starts over.
+    if (outcomes.some((outcome) => outcome.status === 'done' && toolsByName.get(outcome.call.name)?.readOnly === false)) loops.reset();
+
+    // The results join the context.
+    if (plan.viaEnvelope) {
+      messages.push({ role: 'assistant', content: turn.content });
+      const text = outcomes.map((outcome) => `Tool result for ${outcome.call.name}:\n${resultForModel(outcome, notes)}`).join('\n\n');
+      messages.push({ role: 'user', content: text });
+    } else {
+      const toolCalls: ToolCall[] = plan.calls.map((call) => ({ id: call.id, name: call.name, arguments: call.rawArguments || '{}' }));
+      messages.push({ role: 'assistant', content: turn.content || null, toolCalls });
+      for (const outcome of outcomes) messages.push({ role: 'tool', toolCallId: outcome.call.id, content: resultForModel(outcome, notes) });
+    }
+    const round: EvaluatedResult[] = outcomes.map((outcome) => ({ toolName: outcome.call.name, arguments: outcome.args, result: outcome.result }));
+    allResults.push(...round);
+    for (const outcome of outcomes) {
+      findings.push({ toolName: outcome.call.name, arguments: outcome.call.rawArguments || '{}', text: outcome.result.text, isError: outcome.result.isError === true || outcome.status === 'rejected' });
+    }
+
+    const evaluation = context.evaluator(round, { question: context.question, allResults, minResultLength: settings.minResultLength });
+    if (evaluation.verdict === 'sufficient') return stop('sufficient', evaluation.reason);
+    if (evaluation.verdict === 'insufficient') {
+      const last = messages[messages.length - 1];
+      if (last && (last.role === 'tool' || last.role === 'user')) {
+        messages[messages.length - 1] = { ...last, content: `${last.content}\n\n${insufficientNote(evaluation.reason)}` };
+      }
+    }
+    return { kind: 'continue' };
   };
 
   try {
     for (let iteration = 1; ; iteration++) {
-      if (iteration > settings.maxIterations) {
-        return stop('maxIterations', `Reached the limit of ${settings.maxIterations} iterations (tandem.agent.maxIterations); answering from what was gathered.`);
-      }
-      if (phase.signal.aborted) return interrupted(phase.signal.reason);
+      const decision = firstStop(predicates, state(iteration));
+      if (decision) return (stopWith(decision) as Extract<StepOutcome, { kind: 'stop' }>).result;
       emitter.stepStarted(`tools:${iteration}`);
       try {
-        // Thinking and interim text, shown as they stream.
-        let thinking: StreamedMessage = emitter.reasoning(role, modelName);
-        const interimKind = settings.responseMode === 'streaming';
-        let interim: StreamedMessage = interimKind ? emitter.text('interim', role, modelName) : thinking;
-        let gate = new TextGate((text) => interim.append(text));
-        let turn: ModelTurn;
-        try {
-          turn = await runModelTurn(context.model, { messages, tools: schemas }, phase.signal, {
-            onReasoning: (delta) => thinking.append(delta),
-            onText: (delta) => gate.write(delta),
-            onRetry: (retry) => {
-              thinking.close();
-              if (interim !== thinking) interim.close();
-              emitter.custom(CustomEventName.retry, { role, model: modelName, attempt: retry.attempt, delayMs: retry.delayMs, reason: retry.reason });
-              thinking = emitter.reasoning(role, modelName);
-              interim = interimKind ? emitter.text('interim', role, modelName) : thinking;
-              gate = new TextGate((text) => interim.append(text));
-            },
-          });
-        } catch (error) {
-          thinking.close();
-          interim.close();
-          if (isCancellation(error) || phase.signal.aborted) return interrupted(error);
-          throw error;
-        }
-        usage.recordCall(role, turn);
-        emitter.custom(CustomEventName.usage, usage.snapshot());
-
-        const plan = planTurn(turn, toolNames, iteration);
-        const held = gate.takeHeld();
-        // Held-back text was not an envelope after all: show it. An envelope shows its `response` instead.
-        if (!plan.viaEnvelope || plan.malformed) interim.append(held);
-        else if (plan.response) interim.append((interim.text ? '\n' : '') + plan.response);
-        thinking.close();
-        interim.close();
-        if (turn.reasoning || turn.content) context.log?.(`thought (${modelName}): ${[turn.reasoning, turn.content].filter(Boolean).join('\n')}`);
-
-        // A reply without a usable tool call.
-        if (plan.calls.length === 0) {
-          if (plan.malformed) {
-            mistakes++;
-            emitter.notice('malformedToolCall', 'warning', `The model's tool call could not be read: ${plan.malformed}. It was told and may try again.`);
-            if (mistakes >= MISTAKE_LIMIT) return stop('mistakes', `The model made ${mistakes} unusable replies in a row; answering from what was gathered.`);
-            messages.push({ role: 'assistant', content: turn.content });
-            messages.push({ role: 'user', content: `Error: your tool call could not be read: ${plan.malformed}. Reply with one valid JSON object, or call the tool natively.` });
-            continue;
-          }
-          const reply = plan.reply.trim();
-          if (settings.nonToolReply === 'remind') {
-            mistakes++;
-            if (mistakes >= MISTAKE_LIMIT) {
-              return stop('mistakes', `The model replied ${mistakes} times without calling a tool (limit ${MISTAKE_LIMIT}); answering from what was gathered.`, reply);
-            }
-            emitter.notice('reminder', 'info', `The model replied without calling a tool; reminded it to call a tool or finish (${mistakes} of ${MISTAKE_LIMIT}).`);
-            messages.push({ role: 'assistant', content: turn.content });
-            messages.push({ role: 'user', content: REMINDER });
-            continue;
-          }
-          if (settings.nonToolReply === 'user') {
-            return stop('awaitingUser', 'The model replied without calling a tool; its reply is shown and Tandem waits for you.', reply);
-          }
-          return stop('noToolCall', 'The function-call model replied without calling a tool: it has what it needs.', reply);
-        }
-
-        const finish = plan.calls.find((call) => call.name === FINISH_TOOL_NAME);
-        if (finish && remind) {
-          let why = '';
-          try {
-            why = String((JSON.parse(finish.rawArguments || '{}') as { reason?: unknown }).reason ?? '');
-          } catch {
-            // A reason is optional; an unreadable one is dropped.
-          }
-          return stop('finished', `The function-call model said it has enough${why ? `: ${why}` : '.'}`, plan.reply.trim());
-        }
-        mistakes = 0;
-
-        // Loop detection before anything runs.
-        const notes = new Map<string, string>();
-        for (const call of plan.calls) {
-          let args: unknown = call.rawArguments;
-          try {
-            args = JSON.parse(call.rawArguments || '{}');
-          } catch {
-            // Unparseable arguments are compared as text.
-          }
-          const repetition = loops.record(call.name, args);
-          if (repetition === 'stop') {
-            emitter.notice('loopDetected', 'warning', `Stopped the tool phase: ${call.name} was called a third time with the same arguments. Rephrase the question or switch to Chat mode if this keeps happening.`);
-            return stop('loopDetected', `The model called ${call.name} with the same arguments a third time; answering from what was gathered.`);
-          }
-          if (repetition === 'warn') {
-            notes.set(call.id, loopWarning(call.name));
-            emitter.notice('loopWarning', 'warning', `${call.name} was called again with the same arguments; the model was warned.`);
-          }
-        }
-
-        const metadata = { role, model: modelName };
-        for (const call of plan.calls) {
-          emitter.emit({ type: EventType.TOOL_CALL_START, toolCallId: call.id, toolCallName: call.name, metadata });
-          if (call.rawArguments) emitter.emit({ type: EventType.TOOL_CALL_ARGS, toolCallId: call.id, delta: call.rawArguments, metadata });
-          emitter.emit({ type: EventType.TOOL_CALL_END, toolCallId: call.id, metadata });
-        }
-
-        let outcomes: CallOutcome[];
-        try {
-          outcomes = await executeCalls(plan.calls, {
-            runId: context.runId,
-            tools: toolsByName,
-            cache: context.cache,
-            approval: context.approval,
-            elicit: context.elicit,
-            emitter,
-            signal: phase.signal,
-            log: context.log,
-            notes,
-            onOutcome: settings.responseMode === 'streaming' ? (outcome) => announceResult(outcome, emitter, modelName) : undefined,
-          });
-        } catch (error) {
-          if (isCancellation(error) || phase.signal.aborted) return interrupted(error);
-          throw error;
-        }
-
-        // The results join the context.
-        if (plan.viaEnvelope) {
-          messages.push({ role: 'assistant', content: turn.content });
-          const text = outcomes.map((outcome) => `Tool result for ${outcome.call.name}:\n${resultForModel(outcome, notes)}`).join('\n\n');
-          messages.push({ role: 'user', content: text });
-        } else {
-          const toolCalls: ToolCall[] = plan.calls.map((call) => ({ id: call.id, name: call.name, arguments: call.rawArguments || '{}' }));
-          messages.push({ role: 'assistant', content: turn.content || null, toolCalls });
-          for (const outcome of outcomes) messages.push({ role: 'tool', toolCallId: outcome.call.id, content: resultForModel(outcome, notes) });
-        }
-        const round: EvaluatedResult[] = outcomes.map((outcome) => ({ toolName: outcome.call.name, arguments: outcome.args, result: outcome.result }));
-        allResults.push(...round);
-        for (const outcome of outcomes) {
-          findings.push({ toolName: outcome.call.name, arguments: outcome.call.rawArguments || '{}', text: outcome.result.text, isError: outcome.result.isError === true || outcome.status === 'rejected' });
-        }
-
-        const evaluation = context.evaluator(round, { question: context.question, allResults, minResultLength: settings.minResultLength });
-        if (evaluation.verdict === 'sufficient') return stop('sufficient', evaluation.reason);
-        if (evaluation.verdict === 'insufficient') {
-          const last = messages[messages.length - 1];
-          if (last && (last.role === 'tool' || last.role === 'user')) {
-            messages[messages.length - 1] = { ...last, content: `${last.content}\n\n${insufficientNote(evaluation.reason)}` };
-          }
-        }
+        const outcome = await step(iteration);
+        if (outcome.kind === 'stop') return outcome.result;
       } finally {
         emitter.stepFinished();
       }

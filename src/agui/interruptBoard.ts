@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Interrupt, ResumeEntry } from '@ag-ui/core';
 import type { AgentClock } from '../agent/agentClock';
-import { CancelledError } from '../agent/errors';
+import { CancelledError } from '../common/errors';
 
 export interface WaitSpec {
   /** A frontend tool's call may also be answered by a tool message; an approval only by a resume entry. */

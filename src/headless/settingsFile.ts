@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import { resolveSettings, SETTING_KEYS, type AgentSettings, type RawSettings, type SettingKey } from '../agent/agentSettings';
 import { AGUI_SETTING_KEYS, resolveAgUiSettings, type AgUiSettingKey, type AgUiSettings } from '../agui/agUiSettings';
-import { ConfigurationError } from '../agent/errors';
+import { ConfigurationError } from '../common/errors';
 
 export interface LoadedSettings {
   readonly agent: AgentSettings;

@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { CancelledError } from '../agent/errors';
+import { CancelledError } from '../common/errors';
 import type { ApprovalAnswer, ApprovalPrompt } from '../agent/runApprovalGate';
 import type { ApprovalRequest } from '../tools/tool';
 

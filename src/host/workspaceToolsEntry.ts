@@ -8,6 +8,8 @@ import { createPolicyApprovalGate, type ApprovalPolicy, type AutoApprovePolicy }
 import { EditJournal, type RevertOutcome } from '../tools/editJournal';
 import type { ApprovalGate, Tool } from '../tools/tool';
 import { createWorkspaceTools } from '../tools/workspaceTools';
+import { ChildProcessRunner } from '../tools/commandRunner';
+import { createRunCommandTool } from '../tools/runCommandTool';
 import type { Approver } from '../agent/runApprovalGate';
 import { addToAlwaysAllow } from './alwaysAllowSetting';
 import { ApprovalCenter } from './approvalCenter';
@@ -67,7 +69,12 @@ export function createWorkspaceToolsForVscode(owner: DisposableOwner, log: (line
   const entry: WorkspaceToolsForVscode = {
     host,
     journal,
-    tools: () => (tools ??= createWorkspaceTools(host, journal)),
+    tools: () =>
+      (tools ??= [
+        ...createWorkspaceTools(host, journal),
+        // The child-process runner; never in Restricted Mode (checked at each call, too).
+        createRunCommandTool({ host, runner: new ChildProcessRunner(), isTrusted: () => vscode.workspace.isTrusted }),
+      ]),
     approvalGateFor: (runId, policy) => {
       approvals ??= ApprovalCenter.acquire();
       const center = approvals.center;

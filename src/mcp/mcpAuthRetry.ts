@@ -2,7 +2,7 @@
 // step, exchange the code for tokens, and try again, a bounded number of times
 // (a server that keeps asking for more must not loop us forever).
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { CancelledError, TandemError } from '../agent/errors';
+import { CancelledError, TandemError } from '../common/errors';
 import type { PendingAuthorization } from './mcpOAuthProvider';
 
 /** An auth provider whose browser step can be awaited (McpOAuthProvider). */

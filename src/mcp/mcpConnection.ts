@@ -1,7 +1,7 @@
 // One configured MCP server: starts it, keeps its status and tool list, calls
 // its tools, and restarts it once (after a delay) when it dies unexpectedly.
 import { maskUrlsIn } from './mcpRedaction';
-import { CancelledError, ConfigurationError } from '../agent/errors';
+import { CancelledError, ConfigurationError } from '../common/errors';
 import type { ToolContext, ToolResult } from '../tools/tool';
 import type { ElicitationHandler } from '../tools/elicitation';
 import { isRecord } from './isRecord';

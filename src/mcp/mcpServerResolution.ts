@@ -3,7 +3,7 @@
 // inherited one, the envFile and `env`, and relative paths made absolute.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { ConfigurationError } from '../agent/errors';
+import { ConfigurationError } from '../common/errors';
 import type { McpServerDefinition, McpStdioDefinition } from './mcpConfig';
 import { inheritedEnvironment } from './mcpServerTrust';
 import { describeError, type ResolvedServer } from './mcpSession';

@@ -3,7 +3,7 @@
 // ${input:id}. Inputs are asked through an injected resolver, once per id.
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CancelledError, ConfigurationError } from '../agent/errors';
+import { CancelledError, ConfigurationError } from '../common/errors';
 import type { McpInputDefinition } from './mcpConfig';
 
 /** Asks the user for an input's value (the host shows an input box or quick pick and keeps passwords secret). */

@@ -3,7 +3,7 @@
 // error so the user knows what to do.
 
 import type * as OpenAiModule from 'openai';
-import { ModelApiError } from '../agent/errors';
+import { ModelApiError } from '../common/errors';
 import { isRetryableStatus, parseRetryAfterMs } from './retryPolicy';
 
 export type FailureKind = 'http' | 'connection' | 'malformed-stream' | 'stream-error';

@@ -5,7 +5,7 @@
 
 import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import { CancelledError, ModelApiError } from '../agent/errors';
+import { CancelledError, ModelApiError } from '../common/errors';
 import type { ChatModel, ModelDelta, ModelSettings, ModelTurn, TokenUsage, TurnRequest } from './chatModel';
 import { classifyFailure, toModelApiError } from './modelFailure';
 import { toOpenAiMessages, toOpenAiTools } from './openAiMessages';

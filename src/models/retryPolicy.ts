@@ -2,7 +2,7 @@
 // retries are off so that a retry is visible (a `retry` delta) and the waits
 // are ours to bound and to cancel.
 
-import { CancelledError } from '../agent/errors';
+import { CancelledError } from '../common/errors';
 
 export interface RetryOptions {
   /** Retries after the first attempt; default 3. */

@@ -28,6 +28,7 @@ export type StopReason =
   | 'cancelled' // Stop
   | 'awaitingUser' // nonToolReply = user: the reply is shown, the run waits
   | 'finished' // the model called the `finish` tool: it has what it needs
+  | 'budget' // tandem.agent.maxTokensPerRun / maxCostPerRun reached
   | 'chatMode'; // chat mode: no tool phase at all
 
 export const CustomEventName = {
@@ -84,6 +85,7 @@ export type NoticeCode =
   | 'responseModeChanged'
   | 'settings'
   | 'malformedToolCall'
+  | 'truncated'
   | 'usageEstimated'
   | 'settingsIgnored'
   | 'restrictedMode'

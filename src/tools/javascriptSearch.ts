@@ -3,7 +3,7 @@
 
 import { readFile } from 'node:fs/promises';
 import ignore from 'ignore';
-import { ToolError } from '../agent/errors';
+import { ToolError } from '../common/errors';
 import { IgnoreRules } from './ignoreRules';
 import {
   MAX_SEARCH_FILE_BYTES,

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { access } from 'node:fs/promises';
 import * as path from 'node:path';
-import { CancelledError, ToolError } from '../agent/errors';
+import { CancelledError, ToolError } from '../common/errors';
 import { TANDEM_IGNORE_FILE } from './ignoreRules';
 import {
   MAX_SEARCH_FILE_BYTES,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ToolError } from '../agent/errors';
+import { ToolError } from '../common/errors';
 import { javascriptSearch } from './javascriptSearch';
 import { ripgrepSearch } from './ripgrepSearch';
 import type { FolderSearchTarget, TextSearchOutcome, TextSearchQuery } from './textSearchQuery';

@@ -36,6 +36,8 @@ interface ApprovalRequestCommon {
    * (run_command prefixes) decides here.
    */
   readonly allowedBy?: ((entries: readonly string[]) => boolean) | undefined;
+  /** Asks even under `autoApprove: all` (run_command): only the user's alwaysAllow entries let it run unasked. */
+  readonly alwaysAsks?: boolean | undefined;
 }
 
 /** What the user is asked before a tool call that changes something runs. */

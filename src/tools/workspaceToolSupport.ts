@@ -2,7 +2,7 @@
 // scope check, and faults turned into result text the model can act on.
 
 import { z } from 'zod';
-import { CancelledError, isCancellation, TandemError } from '../agent/errors';
+import { CancelledError, isCancellation, TandemError } from '../common/errors';
 import type { EditJournal } from './editJournal';
 import { resolveScopedPath, scopeFolders, NO_FOLDER_MESSAGE, type ScopedFolder, type ScopedPath } from './pathScope';
 import type { Tool, ToolContext, ToolResult } from './tool';

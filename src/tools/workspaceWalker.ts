@@ -4,7 +4,7 @@
 
 import { readdir } from 'node:fs/promises';
 import * as path from 'node:path';
-import { CancelledError } from '../agent/errors';
+import { CancelledError } from '../common/errors';
 import { GIT_IGNORE_FILE, IgnoreRules, type IgnoreLayer } from './ignoreRules';
 import type { ScopedFolder } from './pathScope';
 

@@ -27,6 +27,8 @@ export function settingsFor(server: ScriptedModelServer, overrides: Partial<Agen
     mode: 'agent',
     maxIterations: 5,
     maxExecutionSeconds: 60,
+    maxTokensPerRun: 0,
+    maxCostPerRun: 0,
     responseMode: 'integrated',
     nonToolReply: 'answer',
     minResultLength: 20,

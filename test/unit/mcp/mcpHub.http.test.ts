@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { CancelledError } from '../../../src/agent/errors';
+import { CancelledError } from '../../../src/common/errors';
 import { McpHub } from '../../../src/mcp/mcpHub';
 import type { ToolProgress } from '../../../src/tools/tool';
 import { freePort, remoteServer, startHttpEverything, toolContext, waitFor } from './mcpTestSupport';

@@ -5,7 +5,7 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CancelledError } from '../../../src/agent/errors';
+import { CancelledError } from '../../../src/common/errors';
 import { McpHub } from '../../../src/mcp/mcpHub';
 import { TOOL_NAME_PATTERN } from '../../../src/mcp/mcpToolName';
 import type { Tool, ToolProgress } from '../../../src/tools/tool';

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
-import { CancelledError } from '../../../src/agent/errors';
+import { CancelledError } from '../../../src/common/errors';
 import type { ElicitationRequest } from '../../../src/tools/elicitation';
 import { McpHub } from '../../../src/mcp/mcpHub';
 import { remoteServer, toolContext, waitFor } from './mcpTestSupport';

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CancelledError, ModelApiError } from '../../../src/agent/errors';
+import { CancelledError, ModelApiError } from '../../../src/common/errors';
 import type { ModelSettings, ToolSchema } from '../../../src/models/chatModel';
 import { createChatModel, listModels } from '../../../src/models/openAiChatModel';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../fixtures/scriptedModelServer';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { CancelledError, ModelApiError } from '../../../src/agent/errors';
+import { CancelledError, ModelApiError } from '../../../src/common/errors';
 import type { ChatModel, ModelDelta } from '../../../src/models/chatModel';
 import { createChatModel } from '../../../src/models/openAiChatModel';
 import type { RetryOptions } from '../../../src/models/retryPolicy';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CancelledError } from '../../../src/agent/errors';
+import { CancelledError } from '../../../src/common/errors';
 import {
   isRetryableStatus,
   parseRetryAfterMs,

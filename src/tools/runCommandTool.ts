@@ -1,0 +1,83 @@
+// run_command: runs a shell command in a workspace folder. Always asks (the
+// card shows the exact command and folder) unless every part of the command
+// is covered by a `run_command:<prefix>` entry of `tandem.tools.alwaysAllow`;
+// never runs in Restricted Mode. The model gets the exit code, the duration
+// and the output (head and tail when long).
+import { stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { CancelledError } from '../agent/errors';
+import { alwaysAllowKeyFor, decideCommand, RUN_COMMAND_TOOL, suggestedPrefix } from './commandApproval';
+import type { CommandOutcome, CommandRunner } from './commandRunner';
+import type { Tool } from './tool';
+import { defineWorkspaceTool, requireScopedPath, summaryPreview, WorkspaceToolFault } from './workspaceToolSupport';
+import type { WorkspaceHost } from './workspaceHost';
+
+export const COMMAND_OUTPUT_LIMIT = 16_000;
+export const COMMAND_DEFAULT_TIMEOUT_SECONDS = 60;
+
+export interface RunCommandDeps {
+  readonly host: WorkspaceHost;
+  readonly runner: CommandRunner;
+  /** False in Restricted Mode: the tool refuses without asking. */
+  readonly isTrusted: () => boolean;
+  readonly maxOutputChars?: number | undefined;
+}
+
+export function createRunCommandTool(deps: RunCommandDeps): Tool {
+  return defineWorkspaceTool({
+    name: RUN_COMMAND_TOOL,
+    description:
+      'Run a shell command in a workspace folder and get its exit code, duration and output (stdout and stderr; long output keeps its head and tail). ' +
+      'The user approves each command unless they allowed its prefix. Prefer one simple command per call; use the read-only tools to read files.',
+    readOnly: false,
+    approvesItself: true,
+    input: z.object({
+      command: z.string().trim().min(1).max(8000).describe('The shell command line, e.g. "npm test".'),
+      cwd: z.string().default('.').describe("Folder to run in, relative to the workspace folder; '.' for the root."),
+      timeoutSeconds: z.number().int().min(1).max(600).default(COMMAND_DEFAULT_TIMEOUT_SECONDS).describe('Ends the command (and its children) after this long.'),
+    }),
+    run: async (args, context) => {
+      if (!deps.isTrusted()) throw new WorkspaceToolFault('commands never run in Restricted Mode (this workspace is not trusted).');
+      const { target } = await requireScopedPath(deps.host, args.cwd);
+      const isFolder = await stat(target.absolute).then((info) => info.isDirectory(), () => false);
+      if (!isFolder) throw new WorkspaceToolFault(`${target.display} is not a folder.`);
+      const prefix = suggestedPrefix(args.command);
+      const approved = await context.approval.request(
+        {
+          kind: 'toolCall',
+          toolName: RUN_COMMAND_TOOL,
+          toolCallId: context.callId,
+          arguments: { command: args.command, cwd: target.display },
+          readOnly: false,
+          alwaysAsks: true,
+          summary: `Run \`${args.command}\` in ${target.absolute}`,
+          alwaysAllow: prefix ? { key: alwaysAllowKeyFor(prefix), label: `Always allow commands starting with ${prefix}` } : null,
+          allowedBy: (entries) => entries.includes(RUN_COMMAND_TOOL) || decideCommand(args.command, entries).allowed,
+        },
+        context.signal,
+      );
+      if (context.signal.aborted) throw new CancelledError();
+      if (!approved) return { text: `The user declined to run \`${args.command}\`.`, isError: true };
+      const outcome = await deps.runner.run({
+        command: args.command,
+        cwd: target.absolute,
+        timeoutMs: args.timeoutSeconds * 1000,
+        maxOutputChars: deps.maxOutputChars ?? COMMAND_OUTPUT_LIMIT,
+        signal: context.signal,
+      });
+      if (outcome.cancelled) throw new CancelledError();
+      const text = describeOutcome(args.command, target.display, args.timeoutSeconds, outcome);
+      return { text, isError: outcome.exitCode !== 0, summary: summaryPreview(text) };
+    },
+  });
+}
+
+export function describeOutcome(command: string, folder: string, timeoutSeconds: number, outcome: CommandOutcome): string {
+  const status = outcome.timedOut
+    ? `timed out after ${timeoutSeconds} s (the command and its children were ended)`
+    : outcome.exitCode === undefined
+      ? 'exit code unknown'
+      : `exit code ${outcome.exitCode}`;
+  const output = outcome.output.trimEnd();
+  return [`$ ${command}`, `(in ${folder || '.'}) ${status}, ${outcome.durationMs} ms`, '', output || '(no output)'].join('\n');
+}

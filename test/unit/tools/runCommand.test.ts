@@ -1,0 +1,135 @@
+// run_command in plain Node (the child-process runner) through the real
+// approval policy: exit codes, asking, always-allow by prefix, chains,
+// autoApprove 'all', Restricted Mode, timeout and Stop ending the process tree,
+// and the output cap.
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync } from 'node:fs';
+import * as path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { createPolicyApprovalGate, type ApprovalPolicy } from '../../../src/agent/policyApprovalGate';
+import { ChildProcessRunner } from '../../../src/tools/commandRunner';
+import { NodeWorkspaceHost } from '../../../src/tools/nodeWorkspaceHost';
+import { createRunCommandTool } from '../../../src/tools/runCommandTool';
+import type { ApprovalRequest, ToolResult } from '../../../src/tools/tool';
+import { makeTempDir } from './workspaceTestKit';
+
+const root = makeTempDir('tandem-cmd-');
+after(() => rmSync(root, { recursive: true, force: true }));
+
+interface Call {
+  readonly result: ToolResult;
+  readonly asked: ApprovalRequest[];
+}
+
+async function runCommand(
+  args: Record<string, unknown>,
+  options: { policy?: ApprovalPolicy; answer?: boolean; trusted?: boolean; signal?: AbortSignal; maxOutputChars?: number } = {},
+): Promise<Call> {
+  const asked: ApprovalRequest[] = [];
+  const gate = createPolicyApprovalGate(options.policy ?? { autoApprove: 'readOnly', alwaysAllow: [] }, async (request) => {
+    asked.push(request);
+    return options.answer ?? true;
+  });
+  const tool = createRunCommandTool({
+    host: new NodeWorkspaceHost({ folders: [root] }),
+    runner: new ChildProcessRunner(),
+    isTrusted: () => options.trusted ?? true,
+    maxOutputChars: options.maxOutputChars,
+  });
+  const result = await tool.run(args, { runId: 'r', callId: 'c', signal: options.signal ?? new AbortController().signal, approval: gate });
+  return { result, asked };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('run_command', () => {
+  it('asks with the exact command and folder, then gives the output, exit code and duration', async () => {
+    const { result, asked } = await runCommand({ command: 'echo hello-from-echo' });
+    assert.equal(asked.length, 1);
+    assert.match(asked[0]!.summary ?? '', /^Run `echo hello-from-echo` in \//);
+    assert.ok(asked[0]!.summary!.endsWith(path.basename(root)), asked[0]!.summary);
+    assert.deepEqual(asked[0]!.alwaysAllow, { key: 'run_command:echo', label: 'Always allow commands starting with echo' });
+    assert.equal(result.isError, false);
+    assert.match(result.text, /^\$ echo hello-from-echo\n\(in .*\) exit code 0, \d+ ms\n\nhello-from-echo$/);
+  });
+
+  it('a failing command reports its exit code as an error result', async () => {
+    const { result } = await runCommand({ command: 'false' });
+    assert.equal(result.isError, true);
+    assert.match(result.text, /exit code 1,/);
+    const seven = await runCommand({ command: 'echo oops >&2; exit 7' });
+    assert.match(seven.result.text, /exit code 7,[^\n]*\n\noops$/);
+  });
+
+  it('a declined command does not run', async () => {
+    const { result } = await runCommand({ command: 'touch declined.txt' }, { answer: false });
+    assert.match(result.text, /declined/);
+    assert.throws(() => readFileSync(path.join(root, 'declined.txt')));
+  });
+
+  it('always-allow by prefix runs unasked; a chain with an uncovered part asks', async () => {
+    const policy = { autoApprove: 'readOnly', alwaysAllow: ['run_command:echo'] } as const;
+    const allowed = await runCommand({ command: 'echo one && echo two' }, { policy });
+    assert.equal(allowed.asked.length, 0);
+    assert.match(allowed.result.text, /one\ntwo$/);
+    const chained = await runCommand({ command: 'echo one && false' }, { policy });
+    assert.equal(chained.asked.length, 1);
+    assert.equal(chained.asked[0]!.alwaysAllow, null);
+    const substituted = await runCommand({ command: 'echo $(id -u)' }, { policy });
+    assert.equal(substituted.asked.length, 1);
+  });
+
+  it("asks even under autoApprove 'all'", async () => {
+    const { asked } = await runCommand({ command: 'echo x' }, { policy: { autoApprove: 'all', alwaysAllow: [] } });
+    assert.equal(asked.length, 1);
+  });
+
+  it('never runs in Restricted Mode, and does not ask', async () => {
+    const { result, asked } = await runCommand({ command: 'touch restricted.txt' }, { trusted: false });
+    assert.equal(asked.length, 0);
+    assert.match(result.text, /Restricted Mode/);
+    assert.throws(() => readFileSync(path.join(root, 'restricted.txt')));
+  });
+
+  it('refuses a folder outside the workspace', async () => {
+    const { result, asked } = await runCommand({ command: 'ls', cwd: '..' });
+    assert.equal(asked.length, 0);
+    assert.equal(result.isError, true);
+  });
+
+  it('the timeout ends the whole process tree', async () => {
+    const started = Date.now();
+    const { result } = await runCommand({ command: 'sleep 30 & echo $! > child.pid; wait', timeoutSeconds: 1 });
+    assert.ok(Date.now() - started < 10_000);
+    assert.match(result.text, /timed out after 1 s/);
+    const child = Number(readFileSync(path.join(root, 'child.pid'), 'utf8'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(isAlive(child), false, 'the background child was ended too');
+  });
+
+  it('Stop ends the process tree and cancels the call', async () => {
+    const controller = new AbortController();
+    const pending = runCommand({ command: 'sleep 30 & echo $! > stop.pid; wait' }, { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    controller.abort();
+    await assert.rejects(pending, (error: Error) => error.name === 'CancelledError' || /cancel/i.test(error.message));
+    const child = Number(readFileSync(path.join(root, 'stop.pid'), 'utf8'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(isAlive(child), false);
+  });
+
+  it('long output keeps its head and tail', async () => {
+    const { result } = await runCommand({ command: 'seq 1 100000' }, { maxOutputChars: 1000 });
+    assert.match(result.text, /\n\n1\n2\n3\n/);
+    assert.match(result.text, /characters of output not shown/);
+    assert.match(result.text, /99999\n100000$/);
+    assert.ok(result.text.length < 1300);
+  });
+});
