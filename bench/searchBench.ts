@@ -16,6 +16,7 @@ import { findOnPath, NodeWorkspaceHost } from '../src/tools/nodeWorkspaceHost';
 import { ripgrepArguments } from '../src/tools/ripgrepSearch';
 import type { Tool, ToolContext } from '../src/tools/tool';
 import { createWorkspaceTools } from '../src/tools/workspaceTools';
+import { updateResults } from './benchResults';
 import { generateSearchTree, NEEDLE, scratchDirForTree } from './searchTreeGenerator';
 
 const RUNS = Number(process.env['TANDEM_BENCH_RUNS'] ?? 9);
@@ -103,6 +104,7 @@ async function main(): Promise<void> {
     const fallbackTime = await time(() => fallback.run(scenarios[0]!.args, context));
     console.log(`  (JavaScript fallback, no rg: ${fallbackTime.ms.toFixed(0)} ms for the first scenario)`);
     console.log(`search_text vs rg: worst ratio ${worst.toFixed(2)}x; goal <= ${GOAL}x: ${worst <= GOAL ? 'met' : 'NOT met'}`);
+    updateResults('search', { ratioToRg: worst });
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

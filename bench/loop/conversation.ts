@@ -1,0 +1,31 @@
+// The benchmark's conversation: five rounds of one tool call each against an
+// instant scripted model, then a text reply. Every stack gets the same turns
+// and the same tool; only the agent code between them differs.
+
+import type { ScriptedTurn } from '../../test/fixtures/scriptedModelReplies';
+
+export const ROUNDS = 5;
+export const TOOL_NAME = 'lookup';
+export const TOOL_DESCRIPTION = 'Looks a key up in the inventory table.';
+export const TOOL_PARAMETERS = { type: 'object', properties: { key: { type: 'string' } }, required: ['key'], additionalProperties: false } as const;
+export const QUESTION = 'What do keys k0 to k4 hold?';
+
+/** The tool's work: the same constant-time lookup for every stack. */
+export function lookup(key: string): string {
+  return `The value stored under ${key} is ${key.toUpperCase()}-${key.length * 7} (checked in the inventory table).`;
+}
+
+/** Words of the final reply; `long` makes the per-chunk cost measurable. */
+export function replyText(words: number): string {
+  return Array.from({ length: words }, (_, index) => `word${index}`).join(' ');
+}
+
+/** Turns for one run: the tool rounds, then `replies` text replies (Tandem's answer model asks once more). */
+export function turnsForRun(replies: number, words: number): ScriptedTurn[] {
+  const turns: ScriptedTurn[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    turns.push({ toolCalls: [{ name: TOOL_NAME, arguments: { key: `k${round}` } }], usage: { prompt_tokens: 100, completion_tokens: 10 } });
+  }
+  for (let reply = 0; reply < replies; reply++) turns.push({ content: replyText(words), usage: { prompt_tokens: 200, completion_tokens: words } });
+  return turns;
+}

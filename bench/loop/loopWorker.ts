@@ -1,0 +1,80 @@
+// One stack in its own process: runs the benchmark conversation `runs` times
+// after a warm-up and prints JSON medians. The scripted server runs in
+// another process, so the CPU measured here is the stack's alone.
+//   node --expose-gc --import tsx bench/loop/loopWorker.ts <stack> <baseUrl> <runs>
+import { performance } from 'node:perf_hooks';
+import { turnsForRun } from './conversation';
+import { stacks } from './stacks';
+
+const [stackName = '', baseUrl = '', runsText = '5'] = process.argv.slice(2);
+const stack = stacks[stackName];
+if (!stack) throw new Error(`unknown stack ${stackName}; known: ${Object.keys(stacks).join(', ')}`);
+const runs = Number(runsText);
+const SHORT = 20;
+const LONG = 2000;
+const collect = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+
+async function control(path: string, body?: unknown): Promise<unknown> {
+  const root = baseUrl.replace(/\/v1$/, '');
+  const response = await fetch(`${root}/__scripted/${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
+  return response.json();
+}
+
+interface Sample {
+  cpuMs: number;
+  wallMs: number;
+  requests: number;
+  allocMb: number;
+}
+
+async function once(words: number): Promise<Sample> {
+  await control('turns', turnsForRun(stack!.replies, words));
+  const before = ((await control('requests')) as unknown[]).length;
+  collect();
+  const heap = process.memoryUsage().heapUsed;
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await stack!.run(baseUrl);
+  const wallMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  const allocMb = (process.memoryUsage().heapUsed - heap) / 1e6;
+  const requests = ((await control('requests')) as unknown[]).length - before;
+  return { cpuMs: (used.user + used.system) / 1000, wallMs, requests, allocMb };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+async function main(): Promise<void> {
+  for (let warm = 0; warm < 3; warm++) {
+    await once(SHORT);
+    await once(LONG);
+  }
+  const short: Sample[] = [];
+  const long: Sample[] = [];
+  for (let run = 0; run < runs; run++) {
+    short.push(await once(SHORT));
+    long.push(await once(LONG));
+  }
+  const cpuShort = median(short.map((sample) => sample.cpuMs));
+  const cpuLong = median(long.map((sample) => sample.cpuMs));
+  // The long run streams LONG - SHORT more content chunks (one word each) in its last reply.
+  const usCpuPerChunk = ((cpuLong - cpuShort) * 1000) / (LONG - SHORT);
+  process.stdout.write(
+    `${JSON.stringify({
+      cpuMsPerRun: cpuShort,
+      wallMsPerRun: median(short.map((sample) => sample.wallMs)),
+      requestsPerRun: median(short.map((sample) => sample.requests)),
+      usCpuPerChunk,
+      allocMbPerRun: median(short.map((sample) => Math.max(0, sample.allocMb))),
+    })}\n`,
+  );
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,116 @@
+// `npm run bench` (loop part): the same scripted five-round tool conversation
+// run by each stack, one process per stack, stacks interleaved over several
+// rounds; each figure is the median over rounds of each process's medians,
+// reported beside its ratio to the floor (the raw openai SDK making the same
+// requests with no agent logic). The scripted model server runs in its own
+// process so its CPU is not counted.
+//   TANDEM_BENCH_ROUNDS (default 5), TANDEM_BENCH_RUNS per process (default 7),
+//   TANDEM_BENCH_STACKS (comma list; default every stack in loop/stacks.ts).
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { median, updateResults } from './benchResults';
+import { stacks } from './loop/stacks';
+
+const ROUNDS = Number(process.env['TANDEM_BENCH_ROUNDS'] ?? 5);
+const RUNS = Number(process.env['TANDEM_BENCH_RUNS'] ?? 7);
+const STACKS = (process.env['TANDEM_BENCH_STACKS'] ?? Object.keys(stacks).join(',')).split(',').filter(Boolean);
+const root = path.resolve(__dirname, '..');
+
+export interface LoopFigures {
+  cpuMsPerRun: number;
+  wallMsPerRun: number;
+  requestsPerRun: number;
+  usCpuPerChunk: number;
+  allocMbPerRun: number;
+}
+
+function startServer(): Promise<{ baseUrl: string; stop: () => void }> {
+  const script = path.join(tmpdir(), `tandem-bench-script-${process.pid}.json`);
+  writeFileSync(script, JSON.stringify({ turns: [], models: ['fc-model', 'answer-model'] }));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/scriptedModelServer.ts', '--script', script], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (data: Buffer) => {
+      output += data.toString();
+      const ready = /READY (\S+)/.exec(output);
+      if (ready) resolve({ baseUrl: ready[1]!, stop: () => child.kill() });
+    });
+    child.on('exit', (code) => reject(new Error(`scripted server exited with ${code}`)));
+  });
+}
+
+function runWorker(stack: string, baseUrl: string, runs: number): Promise<LoopFigures> {
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/loop/loopWorker.ts', stack, baseUrl, String(runs)], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let errors = '';
+  child.stdout.on('data', (data: Buffer) => (output += data.toString()));
+  child.stderr.on('data', (data: Buffer) => (errors += data.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('exit', (code) => {
+      if (code === 0) resolve(JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as LoopFigures);
+      else reject(new Error(`${stack} worker failed (${code}): ${errors.slice(-2000)}`));
+    });
+  });
+}
+
+/** Runs every stack `rounds` times, interleaved; returns the medians per stack. */
+export async function measureLoop(stackNames: readonly string[], rounds: number, runs: number): Promise<Record<string, LoopFigures>> {
+  const server = await startServer();
+  try {
+    const samples = new Map<string, LoopFigures[]>(stackNames.map((name) => [name, []]));
+    for (let round = 0; round < rounds; round++) {
+      for (const name of stackNames) samples.get(name)!.push(await runWorker(name, server.baseUrl, runs));
+    }
+    const result: Record<string, LoopFigures> = {};
+    for (const [name, figures] of samples) {
+      result[name] = {
+        cpuMsPerRun: median(figures.map((figure) => figure.cpuMsPerRun)),
+        wallMsPerRun: median(figures.map((figure) => figure.wallMsPerRun)),
+        requestsPerRun: median(figures.map((figure) => figure.requestsPerRun)),
+        usCpuPerChunk: median(figures.map((figure) => figure.usCpuPerChunk)),
+        allocMbPerRun: median(figures.map((figure) => figure.allocMbPerRun)),
+      };
+    }
+    return result;
+  } finally {
+    server.stop();
+  }
+}
+
+export function loopTable(results: Record<string, LoopFigures>): string {
+  const floor = results['floor'];
+  const ratio = (value: number, base: number | undefined) => (base ? ` (${(value / base).toFixed(2)}x)` : '');
+  const lines = ['stack          cpu ms/run        wall ms/run       requests  µs cpu/chunk   alloc MB/run'];
+  for (const [name, figures] of Object.entries(results)) {
+    lines.push(
+      [
+        name.padEnd(14),
+        `${figures.cpuMsPerRun.toFixed(2)}${ratio(figures.cpuMsPerRun, floor?.cpuMsPerRun)}`.padEnd(18),
+        `${figures.wallMsPerRun.toFixed(2)}${ratio(figures.wallMsPerRun, floor?.wallMsPerRun)}`.padEnd(18),
+        String(figures.requestsPerRun).padEnd(10),
+        figures.usCpuPerChunk.toFixed(1).padEnd(15),
+        figures.allocMbPerRun.toFixed(2),
+      ].join(''),
+    );
+  }
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  console.log(`loop: ${STACKS.join(', ')}; ${ROUNDS} interleaved rounds of one process per stack, ${RUNS} runs each (after warm-up)`);
+  const results = await measureLoop(STACKS, ROUNDS, RUNS);
+  console.log(loopTable(results));
+  updateResults('loop', results);
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
