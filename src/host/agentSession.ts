@@ -14,6 +14,7 @@ import type { ApprovalRequest, Tool } from '../tools/tool';
 import { historyMessages } from '../protocol/conversationHistory';
 import { HostEventName } from '../protocol/hostEventNames';
 import { appendCompacted, titleFrom, type ConversationStore, type StoredConversation } from './conversationStore';
+import { quickInputElicitor } from './elicitationPrompt';
 import type { OutputLog } from './outputLog';
 import { loadRulesFiles, type RuleFile } from '../tools/rulesFiles';
 
@@ -139,6 +140,7 @@ export class AgentSession implements vscode.Disposable {
           answerModel,
           tools,
           approval: sources.approverFor(runId),
+          elicitor: quickInputElicitor,
           settings,
           cache: this.cache,
           log: trace,

@@ -1,0 +1,129 @@
+// run_command and rules files in a real VS Code (code-server + headless
+// Chromium) against the scripted model server: the card asks with the exact
+// command and folder; "Always allow commands starting with echo" lets the next
+// echo run unasked; `false`'s exit code reaches the model; a chain with an
+// uncovered part asks again and, rejected, does not run. The workspace's
+// AGENTS.md text reaches both models' system prompts. One code-server session.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Frame, Locator } from 'playwright-core';
+import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
+import { launchVsCode, type VsCodeSession } from './harness';
+
+const fc = 'fc-model';
+const answerModel = 'answer-model';
+let server: ScriptedModelServer;
+let session: VsCodeSession;
+let workspace: string;
+
+before(async () => {
+  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-command-'));
+  fs.writeFileSync(path.join(workspace, 'AGENTS.md'), 'Run the tests before answering. AGENTS-MARKER-7731\n');
+  server = await startScriptedModelServer({ models: [fc, answerModel] });
+  session = await launchVsCode({
+    workspace,
+    settings: {
+      'tandem.functionCallModel.baseUrl': server.baseUrl,
+      'tandem.functionCallModel.model': fc,
+      'tandem.answerModel.model': answerModel,
+      'tandem.agent.mode': 'agent',
+      'tandem.tools.autoApprove': 'readOnly',
+    },
+  });
+});
+
+after(async () => {
+  await session?.close();
+  await server?.close();
+  fs.rmSync(workspace, { recursive: true, force: true });
+});
+
+async function waitFor(check: () => Promise<boolean>, what: string, limitMs = 30_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  throw new Error(`timed out after ${limitMs / 1000} s waiting for ${what}`);
+}
+
+async function pendingCard(view: Frame, seen: Set<string>): Promise<Locator> {
+  let id: string | undefined;
+  await waitFor(async () => {
+    const ids = await view
+      .locator('[data-testid="approval"][data-status="pending"]')
+      .evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset['approvalId'] ?? ''));
+    id = ids.find((candidate) => candidate !== '' && !seen.has(candidate));
+    return id !== undefined;
+  }, 'a pending approval card');
+  seen.add(id!);
+  const card = view.locator(`[data-testid="approval"][data-approval-id="${id!}"]`);
+  assert.equal(await card.getAttribute('data-tool'), 'run_command');
+  return card;
+}
+
+function toolMessages(): string[] {
+  return server.requests.flatMap((request) =>
+    (request.body?.messages ?? []).filter((message: { role: string }) => message.role === 'tool').map((message: { content: unknown }) => String(message.content)),
+  );
+}
+
+test('run_command asks, remembers a prefix, reports exit codes, asks for a chain; AGENTS.md reaches both models', { timeout: 120_000 }, async () => {
+  try {
+    server.push(
+      { model: fc, toolCalls: [{ id: 'c1', name: 'run_command', arguments: { command: 'echo hello-e2e' } }] },
+      { model: fc, toolCalls: [{ id: 'c2', name: 'run_command', arguments: { command: 'echo unasked-e2e' } }] },
+      { model: fc, toolCalls: [{ id: 'c3', name: 'run_command', arguments: { command: 'false' } }] },
+      { model: fc, toolCalls: [{ id: 'c4', name: 'run_command', arguments: { command: 'echo chained && touch made.txt' } }] },
+      { model: fc, content: 'Done.' },
+      { model: answerModel, content: 'Ran the commands.' },
+    );
+    const view = await session.webview();
+    const prompt = view.locator('[data-testid="prompt"]');
+    await prompt.fill('Run some commands.');
+    await prompt.press('Enter');
+
+    const seen = new Set<string>();
+    const first = await pendingCard(view, seen);
+    const summary = await first.locator('[data-testid="approval-summary"]').innerText();
+    assert.ok(summary.includes('echo hello-e2e') && summary.includes(path.basename(workspace)), summary);
+    assert.equal(await first.locator('[data-testid="approve-always"]').innerText(), 'Always allow commands starting with echo');
+    await first.locator('[data-testid="approve-always"]').click();
+
+    const failing = await pendingCard(view, seen); // `false`: echo is allowed, false is not
+    assert.match(await failing.locator('[data-testid="approval-summary"]').innerText(), /`false`/);
+    await failing.locator('[data-testid="approve"]').click();
+
+    const chained = await pendingCard(view, seen);
+    assert.match(await chained.locator('[data-testid="approval-summary"]').innerText(), /echo chained && touch made\.txt/);
+    await chained.locator('[data-testid="reject"]').click();
+
+    await waitFor(async () => (await view.locator('body').getAttribute('data-running')) === 'false', 'the run to end', 60_000);
+    assert.equal(await view.locator('[data-testid="approval"]').count(), 3, 'the second echo ran unasked');
+    assert.equal(fs.existsSync(path.join(workspace, 'made.txt')), false, 'the rejected chain did not run');
+    const results = toolMessages();
+    assert.ok(results.some((text) => /exit code 0/.test(text) && text.includes('hello-e2e')), results.join('\n---\n'));
+    assert.ok(results.some((text) => /exit code 0/.test(text) && text.includes('unasked-e2e')), results.join('\n---\n'));
+    assert.ok(results.some((text) => text.startsWith('$ false') && /exit code 1/.test(text)), results.join('\n---\n'));
+    const settings = JSON.parse(fs.readFileSync(path.join(session.userDataDir, 'User', 'settings.json'), 'utf8')) as Record<string, unknown>;
+    assert.deepEqual(settings['tandem.tools.alwaysAllow'], ['run_command:echo']);
+
+    for (const model of [fc, answerModel]) {
+      const requests = server.requests.filter((request) => request.body?.model === model);
+      assert.ok(requests.length > 0, model);
+      for (const request of requests) {
+        const system = request.body.messages.find((message: { role: string }) => message.role === 'system');
+        assert.match(String(system?.content), /AGENTS-MARKER-7731/, `${model}'s system prompt holds AGENTS.md`);
+      }
+    }
+    const notices = await view.locator('[data-testid="notice"]').allInnerTexts();
+    assert.ok(notices.some((text) => text.includes('Rules: AGENTS.md')), notices.join(' | '));
+  } catch (error) {
+    await session.screenshot('run-command-failure').catch(() => undefined);
+    console.error(session.logs());
+    throw error;
+  }
+});
