@@ -3,7 +3,7 @@
 // autoApprove 'all', Restricted Mode, timeout and Stop ending the process tree,
 // and the output cap.
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createPolicyApprovalGate, type ApprovalPolicy } from '../../../src/agent/policyApprovalGate';
@@ -43,10 +43,20 @@ async function runCommand(
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
   }
+  // A zombie (ended, not yet reaped: a container's PID 1 may never reap it) counts as ended.
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
+
+/** SIGTERM reaches the group at once; a loaded machine may take a moment to reap it. */
+async function waitUntilGone(pid: number): Promise<void> {
+  for (let waited = 0; isAlive(pid) && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 describe('run_command', () => {
@@ -110,18 +120,20 @@ describe('run_command', () => {
     assert.ok(Date.now() - started < 10_000);
     assert.match(result.text, /timed out after 1 s/);
     const child = Number(readFileSync(path.join(root, 'child.pid'), 'utf8'));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitUntilGone(child);
     assert.equal(isAlive(child), false, 'the background child was ended too');
   });
 
   it('Stop ends the process tree and cancels the call', async () => {
     const controller = new AbortController();
     const pending = runCommand({ command: 'sleep 30 & echo $! > stop.pid; wait' }, { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Abort only once the background child exists (a loaded machine may take a while to start the shell).
+    for (let waited = 0; !existsSync(path.join(root, 'stop.pid')) && waited < 20_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 100));
     controller.abort();
     await assert.rejects(pending, (error: Error) => error.name === 'CancelledError' || /cancel/i.test(error.message));
     const child = Number(readFileSync(path.join(root, 'stop.pid'), 'utf8'));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitUntilGone(child);
     assert.equal(isAlive(child), false);
   });
 
