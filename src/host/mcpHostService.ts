@@ -9,6 +9,7 @@ import type { McpServerDefinition } from '../mcp/mcpConfig';
 import { McpHub, type McpServerKey } from '../mcp/mcpHub';
 import { maskUrlsIn } from '../mcp/mcpRedaction';
 import type { McpServerStatus } from '../mcp/mcpServerStatus';
+import { parseToolSwitches, type McpToolSwitches } from '../mcp/mcpToolSwitches';
 import { needsConsent, WORKSPACE_SETTINGS_SOURCE, type StartableDefinition } from '../mcp/mcpServerTrust';
 import { IMPORT_MCP_SERVERS_COMMAND, importMcpServers } from './mcpImport';
 import { VscodeInputResolver } from './mcpInputs';
@@ -16,6 +17,7 @@ import { showMcpServersPicker } from './mcpServersPicker';
 import type { Log } from './outputLog';
 
 const disabledStateKey = 'tandem.mcpDisabledServers';
+const toolSwitchesStateKey = 'tandem.mcpToolSwitches';
 const reloadDelayMs = 150;
 
 export interface McpHostService {
@@ -64,6 +66,7 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
   // Resolved URLs may carry credentials or tokens: the log never shows them.
   const hub = new McpHub({ inputResolver: inputs, log: (line) => log.info(`mcp: ${maskUrlsIn(line)}`), clientIdentity: { name: 'tandem', version } });
   hub.setDisabledKeys(context.workspaceState.get<McpServerKey[]>(disabledStateKey) ?? []);
+  hub.setToolSwitches(parseToolSwitches(context.workspaceState.get(toolSwitchesStateKey)));
   const disposables: vscode.Disposable[] = [];
   let watchers: vscode.Disposable[] = [];
   let errors: readonly string[] = [];
@@ -269,6 +272,10 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
         configErrors: () => errors,
         showLog: () => log.show(),
         afterToggle: persistDisabled,
+        setToolSwitches: async (switches: McpToolSwitches) => {
+          hub.setToolSwitches(switches);
+          await context.workspaceState.update(toolSwitchesStateKey, switches);
+        },
         clearInputs: () => inputs.clear(),
       }),
     dispose: async () => {
