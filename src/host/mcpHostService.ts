@@ -66,7 +66,11 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
   // Resolved URLs may carry credentials or tokens: the log never shows them.
   const hub = new McpHub({ inputResolver: inputs, log: (line) => log.info(`mcp: ${maskUrlsIn(line)}`), clientIdentity: { name: 'tandem', version } });
   hub.setDisabledKeys(context.workspaceState.get<McpServerKey[]>(disabledStateKey) ?? []);
-  hub.setToolSwitches(parseToolSwitches(context.workspaceState.get(toolSwitchesStateKey)));
+  const storedSwitches = parseToolSwitches(context.workspaceState.get(toolSwitchesStateKey));
+  hub.setToolSwitches(storedSwitches);
+  if (storedSwitches.trustedServers.length + storedSwitches.disabledTools.length > 0) {
+    log.info(`mcp: tool switches restored: ${storedSwitches.trustedServers.length} server(s) trusted, ${storedSwitches.disabledTools.length} tool(s) off`);
+  }
   const disposables: vscode.Disposable[] = [];
   let watchers: vscode.Disposable[] = [];
   let errors: readonly string[] = [];
@@ -275,6 +279,7 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
         setToolSwitches: async (switches: McpToolSwitches) => {
           hub.setToolSwitches(switches);
           await context.workspaceState.update(toolSwitchesStateKey, switches);
+          log.info(`mcp: tool switches: ${switches.trustedServers.length} server(s) trusted, off: ${switches.disabledTools.map((item) => `${item.server.name}/${item.tool}`).join(', ') || 'none'}`);
         },
         clearInputs: () => inputs.clear(),
       }),
