@@ -26,6 +26,8 @@ import { workspaceKey } from './workspaceIdentity';
 export interface McpStatusSource {
   statuses(): readonly McpServerStatus[];
   onDidChangeStatus(listener: () => void): { dispose(): unknown };
+  /** Starts the sign-in of a remote server that asked for one. */
+  signIn?(server: { readonly name: string; readonly source: string }): Promise<void>;
 }
 
 export interface ChatViewOptions {
@@ -238,6 +240,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         }
         return;
       }
+      case 'mcpSignIn':
+        await this.options.mcp?.signIn?.({ name: message.name, source: message.source });
+        return;
       case 'openDiff':
         if (!((await ApprovalCenter.current()?.openDiff(message.id)) ?? false)) void vscode.window.showInformationMessage('Tandem: that change is no longer waiting for approval.');
         return;

@@ -15,11 +15,13 @@ export interface McpPickerHost {
   /** Called after a server was disabled or enabled (the host persists the choice). */
   readonly afterToggle: () => Promise<void>;
   readonly clearInputs: () => Promise<void>;
+  /** Starts the browser sign-in of a remote server. */
+  readonly signIn: (server: { readonly name: string; readonly source: string }) => Promise<void>;
   /** Applies and persists the tool switches. */
   readonly setToolSwitches: (switches: McpToolSwitches) => Promise<void>;
 }
 
-type Action = 'restart' | 'toggle' | 'tools' | 'trust' | 'openConfig' | 'showLog' | 'import' | 'clearInputs';
+type Action = 'signIn' | 'restart' | 'toggle' | 'tools' | 'trust' | 'openConfig' | 'showLog' | 'import' | 'clearInputs';
 
 interface ServerItem extends vscode.QuickPickItem {
   readonly status?: McpServerStatus;
@@ -29,6 +31,7 @@ interface ServerItem extends vscode.QuickPickItem {
 const restartButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('debug-restart'), tooltip: 'Restart' };
 const disableButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('circle-slash'), tooltip: 'Disable' };
 const enableButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('play'), tooltip: 'Enable' };
+const signInButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('sign-in'), tooltip: 'Sign in' };
 
 export async function showMcpServersPicker(host: McpPickerHost): Promise<void> {
   const picker = vscode.window.createQuickPick<ServerItem>();
@@ -44,7 +47,7 @@ export async function showMcpServersPicker(host: McpPickerHost): Promise<void> {
   const chosen = await new Promise<ServerItem | undefined>((resolve) => {
     picker.onDidTriggerItemButton(async ({ item, button }) => {
       if (item.status === undefined) return;
-      await run(host, item.status, button === restartButton ? 'restart' : 'toggle');
+      await run(host, item.status, button === signInButton ? 'signIn' : button === restartButton ? 'restart' : 'toggle');
     });
     picker.onDidAccept(() => {
       resolve(picker.selectedItems[0]);
@@ -70,7 +73,7 @@ function items(hub: McpHub, configErrors: readonly string[]): ServerItem[] {
     description: describe(status, hub),
     detail: status.error === undefined ? status.source : `${status.error}${lastLine(status)}`,
     status,
-    buttons: [restartButton, status.state === 'disabled' ? enableButton : disableButton],
+    buttons: [...(status.state === 'signInRequired' ? [signInButton] : []), restartButton, status.state === 'disabled' ? enableButton : disableButton],
   }));
   if (statuses.length === 0) result.push({ label: 'No MCP servers are configured', description: 'add .vscode/mcp.json or the tandem.mcp.servers setting' });
   for (const fault of configErrors) result.push({ label: '$(warning) Configuration problem', detail: fault, action: 'showLog' });
@@ -85,6 +88,7 @@ function items(hub: McpHub, configErrors: readonly string[]): ServerItem[] {
 
 async function showServerActions(host: McpPickerHost, status: McpServerStatus): Promise<void> {
   const actions: (vscode.QuickPickItem & { action: Action })[] = [
+    ...(status.state === 'signInRequired' ? [{ label: '$(sign-in) Sign in', description: 'opens the sign-in page in your browser', action: 'signIn' as const }] : []),
     { label: '$(debug-restart) Restart', action: 'restart' },
     status.state === 'disabled' ? { label: '$(play) Enable', action: 'toggle' } : { label: '$(circle-slash) Disable', action: 'toggle' },
   ];
@@ -113,6 +117,9 @@ async function showServerActions(host: McpPickerHost, status: McpServerStatus): 
 async function run(host: McpPickerHost, status: McpServerStatus, action: Action): Promise<void> {
   const key = { name: status.name, source: status.source };
   switch (action) {
+    case 'signIn':
+      await host.signIn({ name: status.name, source: status.source });
+      return;
     case 'restart':
       await host.hub.restart(key);
       return;
@@ -177,13 +184,15 @@ function icon(status: McpServerStatus): string {
       return '$(error)';
     case 'disabled':
       return '$(circle-slash)';
+    case 'signInRequired':
+      return '$(lock)';
     default:
       return '$(circle-outline)';
   }
 }
 
 function describe(status: McpServerStatus, hub: McpHub): string {
-  const parts: string[] = [status.state];
+  const parts: string[] = [status.state === 'signInRequired' ? 'sign-in required' : status.state];
   if (status.transport !== undefined) parts.push(status.transport);
   if (status.toolCount !== undefined) parts.push(`${status.toolCount} tool${status.toolCount === 1 ? '' : 's'}`);
   const server = { name: status.name, source: status.source };

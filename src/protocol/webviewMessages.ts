@@ -36,6 +36,8 @@ export const fromWebviewSchema = z.discriminatedUnion('type', [
       )
       .optional(),
   }),
+  /** "Sign in" next to an MCP server that needs it. */
+  z.object({ type: z.literal('mcpSignIn'), name: z.string().min(1).max(200), source: z.string().min(1).max(4096) }),
   /** An approval card's "Open diff". */
   z.object({ type: z.literal('openDiff'), id }),
   z.object({
