@@ -9,6 +9,7 @@ import { renderUsage } from './usageView';
 import { createConversationView, type ConversationView } from './steps';
 import { waitingForApproval } from './approvalEvents';
 import { waitingForElicitation } from './elicitationEvents';
+import { attachSlashCommands } from './slashCommands';
 import { applyEvents, expireApprovals } from './viewModel';
 
 interface VsCodeApi {
@@ -42,6 +43,9 @@ const layout: Layout = buildLayout(document.body, {
   draft: (vscode.getState() as { draft?: string } | undefined)?.draft ?? '',
   saveDraft: (draft) => vscode.setState({ draft }),
 });
+
+const promptBox = document.querySelector<HTMLTextAreaElement>('[data-testid="prompt"]');
+const slashCommands = promptBox === null ? undefined : attachSlashCommands(promptBox);
 
 // Follow the newest step unless the user scrolled up to read. Only scrolling
 // right after a user gesture counts: off-screen steps (content-visibility)
@@ -136,6 +140,9 @@ window.addEventListener('message', (message: MessageEvent<ToWebview>) => {
       return;
     case 'mcpStatus':
       layout.setMcpStatus(data.servers);
+      return;
+    case 'slashCommands':
+      slashCommands?.setCommands(data.commands);
       return;
     case 'prompt':
       layout.setPrompt(data.text);

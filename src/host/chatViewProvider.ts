@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { AgentSettings } from '../agent/agentSettings';
 import { CustomEventName, type AgentEvent, type ModelRole } from '../protocol/agentEvents';
 import type { McpServerStatus } from '../mcp/mcpServerStatus';
-import { parseFromWebview, type FromWebview, type PanelSettings, type ToWebview } from '../protocol/webviewMessages';
+import { parseFromWebview, type FromWebview, type PanelSettings, type SlashCommand, type ToWebview } from '../protocol/webviewMessages';
 import { fetchModelList, pickModel, type ModelList } from './modelPicker';
 import { panelHtml } from './panelHtml';
 import { AgentSession, type ToolSources } from './agentSession';
@@ -26,6 +26,10 @@ import { workspaceKey } from './workspaceIdentity';
 export interface McpStatusSource {
   statuses(): readonly McpServerStatus[];
   onDidChangeStatus(listener: () => void): { dispose(): unknown };
+  /** The MCP prompts offered as slash commands. */
+  slashCommands?(): readonly SlashCommand[];
+  /** A slash command's prompt text (asking for arguments); undefined: not one; null: the user cancelled. */
+  expandSlashCommand?(text: string): Promise<string | undefined | null>;
   /** Starts the sign-in of a remote server that asked for one. */
   signIn?(server: { readonly name: string; readonly source: string }): Promise<void>;
 }
@@ -190,9 +194,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         this.postMcpStatus();
         this.preparation.noticeRestricted((code, message, level, action) => this.session.notice(code, message, level, action));
         return;
-      case 'send':
-        await this.send(message.text);
+      case 'send': {
+        // `/<server>.<prompt>`: the MCP prompt's text is what gets sent.
+        const expanded = this.session.running ? undefined : await this.options.mcp?.expandSlashCommand?.(message.text);
+        if (expanded === null) return;
+        await this.send(expanded ?? message.text);
         return;
+      }
       case 'stop':
         await this.stop();
         return;
@@ -351,6 +359,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   private postMcpStatus(): void {
     this.post({ type: 'mcpStatus', servers: this.options.mcp?.statuses() ?? [] });
+    this.post({ type: 'slashCommands', commands: this.options.mcp?.slashCommands?.() ?? [] });
   }
 
   private async fetchModels(role: ModelRole, signal?: AbortSignal): Promise<ModelList> {

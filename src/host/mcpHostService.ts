@@ -9,6 +9,8 @@ import type { McpServerDefinition } from '../mcp/mcpConfig';
 import { McpHub, type McpServerKey } from '../mcp/mcpHub';
 import { McpSignIn } from '../mcp/mcpSignIn';
 import { secretOAuthStore } from './mcpOAuthSecrets';
+import { expandSlashCommand } from './mcpPromptCommands';
+import type { SlashCommand } from '../protocol/webviewMessages';
 import { maskUrlsIn } from '../mcp/mcpRedaction';
 import type { McpServerStatus } from '../mcp/mcpServerStatus';
 import { parseToolSwitches, type McpToolSwitches } from '../mcp/mcpToolSwitches';
@@ -36,6 +38,10 @@ export interface McpHostService {
    * start only what was allowed; a new or changed definition waits for the next run.
    */
   startForRun(): Promise<void>;
+  /** The prompt-box slash commands of the connected servers' prompts. */
+  slashCommands(): readonly SlashCommand[];
+  /** A `/<server>.<prompt>` line as the prompt's text (asking for arguments); undefined: not one; null: cancelled. */
+  expandSlashCommand(text: string): Promise<string | undefined | null>;
   /** Signs in to a remote server (browser, then back through the loopback redirect); resolves when it is up or failed. */
   signIn(server: { readonly name: string; readonly source: string }): Promise<void>;
   /** Forgets every MCP trust decision and stops the workspace's servers (`tandem.resetMcpTrust`). */
@@ -283,6 +289,13 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
       loading = loading.then(() => apply(true)).catch((error: unknown) => log.error(`mcp: starting the servers failed: ${String(error)}`));
       await loading;
     },
+    slashCommands: () =>
+      hub.promptCommands().map(({ command, prompt }) => ({
+        command,
+        description: prompt.description ?? prompt.title,
+        arguments: prompt.arguments.map((argument) => argument.name),
+      })),
+    expandSlashCommand: (text) => expandSlashCommand(hub, text),
     signIn: async (server) => {
       await signIn.signIn(hub, server);
       const status = hub.statuses().find((each) => each.name === server.name && each.source === server.source);

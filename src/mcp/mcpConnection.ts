@@ -11,6 +11,7 @@ import { SignInRequiredError } from './mcpAuthRetry';
 import { withRequestSignal } from './mcpRequestSignal';
 import { describeError, openSession, type ClientIdentity, type McpSession, type SessionServices } from './mcpSession';
 import { errorResult, toToolResult } from './mcpToolResult';
+import { listPrompts, promptText, type McpPromptInfo } from './mcpPrompts';
 import { resolveServer } from './mcpServerResolution';
 import type { InputResolver } from './mcpVariables';
 
@@ -55,6 +56,7 @@ export class McpConnection {
   private error: string | undefined;
   private stderrTail: string[] = [];
   private toolList: readonly McpToolInfo[] = [];
+  private promptList: readonly McpPromptInfo[] = [];
   private session: McpSession | undefined;
   /** Bumped on every start and stop; events from an older session are ignored. */
   private generation = 0;
@@ -88,6 +90,18 @@ export class McpConnection {
 
   get tools(): readonly McpToolInfo[] {
     return this.state === 'connected' ? this.toolList : [];
+  }
+
+  /** The server's prompts (slash commands in the prompt box); empty unless connected. */
+  get prompts(): readonly McpPromptInfo[] {
+    return this.state === 'connected' ? this.promptList : [];
+  }
+
+  /** A prompt filled in with `args`, as text. */
+  async getPrompt(name: string, args: Readonly<Record<string, string>>, signal: AbortSignal): Promise<string> {
+    const session = this.session;
+    if (session === undefined || this.state !== 'connected') throw new Error(`MCP server "${this.definition.name}" is not running.`);
+    return withRequestSignal(signal, (requestSignal) => session.authorized(() => promptText(session, name, args, this.timeoutMs, requestSignal), requestSignal));
   }
 
   get processId(): number | undefined {
@@ -206,6 +220,7 @@ export class McpConnection {
       this.session = session;
       this.transportKind = session.transport;
       this.toolList = await this.listTools(session, signal);
+      this.promptList = await this.readPrompts(session, signal);
       if (generation !== this.generation) return;
       this.setState('connected');
       this.options.log(`MCP server "${definition.name}" connected over ${session.transport} with ${this.toolList.length} tools`);
@@ -244,8 +259,29 @@ export class McpConnection {
           (error: unknown) => this.options.log(`MCP server "${this.definition.name}": refreshing tools failed: ${describeError(error)}`),
         );
       },
+      onPromptListChanged: () => {
+        const session = this.session;
+        if (!current() || session === undefined || this.state !== 'connected') return;
+        void this.readPrompts(session, new AbortController().signal).then((prompts) => {
+          if (!current() || this.session !== session) return;
+          this.promptList = prompts;
+          this.options.log(`MCP server "${this.definition.name}" changed its prompts: now ${prompts.length}`);
+          this.options.onDidChange();
+        });
+      },
       log: (line) => this.options.log(`[${this.definition.name}] ${line}`),
     };
+  }
+
+  /** The server's prompts; a server whose prompts cannot be listed simply offers none. */
+  private async readPrompts(session: McpSession, signal: AbortSignal): Promise<McpPromptInfo[]> {
+    try {
+      return await withRequestSignal(signal, (requestSignal) => session.authorized(() => listPrompts(session, this.options.startTimeoutMs, requestSignal), requestSignal));
+    } catch (error) {
+      if (signal.aborted) throw error;
+      this.options.log(`MCP server "${this.definition.name}": listing prompts failed: ${describeError(error)}`);
+      return [];
+    }
   }
 
   private handleCrash(): void {

@@ -8,6 +8,7 @@ import type { McpServerStatus } from './mcpServerStatus';
 import type { ClientIdentity } from './mcpSession';
 import { assignToolNames } from './mcpToolName';
 import { sanitizeToolSchema } from './mcpToolSchema';
+import type { McpPromptInfo } from './mcpPrompts';
 import { NO_TOOL_SWITCHES, ToolSwitchIndex, type McpServerRef, type McpToolSwitches } from './mcpToolSwitches';
 import type { InputResolver } from './mcpVariables';
 
@@ -139,6 +140,28 @@ export class McpHub implements ToolProvider {
       .map((info) => ({ name: info.name, title: info.title, readOnlyHint: info.annotations?.readOnlyHint === true, enabled: this.switches.isToolEnabled(ref, info.name) }));
   }
 
+  /** Every connected server's prompts as slash commands `<server>.<prompt>`, sorted; the first of a duplicate wins. */
+  promptCommands(): readonly McpPromptCommand[] {
+    const commands = new Map<string, McpPromptCommand>();
+    const connections = [...this.connections.values()].sort((a, b) => compareText(a.definition.name, b.definition.name) || compareText(a.definition.source, b.definition.source));
+    for (const connection of connections) {
+      for (const prompt of connection.prompts) {
+        const command = `${commandPart(connection.definition.name)}.${commandPart(prompt.name)}`;
+        if (!commands.has(command)) commands.set(command, { command, server: connection.definition.name, prompt });
+      }
+    }
+    return [...commands.values()].sort((a, b) => compareText(a.command, b.command));
+  }
+
+  /** The text of the prompt behind a slash command, filled in with `args`. */
+  async runPromptCommand(command: string, args: Readonly<Record<string, string>>, signal: AbortSignal): Promise<string> {
+    const found = this.promptCommands().find((each) => each.command === command);
+    if (found === undefined) throw new Error(`No MCP prompt /${command}.`);
+    const connection = [...this.connections.values()].find((each) => each.definition.name === found.server && each.prompts.includes(found.prompt));
+    if (connection === undefined) throw new Error(`MCP server "${found.server}" is not running.`);
+    return connection.getPrompt(found.prompt.name, args, signal);
+  }
+
   async restart(server: McpServerKey): Promise<void> {
     const connection = this.find(server);
     if (connection === undefined) return;
@@ -211,6 +234,18 @@ export class McpHub implements ToolProvider {
       for (const listener of this.toolListeners) listener();
     }
   }
+}
+
+/** A server's prompt offered in the prompt box as `/<command>`. */
+export interface McpPromptCommand {
+  readonly command: string;
+  readonly server: string;
+  readonly prompt: McpPromptInfo;
+}
+
+/** A name as one word of a slash command: whitespace becomes '-'. */
+function commandPart(name: string): string {
+  return name.trim().replace(/\s+/g, '-');
 }
 
 function serverRef(connection: McpConnection): McpServerRef {

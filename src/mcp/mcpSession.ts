@@ -29,6 +29,8 @@ export interface SessionHooks {
   onClose(): void;
   /** The server said its tool list changed. */
   onToolListChanged(): void;
+  /** The server said its prompt list changed. */
+  onPromptListChanged?(): void;
   log(line: string): void;
 }
 
@@ -118,7 +120,10 @@ async function connect(transport: Transport & { readonly pid?: number | null }, 
     {
       capabilities: services.elicitation === undefined ? {} : { elicitation: { form: {}, url: {} } },
       // autoRefresh off: the hub lists the tools itself (with pagination).
-      listChanged: { tools: { autoRefresh: false, debounceMs: 100, onChanged: () => hooks.onToolListChanged() } },
+      listChanged: {
+        tools: { autoRefresh: false, debounceMs: 100, onChanged: () => hooks.onToolListChanged() },
+        prompts: { autoRefresh: false, debounceMs: 100, onChanged: () => hooks.onPromptListChanged?.() },
+      },
     },
   );
   const elicitation = services.elicitation;

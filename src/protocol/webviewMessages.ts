@@ -61,6 +61,13 @@ export interface ConversationSummary {
   readonly updatedAt: number;
 }
 
+/** An MCP prompt offered in the prompt box as `/<command>`. */
+export interface SlashCommand {
+  readonly command: string;
+  readonly description?: string | undefined;
+  readonly arguments: readonly string[];
+}
+
 /** What the panel shows in its header controls. */
 export interface PanelSettings {
   readonly mode: 'agent' | 'chat';
@@ -90,5 +97,7 @@ export type ToWebview =
       readonly error?: string | undefined;
     }
   | { readonly type: 'mcpStatus'; readonly servers: readonly McpServerStatus[] }
+  /** The MCP prompts the prompt box offers after '/'. */
+  | { readonly type: 'slashCommands'; readonly commands: readonly SlashCommand[] }
   /** Puts text into the prompt box (Ask About Selection) and sends it when `send` is true. */
   | { readonly type: 'prompt'; readonly text: string; readonly send: boolean };

@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { CancelledError } from '../../../src/common/errors';
 import { McpHub } from '../../../src/mcp/mcpHub';
 import { TOOL_NAME_PATTERN } from '../../../src/mcp/mcpToolName';
+import { parseArguments } from '../../../src/mcp/mcpPrompts';
 import type { Tool, ToolProgress } from '../../../src/tools/tool';
 import { EVERYTHING_SERVER, FAULT_SERVER, FILESYSTEM_SERVER, isAlive, SILENT_SERVER, stdioServer, toolContext, waitFor } from './mcpTestSupport';
 
@@ -194,6 +195,18 @@ describe('McpHub with the fault fixture', () => {
     listener.dispose();
     assert.ok(changes >= 1);
     assert.equal((await tool(hub, 'fault__added-1').run({}, toolContext())).text, 'added tool 1');
+  });
+
+  it('offers the prompts as /<server>.<prompt>, fills one in, and follows prompts/list_changed', async () => {
+    const greet = hub.promptCommands().find((each) => each.command === 'fault.greet');
+    assert.ok(greet, hub.promptCommands().map((each) => each.command).join(', '));
+    assert.deepEqual(greet.prompt.arguments.map((argument) => [argument.name, argument.required]), [['name', true], ['tone', false]]);
+    assert.equal(await hub.runPromptCommand('fault.greet', { name: 'Ada', tone: 'warm' }, new AbortController().signal), 'Say hello to Ada in a warm tone.');
+    assert.deepEqual([...parseArguments('name=Ada tone="very warm" stray words x=')], [['name', 'Ada'], ['tone', 'very warm'], ['x', '']]);
+    await assert.rejects(hub.runPromptCommand('fault.nothing', {}, new AbortController().signal), /No MCP prompt \/fault\.nothing/);
+    await tool(hub, 'fault__add-prompt').run({}, toolContext());
+    await waitFor(() => hub.promptCommands().some((each) => each.command === 'fault.later-1'), 3_000, 'added prompt');
+    assert.equal(await hub.runPromptCommand('fault.later-1', {}, new AbortController().signal), 'prompt added 1');
   });
 
   it('crashes mid-call: error result with the stderr tail, status error, one restart', async () => {
