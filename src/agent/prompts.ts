@@ -2,6 +2,7 @@
 // family without touching the loop.
 import type { ChatMessage, ToolSchema } from '../models/chatModel';
 import type { RuleFile } from '../tools/rulesFiles';
+import { capResult } from './resultCap';
 import { withRules } from './rules';
 
 export const FINISH_TOOL_NAME = 'finish';
@@ -92,7 +93,7 @@ export function answerMessages(
   }
   const body = findings
     .map((finding, index) => {
-      const text = finding.text.length > FINDING_LIMIT ? `${finding.text.slice(0, FINDING_LIMIT)}\n[... ${finding.text.length - FINDING_LIMIT} more characters]` : finding.text;
+      const text = capResult(finding.text, FINDING_LIMIT);
       return `[${index + 1}] ${finding.toolName}(${finding.arguments})${finding.isError ? ' FAILED' : ''}\n${text}`;
     })
     .join('\n\n');

@@ -18,7 +18,8 @@ import type { EvaluatedResult, ResultEvaluator } from './resultEvaluator';
 import type { RunEmitter, StreamedMessage } from './runEmitter';
 import type { SessionCache } from './sessionCache';
 import { TextGate } from './textGate';
-import { executeCalls, resultForModel, type CallOutcome } from './toolExecutor';
+import { executeCalls, InterruptedRound, resultForModel, type CallOutcome } from './toolExecutor';
+import { capResult } from './resultCap';
 import { classifyTurn, type TurnClass } from './turnClassifier';
 import { budgetLimit } from './stopWhen/budgetLimit';
 import { iterationLimit } from './stopWhen/iterationLimit';
@@ -128,6 +129,17 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
     const decision = firstStop(predicates, state(iteration));
     if (decision) return stopWith(decision);
     throw error;
+  };
+
+  const addFindings = (outcomes: readonly CallOutcome[]) => {
+    for (const outcome of outcomes) {
+      findings.push({
+        toolName: outcome.call.name,
+        arguments: outcome.call.rawArguments || '{}',
+        text: capResult(outcome.result.text),
+        isError: outcome.result.isError === true || outcome.status === 'rejected',
+      });
+    }
   };
 
   /** Acts on a reply without a usable tool call. */
@@ -254,6 +266,8 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
         onOutcome: settings.responseMode === 'streaming' ? (outcome) => announceResult(outcome, emitter, modelName) : undefined,
       });
     } catch (error) {
+      // The time limit hit mid-round: what finished still reaches the answer model.
+      if (error instanceof InterruptedRound) addFindings(error.finished);
       if (isCancellation(error) || phase.signal.aborted) return interrupted(iteration, error);
       throw error;
     }
@@ -272,9 +286,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
     }
     const round: EvaluatedResult[] = outcomes.map((outcome) => ({ toolName: outcome.call.name, arguments: outcome.args, result: outcome.result }));
     allResults.push(...round);
-    for (const outcome of outcomes) {
-      findings.push({ toolName: outcome.call.name, arguments: outcome.call.rawArguments || '{}', text: outcome.result.text, isError: outcome.result.isError === true || outcome.status === 'rejected' });
-    }
+    addFindings(outcomes);
 
     const evaluation = context.evaluator(round, { question: context.question, allResults, minResultLength: settings.minResultLength });
     if (evaluation.verdict === 'sufficient') return stop('sufficient', evaluation.reason);
