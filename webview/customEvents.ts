@@ -60,6 +60,14 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
       return;
     }
     case 'tandem.retry':
+      // What the failed attempt streamed is void: its boxes go, the next attempt's replace them.
+      for (const id of Array.isArray(value['discarded']) ? value['discarded'].map(text) : []) {
+        const step = view.byMessage.get(id);
+        if (step && !step.discarded) {
+          step.discarded = true;
+          touch(view, step);
+        }
+      }
       push<NoticeStep>(view, {
         kind: 'notice',
         code: 'retry',

@@ -29,6 +29,8 @@ export interface ThinkingStep extends StepBase {
   readonly kind: 'thinking';
   text: string;
   done: boolean;
+  /** Streamed by an attempt that failed and was retried: hidden. */
+  discarded?: boolean;
 }
 
 export type ToolCallState = 'running' | 'done' | 'failed' | 'cached' | 'rejected';
@@ -62,6 +64,8 @@ export interface AnswerStep extends StepBase {
   readonly messageKind: MessageKindPayload['kind'];
   text: string;
   done: boolean;
+  /** Streamed by an attempt that failed and was retried: hidden. */
+  discarded?: boolean;
 }
 
 export interface PhaseSwitch {

@@ -1,7 +1,7 @@
 // The answer phase: the answer model streams the final answer from the
 // conversation and what the tool phase gathered. It always streams.
 import type { ChatMessage, ChatModel } from '../models/chatModel';
-import { CustomEventName } from '../protocol/agentEvents';
+import { CustomEventName, type RetryPayload } from '../protocol/agentEvents';
 import { runModelTurn } from './modelTurn';
 import type { RunEmitter, StreamedMessage } from './runEmitter';
 import type { UsageTracker } from './usageTracker';
@@ -24,10 +24,12 @@ export async function runAnswerPhase(context: AnswerPhaseContext): Promise<strin
     const turn = await runModelTurn(model, { messages: context.messages }, context.signal, {
       onReasoning: (delta) => thinking.append(delta),
       onText: (delta) => answer.append(delta),
+      onPartialUsage: (partial) => context.usage.recordPartial(role, partial),
       onRetry: (retry) => {
         thinking.close();
         answer.close();
-        emitter.custom(CustomEventName.retry, { role, model: model.name, attempt: retry.attempt, delayMs: retry.delayMs, reason: retry.reason });
+        const discarded = [thinking, answer].filter((message) => message.text).map((message) => message.messageId);
+        emitter.custom(CustomEventName.retry, { role, model: model.name, attempt: retry.attempt, delayMs: retry.delayMs, reason: retry.reason, discarded } satisfies RetryPayload);
         thinking = emitter.reasoning(role, model.name);
         answer = emitter.text('answer', role, model.name);
       },

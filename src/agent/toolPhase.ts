@@ -5,7 +5,7 @@ import { EventType } from '@ag-ui/core';
 import type { ChatMessage, ModelTurn, ToolCall, ToolSchema } from '../models/chatModel';
 import type { RunUsage } from '../protocol/agentEvents';
 import type { Tool } from '../tools/tool';
-import { CustomEventName, type StopReason } from '../protocol/agentEvents';
+import { CustomEventName, type RetryPayload, type StopReason } from '../protocol/agentEvents';
 import { AgentClock } from './agentClock';
 import type { AgentSettings } from './agentSettings';
 import { CancelledError, isCancellation } from '../common/errors';
@@ -182,10 +182,12 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
       turn = await runModelTurn(context.model, { messages, tools: schemas }, phase.signal, {
         onReasoning: (delta) => thinking.append(delta),
         onText: (delta) => gate.write(delta),
+        onPartialUsage: (partial) => usage.recordPartial(role, partial),
         onRetry: (retry) => {
           thinking.close();
           if (interim !== thinking) interim.close();
-          emitter.custom(CustomEventName.retry, { role, model: modelName, attempt: retry.attempt, delayMs: retry.delayMs, reason: retry.reason });
+          const discarded = [...new Set([thinking, interim])].filter((message) => message.text).map((message) => message.messageId);
+          emitter.custom(CustomEventName.retry, { role, model: modelName, attempt: retry.attempt, delayMs: retry.delayMs, reason: retry.reason, discarded } satisfies RetryPayload);
           thinking = emitter.reasoning(role, modelName);
           interim = interimKind ? emitter.text('interim', role, modelName) : thinking;
           gate = new TextGate((text) => interim.append(text));

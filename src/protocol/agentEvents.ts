@@ -170,6 +170,8 @@ export interface RetryPayload {
   readonly attempt: number;
   readonly delayMs: number;
   readonly reason: string;
+  /** Messages the failed attempt had streamed: void, and replaced by the next attempt's (the panel hides them). */
+  readonly discarded?: readonly string[] | undefined;
 }
 
 export interface MessageKindPayload {
@@ -190,6 +192,8 @@ export interface ModelUsage {
   readonly cachedTokens: number | undefined;
   /** True when any count is a local estimate. */
   readonly estimated: boolean;
+  /** Failed or aborted attempts whose tokens are included (absent: none). */
+  readonly partialAttempts?: number | undefined;
   /** USD; undefined when no price is known for the model. */
   readonly costUsd: number | undefined;
   /** True when the price comes from built-in defaults rather than the user's table. */
