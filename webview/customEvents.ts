@@ -79,6 +79,13 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
       return;
     case 'tandem.messageKind': {
       const kind = value as unknown as MessageKindPayload;
+      const existing = view.byMessage.get(kind.messageId);
+      if (existing?.kind === 'answer') {
+        // A streamed reply promoted, e.g. single-model mode's reply that is the answer.
+        existing.messageKind = kind.kind;
+        touch(view, existing);
+        return;
+      }
       view.pendingKinds.set(kind.messageId, kind);
       return;
     }

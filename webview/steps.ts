@@ -61,7 +61,7 @@ export interface AnswerStep extends StepBase {
   readonly kind: 'answer';
   readonly messageId: string;
   /** `answer`: the final answer; `interim`/`toolResult`: streaming-mode messages. */
-  readonly messageKind: MessageKindPayload['kind'];
+  messageKind: MessageKindPayload['kind'];
   text: string;
   done: boolean;
   /** Streamed by an attempt that failed and was retried: hidden. */

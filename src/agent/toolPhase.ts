@@ -53,6 +53,8 @@ export interface ToolPhaseContext {
   readonly clock?: AgentClock | undefined;
   /** The repository's rules files, appended to the system prompt. */
   readonly rules?: readonly RuleFile[] | undefined;
+  /** One model serves both phases: a reply without a tool call is the answer, streamed as a text message. */
+  readonly singleModel?: boolean | undefined;
 }
 
 export interface ToolPhaseResult {
@@ -62,6 +64,8 @@ export interface ToolPhaseResult {
   readonly findings: readonly Finding[];
   /** The function-call model's last words without a tool call, if any. */
   readonly finalReply: string | undefined;
+  /** The text message that streamed the last reply (single-model and streaming modes). */
+  readonly finalMessageId?: string | undefined;
 }
 
 class TimeLimitReached extends Error {}
@@ -84,7 +88,10 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
   if (remind) schemas.push(finishTool);
   const toolsByName = new Map(context.tools.map((tool) => [tool.name, tool]));
   const toolNames = new Set(toolsByName.keys());
-  const messages: ChatMessage[] = [{ role: 'system', content: withRules(functionCallSystemPrompt(schemas, { remind }), context.rules) }, ...context.conversation];
+  const messages: ChatMessage[] = [
+    { role: 'system', content: withRules(functionCallSystemPrompt(schemas, { remind, answersItself: context.singleModel === true }), context.rules) },
+    ...context.conversation,
+  ];
   const loops = new LoopDetector();
   const findings: Finding[] = [];
   const allResults: EvaluatedResult[] = [];
@@ -92,6 +99,8 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
   const modelName = context.model.name;
   let mistakes = 0;
   let repeatedCall: string | undefined;
+  /** The text message of the latest reply, when text streams as its own message. */
+  let lastText: StreamedMessage | undefined;
 
   // The time limit aborts the phase's own signal; Stop aborts the run's.
   const phase = new AbortController();
@@ -120,7 +129,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
   };
   const stopWith = (decision: StopDecision, finalReply?: string): StepOutcome => {
     if (decision.notice) emitter.notice(decision.notice.code, 'warning', decision.notice.text);
-    return { kind: 'stop', result: { stopReason: decision.stopReason, reason: decision.reason, findings, finalReply } };
+    return { kind: 'stop', result: { stopReason: decision.stopReason, reason: decision.reason, findings, finalReply, finalMessageId: lastText?.text ? lastText.messageId : undefined } };
   };
   const stop = (stopReason: StopReason, reason: string, finalReply?: string): StepOutcome => stopWith({ stopReason, reason }, finalReply);
   /** The phase signal aborted: Stop throws, the time limit stops with what was gathered. */
@@ -174,7 +183,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
   const step = async (iteration: number): Promise<StepOutcome> => {
     // Thinking and interim text, shown as they stream.
     let thinking: StreamedMessage = emitter.reasoning(role, modelName);
-    const interimKind = settings.responseMode === 'streaming';
+    const interimKind = settings.responseMode === 'streaming' || context.singleModel === true;
     let interim: StreamedMessage = interimKind ? emitter.text('interim', role, modelName) : thinking;
     let gate = new TextGate((text) => interim.append(text));
     let turn: ModelTurn;
@@ -209,6 +218,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
     else if (plan.response) interim.append((interim.text ? '\n' : '') + plan.response);
     thinking.close();
     interim.close();
+    lastText = interim !== thinking ? interim : undefined;
     if (turn.reasoning || turn.content) context.log?.(`thought (${modelName}): ${[turn.reasoning, turn.content].filter(Boolean).join('\n')}`);
 
     if (plan.kind !== 'toolCalls') return onNoCall(turn, plan, iteration);

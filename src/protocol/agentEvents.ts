@@ -90,7 +90,10 @@ export type NoticeCode =
   | 'settingsIgnored'
   | 'restrictedMode'
   | 'workspaceTrusted'
-  | 'rules';
+  | 'rules'
+  | 'answerTruncated'
+  | 'contentFiltered'
+  | 'emptyAnswer';
 
 /** Commands the panel may ask the host to run (buttons, notice actions). */
 export const PANEL_COMMANDS = [
@@ -99,6 +102,7 @@ export const PANEL_COMMANDS = [
   'tandem.setApiKey',
   'tandem.showMcpServers',
   'workbench.trust.manage',
+  'tandem.continueAnswer',
 ] as const;
 export type PanelCommand = (typeof PANEL_COMMANDS)[number];
 
