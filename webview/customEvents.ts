@@ -12,6 +12,7 @@ import type {
 } from '../src/protocol/agentEvents';
 import { HostEventName } from '../src/protocol/hostEventNames';
 import { applyApprovalEvent } from './approvalEvents';
+import { applyElicitationEvent } from './elicitationEvents';
 import { push, text, touch, type ConversationView, type NoticeStep, type UserStep } from './steps';
 
 export function applyCustomEvent(view: ConversationView, event: AgentEvent): void {
@@ -119,6 +120,9 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
     }
     case 'tandem.approval':
       applyApprovalEvent(view, value);
+      return;
+    case 'tandem.elicitation':
+      applyElicitationEvent(view, value);
       return;
     case HostEventName.runEdits: {
       const runId = text(value['runId']);

@@ -227,9 +227,20 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
       mcpStatus.textContent =
         'MCP: ' +
         servers
-          .map((server) => `${server.name} ${server.state}${server.toolCount !== undefined ? ` (${server.toolCount} tools)` : ''}`)
+          .map((server) => `${server.name} ${server.state === 'signInRequired' ? 'sign-in required' : server.state}${server.toolCount !== undefined ? ` (${server.toolCount} tools)` : ''}`)
           .join(', ');
       mcpStatus.title = servers.map((server) => (server.error ? `${server.name}: ${server.error}` : '')).filter(Boolean).join('\n');
+      // A remote server waiting for sign-in gets its Sign in button right here.
+      for (const server of servers.filter((each) => each.state === 'signInRequired')) {
+        const signIn = button({
+          label: `Sign in to ${server.name}`,
+          testId: 'mcp-sign-in',
+          title: 'Opens the sign-in page in your browser',
+          onClick: () => hooks.post({ type: 'mcpSignIn', name: server.name, source: server.source }),
+        });
+        signIn.dataset['server'] = server.name;
+        mcpStatus.append(' ', signIn);
+      }
     },
     setEdits(edits, lastRunId) {
       const run = lastRunId ? edits.get(lastRunId) : undefined;

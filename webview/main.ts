@@ -8,6 +8,7 @@ import { createStepElement, updateStepElement, type StepRenderContext } from './
 import { renderUsage } from './usageView';
 import { createConversationView, type ConversationView } from './steps';
 import { waitingForApproval } from './approvalEvents';
+import { waitingForElicitation } from './elicitationEvents';
 import { applyEvents, expireApprovals } from './viewModel';
 
 interface VsCodeApi {
@@ -31,6 +32,8 @@ const context: StepRenderContext = {
   onCommand: (command) => post({ type: 'command', command }),
   onApproval: (id, answer) => post({ type: 'approval', id, answer }),
   onOpenDiff: (id) => post({ type: 'openDiff', id }),
+  onElicitation: (id, action, content) =>
+    post({ type: 'elicitation', id, action, content: content && Object.fromEntries(Object.entries(content).map(([name, value]) => [name, typeof value === 'object' ? [...value] : value])) }),
 };
 
 const layout: Layout = buildLayout(document.body, {
@@ -79,7 +82,7 @@ function render(): void {
     renderUsage(layout.usage, view.usage);
     layout.setRunning(view.running);
     layout.setEdits(view.edits, view.runId);
-    document.body.dataset['waiting'] = waitingForApproval(view) ? 'approval' : 'none';
+    document.body.dataset['waiting'] = waitingForApproval(view) ? 'approval' : waitingForElicitation(view) ? 'elicitation' : 'none';
   }
   layout.setEmpty(view.steps.length === 0);
   if (stick) {

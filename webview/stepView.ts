@@ -3,6 +3,7 @@
 // built only when opened, so a 1,000-step conversation stays light.
 import type { PanelCommand } from '../src/protocol/agentEvents';
 import { createApprovalCard, updateApprovalCard, type ApprovalCardHooks } from './approvalCard';
+import { createElicitationCard, updateElicitationCard, type ElicitationCardHooks } from './elicitationCard';
 import { StreamingMarkdown } from './streamingMarkdown';
 import { prettyArguments, resultHeadline } from './stepText';
 import type {
@@ -15,7 +16,7 @@ import type {
   ToolResultStep,
 } from './steps';
 
-export interface StepRenderContext extends ApprovalCardHooks {
+export interface StepRenderContext extends ApprovalCardHooks, ElicitationCardHooks {
   readonly onCopy: (text: string) => void;
   /** Open/closed as the user left each step; absent: the step's default. */
   readonly userOpen: Map<string, boolean>;
@@ -52,6 +53,7 @@ export function defaultOpen(step: Step): boolean {
       return step.summary?.kind === 'search' || step.state === 'failed' || step.message !== undefined;
     case 'tool-call':
     case 'approval':
+    case 'elicitation':
       return false;
   }
 }
@@ -74,6 +76,8 @@ function title(step: Step): string {
       return 'Error';
     case 'approval':
       return `Approval: ${step.tool}`;
+    case 'elicitation':
+      return `Question from ${step.serverName}`;
   }
 }
 
@@ -263,12 +267,15 @@ function body(step: Step, context: StepRenderContext): HTMLElement {
       return errorBody(step);
     case 'approval':
       return element('div', undefined, step.summary);
+    case 'elicitation':
+      return element('div', undefined, step.message);
   }
 }
 
 /** Creates the element for a step. */
 export function createStepElement(step: Step, context: StepRenderContext): HTMLElement {
   if (step.kind === 'approval') return createApprovalCard(step, context);
+  if (step.kind === 'elicitation') return createElicitationCard(step, context);
   const article = element('article', `step step-${step.kind}`);
   if (step.kind === 'user') {
     article.dataset['testid'] = 'user-message';
@@ -285,6 +292,10 @@ export function createStepElement(step: Step, context: StepRenderContext): HTMLE
 export function updateStepElement(article: HTMLElement, step: Step, context: StepRenderContext): void {
   if (step.kind === 'approval') {
     updateApprovalCard(article, step, context);
+    return;
+  }
+  if (step.kind === 'elicitation') {
+    updateElicitationCard(article, step, context);
     return;
   }
   if (step.model) article.dataset['model'] = step.model.role;

@@ -2,10 +2,10 @@
 // reducer keeps. Mutated in place (a run yields thousands of deltas; copying a
 // 1,000-step list per delta would not be cheap): every change bumps the step's
 // `version` and marks it dirty so the renderer touches only what moved.
-import type { AgentEvent, MessageKindPayload, ModelRole, NoticePayload, RunUsage } from '../src/protocol/agentEvents';
+import type { AgentEvent, ElicitationPayload, MessageKindPayload, ModelRole, NoticePayload, RunUsage } from '../src/protocol/agentEvents';
 import type { ToolResultSummary } from '../src/tools/tool';
 
-export type StepKind = 'user' | 'thinking' | 'tool-call' | 'tool-result' | 'answer' | 'notice' | 'error' | 'approval';
+export type StepKind = 'user' | 'thinking' | 'tool-call' | 'tool-result' | 'answer' | 'notice' | 'error' | 'approval' | 'elicitation';
 
 export interface ModelLabel {
   readonly role: ModelRole;
@@ -111,7 +111,26 @@ export interface ApprovalStep extends StepBase {
   answering: boolean;
 }
 
-export type Step = UserStep | ThinkingStep | ToolCallStep | ToolResultStep | AnswerStep | NoticeStep | ErrorStep | ApprovalStep;
+/** Values typed into an elicitation card, kept so a re-render loses nothing. */
+export type ElicitationDraft = Record<string, string | boolean | string[]>;
+
+/** An MCP server's question (a `tandem.elicitation` event), then its answer. */
+export interface ElicitationStep extends StepBase {
+  readonly kind: 'elicitation';
+  readonly elicitationId: string;
+  readonly serverName: string;
+  readonly message: string;
+  readonly mode: ElicitationPayload['mode'];
+  readonly requestedSchema: ElicitationPayload['requestedSchema'];
+  readonly url: string | undefined;
+  /** `expired`: the run ended (or the panel was reloaded) before anyone answered. */
+  status: ElicitationPayload['status'] | 'expired';
+  /** A button was clicked; waiting for the answer event. */
+  answering: boolean;
+  readonly draft: ElicitationDraft;
+}
+
+export type Step = UserStep | ThinkingStep | ToolCallStep | ToolResultStep | AnswerStep | NoticeStep | ErrorStep | ApprovalStep | ElicitationStep;
 
 export interface RunEdits {
   readonly files: readonly string[];
@@ -134,6 +153,7 @@ export interface ConversationView {
   readonly byToolCall: Map<string, ToolCallStep>;
   readonly resultByToolCall: Map<string, ToolResultStep>;
   readonly byApproval: Map<string, ApprovalStep>;
+  readonly byElicitation: Map<string, ElicitationStep>;
   readonly pendingKinds: Map<string, MessageKindPayload>;
   /** Streaming-mode tool-result messages, folded into their tool-result step. */
   readonly resultMessages: Map<string, ToolResultStep>;
@@ -155,6 +175,7 @@ export function createConversationView(): ConversationView {
     byToolCall: new Map(),
     resultByToolCall: new Map(),
     byApproval: new Map(),
+    byElicitation: new Map(),
     pendingKinds: new Map(),
     resultMessages: new Map(),
     toolsModel: undefined,

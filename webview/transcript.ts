@@ -37,6 +37,8 @@ function stepMarkdown(step: Step): string {
         : `_${step.message}_`;
     case 'error':
       return `**Error:** ${step.message}${step.suggestion ? `\n\n${step.suggestion}` : ''}`;
+    case 'elicitation':
+      return `**Question from MCP server \`${step.serverName}\`** — ${step.status}: ${step.message}${step.url ? ` (${step.url})` : ''}`;
     case 'approval':
       return `**Approval for \`${step.tool}\`** — ${step.status}${step.alwaysAllowed ? ' (always allowed)' : ''}: ${step.summary}`;
   }

@@ -3,6 +3,7 @@
 // renders it live, exports a transcript, and runs under node:test.
 import type { AgentEvent } from '../src/protocol/agentEvents';
 import { applyCustomEvent } from './customEvents';
+import { expireElicitations } from './elicitationEvents';
 import {
   modelOf,
   push,
@@ -40,6 +41,7 @@ export function expireApprovals(view: ConversationView): void {
       touch(view, step);
     }
   }
+  expireElicitations(view);
 }
 
 function toolResultContent(content: unknown): string {

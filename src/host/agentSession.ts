@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { AgentSettings } from '../agent/agentSettings';
 import type { Approver } from '../agent/runApprovalGate';
+import type { Elicitor } from '../agent/runElicitation';
 import { runAgent } from '../agent/runAgent';
 import { SessionCache } from '../agent/sessionCache';
 import type { ChatModel } from '../models/chatModel';
@@ -14,7 +15,6 @@ import type { ApprovalRequest, Tool } from '../tools/tool';
 import { historyMessages } from '../protocol/conversationHistory';
 import { HostEventName } from '../protocol/hostEventNames';
 import { appendCompacted, titleFrom, type ConversationStore, type StoredConversation } from './conversationStore';
-import { quickInputElicitor } from './elicitationPrompt';
 import type { OutputLog } from './outputLog';
 import { loadRulesFiles, type RuleFile } from '../tools/rulesFiles';
 
@@ -57,6 +57,8 @@ export interface SessionDependencies {
   /** Events for the panel, in order. */
   readonly emit: (conversationId: string, event: AgentEvent) => void;
   readonly onDidChangeRunning: (running: boolean) => void;
+  /** How an MCP server's question reaches the user (the panel's card); absent: questions are declined. */
+  readonly elicitor?: Elicitor | undefined;
   /** Replaces the models (tests); defaults to the OpenAI-compatible client. */
   readonly createModel?: (settings: AgentSettings['functionCallModel']) => ChatModel;
 }
@@ -140,7 +142,7 @@ export class AgentSession implements vscode.Disposable {
           answerModel,
           tools,
           approval: sources.approverFor(runId),
-          elicitor: quickInputElicitor,
+          elicitor: this.deps.elicitor,
           settings,
           cache: this.cache,
           log: trace,

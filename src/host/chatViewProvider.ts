@@ -11,6 +11,7 @@ import { fetchModelList, pickModel, type ModelList } from './modelPicker';
 import { panelHtml } from './panelHtml';
 import { AgentSession, type ToolSources } from './agentSession';
 import { ApprovalCenter } from './approvalCenter';
+import { PanelElicitor } from './panelElicitor';
 import { signalFromToken } from './cancellation';
 import { exportTranscript } from './transcriptExport';
 import { appendCompacted, ConversationStore, JsonFileState } from './conversationStore';
@@ -25,6 +26,8 @@ import { workspaceKey } from './workspaceIdentity';
 export interface McpStatusSource {
   statuses(): readonly McpServerStatus[];
   onDidChangeStatus(listener: () => void): { dispose(): unknown };
+  /** Starts the sign-in of a remote server that asked for one. */
+  signIn?(server: { readonly name: string; readonly source: string }): Promise<void>;
 }
 
 export interface ChatViewOptions {
@@ -45,6 +48,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly keys: ApiKeys;
   private readonly preparation: RunPreparation;
   private session: AgentSession;
+  /** MCP servers' questions, answered by the panel's elicitation card. */
+  private readonly elicitor = new PanelElicitor();
   private queue: AgentEvent[] = [];
   private queueConversation: string | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
@@ -98,12 +103,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         store: this.store,
         log: this.log,
         toolSources: this.options.toolSources,
+        elicitor: this.elicitor,
         settings: () =>
           this.preparation.prepare((code, message, level, action) => this.session.notice(code, message, level, action), this.options.beforeRun),
         emit: (conversationId, event) => {
           this.enqueue(conversationId, event);
-          // An approval card nobody can see would stall the run: bring the panel up (keeping focus where it is).
-          if (isPendingApproval(event) && this.view?.visible !== true) void this.reveal();
+          // A card nobody can see would stall the run: bring the panel up (keeping focus where it is).
+          if (isPendingCard(event) && this.view?.visible !== true) void this.reveal();
         },
         onDidChangeRunning: (running) => {
           void vscode.commands.executeCommand('setContext', 'tandem.running', running);
@@ -225,6 +231,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'approval':
         // Exact id only: an answer for a request that is gone (already decided, run stopped) does nothing.
         if (!(ApprovalCenter.current()?.answer(message.id, message.answer) ?? false)) this.log.info(`approval ${message.id}: no pending request with this id`);
+        return;
+      case 'elicitation': {
+        const problem = await this.elicitor.answer(message.id, message.action, message.content);
+        if (problem !== undefined) {
+          this.log.info(`elicitation ${message.id}: ${problem}`);
+          void vscode.window.showWarningMessage(`Tandem: ${problem}`);
+        }
+        return;
+      }
+      case 'mcpSignIn':
+        await this.options.mcp?.signIn?.({ name: message.name, source: message.source });
         return;
       case 'openDiff':
         if (!((await ApprovalCenter.current()?.openDiff(message.id)) ?? false)) void vscode.window.showInformationMessage('Tandem: that change is no longer waiting for approval.');
@@ -373,10 +390,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   dispose(): void {
     this.flush();
     this.session.dispose();
+    this.elicitor.dispose();
     for (const disposable of this.disposables) disposable.dispose();
   }
 }
 
-function isPendingApproval(event: AgentEvent): boolean {
-  return event.type === 'CUSTOM' && event['name'] === CustomEventName.approval && (event['value'] as { status?: unknown } | undefined)?.status === 'pending';
+/** An approval or an MCP server's question waiting for the user. */
+function isPendingCard(event: AgentEvent): boolean {
+  if (event.type !== 'CUSTOM' || (event['name'] !== CustomEventName.approval && event['name'] !== CustomEventName.elicitation)) return false;
+  return (event['value'] as { status?: unknown } | undefined)?.status === 'pending';
 }

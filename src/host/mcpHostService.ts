@@ -7,8 +7,11 @@
 import * as vscode from 'vscode';
 import type { McpServerDefinition } from '../mcp/mcpConfig';
 import { McpHub, type McpServerKey } from '../mcp/mcpHub';
+import { McpSignIn } from '../mcp/mcpSignIn';
+import { secretOAuthStore } from './mcpOAuthSecrets';
 import { maskUrlsIn } from '../mcp/mcpRedaction';
 import type { McpServerStatus } from '../mcp/mcpServerStatus';
+import { parseToolSwitches, type McpToolSwitches } from '../mcp/mcpToolSwitches';
 import { needsConsent, WORKSPACE_SETTINGS_SOURCE, type StartableDefinition } from '../mcp/mcpServerTrust';
 import { IMPORT_MCP_SERVERS_COMMAND, importMcpServers } from './mcpImport';
 import { VscodeInputResolver } from './mcpInputs';
@@ -16,6 +19,7 @@ import { showMcpServersPicker } from './mcpServersPicker';
 import type { Log } from './outputLog';
 
 const disabledStateKey = 'tandem.mcpDisabledServers';
+const toolSwitchesStateKey = 'tandem.mcpToolSwitches';
 const reloadDelayMs = 150;
 
 export interface McpHostService {
@@ -32,6 +36,8 @@ export interface McpHostService {
    * start only what was allowed; a new or changed definition waits for the next run.
    */
   startForRun(): Promise<void>;
+  /** Signs in to a remote server (browser, then back through the loopback redirect); resolves when it is up or failed. */
+  signIn(server: { readonly name: string; readonly source: string }): Promise<void>;
   /** Forgets every MCP trust decision and stops the workspace's servers (`tandem.resetMcpTrust`). */
   resetTrust(): Promise<void>;
   /** The hub's statuses plus the servers held back: waiting for consent (`stopped`) or not allowed (`disabled`). */
@@ -62,8 +68,26 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
   const manifest = vscode.extensions.getExtension('tandem-dev.tandem')?.packageJSON as { version?: unknown } | undefined;
   const version = String(manifest?.version ?? '0.0.0');
   // Resolved URLs may carry credentials or tokens: the log never shows them.
-  const hub = new McpHub({ inputResolver: inputs, log: (line) => log.info(`mcp: ${maskUrlsIn(line)}`), clientIdentity: { name: 'tandem', version } });
+  const signIn = new McpSignIn({
+    clientName: 'Tandem',
+    storeFor: (definition) => secretOAuthStore(context.secrets, definition),
+    openBrowser: async (url) => {
+      if (!(await vscode.env.openExternal(vscode.Uri.parse(url.toString(), true)))) throw new Error('the browser was not opened');
+    },
+    log: (line) => log.info(`mcp: ${line}`),
+  });
+  const hub = new McpHub({
+    inputResolver: inputs,
+    log: (line) => log.info(`mcp: ${maskUrlsIn(line)}`),
+    clientIdentity: { name: 'tandem', version },
+    services: (definition) => signIn.services(definition),
+  });
   hub.setDisabledKeys(context.workspaceState.get<McpServerKey[]>(disabledStateKey) ?? []);
+  const storedSwitches = parseToolSwitches(context.workspaceState.get(toolSwitchesStateKey));
+  hub.setToolSwitches(storedSwitches);
+  if (storedSwitches.trustedServers.length + storedSwitches.disabledTools.length > 0) {
+    log.info(`mcp: tool switches restored: ${storedSwitches.trustedServers.length} server(s) trusted, ${storedSwitches.disabledTools.length} tool(s) off`);
+  }
   const disposables: vscode.Disposable[] = [];
   let watchers: vscode.Disposable[] = [];
   let errors: readonly string[] = [];
@@ -259,6 +283,12 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
       loading = loading.then(() => apply(true)).catch((error: unknown) => log.error(`mcp: starting the servers failed: ${String(error)}`));
       await loading;
     },
+    signIn: async (server) => {
+      await signIn.signIn(hub, server);
+      const status = hub.statuses().find((each) => each.name === server.name && each.source === server.source);
+      if (status?.state === 'connected') void vscode.window.showInformationMessage(`Tandem: signed in to MCP server "${server.name}".`);
+      else if (status !== undefined) void vscode.window.showWarningMessage(`Tandem: signing in to MCP server "${server.name}" did not complete: ${status.error ?? status.state}`);
+    },
     resetTrust: async () => {
       await options.trust.reset();
       if (started) await reload();
@@ -269,7 +299,13 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
         configErrors: () => errors,
         showLog: () => log.show(),
         afterToggle: persistDisabled,
+        setToolSwitches: async (switches: McpToolSwitches) => {
+          hub.setToolSwitches(switches);
+          await context.workspaceState.update(toolSwitchesStateKey, switches);
+          log.info(`mcp: tool switches: ${switches.trustedServers.length} server(s) trusted, off: ${switches.disabledTools.map((item) => `${item.server.name}/${item.tool}`).join(', ') || 'none'}`);
+        },
         clearInputs: () => inputs.clear(),
+        signIn: (server) => service.signIn(server),
       }),
     dispose: async () => {
       if (disposed) return hub.dispose();

@@ -1,9 +1,11 @@
 // `tandem.showMcpServers`: a quick pick of every MCP server with its status,
 // kept live while open; each item has restart and disable/enable buttons, and
-// choosing one offers the same actions plus its config file and the log.
+// choosing one offers the same actions plus its tools (each switched on or
+// off), trusting its read-only hints, its config file and the log.
 import * as vscode from 'vscode';
 import type { McpHub } from '../mcp/mcpHub';
 import type { McpServerStatus } from '../mcp/mcpServerStatus';
+import type { McpToolSwitches } from '../mcp/mcpToolSwitches';
 import { IMPORT_MCP_SERVERS_COMMAND } from './mcpImport';
 
 export interface McpPickerHost {
@@ -13,9 +15,13 @@ export interface McpPickerHost {
   /** Called after a server was disabled or enabled (the host persists the choice). */
   readonly afterToggle: () => Promise<void>;
   readonly clearInputs: () => Promise<void>;
+  /** Starts the browser sign-in of a remote server. */
+  readonly signIn: (server: { readonly name: string; readonly source: string }) => Promise<void>;
+  /** Applies and persists the tool switches. */
+  readonly setToolSwitches: (switches: McpToolSwitches) => Promise<void>;
 }
 
-type Action = 'restart' | 'toggle' | 'openConfig' | 'showLog' | 'import' | 'clearInputs';
+type Action = 'signIn' | 'restart' | 'toggle' | 'tools' | 'trust' | 'openConfig' | 'showLog' | 'import' | 'clearInputs';
 
 interface ServerItem extends vscode.QuickPickItem {
   readonly status?: McpServerStatus;
@@ -25,6 +31,7 @@ interface ServerItem extends vscode.QuickPickItem {
 const restartButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('debug-restart'), tooltip: 'Restart' };
 const disableButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('circle-slash'), tooltip: 'Disable' };
 const enableButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('play'), tooltip: 'Enable' };
+const signInButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('sign-in'), tooltip: 'Sign in' };
 
 export async function showMcpServersPicker(host: McpPickerHost): Promise<void> {
   const picker = vscode.window.createQuickPick<ServerItem>();
@@ -32,7 +39,7 @@ export async function showMcpServersPicker(host: McpPickerHost): Promise<void> {
   picker.placeholder = 'Choose a server for its actions';
   picker.matchOnDescription = true;
   const refresh = (): void => {
-    picker.items = items(host.hub.statuses(), host.configErrors());
+    picker.items = items(host.hub, host.configErrors());
   };
   refresh();
   const subscription = host.hub.onDidChangeStatus(refresh);
@@ -40,7 +47,7 @@ export async function showMcpServersPicker(host: McpPickerHost): Promise<void> {
   const chosen = await new Promise<ServerItem | undefined>((resolve) => {
     picker.onDidTriggerItemButton(async ({ item, button }) => {
       if (item.status === undefined) return;
-      await run(host, item.status, button === restartButton ? 'restart' : 'toggle');
+      await run(host, item.status, button === signInButton ? 'signIn' : button === restartButton ? 'restart' : 'toggle');
     });
     picker.onDidAccept(() => {
       resolve(picker.selectedItems[0]);
@@ -59,13 +66,14 @@ export async function showMcpServersPicker(host: McpPickerHost): Promise<void> {
   await showServerActions(host, chosen.status);
 }
 
-function items(statuses: readonly McpServerStatus[], configErrors: readonly string[]): ServerItem[] {
+function items(hub: McpHub, configErrors: readonly string[]): ServerItem[] {
+  const statuses = hub.statuses();
   const result: ServerItem[] = statuses.map((status) => ({
     label: `${icon(status)} ${status.name}`,
-    description: describe(status),
+    description: describe(status, hub),
     detail: status.error === undefined ? status.source : `${status.error}${lastLine(status)}`,
     status,
-    buttons: [restartButton, status.state === 'disabled' ? enableButton : disableButton],
+    buttons: [...(status.state === 'signInRequired' ? [signInButton] : []), restartButton, status.state === 'disabled' ? enableButton : disableButton],
   }));
   if (statuses.length === 0) result.push({ label: 'No MCP servers are configured', description: 'add .vscode/mcp.json or the tandem.mcp.servers setting' });
   for (const fault of configErrors) result.push({ label: '$(warning) Configuration problem', detail: fault, action: 'showLog' });
@@ -80,15 +88,27 @@ function items(statuses: readonly McpServerStatus[], configErrors: readonly stri
 
 async function showServerActions(host: McpPickerHost, status: McpServerStatus): Promise<void> {
   const actions: (vscode.QuickPickItem & { action: Action })[] = [
+    ...(status.state === 'signInRequired' ? [{ label: '$(sign-in) Sign in', description: 'opens the sign-in page in your browser', action: 'signIn' as const }] : []),
     { label: '$(debug-restart) Restart', action: 'restart' },
     status.state === 'disabled' ? { label: '$(play) Enable', action: 'toggle' } : { label: '$(circle-slash) Disable', action: 'toggle' },
-    { label: '$(output) Show the log', action: 'showLog' },
   ];
+  const server = { name: status.name, source: status.source };
+  const tools = host.hub.serverTools(server);
+  if (tools.length > 0) {
+    const on = tools.filter((tool) => tool.enabled).length;
+    actions.push({ label: '$(tools) Choose the tools offered to the model…', description: `${on} of ${tools.length} on`, action: 'tools' });
+  }
+  actions.push(
+    host.hub.toolSwitches().isTrusted(server)
+      ? { label: '$(shield) Stop trusting its read-only hints', description: 'its tools ask again unless autoApprove says otherwise', action: 'trust' }
+      : { label: '$(shield) Trust its read-only hints', description: 'tools it marks read-only run without asking under autoApprove "readOnly"', action: 'trust' },
+    { label: '$(output) Show the log', action: 'showLog' },
+  );
   if (status.source !== 'settings') actions.push({ label: '$(go-to-file) Open the configuration file', description: status.source, action: 'openConfig' });
   else actions.push({ label: '$(settings-gear) Open the tandem.mcp.servers setting', action: 'openConfig' });
   const tail = status.stderrTail.slice(-3).join(' | ');
   const picked = await vscode.window.showQuickPick(actions, {
-    title: `MCP server "${status.name}": ${describe(status)}`,
+    title: `MCP server "${status.name}": ${describe(status, host.hub)}`,
     placeHolder: status.error ?? (tail === '' ? undefined : `stderr: ${tail}`),
   });
   if (picked !== undefined) await run(host, status, picked.action);
@@ -97,6 +117,9 @@ async function showServerActions(host: McpPickerHost, status: McpServerStatus): 
 async function run(host: McpPickerHost, status: McpServerStatus, action: Action): Promise<void> {
   const key = { name: status.name, source: status.source };
   switch (action) {
+    case 'signIn':
+      await host.signIn({ name: status.name, source: status.source });
+      return;
     case 'restart':
       await host.hub.restart(key);
       return;
@@ -104,6 +127,15 @@ async function run(host: McpPickerHost, status: McpServerStatus, action: Action)
       await host.hub.setDisabled(key, status.state !== 'disabled');
       await host.afterToggle();
       return;
+    case 'tools':
+      await chooseTools(host, status);
+      return;
+    case 'trust': {
+      const server = { name: status.name, source: status.source };
+      const index = host.hub.toolSwitches();
+      await host.setToolSwitches(index.withTrust(server, !index.isTrusted(server)));
+      return;
+    }
     case 'openConfig':
       if (status.source === 'settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'tandem.mcp.servers');
       else await vscode.window.showTextDocument(vscode.Uri.file(status.source));
@@ -111,6 +143,26 @@ async function run(host: McpPickerHost, status: McpServerStatus, action: Action)
     default:
       await runGeneral(host, action);
   }
+}
+
+/** A multi-select of the server's tools: ticked ones are offered to the model. */
+async function chooseTools(host: McpPickerHost, status: McpServerStatus): Promise<void> {
+  const server = { name: status.name, source: status.source };
+  const tools = host.hub.serverTools(server);
+  const trusted = host.hub.toolSwitches().isTrusted(server);
+  const items = tools.map((tool) => ({
+    label: tool.name,
+    description: [tool.title, tool.readOnlyHint ? (trusted ? 'read-only' : 'says read-only (server not trusted)') : undefined].filter(Boolean).join(' · '),
+    picked: tool.enabled,
+  }));
+  const picked = await vscode.window.showQuickPick(items, {
+    title: `MCP server "${status.name}": tools offered to the model`,
+    placeHolder: 'Ticked tools are offered; the others are never sent to the model',
+    canPickMany: true,
+  });
+  if (picked === undefined) return;
+  const enabled = new Set(picked.map((item) => item.label));
+  await host.setToolSwitches(host.hub.toolSwitches().withEnabledTools(server, tools.map((tool) => tool.name), enabled));
 }
 
 async function runGeneral(host: McpPickerHost, action: Action): Promise<void> {
@@ -132,15 +184,21 @@ function icon(status: McpServerStatus): string {
       return '$(error)';
     case 'disabled':
       return '$(circle-slash)';
+    case 'signInRequired':
+      return '$(lock)';
     default:
       return '$(circle-outline)';
   }
 }
 
-function describe(status: McpServerStatus): string {
-  const parts: string[] = [status.state];
+function describe(status: McpServerStatus, hub: McpHub): string {
+  const parts: string[] = [status.state === 'signInRequired' ? 'sign-in required' : status.state];
   if (status.transport !== undefined) parts.push(status.transport);
   if (status.toolCount !== undefined) parts.push(`${status.toolCount} tool${status.toolCount === 1 ? '' : 's'}`);
+  const server = { name: status.name, source: status.source };
+  const off = hub.serverTools(server).filter((tool) => !tool.enabled).length;
+  if (off > 0) parts.push(`${off} off`);
+  if (hub.toolSwitches().isTrusted(server)) parts.push('read-only hints trusted');
   return parts.join(' · ');
 }
 

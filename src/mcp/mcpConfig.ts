@@ -51,6 +51,8 @@ export interface McpRemoteDefinition extends DefinitionBase {
   readonly type: 'http' | 'sse';
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** OAuth: a client registered beforehand with the server's authorization server, and the scopes to ask for. */
+  readonly oauth?: { readonly clientId?: string | undefined; readonly scopes?: readonly string[] | undefined } | undefined;
 }
 
 /** An entry that failed validation; the hub shows it as an error status. */
@@ -86,6 +88,12 @@ const remoteSchema = z.looseObject({
   type: z.enum(['http', 'sse']).optional(),
   url: z.string().trim().min(1, 'must not be empty'),
   headers: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  oauth: z
+    .strictObject({
+      clientId: z.string().trim().min(1, 'must not be empty').optional(),
+      scopes: z.array(z.string().trim().min(1)).optional(),
+    })
+    .optional(),
   timeout,
 });
 
@@ -167,6 +175,7 @@ function parseServerEntry(name: string, entry: unknown, context: EntryContext): 
       type: parsed.data.type ?? 'http',
       url: parsed.data.url,
       headers: mapValues(parsed.data.headers ?? {}, String),
+      ...(parsed.data.oauth === undefined ? {} : { oauth: { clientId: parsed.data.oauth.clientId, scopes: parsed.data.oauth.scopes } }),
       timeoutMs: parsed.data.timeout,
     };
   }

@@ -214,7 +214,7 @@ export class McpConnection {
       if (this.session === session) this.session = undefined;
       await session?.close();
       this.error = describeStartError(definition, error, this.options.startTimeoutMs, this.stderrTail);
-      this.setState('error');
+      this.setState(error instanceof SignInRequiredError ? 'signInRequired' : 'error');
       this.options.log(`MCP server "${definition.name}" failed to start: ${this.error}`);
     }
   }

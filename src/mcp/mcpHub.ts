@@ -8,6 +8,7 @@ import type { McpServerStatus } from './mcpServerStatus';
 import type { ClientIdentity } from './mcpSession';
 import { assignToolNames } from './mcpToolName';
 import { sanitizeToolSchema } from './mcpToolSchema';
+import { NO_TOOL_SWITCHES, ToolSwitchIndex, type McpServerRef, type McpToolSwitches } from './mcpToolSwitches';
 import type { InputResolver } from './mcpVariables';
 
 export interface McpHubOptions {
@@ -47,6 +48,7 @@ export class McpHub implements ToolProvider {
   private readonly toolListeners = new Set<() => void>();
   private cachedTools: readonly Tool[] | undefined;
   private toolSignature = '';
+  private switches = new ToolSwitchIndex(NO_TOOL_SWITCHES);
   private disposed = false;
 
   constructor(private readonly options: McpHubOptions = {}) {}
@@ -104,12 +106,37 @@ export class McpHub implements ToolProvider {
     // same across restarts, and the tool list is a stable prompt prefix for caching.
     entries.sort((a, b) => compareEntries(a.connection, a.info, b.connection, b.info));
     const names = assignToolNames(entries.map(({ connection, info }) => ({ server: connection.definition.name, tool: info.name })));
-    const tools = entries.map(({ connection, info }, index) => mcpTool(names[index] ?? info.name, connection, info));
+    // Names are given before tools switched off are left out, so switching one off renames no other.
+    const tools = entries.flatMap(({ connection, info }, index) => {
+      const server = serverRef(connection);
+      if (!this.switches.isToolEnabled(server, info.name)) return [];
+      return [mcpTool(names[index] ?? info.name, connection, info, this.switches.isTrusted(server))];
+    });
     if (tools.length > MAX_OFFERED_TOOLS) {
       this.options.log?.(`MCP servers offer ${tools.length} tools; only the first ${MAX_OFFERED_TOOLS} are given to the model. Turn servers off in "Tandem: Show MCP Servers".`);
     }
     this.cachedTools = tools.slice(0, MAX_OFFERED_TOOLS);
     return this.cachedTools;
+  }
+
+  /** The user's tool switches (off tools, trusted read-only hints); the next tools() follows them. */
+  setToolSwitches(switches: McpToolSwitches): void {
+    this.switches = new ToolSwitchIndex(switches);
+    this.changed();
+  }
+
+  toolSwitches(): ToolSwitchIndex {
+    return this.switches;
+  }
+
+  /** Every tool a connected server lists, switched off or not, in name order. */
+  serverTools(server: McpServerKey): readonly { readonly name: string; readonly title: string | undefined; readonly readOnlyHint: boolean; readonly enabled: boolean }[] {
+    const connection = this.find(server);
+    if (connection === undefined) return [];
+    const ref = serverRef(connection);
+    return [...connection.tools]
+      .sort((a, b) => compareText(a.name, b.name))
+      .map((info) => ({ name: info.name, title: info.title, readOnlyHint: info.annotations?.readOnlyHint === true, enabled: this.switches.isToolEnabled(ref, info.name) }));
   }
 
   async restart(server: McpServerKey): Promise<void> {
@@ -186,14 +213,18 @@ export class McpHub implements ToolProvider {
   }
 }
 
-function mcpTool(name: string, connection: McpConnection, info: McpToolInfo): Tool {
+function serverRef(connection: McpConnection): McpServerRef {
+  return { name: connection.definition.name, source: connection.definition.source };
+}
+
+function mcpTool(name: string, connection: McpConnection, info: McpToolInfo, trusted: boolean): Tool {
   const server = connection.definition.name;
   return {
     name,
     description: info.description ?? info.title ?? `Tool "${info.name}" of the MCP server "${server}".`,
     parameters: sanitizeToolSchema(info.inputSchema),
-    // MCP tools may change things unless the server says otherwise.
-    readOnly: info.annotations?.readOnlyHint === true,
+    // MCP tools may change things; a server's read-only hint counts only when the user trusts that server.
+    readOnly: trusted && info.annotations?.readOnlyHint === true,
     source: { kind: 'mcp', server },
     run: (args: unknown, context: ToolContext): Promise<ToolResult> => connection.callTool(info.name, args, context),
   };

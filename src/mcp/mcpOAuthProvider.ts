@@ -27,8 +27,12 @@ export interface McpOAuthOptions {
   /** Scopes asked for when neither the server's challenge nor its metadata name any. */
   readonly scopes?: readonly string[] | undefined;
   readonly store: McpOAuthStore;
-  /** The user's browser step: open the URL, resolve with the redirect URL it came back to. */
-  readonly authorize: (authorizationUrl: URL) => Promise<URL>;
+  /**
+   * The user's browser step: open the URL, resolve with the redirect URL it
+   * came back to. Undefined: no sign-in now (the user did not ask for one);
+   * the server then shows as "sign-in required".
+   */
+  readonly authorize: (authorizationUrl: URL) => Promise<URL> | undefined;
 }
 
 /** The result of the browser step; the session layer exchanges the code for tokens. */
@@ -103,6 +107,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
   redirectToAuthorization(authorizationUrl: URL): void {
     // Not awaited here: the SDK reports "redirect" at once and the session waits on pending.
     const redirect = this.options.authorize(authorizationUrl);
+    if (redirect === undefined) return;
     redirect.catch(() => undefined);
     this.pending = new PendingAuthorization(redirect, this.currentState ?? authorizationUrl.searchParams.get('state') ?? '');
   }

@@ -1,5 +1,6 @@
 /** Lifecycle of one MCP server as the hub sees it. */
-export type McpServerState = 'starting' | 'connected' | 'error' | 'disabled' | 'stopped';
+/** `signInRequired`: a remote server answered 401 and nobody has signed in yet (Sign in starts the browser step). */
+export type McpServerState = 'starting' | 'connected' | 'error' | 'disabled' | 'stopped' | 'signInRequired';
 
 /** A snapshot of one server's status; the panel and the quick pick render it. */
 export interface McpServerStatus {

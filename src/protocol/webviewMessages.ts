@@ -24,6 +24,20 @@ export const fromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('copy'), text: z.string().max(2_000_000) }),
   /** An approval card's answer, naming its request exactly. */
   z.object({ type: z.literal('approval'), id, answer: z.enum(['approved', 'rejected', 'alwaysAllowed']) }),
+  /** An elicitation card's answer, naming its question exactly; the host checks `content` against the server's schema. */
+  z.object({
+    type: z.literal('elicitation'),
+    id,
+    action: z.enum(['accept', 'decline', 'cancel']),
+    content: z
+      .record(
+        z.string().max(200),
+        z.union([z.string().max(100_000), z.number().finite(), z.boolean(), z.array(z.string().max(10_000)).max(500)]),
+      )
+      .optional(),
+  }),
+  /** "Sign in" next to an MCP server that needs it. */
+  z.object({ type: z.literal('mcpSignIn'), name: z.string().min(1).max(200), source: z.string().min(1).max(4096) }),
   /** An approval card's "Open diff". */
   z.object({ type: z.literal('openDiff'), id }),
   z.object({

@@ -54,6 +54,10 @@ function checkField(property: Readonly<Record<string, unknown>>, value: unknown)
     if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) return 'must be a list of choices.';
     const items = isRecord(property['items']) ? enumValues(property['items']) : undefined;
     if (items !== undefined && !value.every((item) => items.includes(item as string))) return 'has a choice that is not offered.';
+    const minItems = property['minItems'];
+    const maxItems = property['maxItems'];
+    if (typeof minItems === 'number' && value.length < minItems) return `needs at least ${minItems} choice${minItems === 1 ? '' : 's'}.`;
+    if (typeof maxItems === 'number' && value.length > maxItems) return `allows at most ${maxItems} choice${maxItems === 1 ? '' : 's'}.`;
     return undefined;
   }
   if (typeof value !== 'string') return 'must be text.';
@@ -64,6 +68,7 @@ function checkField(property: Readonly<Record<string, unknown>>, value: unknown)
   if (typeof maxLength === 'number' && value.length > maxLength) return `must be at most ${maxLength} characters.`;
   if (property['format'] === 'email' && !/^[^@\s]+@[^@\s]+$/.test(value)) return 'must be an email address.';
   if (property['format'] === 'uri' && !URL.canParse(value)) return 'must be a URL.';
+  if (property['format'] === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) return 'must be a date (YYYY-MM-DD).';
   return undefined;
 }
 

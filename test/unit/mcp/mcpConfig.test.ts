@@ -126,6 +126,30 @@ describe('parseMcpConfigText', () => {
     assert.match(describe('notObject'), /must be an object/);
   });
 
+  it('reads oauth.clientId and scopes of a remote server, and names a bad oauth entry', () => {
+    const file = parseMcpConfigText(
+      JSON.stringify({
+        servers: {
+          signed: { type: 'http', url: 'https://mcp.example.test/mcp', oauth: { clientId: 'tandem-client', scopes: ['read', 'write'] } },
+          plain: { type: 'http', url: 'https://other.example.test/mcp' },
+          badOauth: { type: 'http', url: 'https://x.example.test/mcp', oauth: { clientId: '', secret: 'no' } },
+        },
+      }),
+      'f.json',
+      undefined,
+    );
+    const byName = new Map(file.servers.map((server) => [server.name, server]));
+    const signed = byName.get('signed');
+    assert.ok(signed?.type === 'http');
+    assert.deepEqual(signed.oauth, { clientId: 'tandem-client', scopes: ['read', 'write'] });
+    const plain = byName.get('plain');
+    assert.ok(plain?.type === 'http');
+    assert.equal(plain.oauth, undefined);
+    const bad = byName.get('badOauth');
+    assert.ok(bad?.type === 'invalid');
+    assert.match(bad.error, /oauth/);
+  });
+
   it('reports bad inputs (including unsupported command inputs) at file level', () => {
     const file = parseMcpConfigText(
       JSON.stringify({ inputs: [{ type: 'command', id: 'x', command: 'foo' }, { type: 'pickString', id: 'y' }], servers: {} }),

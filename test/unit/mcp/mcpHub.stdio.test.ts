@@ -33,10 +33,37 @@ describe('McpHub over stdio with the everything server', () => {
       assert.deepEqual(candidate.source, { kind: 'mcp', server: 'everything' });
     }
     const echo = tool(hub, 'everything__echo');
-    assert.equal(echo.readOnly, true);
+    // The server says echo only reads, but the user has not marked the server trusted: not read-only.
+    assert.equal(echo.readOnly, false);
     assert.equal((echo.parameters['properties'] as Record<string, unknown>)['message'] !== undefined, true);
-    // No readOnlyHint: not read-only.
-    assert.equal(tool(hub, 'everything__toggle-simulated-logging').readOnly, false);
+  });
+
+  it("honours readOnlyHint only for a server the user trusts, and never offers a tool switched off", () => {
+    const everything = { name: 'everything', source: hub.statuses()[0]?.source ?? '' };
+    const before = hub.tools().map((candidate) => candidate.name);
+    let toolEvents = 0;
+    const listening = hub.onDidChangeTools(() => toolEvents++);
+    try {
+      hub.setToolSwitches(hub.toolSwitches().withTrust(everything, true));
+      assert.equal(tool(hub, 'everything__echo').readOnly, true);
+      // No readOnlyHint: not read-only, trusted or not.
+      assert.equal(tool(hub, 'everything__toggle-simulated-logging').readOnly, false);
+
+      const all = hub.serverTools(everything).map((each) => each.name);
+      assert.ok(all.includes('echo') && all.includes('get-sum'));
+      hub.setToolSwitches(hub.toolSwitches().withEnabledTools(everything, all, new Set(all.filter((name) => name !== 'echo'))));
+      const after = hub.tools().map((candidate) => candidate.name);
+      assert.deepEqual(after, before.filter((name) => name !== 'everything__echo'), 'the others keep their names and order');
+      assert.equal(hub.serverTools(everything).find((each) => each.name === 'echo')?.enabled, false);
+      assert.equal(toolEvents, 1, 'switching a tool off changes the tool list once; trusting changes no name');
+
+      hub.setToolSwitches(hub.toolSwitches().withTrust(everything, false));
+      assert.equal(tool(hub, 'everything__get-sum').readOnly, false);
+    } finally {
+      listening.dispose();
+      hub.setToolSwitches({ trustedServers: [], disabledTools: [] });
+    }
+    assert.deepEqual(hub.tools().map((candidate) => candidate.name), before);
   });
 
   it('calls echo and get-sum', async () => {

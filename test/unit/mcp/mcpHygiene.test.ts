@@ -142,7 +142,7 @@ describe('MCP request hygiene', () => {
     try {
       await locked.update([remoteServer('locked', 'http', recorder.url.replace('/mcp', '/locked'))]);
       const status = locked.statuses()[0];
-      assert.equal(status?.state, 'error');
+      assert.equal(status?.state, 'signInRequired');
       assert.match(status?.error ?? '', /^Sign-in required: the server answered 401/);
       assert.ok(!logs.some((line) => /trying SSE/.test(line)), logs.join('\n'));
     } finally {

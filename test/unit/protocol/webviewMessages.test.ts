@@ -19,6 +19,9 @@ describe('messages from the webview', () => {
       { type: 'revertRun', runId: 'run-1' },
       { type: 'copy', text: 'const a = 1;' },
       { type: 'command', command: 'tandem.exportTranscript' },
+      { type: 'elicitation', id: 'q-1', action: 'accept', content: { name: 'Ada', age: 36, agree: true, tags: ['a', 'b'] } },
+      { type: 'elicitation', id: 'q-1', action: 'decline' },
+      { type: 'elicitation', id: 'q-1', action: 'cancel' },
     ];
     for (const message of valid) assert.ok(parseFromWebview(message), JSON.stringify(message));
     assert.deepEqual(parseFromWebview({ type: 'send', text: '  hi  ' }), { type: 'send', text: 'hi' });
@@ -38,6 +41,9 @@ describe('messages from the webview', () => {
       { type: 'openConversation', id: '' },
       { type: 'command', command: 'workbench.action.terminal.sendSequence' },
       { type: 'send', text: 'x'.repeat(200_001) },
+      { type: 'elicitation', id: 'q-1', action: 'approve' },
+      { type: 'elicitation', id: 'q-1', action: 'accept', content: { nested: { a: 1 } } },
+      { type: 'elicitation', id: 'q-1', action: 'accept', content: { n: Number.NaN } },
     ];
     for (const message of invalid) assert.equal(parseFromWebview(message), undefined, JSON.stringify(message));
   });

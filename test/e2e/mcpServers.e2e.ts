@@ -1,0 +1,166 @@
+// Tandem: Show MCP Servers in a real VS Code (code-server + headless
+// Chromium) with the real everything server and the scripted model server:
+// a tool the server calls read-only still asks while the server is not
+// trusted; after "Trust its read-only hints" it runs unasked under
+// autoApprove "readOnly"; a tool switched off in "Choose the tools…" is no
+// longer sent to the model, and both switches survive a window reload.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Frame, Page } from 'playwright-core';
+import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
+import { launchVsCode, type VsCodeSession } from './harness';
+
+const fc = 'fc-model';
+const answerModel = 'answer-model';
+const everythingServer = path.resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+let server: ScriptedModelServer;
+let session: VsCodeSession;
+let workspace: string;
+
+before(async () => {
+  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-mcp-servers-'));
+  server = await startScriptedModelServer({ models: [fc, answerModel] });
+  session = await launchVsCode({
+    workspace,
+    settings: {
+      'tandem.functionCallModel.baseUrl': server.baseUrl,
+      'tandem.functionCallModel.model': fc,
+      'tandem.answerModel.model': answerModel,
+      'tandem.agent.mode': 'agent',
+      'tandem.tools.autoApprove': 'readOnly',
+      'tandem.mcp.servers': { everything: { type: 'stdio', command: process.execPath, args: [everythingServer, 'stdio'] } },
+    },
+  });
+});
+
+after(async () => {
+  await session?.close();
+  await server?.close();
+  fs.rmSync(workspace, { recursive: true, force: true });
+});
+
+async function waitFor(check: () => Promise<boolean>, what: string, limitMs = 60_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  throw new Error(`timed out after ${limitMs / 1000} s waiting for ${what}`);
+}
+
+async function send(view: Frame, question: string): Promise<void> {
+  const prompt = view.locator('[data-testid="prompt"]');
+  await prompt.fill(question);
+  await prompt.press('Enter');
+}
+
+async function waitIdle(view: Frame): Promise<void> {
+  await waitFor(async () => (await view.locator('body').getAttribute('data-running')) === 'false', 'the run to end');
+}
+
+const rows = (page: Page) => page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+
+/** Opens Tandem: Show MCP Servers and the actions of the everything server. */
+async function openServerActions(page: Page): Promise<void> {
+  await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, force: true }).catch(() => undefined);
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill('>Tandem: Show MCP Servers');
+  await rows(page).filter({ hasText: 'Tandem: Show MCP Servers' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+  await input.press('Enter');
+  await rows(page).filter({ hasText: 'connected' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+  await rows(page).filter({ hasText: 'everything' }).first().click();
+  await rows(page).filter({ hasText: 'Show the log' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+}
+
+async function chooseAction(page: Page, label: string): Promise<void> {
+  await rows(page).filter({ hasText: label }).first().click();
+}
+
+/** The tools the model was offered in the last request. */
+function offeredTools(): string[] {
+  const last = server.requests.filter((request) => request.model === fc).at(-1);
+  return (last?.tools ?? []).map((tool: { function: { name: string } }) => tool.function.name);
+}
+
+async function guarded(name: string, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (error) {
+    await session.screenshot(`mcp-servers-${name}-failure`).catch(() => undefined);
+    console.error(session.logs());
+    throw error;
+  }
+}
+
+test('readOnlyHint counts only for a trusted server; a tool switched off is not offered; both persist', { timeout: 180_000 }, () =>
+  guarded('switches', async () => {
+    const view = await session.webview();
+    // 1. Not trusted: echo (read-only by the server's word) asks.
+    server.push(
+      { model: fc, toolCalls: [{ id: 'a1', name: 'everything__echo', arguments: { message: 'first' } }] },
+      { model: fc, content: 'Echoed.' },
+      { model: answerModel, content: 'It echoed.' },
+    );
+    await send(view, 'Echo something.');
+    const card = view.locator('[data-testid="approval"][data-tool="everything__echo"]');
+    await card.waitFor({ state: 'visible', timeout: 60_000 });
+    await card.locator('[data-testid="approve"]').click();
+    await waitIdle(view);
+    assert.ok(offeredTools().includes('everything__get-sum'));
+
+    // 2. Trust the server's read-only hints, and switch get-sum off.
+    await openServerActions(session.page);
+    await chooseAction(session.page, 'Trust its read-only hints');
+    await openServerActions(session.page);
+    assert.equal(await rows(session.page).filter({ hasText: 'Stop trusting its read-only hints' }).count(), 1);
+    await chooseAction(session.page, 'Choose the tools offered to the model');
+    const input = session.page.locator('.quick-input-widget input');
+    await input.fill('get-sum');
+    const sum = rows(session.page).filter({ hasText: 'get-sum' }).first();
+    await sum.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal(await sum.getAttribute('aria-checked'), 'true', 'every tool starts on');
+    assert.match((await sum.getAttribute('aria-label')) ?? '', /read-only/, 'the trusted hint is shown');
+    await sum.locator('.monaco-checkbox').click();
+    await waitFor(async () => (await sum.getAttribute('aria-checked')) === 'false', 'get-sum to be unticked', 10_000);
+    await input.press('Enter');
+    await session.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+    await session.screenshot('mcp-servers-after-switches');
+
+    // 3. At once, and after a reload: echo runs unasked, get-sum is not offered.
+    server.push(
+      { model: fc, toolCalls: [{ id: 'a3', name: 'everything__echo', arguments: { message: 'live' } }] },
+      { model: fc, content: 'Echoed live.' },
+      { model: answerModel, content: 'It echoed live.' },
+    );
+    await send(view, 'Echo live.');
+    await waitFor(async () => (await view.locator('[data-testid="answer"]').last().innerText().catch(() => '')) === 'It echoed live.', 'the answer');
+    await waitIdle(view);
+    assert.ok(!offeredTools().includes('everything__get-sum'), 'a tool switched off is not offered');
+    assert.ok(offeredTools().includes('everything__echo'));
+    assert.equal(await view.locator('[data-testid="approval"]').count(), 1, 'echo ran without a card');
+    await session.reload();
+    const reloaded = await session.webview();
+    server.push(
+      { model: fc, toolCalls: [{ id: 'a2', name: 'everything__echo', arguments: { message: 'second' } }] },
+      { model: fc, content: 'Echoed again.' },
+      { model: answerModel, content: 'It echoed again.' },
+    );
+    await send(reloaded, 'Echo once more.');
+    await waitFor(async () => (await reloaded.locator('[data-testid="answer"]').last().innerText().catch(() => '')) === 'It echoed again.', 'the answer');
+    await waitIdle(reloaded);
+    const tools = offeredTools();
+    assert.ok(tools.includes('everything__echo'), tools.join(', '));
+    assert.ok(!tools.includes('everything__get-sum'), 'a tool switched off is not offered');
+    assert.equal(await reloaded.locator('[data-testid="approval"][data-status="pending"]').count(), 0);
+    const echoResult = server.requests
+      .flatMap((request) => request.messages as { role: string; tool_call_id?: string; content?: unknown }[])
+      .find((message) => message.role === 'tool' && message.tool_call_id === 'a2');
+    assert.match(String(echoResult?.content ?? ''), /Echo: second/, 'echo ran without a card');
+  }),
+);

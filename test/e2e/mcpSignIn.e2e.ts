@@ -1,0 +1,117 @@
+// Sign-in to a remote MCP server in a real VS Code (code-server + headless
+// Chromium): a local OAuth-protected MCP server (test/fixtures/mcp/
+// oauthMcpServer.ts) answers 401, the panel shows it as "sign-in required"
+// with a Sign in button (no SSE fallback error), the button opens the
+// authorization page in the browser through vscode.env.openExternal, the
+// authorization server redirects to Tandem's loopback listener, and the
+// server's tool then works in a run.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Frame } from 'playwright-core';
+import { startOAuthMcpServer, type OAuthMcpServer } from '../fixtures/mcp/oauthMcpServer';
+import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
+import { answerDialogs } from './dialogs';
+import { launchVsCode, type VsCodeSession } from './harness';
+
+const fc = 'fc-model';
+const answerModel = 'answer-model';
+
+let models: ScriptedModelServer;
+let secure: OAuthMcpServer;
+let session: VsCodeSession;
+let workspace: string;
+
+before(async () => {
+  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-signin-'));
+  models = await startScriptedModelServer({ models: [fc, answerModel] });
+  // 127.0.0.2 (loopback too): code-server rewrites 127.0.0.1 and localhost URLs it opens into its own
+  // port-forwarding proxy, dropping their path and query; a real authorization server is never local.
+  secure = await startOAuthMcpServer({ host: '127.0.0.2' });
+  session = await launchVsCode({
+    workspace,
+    settings: {
+      'tandem.functionCallModel.baseUrl': models.baseUrl,
+      'tandem.functionCallModel.model': fc,
+      'tandem.answerModel.model': answerModel,
+      'tandem.agent.mode': 'agent',
+      'tandem.tools.autoApprove': 'all',
+      'tandem.mcp.servers': { secure: { type: 'http', url: secure.url } },
+    },
+  });
+});
+
+after(async () => {
+  await session?.close();
+  await models?.close();
+  await secure?.close();
+  fs.rmSync(workspace, { recursive: true, force: true });
+});
+
+async function waitFor(check: () => Promise<boolean>, what: string, limitMs = 60_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  throw new Error(`timed out after ${limitMs / 1000} s waiting for ${what}`);
+}
+
+async function send(view: Frame, question: string): Promise<void> {
+  const prompt = view.locator('[data-testid="prompt"]');
+  await prompt.fill(question);
+  await prompt.press('Enter');
+}
+
+async function waitIdle(view: Frame): Promise<void> {
+  await waitFor(async () => (await view.locator('body').getAttribute('data-running')) === 'false', 'the run to end');
+}
+
+test('a 401 shows "sign-in required" with Sign in; signing in through the browser makes the tool work', { timeout: 150_000 }, async () => {
+  try {
+    const view = await session.webview();
+    models.push({ model: fc, content: 'Nothing to call yet.' }, { model: answerModel, content: 'Hello.' });
+    await send(view, 'Hello.');
+    await waitIdle(view);
+    const status = view.locator('[data-testid="mcp-status"]');
+    await waitFor(async () => /secure sign-in required/.test(await status.innerText()), 'the server to show "sign-in required"');
+    assert.doesNotMatch((await status.getAttribute('title')) ?? '', /SSE/);
+    assert.ok(secure.log.includes('mcp 401'));
+    assert.ok(!secure.log.some((entry) => entry.startsWith('authorize')), 'nothing opened the browser before the user asked');
+    await session.screenshot('mcp-sign-in-required');
+
+    const dialogs = answerDialogs(session.page, () => 'Open');
+
+    try {
+      await status.locator('[data-testid="mcp-sign-in"][data-server="secure"]').click();
+      await waitFor(async () => /secure connected \(1 tools\)/.test(await status.innerText()), 'the server to connect after sign-in');
+    } finally {
+      await dialogs.stop();
+    }
+    assert.ok(secure.log.some((entry) => entry.startsWith('authorize client-')), secure.log.join(', '));
+    // VS Code asked before opening the authorization page (its link protection), with PKCE in the address.
+    assert.match(dialogs.seen[0]?.detail ?? '', /^http:\/\/127\.0\.0\.2:\d+\/authorize\?.*code_challenge_method=S256/);
+    assert.ok(secure.log.includes('token code'));
+    assert.equal(await status.locator('[data-testid="mcp-sign-in"]').count(), 0);
+
+    models.push(
+      { model: fc, toolCalls: [{ id: 'w1', name: 'secure__whoami', arguments: {} }] },
+      { model: fc, content: 'Known.' },
+      { model: answerModel, content: 'You are signed in.' },
+    );
+    await send(view, 'Who am I to the secure server?');
+    await waitFor(async () => (await view.locator('[data-testid="answer"]').last().innerText().catch(() => '')) === 'You are signed in.', 'the answer');
+    await waitIdle(view);
+    const result = models.requests
+      .flatMap((request) => request.messages as { role: string; tool_call_id?: string; content?: unknown }[])
+      .find((message) => message.role === 'tool' && message.tool_call_id === 'w1');
+    assert.match(String(result?.content ?? ''), /client client-/);
+  } catch (error) {
+    await session.screenshot('mcp-sign-in-failure').catch(() => undefined);
+    console.error(session.logs());
+    console.error('oauth server log:', secure.log.join(', '));
+    throw error;
+  }
+});

@@ -1,0 +1,107 @@
+// Sign-in to a remote MCP server behind OAuth, through the hub as the
+// extension wires it, against a real local authorization server and MCP
+// server (test/fixtures/mcp/oauthMcpServer.ts). The browser step is replaced
+// by following the redirect: the authorize page sends the "browser" to the
+// loopback listener, as a person's browser would.
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import type { McpRemoteDefinition } from '../../../src/mcp/mcpConfig';
+import { McpHub } from '../../../src/mcp/mcpHub';
+import { memoryOAuthStore, type McpOAuthStore } from '../../../src/mcp/mcpOAuthProvider';
+import { McpSignIn } from '../../../src/mcp/mcpSignIn';
+import { startOAuthMcpServer, type OAuthMcpServer } from '../../fixtures/mcp/oauthMcpServer';
+import { freePort, remoteServer, toolContext } from './mcpTestSupport';
+
+/** A browser that follows the authorization server's redirect to the loopback listener. */
+function followingBrowser(opened: URL[]): (url: URL) => Promise<void> {
+  return async (url) => {
+    opened.push(url);
+    const answer = await fetch(url, { redirect: 'manual' });
+    const location = answer.headers.get('location');
+    assert.ok(location, `the authorize page redirects (got ${answer.status})`);
+    const back = await fetch(location);
+    assert.match(await back.text(), /Signed in/);
+  };
+}
+
+async function setUp(server: OAuthMcpServer, definition: McpRemoteDefinition, stores: Map<string, McpOAuthStore>, opened: URL[]) {
+  const signIn = new McpSignIn({
+    clientName: 'Tandem',
+    storeFor: (each) => {
+      let store = stores.get(each.url);
+      if (store === undefined) stores.set(each.url, (store = memoryOAuthStore()));
+      return store;
+    },
+    openBrowser: followingBrowser(opened),
+    redirectPort: await freePort(),
+    timeoutMs: 10_000,
+  });
+  const hub = new McpHub({ services: (each) => signIn.services(each), restartDelayMs: 60_000 });
+  await hub.update([definition]);
+  return { hub, signIn };
+}
+
+describe('MCP sign-in (OAuth) through the hub', () => {
+  const servers: OAuthMcpServer[] = [];
+  const hubs: McpHub[] = [];
+  after(async () => {
+    await Promise.all(hubs.map((hub) => hub.dispose()));
+    await Promise.all(servers.map((server) => server.close()));
+  });
+
+  it('shows "sign-in required" without opening a browser, signs in on request (registration, PKCE), keeps the tokens and refreshes them', async () => {
+    const server = await startOAuthMcpServer();
+    servers.push(server);
+    const definition = remoteServer('secure', 'http', server.url) as McpRemoteDefinition;
+    const stores = new Map<string, McpOAuthStore>();
+    const opened: URL[] = [];
+    const { hub, signIn } = await setUp(server, definition, stores, opened);
+    hubs.push(hub);
+
+    const [status] = hub.statuses();
+    assert.equal(status?.state, 'signInRequired', status?.error);
+    assert.match(status?.error ?? '', /[Ss]ign-in required/);
+    assert.doesNotMatch(status?.error ?? '', /SSE/, 'a 401 is never reported as an SSE fallback');
+    assert.equal(opened.length, 0, 'no browser opens unless the user asks');
+    assert.ok(server.log.includes('mcp 401'));
+
+    await signIn.signIn(hub, { name: 'secure', source: 'test' });
+    assert.equal(hub.statuses()[0]?.state, 'connected', hub.statuses()[0]?.error);
+    assert.equal(opened.length, 1);
+    assert.equal(opened[0]?.searchParams.get('code_challenge_method'), 'S256');
+    assert.ok(server.log.includes('register'), server.log.join(', '));
+    assert.ok(server.log.includes('token code'));
+    const whoami = hub.tools().find((tool) => tool.name === 'secure__whoami');
+    assert.ok(whoami);
+    assert.match((await whoami.run({}, toolContext())).text, /^client client-/);
+
+    // Expired access token: the next call refreshes it, no browser.
+    server.expireAccessTokens();
+    const again = await whoami.run({}, toolContext());
+    assert.equal(again.isError, false, again.text);
+    assert.ok(server.log.includes('token refresh'), server.log.join(', '));
+
+    // A new hub with the same store (a window reload): connected at once, no browser.
+    await hub.dispose();
+    const second = await setUp(server, definition, stores, opened);
+    hubs.push(second.hub);
+    assert.equal(second.hub.statuses()[0]?.state, 'connected', second.hub.statuses()[0]?.error);
+    assert.equal(opened.length, 1);
+  });
+
+  it('uses oauth.clientId from mcp.json instead of registering, with its scopes', async () => {
+    const server = await startOAuthMcpServer({ preregisteredClientId: 'tandem-preregistered', scopesSupported: ['mcp:tools', 'mcp:read'] });
+    servers.push(server);
+    const definition: McpRemoteDefinition = { ...(remoteServer('pre', 'http', server.url) as McpRemoteDefinition), oauth: { clientId: 'tandem-preregistered', scopes: ['mcp:read'] } };
+    const opened: URL[] = [];
+    const { hub, signIn } = await setUp(server, definition, new Map(), opened);
+    hubs.push(hub);
+    assert.equal(hub.statuses()[0]?.state, 'signInRequired');
+    await signIn.signIn(hub, { name: 'pre', source: 'test' });
+    assert.equal(hub.statuses()[0]?.state, 'connected', hub.statuses()[0]?.error);
+    assert.ok(!server.log.includes('register'), server.log.join(', '));
+    assert.equal(opened[0]?.searchParams.get('client_id'), 'tandem-preregistered');
+    const whoami = hub.tools().find((tool) => tool.name === 'pre__whoami');
+    assert.match((await whoami!.run({}, toolContext())).text, /client tandem-preregistered/);
+  });
+});
