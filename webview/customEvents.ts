@@ -61,6 +61,14 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
       return;
     }
     case 'tandem.retry':
+      // What the failed attempt streamed is void: its boxes go, the next attempt's replace them.
+      for (const id of Array.isArray(value['discarded']) ? value['discarded'].map(text) : []) {
+        const step = view.byMessage.get(id);
+        if (step && !step.discarded) {
+          step.discarded = true;
+          touch(view, step);
+        }
+      }
       push<NoticeStep>(view, {
         kind: 'notice',
         code: 'retry',
@@ -72,6 +80,13 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
       return;
     case 'tandem.messageKind': {
       const kind = value as unknown as MessageKindPayload;
+      const existing = view.byMessage.get(kind.messageId);
+      if (existing?.kind === 'answer') {
+        // A streamed reply promoted, e.g. single-model mode's reply that is the answer.
+        existing.messageKind = kind.kind;
+        touch(view, existing);
+        return;
+      }
       view.pendingKinds.set(kind.messageId, kind);
       return;
     }

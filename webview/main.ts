@@ -78,6 +78,7 @@ function render(): void {
       layout.steps.append(created);
       if (step.kind === 'user') stick = true; // a new question always brings the view down
     }
+    if ((step.kind === 'answer' || step.kind === 'thinking') && step.discarded) elements.get(step.id)!.hidden = true;
   }
   view.dirty.clear();
   if (view.chromeDirty) {

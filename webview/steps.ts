@@ -29,6 +29,8 @@ export interface ThinkingStep extends StepBase {
   readonly kind: 'thinking';
   text: string;
   done: boolean;
+  /** Streamed by an attempt that failed and was retried: hidden. */
+  discarded?: boolean;
 }
 
 export type ToolCallState = 'running' | 'done' | 'failed' | 'cached' | 'rejected';
@@ -59,9 +61,11 @@ export interface AnswerStep extends StepBase {
   readonly kind: 'answer';
   readonly messageId: string;
   /** `answer`: the final answer; `interim`/`toolResult`: streaming-mode messages. */
-  readonly messageKind: MessageKindPayload['kind'];
+  messageKind: MessageKindPayload['kind'];
   text: string;
   done: boolean;
+  /** Streamed by an attempt that failed and was retried: hidden. */
+  discarded?: boolean;
 }
 
 export interface PhaseSwitch {

@@ -46,5 +46,5 @@ function stepMarkdown(step: Step): string {
 
 export function transcriptMarkdown(title: string, events: readonly AgentEvent[]): string {
   const view = applyEvents(createConversationView(), events);
-  return [`# ${title || 'Tandem conversation'}`, ...view.steps.map(stepMarkdown)].join('\n\n') + '\n';
+  return [`# ${title || 'Tandem conversation'}`, ...view.steps.filter((step) => !((step.kind === 'answer' || step.kind === 'thinking') && step.discarded)).map(stepMarkdown)].join('\n\n') + '\n';
 }

@@ -34,7 +34,7 @@ function row(label: string, usage: ModelUsage, ms: number): UsageRow {
     model: usage.model,
     tokensIn: formatCount(usage.promptTokens, usage.estimated),
     tokensOut: formatCount(usage.completionTokens, usage.estimated),
-    calls: String(usage.calls),
+    calls: usage.partialAttempts ? `${usage.calls} + ${usage.partialAttempts} partial` : String(usage.calls),
     time: formatSeconds(ms),
     cost: formatCost(usage.costUsd, true),
   };

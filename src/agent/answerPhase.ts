@@ -1,7 +1,10 @@
 // The answer phase: the answer model streams the final answer from the
 // conversation and what the tool phase gathered. It always streams.
-import type { ChatMessage, ChatModel } from '../models/chatModel';
-import { CustomEventName } from '../protocol/agentEvents';
+// A thinking model that put everything in its reasoning and wrote no answer
+// is asked once, plainly, for the answer; how the reply ended (cut at the
+// token limit, filtered) is returned so the run can say so.
+import type { ChatMessage, ChatModel, ModelTurn } from '../models/chatModel';
+import { CustomEventName, type RetryPayload } from '../protocol/agentEvents';
 import { runModelTurn } from './modelTurn';
 import type { RunEmitter, StreamedMessage } from './runEmitter';
 import type { UsageTracker } from './usageTracker';
@@ -14,27 +17,47 @@ export interface AnswerPhaseContext {
   readonly signal: AbortSignal;
 }
 
-/** Streams the answer; returns its text. Throws CancelledError on Stop and ModelApiError when the model fails. */
-export async function runAnswerPhase(context: AnswerPhaseContext): Promise<string> {
+export interface AnswerOutcome {
+  readonly text: string;
+  readonly finishReason: string | undefined;
+  /** The model only reasoned, even after being asked for the answer. */
+  readonly reasoningOnly: boolean;
+}
+
+/** Sent once when a reply held reasoning and no answer text. */
+export const ANSWER_PLEASE =
+  'You wrote your reasoning but no answer. Write the final answer for the user now, as plain text in your reply (not in your reasoning).';
+
+/** Streams the answer; returns it. Throws CancelledError on Stop and ModelApiError when the model fails. */
+export async function runAnswerPhase(context: AnswerPhaseContext): Promise<AnswerOutcome> {
+  const turn = await streamAnswer(context, context.messages);
+  if (turn.content.trim() || !turn.reasoning.trim()) return { text: turn.content, finishReason: turn.finishReason, reasoningOnly: false };
+  const again = await streamAnswer(context, [...context.messages, { role: 'user', content: ANSWER_PLEASE }]);
+  return { text: again.content, finishReason: again.finishReason, reasoningOnly: !again.content.trim() };
+}
+
+async function streamAnswer(context: AnswerPhaseContext, messages: readonly ChatMessage[]): Promise<ModelTurn> {
   const { emitter, model } = context;
   const role = 'answer' as const;
   let thinking: StreamedMessage = emitter.reasoning(role, model.name);
   let answer: StreamedMessage = emitter.text('answer', role, model.name);
   try {
-    const turn = await runModelTurn(model, { messages: context.messages }, context.signal, {
+    const turn = await runModelTurn(model, { messages }, context.signal, {
       onReasoning: (delta) => thinking.append(delta),
       onText: (delta) => answer.append(delta),
+      onPartialUsage: (partial) => context.usage.recordPartial(role, partial),
       onRetry: (retry) => {
         thinking.close();
         answer.close();
-        emitter.custom(CustomEventName.retry, { role, model: model.name, attempt: retry.attempt, delayMs: retry.delayMs, reason: retry.reason });
+        const discarded = [thinking, answer].filter((message) => message.text).map((message) => message.messageId);
+        emitter.custom(CustomEventName.retry, { role, model: model.name, attempt: retry.attempt, delayMs: retry.delayMs, reason: retry.reason, discarded } satisfies RetryPayload);
         thinking = emitter.reasoning(role, model.name);
         answer = emitter.text('answer', role, model.name);
       },
     });
     context.usage.recordCall(role, turn);
     emitter.custom(CustomEventName.usage, context.usage.snapshot());
-    return turn.content;
+    return turn;
   } finally {
     thinking.close();
     answer.close();

@@ -1,13 +1,15 @@
 // Drives one streamed model call and hands its deltas to the caller's
 // handlers; returns the finished turn. Kept apart from the loop so both
 // phases share it.
-import type { ChatModel, ModelDelta, ModelTurn, TurnRequest } from '../models/chatModel';
+import type { ChatModel, ModelDelta, ModelTurn, TokenUsage, TurnRequest } from '../models/chatModel';
 
 export interface TurnHandlers {
   onReasoning?(delta: string): void;
   onText?(delta: string): void;
   /** Partial output of the failed attempt is void. */
   onRetry?(delta: Extract<ModelDelta, { type: 'retry' }>): void;
+  /** Tokens of a failed or aborted attempt. */
+  onPartialUsage?(usage: TokenUsage): void;
 }
 
 export async function runModelTurn(model: ChatModel, request: TurnRequest, signal: AbortSignal, handlers: TurnHandlers): Promise<ModelTurn> {
@@ -25,6 +27,9 @@ export async function runModelTurn(model: ChatModel, request: TurnRequest, signa
         break;
       case 'retry':
         handlers.onRetry?.(delta);
+        break;
+      case 'partialUsage':
+        handlers.onPartialUsage?.(delta.usage);
         break;
       // Tool-call deltas are assembled by the client; the loop reports whole calls.
       case 'toolCallStart':

@@ -2,6 +2,7 @@
 // family without touching the loop.
 import type { ChatMessage, ToolSchema } from '../models/chatModel';
 import type { RuleFile } from '../tools/rulesFiles';
+import { capResult } from './resultCap';
 import { withRules } from './rules';
 
 export const FINISH_TOOL_NAME = 'finish';
@@ -18,12 +19,14 @@ export const finishTool: ToolSchema = {
   },
 };
 
-export function functionCallSystemPrompt(tools: readonly ToolSchema[], options: { remind: boolean }): string {
+export function functionCallSystemPrompt(tools: readonly ToolSchema[], options: { remind: boolean; answersItself?: boolean }): string {
   const names = tools.map((tool) => `- ${tool.name}: ${firstLine(tool.description)}`).join('\n');
   return [
     'You are the tool-using half of Tandem, an agent working on the user\'s VS Code workspace.',
     'Your job: decide which tools to call to gather what is needed to answer the user, call them, read the results, and repeat until you have enough.',
-    'Another model writes the final answer from what you gather, so do not write a long answer yourself.',
+    options.answersItself
+      ? 'When you have what you need, your reply without a tool call is the final answer the user reads: write it in Markdown, citing files and lines (path:line).'
+      : 'Another model writes the final answer from what you gather, so do not write a long answer yourself.',
     '',
     'How to work:',
     '- Think briefly about what you need, then call the tool that gets it. Say in one sentence why you chose it.',
@@ -32,7 +35,9 @@ export function functionCallSystemPrompt(tools: readonly ToolSchema[], options: 
     '- Independent calls may be made in the same turn.',
     options.remind
       ? `- When you have enough, call the \`${FINISH_TOOL_NAME}\` tool. Do not reply without calling a tool.`
-      : '- When you have enough (or need no tools at all), reply with a short plain-text note of what you found, without calling a tool.',
+      : options.answersItself
+        ? '- When you have enough (or need no tools at all), write the answer without calling a tool.'
+        : '- When you have enough (or need no tools at all), reply with a short plain-text note of what you found, without calling a tool.',
     '',
     'Available tools:',
     names || '(none)',
@@ -92,7 +97,7 @@ export function answerMessages(
   }
   const body = findings
     .map((finding, index) => {
-      const text = finding.text.length > FINDING_LIMIT ? `${finding.text.slice(0, FINDING_LIMIT)}\n[... ${finding.text.length - FINDING_LIMIT} more characters]` : finding.text;
+      const text = capResult(finding.text, FINDING_LIMIT);
       return `[${index + 1}] ${finding.toolName}(${finding.arguments})${finding.isError ? ' FAILED' : ''}\n${text}`;
     })
     .join('\n\n');

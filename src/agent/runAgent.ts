@@ -4,10 +4,11 @@
 import { EventType } from '@ag-ui/core';
 import type { ChatMessage, ChatModel } from '../models/chatModel';
 import type { ApprovalGate, Tool } from '../tools/tool';
-import { CustomEventName, type AgentEvent, type PhasePayload, type StopReason } from '../protocol/agentEvents';
+import { CustomEventName, type AgentEvent, type MessageKindPayload, type PhasePayload, type StopReason } from '../protocol/agentEvents';
 import { AgentClock } from './agentClock';
 import type { AgentSettings } from './agentSettings';
 import { runAnswerPhase } from './answerPhase';
+import { noticeAnswerEnding } from './answerEnding';
 import { CancelledError, isCancellation, ModelApiError, TandemError } from '../common/errors';
 import { EventChannel } from './eventChannel';
 import { answerMessages, CHAT_SYSTEM_PROMPT } from './prompts';
@@ -82,6 +83,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
   const mode = input.mode ?? settings.mode;
   const usage = new UsageTracker(deps.functionCallModel.name, deps.answerModel.name, settings.pricing);
   const names = { functionCallModel: deps.functionCallModel.name, answerModel: deps.answerModel.name };
+  const singleModel = deps.functionCallModel === deps.answerModel;
   let answer = '';
   const finished = (stopReason: RunResult['stopReason']) => {
     emitter.closeAll();
@@ -142,6 +144,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
         log: deps.log,
         clock,
         rules: input.rules,
+        singleModel,
       });
       usage.endPhase();
       stopReason = tools.stopReason;
@@ -154,6 +157,18 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
         reply.append(tools.finalReply || '(The model replied without text.)');
         reply.close();
         answer = reply.text;
+        finished(stopReason);
+        return;
+      }
+      if (singleModel && stopReason === 'noToolCall' && tools.finalReply?.trim() && tools.finalMessageId) {
+        // One model serves both phases and it has answered: its streamed reply is the answer, no second request.
+        emitter.custom(
+          CustomEventName.phase,
+          { phase: 'answer', role: 'answer', model: names.answerModel, stopReason, reason: 'The model answered directly (one model serves both phases).', ...names } satisfies PhasePayload,
+          { role: 'answer', model: names.answerModel },
+        );
+        emitter.custom(CustomEventName.messageKind, { messageId: tools.finalMessageId, kind: 'answer', role: 'function-call', model: names.functionCallModel } satisfies MessageKindPayload);
+        answer = tools.finalReply;
         finished(stopReason);
         return;
       }
@@ -176,8 +191,10 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
       );
     }
     emitter.stepStarted('answer');
-    answer = await runAnswerPhase({ model: deps.answerModel, messages: answerInput, emitter, usage, signal });
+    const outcome = await runAnswerPhase({ model: deps.answerModel, messages: answerInput, emitter, usage, signal });
+    answer = outcome.text;
     emitter.stepFinished();
+    noticeAnswerEnding(outcome, emitter, settings.answerModel.maxTokens);
     usage.endPhase();
     finished(stopReason);
   } catch (error) {

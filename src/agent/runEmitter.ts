@@ -3,7 +3,7 @@
 // Stop — can close them and the stream stays valid for any AG-UI client.
 import { randomUUID } from 'node:crypto';
 import { EventType } from '@ag-ui/core';
-import type { AgentEvent, MessageKindPayload, ModelRole, NoticeCode } from '../protocol/agentEvents';
+import type { AgentEvent, MessageKindPayload, ModelRole, NoticeAction, NoticeCode } from '../protocol/agentEvents';
 import { CustomEventName } from '../protocol/agentEvents';
 
 export interface StreamedMessage {
@@ -30,8 +30,8 @@ export class RunEmitter {
     this.emit({ type: EventType.CUSTOM, name, value, ...(metadata && { metadata }) });
   }
 
-  notice(code: NoticeCode, level: 'info' | 'warning' | 'error', message: string): void {
-    this.custom(CustomEventName.notice, { code, level, message });
+  notice(code: NoticeCode, level: 'info' | 'warning' | 'error', message: string, action?: NoticeAction): void {
+    this.custom(CustomEventName.notice, { code, level, message, ...(action && { action }) });
   }
 
   stepStarted(stepName: string): void {

@@ -3,7 +3,9 @@
 // can react; only cancellation escapes. Read-only calls of a turn run
 // concurrently; as soon as a turn holds a call that changes something, the
 // calls run one after another, in the order the model gave.
+
 import { EventType } from '@ag-ui/core';
+import { capResult } from './resultCap';
 import { randomUUID } from 'node:crypto';
 import type { ApprovalGate, Tool, ToolResult } from '../tools/tool';
 import { CustomEventName, type ToolCallStatus, type ToolStatusPayload } from '../protocol/agentEvents';
@@ -106,7 +108,8 @@ async function runOne(call: PlannedCall, context: ExecutionContext): Promise<Cal
       elicit: context.elicit,
       onProgress: (progress) => context.emitter.custom(CustomEventName.toolProgress, { toolCallId: call.id, ...progress }),
     });
-    if (context.signal.aborted) throw new CancelledError();
+    // A tool that finished is reported even if the run was stopped meanwhile:
+    // a completed write must never go unmentioned.
     context.log?.(`tool ${tool.name} output${result.isError ? ' (error)' : ''}: ${result.text}`);
     if (tool.readOnly && !result.isError) context.cache.set(tool.name, args, result);
     if (!tool.readOnly && !result.isError) context.cache.invalidate();
@@ -136,29 +139,53 @@ function report(outcome: CallOutcome, context: ExecutionContext): void {
   context.onOutcome?.(outcome);
 }
 
-/** Runs the calls and reports each result as it arrives; returns the outcomes in call order. */
+/**
+ * The round was aborted (Stop or the time limit) with some calls finished:
+ * they are carried so the answer model still gets them.
+ */
+export class InterruptedRound extends CancelledError {
+  constructor(readonly finished: readonly CallOutcome[]) {
+    super();
+  }
+}
+
+/**
+ * Runs the calls and reports each result as it arrives; returns the outcomes
+ * in call order. An abort throws InterruptedRound with the calls that had
+ * finished by then.
+ */
 export async function executeCalls(calls: readonly PlannedCall[], context: ExecutionContext): Promise<CallOutcome[]> {
   const concurrent = calls.every((call) => context.tools.get(call.name)?.readOnly ?? true);
-  if (concurrent) {
-    return Promise.all(
-      calls.map(async (call) => {
-        const outcome = await runOne(call, context);
-        report(outcome, context);
-        return outcome;
-      }),
-    );
-  }
-  const outcomes: CallOutcome[] = [];
-  for (const call of calls) {
+  const finished = new Map<string, CallOutcome>();
+  const runAndReport = async (call: PlannedCall) => {
     const outcome = await runOne(call, context);
     report(outcome, context);
-    outcomes.push(outcome);
+    finished.set(call.id, outcome);
+    return outcome;
+  };
+  const inOrder = () => calls.flatMap((call) => finished.get(call.id) ?? []);
+  try {
+    if (concurrent) {
+      const settled = await Promise.allSettled(calls.map(runAndReport));
+      const failure = settled.find((entry): entry is PromiseRejectedResult => entry.status === 'rejected');
+      if (failure) throw failure.reason;
+    } else {
+      for (const call of calls) {
+        if (context.signal.aborted) throw new CancelledError();
+        await runAndReport(call);
+      }
+    }
+    if (context.signal.aborted && finished.size < calls.length) throw new CancelledError();
+    return inOrder();
+  } catch (error) {
+    if (isCancellation(error) || context.signal.aborted) throw new InterruptedRound(inOrder());
+    throw error;
   }
-  return outcomes;
 }
 
 /** The result text the model reads for an outcome, with any note appended. */
 export function resultForModel(outcome: CallOutcome, notes: ReadonlyMap<string, string>): string {
   const note = notes.get(outcome.call.id);
-  return note ? `${outcome.result.text}\n\n${note}` : outcome.result.text;
+  const text = capResult(outcome.result.text);
+  return note ? `${text}\n\n${note}` : text;
 }

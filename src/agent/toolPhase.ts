@@ -5,7 +5,7 @@ import { EventType } from '@ag-ui/core';
 import type { ChatMessage, ModelTurn, ToolCall, ToolSchema } from '../models/chatModel';
 import type { RunUsage } from '../protocol/agentEvents';
 import type { Tool } from '../tools/tool';
-import { CustomEventName, type StopReason } from '../protocol/agentEvents';
+import { CustomEventName, type RetryPayload, type StopReason } from '../protocol/agentEvents';
 import { AgentClock } from './agentClock';
 import type { AgentSettings } from './agentSettings';
 import { CancelledError, isCancellation } from '../common/errors';
@@ -18,7 +18,8 @@ import type { EvaluatedResult, ResultEvaluator } from './resultEvaluator';
 import type { RunEmitter, StreamedMessage } from './runEmitter';
 import type { SessionCache } from './sessionCache';
 import { TextGate } from './textGate';
-import { executeCalls, resultForModel, type CallOutcome } from './toolExecutor';
+import { executeCalls, InterruptedRound, resultForModel, type CallOutcome } from './toolExecutor';
+import { capResult } from './resultCap';
 import { classifyTurn, type TurnClass } from './turnClassifier';
 import { budgetLimit } from './stopWhen/budgetLimit';
 import { iterationLimit } from './stopWhen/iterationLimit';
@@ -52,6 +53,8 @@ export interface ToolPhaseContext {
   readonly clock?: AgentClock | undefined;
   /** The repository's rules files, appended to the system prompt. */
   readonly rules?: readonly RuleFile[] | undefined;
+  /** One model serves both phases: a reply without a tool call is the answer, streamed as a text message. */
+  readonly singleModel?: boolean | undefined;
 }
 
 export interface ToolPhaseResult {
@@ -61,6 +64,8 @@ export interface ToolPhaseResult {
   readonly findings: readonly Finding[];
   /** The function-call model's last words without a tool call, if any. */
   readonly finalReply: string | undefined;
+  /** The text message that streamed the last reply (single-model and streaming modes). */
+  readonly finalMessageId?: string | undefined;
 }
 
 class TimeLimitReached extends Error {}
@@ -83,7 +88,10 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
   if (remind) schemas.push(finishTool);
   const toolsByName = new Map(context.tools.map((tool) => [tool.name, tool]));
   const toolNames = new Set(toolsByName.keys());
-  const messages: ChatMessage[] = [{ role: 'system', content: withRules(functionCallSystemPrompt(schemas, { remind }), context.rules) }, ...context.conversation];
+  const messages: ChatMessage[] = [
+    { role: 'system', content: withRules(functionCallSystemPrompt(schemas, { remind, answersItself: context.singleModel === true }), context.rules) },
+    ...context.conversation,
+  ];
   const loops = new LoopDetector();
   const findings: Finding[] = [];
   const allResults: EvaluatedResult[] = [];
@@ -91,6 +99,8 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
   const modelName = context.model.name;
   let mistakes = 0;
   let repeatedCall: string | undefined;
+  /** The text message of the latest reply, when text streams as its own message. */
+  let lastText: StreamedMessage | undefined;
 
   // The time limit aborts the phase's own signal; Stop aborts the run's.
   const phase = new AbortController();
@@ -119,7 +129,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
   };
   const stopWith = (decision: StopDecision, finalReply?: string): StepOutcome => {
     if (decision.notice) emitter.notice(decision.notice.code, 'warning', decision.notice.text);
-    return { kind: 'stop', result: { stopReason: decision.stopReason, reason: decision.reason, findings, finalReply } };
+    return { kind: 'stop', result: { stopReason: decision.stopReason, reason: decision.reason, findings, finalReply, finalMessageId: lastText?.text ? lastText.messageId : undefined } };
   };
   const stop = (stopReason: StopReason, reason: string, finalReply?: string): StepOutcome => stopWith({ stopReason, reason }, finalReply);
   /** The phase signal aborted: Stop throws, the time limit stops with what was gathered. */
@@ -128,6 +138,17 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
     const decision = firstStop(predicates, state(iteration));
     if (decision) return stopWith(decision);
     throw error;
+  };
+
+  const addFindings = (outcomes: readonly CallOutcome[]) => {
+    for (const outcome of outcomes) {
+      findings.push({
+        toolName: outcome.call.name,
+        arguments: outcome.call.rawArguments || '{}',
+        text: capResult(outcome.result.text),
+        isError: outcome.result.isError === true || outcome.status === 'rejected',
+      });
+    }
   };
 
   /** Acts on a reply without a usable tool call. */
@@ -162,7 +183,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
   const step = async (iteration: number): Promise<StepOutcome> => {
     // Thinking and interim text, shown as they stream.
     let thinking: StreamedMessage = emitter.reasoning(role, modelName);
-    const interimKind = settings.responseMode === 'streaming';
+    const interimKind = settings.responseMode === 'streaming' || context.singleModel === true;
     let interim: StreamedMessage = interimKind ? emitter.text('interim', role, modelName) : thinking;
     let gate = new TextGate((text) => interim.append(text));
     let turn: ModelTurn;
@@ -170,10 +191,12 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
       turn = await runModelTurn(context.model, { messages, tools: schemas }, phase.signal, {
         onReasoning: (delta) => thinking.append(delta),
         onText: (delta) => gate.write(delta),
+        onPartialUsage: (partial) => usage.recordPartial(role, partial),
         onRetry: (retry) => {
           thinking.close();
           if (interim !== thinking) interim.close();
-          emitter.custom(CustomEventName.retry, { role, model: modelName, attempt: retry.attempt, delayMs: retry.delayMs, reason: retry.reason });
+          const discarded = [...new Set([thinking, interim])].filter((message) => message.text).map((message) => message.messageId);
+          emitter.custom(CustomEventName.retry, { role, model: modelName, attempt: retry.attempt, delayMs: retry.delayMs, reason: retry.reason, discarded } satisfies RetryPayload);
           thinking = emitter.reasoning(role, modelName);
           interim = interimKind ? emitter.text('interim', role, modelName) : thinking;
           gate = new TextGate((text) => interim.append(text));
@@ -195,6 +218,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
     else if (plan.response) interim.append((interim.text ? '\n' : '') + plan.response);
     thinking.close();
     interim.close();
+    lastText = interim !== thinking ? interim : undefined;
     if (turn.reasoning || turn.content) context.log?.(`thought (${modelName}): ${[turn.reasoning, turn.content].filter(Boolean).join('\n')}`);
 
     if (plan.kind !== 'toolCalls') return onNoCall(turn, plan, iteration);
@@ -254,6 +278,8 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
         onOutcome: settings.responseMode === 'streaming' ? (outcome) => announceResult(outcome, emitter, modelName) : undefined,
       });
     } catch (error) {
+      // The time limit hit mid-round: what finished still reaches the answer model.
+      if (error instanceof InterruptedRound) addFindings(error.finished);
       if (isCancellation(error) || phase.signal.aborted) return interrupted(iteration, error);
       throw error;
     }
@@ -272,9 +298,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
     }
     const round: EvaluatedResult[] = outcomes.map((outcome) => ({ toolName: outcome.call.name, arguments: outcome.args, result: outcome.result }));
     allResults.push(...round);
-    for (const outcome of outcomes) {
-      findings.push({ toolName: outcome.call.name, arguments: outcome.call.rawArguments || '{}', text: outcome.result.text, isError: outcome.result.isError === true || outcome.status === 'rejected' });
-    }
+    addFindings(outcomes);
 
     const evaluation = context.evaluator(round, { question: context.question, allResults, minResultLength: settings.minResultLength });
     if (evaluation.verdict === 'sufficient') return stop('sufficient', evaluation.reason);

@@ -1,7 +1,7 @@
 // Usage per model role across one run: tokens, calls, phase times and cost.
 // Counts a server did not report stay undefined rather than becoming 0.
 import type { TokenUsage as AgUiTokenUsage } from '@ag-ui/core';
-import type { ModelTurn } from '../models/chatModel';
+import type { ModelTurn, TokenUsage } from '../models/chatModel';
 import type { ModelRole, ModelUsage, RunUsage } from '../protocol/agentEvents';
 import type { ModelPrice } from './agentSettings';
 import { costOf, findPrice } from './pricing';
@@ -15,6 +15,8 @@ interface Tally {
   estimated: boolean;
   /** Calls whose counts were missing entirely (cost cannot be complete). */
   incomplete: boolean;
+  /** Failed or aborted attempts whose (estimated) tokens are included. */
+  partialAttempts: number;
 }
 
 function add(total: number | undefined, value: number | undefined, first: boolean): number | undefined {
@@ -40,19 +42,30 @@ export class UsageTracker {
       cachedTokens: undefined,
       estimated: false,
       incomplete: false,
+      partialAttempts: 0,
     });
     this.tallies = { 'function-call': empty(functionCallModel), answer: empty(answerModel) };
   }
 
   recordCall(role: ModelRole, turn: Pick<ModelTurn, 'usage'>): void {
     const tally = this.tallies[role];
-    const first = tally.calls === 0;
+    const first = tally.calls === 0 && tally.partialAttempts === 0;
     tally.calls++;
     tally.promptTokens = add(tally.promptTokens, turn.usage.promptTokens, first);
     tally.completionTokens = add(tally.completionTokens, turn.usage.completionTokens, first);
     tally.cachedTokens = add(tally.cachedTokens, turn.usage.cachedTokens, first);
     tally.estimated ||= turn.usage.estimated;
     if (turn.usage.promptTokens === undefined || turn.usage.completionTokens === undefined) tally.incomplete = true;
+  }
+
+  /** Tokens a failed or aborted attempt spent: counted, marked estimated and partial. */
+  recordPartial(role: ModelRole, usage: TokenUsage): void {
+    const tally = this.tallies[role];
+    const first = tally.calls === 0 && tally.partialAttempts === 0;
+    tally.partialAttempts++;
+    tally.promptTokens = add(tally.promptTokens, usage.promptTokens, first);
+    tally.completionTokens = add(tally.completionTokens, usage.completionTokens, first);
+    tally.estimated = true;
   }
 
   private running: { phase: 'tools' | 'answer'; since: number } | undefined;
@@ -90,6 +103,7 @@ export class UsageTracker {
       completionTokens: tally.completionTokens,
       cachedTokens: tally.cachedTokens,
       estimated: tally.estimated,
+      ...(tally.partialAttempts > 0 && { partialAttempts: tally.partialAttempts }),
       costUsd: cost,
       costIsDefaultPrice: found?.isDefault ?? false,
     };

@@ -15,6 +15,9 @@ export interface CommandHost {
   readonly copyAgUiEndpoint: () => Promise<{ url: string } | undefined>;
 }
 
+/** Sent by the Continue action of an answer cut at the token limit. */
+export const CONTINUE_PROMPT = 'Your last answer was cut off at the token limit. Continue it exactly where it stopped, without repeating what you already wrote.';
+
 /** The prompt for Ask About Selection: the file, the lines and the selected text. */
 export function selectionPrompt(relativePath: string, firstLine: number, lastLine: number, languageId: string, text: string): string {
   const lines = firstLine === lastLine ? `line ${firstLine}` : `lines ${firstLine}-${lastLine}`;
@@ -54,6 +57,7 @@ export function registerCommands(context: vscode.ExtensionContext, host: Command
     void vscode.window.showInformationMessage('Tandem: MCP server trust reset; each workspace server asks again before it starts.');
   });
   register('tandem.showLog', () => host.log.show());
+  register('tandem.continueAnswer', async () => (await host.panel()).ask(CONTINUE_PROMPT));
   register('tandem.copyAgUiEndpoint', () => host.copyAgUiEndpoint());
   register('tandem.askAboutSelection', async () => {
     const editor = vscode.window.activeTextEditor;

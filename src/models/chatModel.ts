@@ -52,7 +52,12 @@ export type ModelDelta =
    * The call failed and will be tried again after `delayMs`. Anything this
    * call streamed before is void: consumers drop their partial state.
    */
-  | { readonly type: 'retry'; readonly attempt: number; readonly delayMs: number; readonly reason: string };
+  | { readonly type: 'retry'; readonly attempt: number; readonly delayMs: number; readonly reason: string }
+  /**
+   * An attempt that failed or was aborted after the server had started
+   * replying: its tokens were spent, so they count (estimated, marked partial).
+   */
+  | { readonly type: 'partialUsage'; readonly usage: TokenUsage };
 
 /** The finished result of one model call. */
 export interface ModelTurn {

@@ -111,9 +111,9 @@ async function* streamTurn(
   const { sdk, client } = await connect();
   for (let attempt = 1; ; attempt++) {
     const accumulator = new StreamAccumulator();
+    let chunks = 0;
     try {
       const stream = await client.chat.completions.create(body, { signal });
-      let chunks = 0;
       for await (const chunk of stream) {
         chunks++;
         yield* accumulator.accept(chunk);
@@ -135,6 +135,8 @@ async function* streamTurn(
         attempts: attempt,
       };
     } catch (error) {
+      // The server had started replying: those tokens were spent even though the attempt is void.
+      if (chunks > 0) yield { type: 'partialUsage', usage: partialUsage(accumulator, body) };
       if (error instanceof CancelledError || signal.aborted || isAbort(error, sdk)) throw new CancelledError();
       const failure = classifyFailure(error, sdk, retry.now());
       if (!failure.retryable || attempt > retry.maxRetries) {
@@ -150,6 +152,11 @@ async function* streamTurn(
       }
     }
   }
+}
+
+function partialUsage(accumulator: StreamAccumulator, body: ChatCompletionCreateParamsStreaming): TokenUsage {
+  if (accumulator.usage) return { ...usageFromWire(accumulator.usage), estimated: true };
+  return estimateUsage({ messages: body.messages, tools: body.tools }, accumulator.outputText());
 }
 
 function usageFromWire(usage: WireUsage): TokenUsage {

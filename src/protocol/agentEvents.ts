@@ -90,7 +90,10 @@ export type NoticeCode =
   | 'settingsIgnored'
   | 'restrictedMode'
   | 'workspaceTrusted'
-  | 'rules';
+  | 'rules'
+  | 'answerTruncated'
+  | 'contentFiltered'
+  | 'emptyAnswer';
 
 /** Commands the panel may ask the host to run (buttons, notice actions). */
 export const PANEL_COMMANDS = [
@@ -99,6 +102,7 @@ export const PANEL_COMMANDS = [
   'tandem.setApiKey',
   'tandem.showMcpServers',
   'workbench.trust.manage',
+  'tandem.continueAnswer',
 ] as const;
 export type PanelCommand = (typeof PANEL_COMMANDS)[number];
 
@@ -170,6 +174,8 @@ export interface RetryPayload {
   readonly attempt: number;
   readonly delayMs: number;
   readonly reason: string;
+  /** Messages the failed attempt had streamed: void, and replaced by the next attempt's (the panel hides them). */
+  readonly discarded?: readonly string[] | undefined;
 }
 
 export interface MessageKindPayload {
@@ -190,6 +196,8 @@ export interface ModelUsage {
   readonly cachedTokens: number | undefined;
   /** True when any count is a local estimate. */
   readonly estimated: boolean;
+  /** Failed or aborted attempts whose tokens are included (absent: none). */
+  readonly partialAttempts?: number | undefined;
   /** USD; undefined when no price is known for the model. */
   readonly costUsd: number | undefined;
   /** True when the price comes from built-in defaults rather than the user's table. */

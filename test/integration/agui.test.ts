@@ -87,7 +87,6 @@ describe('AG-UI endpoint in VS Code', () => {
       await configuration().update('agent.mode', 'agent', global);
       model.push(
         { model: 'vs-answer', toolCalls: [{ id: 'call-note', name: 'write_file', arguments: { path: 'agui-note.md', content: 'Written over AG-UI.\n' } }] },
-        { model: 'vs-answer', content: 'Done.' },
         { model: 'vs-answer', content: 'I wrote agui-note.md.' },
       );
       const post = (body: unknown) =>

@@ -114,9 +114,7 @@ it('npm run agui with --token prints no TOKEN line and accepts that token; bad a
 it('the MCP servers of DIR/.vscode/mcp.json start only with --allow-mcp', { timeout: 60_000 }, async () => {
   const model = await startScriptedModelServer({
     turns: [
-      { model: 'fc', content: 'Nothing to call.' },
       { model: 'fc', content: 'Without MCP.' },
-      { model: 'fc', content: 'Nothing to call.' },
       { model: 'fc', content: 'With MCP.' },
     ],
   });
@@ -131,7 +129,7 @@ it('the MCP servers of DIR/.vscode/mcp.json start only with --allow-mcp', { time
       const agent = new HttpAgent({ url: cli.url, headers: { authorization: `Bearer ${cli.token}` }, initialMessages: [{ id: 'u1', role: 'user', content: 'Hi' }] });
       await agent.runAgent();
       process.kill(-cli.child.pid!, 'SIGTERM');
-      return { tools: (model.requests.at(-2)!.tools ?? []).map((tool: any) => tool.function.name as string), stderr: cli.stderr() };
+      return { tools: (model.requests.at(-1)!.tools ?? []).map((tool: any) => tool.function.name as string), stderr: cli.stderr() };
     };
     const without = await toolNamesOfRun([]);
     assert.ok(without.tools.includes('read_file'));
@@ -148,10 +146,8 @@ it('headless approvals: by default a write is an interrupt the resume approves; 
   const model = await startScriptedModelServer({
     turns: [
       { model: 'fc', toolCalls: [{ id: 'w1', name: 'write_file', arguments: { path: 'one.md', content: 'one\n' } }] },
-      { model: 'fc', content: 'Written.' },
       { model: 'fc', content: 'I wrote one.md.' },
       { model: 'fc', toolCalls: [{ id: 'w2', name: 'write_file', arguments: { path: 'two.md', content: 'two\n' } }] },
-      { model: 'fc', content: 'Written.' },
       { model: 'fc', content: 'I wrote two.md.' },
     ],
   });

@@ -8,6 +8,7 @@ import { runScripted, scriptedServers, settingsFor, TableTool } from '../agent/a
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
 import { appendCompacted } from '../../../src/host/conversationStore';
 import { applyEvents } from '../../../webview/viewModel';
+import { transcriptMarkdown } from '../../../webview/transcript';
 import { prettyArguments, resultHeadline } from '../../../webview/stepText';
 import { createConversationView, type AnswerStep, type NoticeStep, type Step, type ToolCallStep, type ToolResultStep } from '../../../webview/steps';
 
@@ -254,4 +255,21 @@ describe('view model details', () => {
     assert.equal(notice.message, 'Iteration limit reached.');
     assert.deepEqual(notice.phase, { reason: 'Iteration limit reached.', stopReason: 'maxIterations', functionCallModel: 'small', answerModel: 'big' });
   });
+
+  it('a retried answer leaves one visible Answer: the void attempt is marked discarded and left out of the transcript', async () => {
+    const model = await serve([
+      { model: 'answer-model', content: 'A partial attempt that breaks off', fault: { kind: 'drop', afterChunks: 2 } },
+      { model: 'answer-model', content: 'The complete answer.' },
+    ]);
+    const run = await runScripted(settingsFor(model), { mode: 'chat' });
+    const view = applyEvents(createConversationView(), run.events);
+    const answers = only(view.steps, 'answer');
+    assert.equal(answers.length, 2);
+    assert.deepEqual(answers.filter((step) => !step.discarded).map((step) => step.text), ['The complete answer.']);
+    assert.equal(answers[0]?.discarded, true);
+    const transcript = transcriptMarkdown('Retry', run.events);
+    assert.match(transcript, /The complete answer\./);
+    assert.doesNotMatch(transcript, /partial attempt/);
+  });
 });
+

@@ -1,0 +1,145 @@
+// The loop in real conditions, through the real openai SDK against the
+// scripted server: a huge tool result is capped before it reaches the model,
+// a reply cut at the token limit is not taken as "done", the run budget stops
+// the tool phase, and a repeated read after a write is not a loop.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ScriptedTurn } from '../../fixtures/scriptedModelServer';
+import { RESULT_CAP_CHARS } from '../../../src/agent/resultCap';
+import type { Tool, ToolResult } from '../../../src/tools/tool';
+import { notices, runScripted, scriptedServers, settingsFor, TableTool } from './agentTestSupport';
+
+/** A tool that takes `ms` to finish; `honoursStop` false models a write that completes regardless. */
+function slowTool(name: string, ms: number, text: string, options: { readOnly: boolean; honoursStop: boolean }): Tool & { finished: boolean } {
+  const tool = {
+    name,
+    description: `Takes ${ms} ms.`,
+    parameters: { type: 'object', properties: {} },
+    readOnly: options.readOnly,
+    source: { kind: 'workspace' } as const,
+    finished: false,
+    async run(_args: unknown, context: { signal: AbortSignal }): Promise<ToolResult> {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(resolve, ms);
+        if (options.honoursStop) context.signal.addEventListener('abort', () => { clearTimeout(timer); reject(new Error('aborted')); }, { once: true });
+      });
+      tool.finished = true;
+      return { text };
+    },
+  };
+  return tool;
+}
+
+const serve = scriptedServers();
+const fc = (turn: Omit<ScriptedTurn, 'model'>): ScriptedTurn => ({ model: 'fc-model', ...turn });
+const answer = (content: string): ScriptedTurn => ({ model: 'answer-model', content });
+const lookup = (key: string) => ({ name: 'lookup', arguments: { key } });
+
+describe('loop conditions', () => {
+  it('caps a 5 MB tool result, keeping head and tail, in the tool phase and for the answer model', async () => {
+    const huge = `HEAD-MARK ${'x'.repeat(5_000_000)} TAIL-MARK`;
+    const model = await serve([fc({ toolCalls: [lookup('big')] }), fc({ content: 'Enough.' }), answer('It is big.')]);
+    const run = await runScripted(settingsFor(model), { tools: [new TableTool('lookup', { big: huge })] });
+    assert.equal(run.result?.stopReason, 'noToolCall');
+    const toolMessage = model.requests[1]?.messages.find((message: any) => message.role === 'tool');
+    assert.ok(toolMessage.content.length < RESULT_CAP_CHARS + 200, `tool message of ${toolMessage.content.length} characters`);
+    assert.match(toolMessage.content, /^HEAD-MARK/);
+    assert.match(toolMessage.content, /TAIL-MARK$/);
+    assert.match(toolMessage.content, /\d+ characters left out; read a range/);
+    const answerRequest = JSON.stringify(model.requests[2]?.messages);
+    assert.ok(answerRequest.length < RESULT_CAP_CHARS * 2, 'the answer model gets the capped text too');
+    assert.match(answerRequest, /TAIL-MARK/);
+  });
+
+  it('a tool-phase reply cut at the token limit is a counted mistake, and the model is asked to reply shorter', async () => {
+    const model = await serve([
+      fc({ content: 'I will now explain at great length why', finishReason: 'length' }),
+      fc({ toolCalls: [lookup('a')] }),
+      fc({ content: 'Done.' }),
+      answer('A is alpha.'),
+    ]);
+    const run = await runScripted(settingsFor(model), { tools: [new TableTool('lookup', { a: 'A stands for alpha in this table of letters.' })] });
+    assert.equal(run.result?.stopReason, 'noToolCall');
+    assert.ok(notices(run.events).some((notice) => notice.code === 'truncated' && /cut off at the token limit/.test(notice.message)));
+    const retry = model.requests[1]?.messages.at(-1);
+    assert.equal(retry.role, 'user');
+    assert.match(retry.content, /cut off at the token limit.*shorter/s);
+    assert.equal(run.result?.answer, 'A is alpha.');
+  });
+
+  it('three cut replies in a row stop the tool phase as mistakes', async () => {
+    const cut = fc({ content: 'and so on and so', finishReason: 'length' });
+    const model = await serve([cut, cut, cut, answer('Answered from nothing.')]);
+    const run = await runScripted(settingsFor(model), { tools: [new TableTool('lookup', {})] });
+    assert.equal(run.result?.stopReason, 'mistakes');
+    assert.equal(model.requests.length, 4);
+  });
+
+  it('the token budget stops the tool phase and the answer model answers from what was gathered', async () => {
+    const usage = { prompt_tokens: 400, completion_tokens: 200 };
+    const model = await serve([
+      fc({ toolCalls: [lookup('a')], usage }),
+      fc({ toolCalls: [lookup('b')], usage }),
+      fc({ toolCalls: [lookup('c')], usage }),
+      answer('From A and B.'),
+    ]);
+    const table = { a: 'A stands for alpha in this table.', b: 'B stands for bravo in this table.', c: 'C stands for charlie in this table.' };
+    const tool = new TableTool('lookup', table);
+    const run = await runScripted(settingsFor(model, { maxTokensPerRun: 1000 }), { tools: [tool] });
+    assert.equal(run.result?.stopReason, 'budget');
+    assert.equal(tool.runs, 2);
+    assert.ok(notices(run.events).some((notice) => notice.code === 'budget' && /1000 tokens/.test(notice.message)));
+    assert.equal(model.requests.at(-1)?.model, 'answer-model');
+    assert.match(JSON.stringify(model.requests.at(-1)?.messages), /bravo/);
+  });
+
+  it('read, write, read of one file is not a loop; three identical reads are', async () => {
+    const read = { name: 'lookup', arguments: { key: 'f' } };
+    const write = { name: 'save', arguments: { key: 'f' } };
+    const model = await serve([
+      fc({ toolCalls: [read] }),
+      fc({ toolCalls: [write] }),
+      fc({ toolCalls: [read] }),
+      fc({ toolCalls: [write] }),
+      fc({ toolCalls: [read] }),
+      fc({ content: 'Edited twice.' }),
+      answer('Done.'),
+    ]);
+    const reads = new TableTool('lookup', { f: 'the file holds some text of enough length' });
+    const writes = new TableTool('save', { f: 'saved the file with the new content' }, false);
+    const run = await runScripted(settingsFor(model, { maxIterations: 7, autoApprove: 'all' }), { tools: [reads, writes] });
+    assert.equal(run.result?.stopReason, 'noToolCall');
+    assert.equal(reads.runs + writes.runs, 5);
+    assert.ok(!notices(run.events).some((notice) => /loop/i.test(notice.code)));
+    await model.close(); // the helper closes only the last server it started
+
+    const again = await serve([fc({ toolCalls: [read] }), fc({ toolCalls: [read] }), fc({ toolCalls: [read] }), answer('Stopped.')]);
+    const looped = await runScripted(settingsFor(again), { tools: [new TableTool('lookup', { f: 'the file holds some text of enough length' })] });
+    assert.equal(looped.result?.stopReason, 'loopDetected');
+    assert.ok(notices(looped.events).some((notice) => notice.code === 'loopWarning' && /nothing written since/.test(notice.message)));
+  });
+
+  it('at the time limit, calls that finished in the round in flight reach the answer model; the slow one is left out', async () => {
+    const fast = slowTool('fast_read', 10, 'FAST-RESULT: the quick read finished in time.', { readOnly: true, honoursStop: true });
+    const slow = slowTool('slow_read', 10_000, 'never', { readOnly: true, honoursStop: true });
+    const model = await serve([fc({ toolCalls: [{ name: 'fast_read', arguments: {} }, { name: 'slow_read', arguments: {} }] }), answer('Partial answer.')]);
+    const started = Date.now();
+    const run = await runScripted(settingsFor(model, { maxExecutionSeconds: 1 }), { tools: [fast, slow] });
+    assert.ok(Date.now() - started < 5000, 'the slow tool did not hold the run');
+    assert.equal(run.result?.stopReason, 'timeLimit');
+    assert.equal(slow.finished, false);
+    const answerRequest = JSON.stringify(model.requests.at(-1)?.messages);
+    assert.equal(model.requests.at(-1)?.model, 'answer-model');
+    assert.match(answerRequest, /FAST-RESULT/);
+    assert.doesNotMatch(answerRequest, /never/);
+  });
+
+  it('a write that completes after the time limit is still reported to the answer model', async () => {
+    const write = slowTool('slow_write', 1500, 'WROTE notes.md (3 lines).', { readOnly: false, honoursStop: false });
+    const model = await serve([fc({ toolCalls: [{ name: 'slow_write', arguments: {} }] }), answer('Wrote it.')]);
+    const run = await runScripted(settingsFor(model, { maxExecutionSeconds: 1, autoApprove: 'all' }), { tools: [write] });
+    assert.equal(run.result?.stopReason, 'timeLimit');
+    assert.equal(write.finished, true);
+    assert.match(JSON.stringify(model.requests.at(-1)?.messages), /WROTE notes\.md/);
+  });
+});

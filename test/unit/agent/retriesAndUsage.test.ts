@@ -1,0 +1,49 @@
+// Retries as the user sees them: a stream dropped mid-answer is retried and
+// the partial text is marked void (the panel shows one Answer box), and the
+// tokens of failed and aborted attempts are counted, marked partial.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { EventType } from '@ag-ui/core';
+import type { RetryPayload, RunUsage } from '../../../src/protocol/agentEvents';
+import { customValues, messageText, runScripted, scriptedServers, settingsFor } from './agentTestSupport';
+
+const serve = scriptedServers();
+
+describe('retries and usage', () => {
+  it('a stream dropped mid-answer is retried; the partial answer is discarded and counted as a partial attempt', async () => {
+    const model = await serve([
+      { model: 'answer-model', content: 'The first attempt says something long that breaks', fault: { kind: 'drop', afterChunks: 3 } },
+      { model: 'answer-model', content: 'The whole answer.' },
+    ]);
+    const run = await runScripted(settingsFor(model), { mode: 'chat' });
+    assert.equal(run.result?.answer, 'The whole answer.');
+    const answers = messageText(run.events, 'answer');
+    assert.equal(answers.length, 2, 'the stream holds the void attempt and the retry');
+    const retry = customValues<RetryPayload>(run.events, 'tandem.retry')[0];
+    assert.ok(retry, 'a retry was announced');
+    const starts = run.events.filter((event) => event.type === EventType.TEXT_MESSAGE_START).map((event) => event.messageId as string);
+    assert.deepEqual(retry.discarded, [starts[0]], 'the first answer message is the discarded one');
+    const usage = customValues<RunUsage>(run.events, 'tandem.usage').at(-1)!;
+    assert.equal(usage.answer.calls, 1);
+    assert.equal(usage.answer.partialAttempts, 1);
+    assert.equal(usage.answer.estimated, true);
+    assert.ok((usage.answer.completionTokens ?? 0) > 3, `partial output tokens are included: ${usage.answer.completionTokens}`);
+  });
+
+  it('Stop during the answer still counts the tokens streamed so far', async () => {
+    const model = await serve([{ model: 'answer-model', content: Array.from({ length: 200 }, (_, i) => `word${i}`).join(' '), chunkDelayMs: 5 }]);
+    const stop = new AbortController();
+    let deltas = 0;
+    const run = await runScripted(settingsFor(model), {
+      mode: 'chat',
+      signal: stop.signal,
+      onEvent: (event) => {
+        if (event.type === EventType.TEXT_MESSAGE_CONTENT && ++deltas === 20) stop.abort();
+      },
+    });
+    assert.equal(run.result?.stopReason, 'cancelled');
+    const usage = customValues<RunUsage>(run.events, 'tandem.usage').at(-1)!;
+    assert.equal(usage.answer.partialAttempts, 1);
+    assert.ok((usage.answer.promptTokens ?? 0) > 0 && (usage.answer.completionTokens ?? 0) > 0, JSON.stringify(usage.answer));
+  });
+});
