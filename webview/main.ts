@@ -10,6 +10,7 @@ import { createConversationView, type ConversationView } from './steps';
 import { waitingForApproval } from './approvalEvents';
 import { waitingForElicitation } from './elicitationEvents';
 import { attachSlashCommands } from './slashCommands';
+import { attachResourceChips } from './resourceChips';
 import { applyEvents, expireApprovals } from './viewModel';
 
 interface VsCodeApi {
@@ -46,6 +47,7 @@ const layout: Layout = buildLayout(document.body, {
 
 const promptBox = document.querySelector<HTMLTextAreaElement>('[data-testid="prompt"]');
 const slashCommands = promptBox === null ? undefined : attachSlashCommands(promptBox);
+const resourceChips = promptBox === null ? undefined : attachResourceChips(promptBox, post);
 
 // Follow the newest step unless the user scrolled up to read. Only scrolling
 // right after a user gesture counts: off-screen steps (content-visibility)
@@ -144,6 +146,9 @@ window.addEventListener('message', (message: MessageEvent<ToWebview>) => {
       return;
     case 'slashCommands':
       slashCommands?.setCommands(data.commands);
+      return;
+    case 'attachedResources':
+      resourceChips?.set(data.resources);
       return;
     case 'prompt':
       layout.setPrompt(data.text);

@@ -30,6 +30,10 @@ export interface McpStatusSource {
   slashCommands?(): readonly SlashCommand[];
   /** A slash command's prompt text (asking for arguments); undefined: not one; null: the user cancelled. */
   expandSlashCommand?(text: string): Promise<string | undefined | null>;
+  /** MCP resources attached to the next message. */
+  readonly attachments?: { list(): readonly { readonly uri: string; readonly label: string; readonly server: { readonly name: string } }[]; detach(uri: string): void } | undefined;
+  /** `text` with the attached resources' contents added (they are used up). */
+  withAttachedResources?(text: string): Promise<string>;
   /** Starts the sign-in of a remote server that asked for one. */
   signIn?(server: { readonly name: string; readonly source: string }): Promise<void>;
 }
@@ -198,7 +202,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         // `/<server>.<prompt>`: the MCP prompt's text is what gets sent.
         const expanded = this.session.running ? undefined : await this.options.mcp?.expandSlashCommand?.(message.text);
         if (expanded === null) return;
-        await this.send(expanded ?? message.text);
+        const text = expanded ?? message.text;
+        await this.send(this.session.running ? text : ((await this.options.mcp?.withAttachedResources?.(text)) ?? text));
         return;
       }
       case 'stop':
@@ -248,6 +253,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         }
         return;
       }
+      case 'detachResource':
+        this.options.mcp?.attachments?.detach(message.uri);
+        return;
       case 'mcpSignIn':
         await this.options.mcp?.signIn?.({ name: message.name, source: message.source });
         return;
@@ -360,6 +368,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private postMcpStatus(): void {
     this.post({ type: 'mcpStatus', servers: this.options.mcp?.statuses() ?? [] });
     this.post({ type: 'slashCommands', commands: this.options.mcp?.slashCommands?.() ?? [] });
+    const attached = this.options.mcp?.attachments?.list() ?? [];
+    this.post({ type: 'attachedResources', resources: attached.map((item) => ({ uri: item.uri, label: item.label, server: item.server.name })) });
   }
 
   private async fetchModels(role: ModelRole, signal?: AbortSignal): Promise<ModelList> {

@@ -15,13 +15,15 @@ export interface McpPickerHost {
   /** Called after a server was disabled or enabled (the host persists the choice). */
   readonly afterToggle: () => Promise<void>;
   readonly clearInputs: () => Promise<void>;
+  /** Attaches a resource to the next message (a context chip in the panel). */
+  readonly attach: (item: { readonly server: { readonly name: string; readonly source: string }; readonly uri: string; readonly label: string }) => void;
   /** Starts the browser sign-in of a remote server. */
   readonly signIn: (server: { readonly name: string; readonly source: string }) => Promise<void>;
   /** Applies and persists the tool switches. */
   readonly setToolSwitches: (switches: McpToolSwitches) => Promise<void>;
 }
 
-type Action = 'signIn' | 'restart' | 'toggle' | 'tools' | 'trust' | 'openConfig' | 'showLog' | 'import' | 'clearInputs';
+type Action = 'signIn' | 'attach' | 'restart' | 'toggle' | 'tools' | 'trust' | 'openConfig' | 'showLog' | 'import' | 'clearInputs';
 
 interface ServerItem extends vscode.QuickPickItem {
   readonly status?: McpServerStatus;
@@ -98,6 +100,10 @@ async function showServerActions(host: McpPickerHost, status: McpServerStatus): 
     const on = tools.filter((tool) => tool.enabled).length;
     actions.push({ label: '$(tools) Choose the tools offered to the model…', description: `${on} of ${tools.length} on`, action: 'tools' });
   }
+  const resources = host.hub.resources().filter((each) => each.server.name === status.name && each.server.source === status.source);
+  if (resources.length > 0) {
+    actions.push({ label: '$(paperclip) Attach a resource to the next message…', description: `${resources.length} resource${resources.length === 1 ? '' : 's'}`, action: 'attach' });
+  }
   actions.push(
     host.hub.toolSwitches().isTrusted(server)
       ? { label: '$(shield) Stop trusting its read-only hints', description: 'its tools ask again unless autoApprove says otherwise', action: 'trust' }
@@ -130,6 +136,9 @@ async function run(host: McpPickerHost, status: McpServerStatus, action: Action)
     case 'tools':
       await chooseTools(host, status);
       return;
+    case 'attach':
+      await chooseResource(host, status);
+      return;
     case 'trust': {
       const server = { name: status.name, source: status.source };
       const index = host.hub.toolSwitches();
@@ -143,6 +152,17 @@ async function run(host: McpPickerHost, status: McpServerStatus, action: Action)
     default:
       await runGeneral(host, action);
   }
+}
+
+/** A pick of the server's resources; the chosen one becomes a context chip. */
+async function chooseResource(host: McpPickerHost, status: McpServerStatus): Promise<void> {
+  const resources = host.hub.resources().filter((each) => each.server.name === status.name && each.server.source === status.source);
+  const picked = await vscode.window.showQuickPick(
+    resources.map((each) => ({ label: each.resource.title ?? each.resource.name, description: each.resource.uri, detail: each.resource.mimeType, item: each })),
+    { title: `MCP server "${status.name}": attach a resource to the next message`, matchOnDescription: true },
+  );
+  if (picked === undefined) return;
+  host.attach({ server: picked.item.server, uri: picked.item.resource.uri, label: picked.label });
 }
 
 /** A multi-select of the server's tools: ticked ones are offered to the model. */

@@ -12,6 +12,7 @@ import { withRequestSignal } from './mcpRequestSignal';
 import { describeError, openSession, type ClientIdentity, type McpSession, type SessionServices } from './mcpSession';
 import { errorResult, toToolResult } from './mcpToolResult';
 import { listPrompts, promptText, type McpPromptInfo } from './mcpPrompts';
+import { listResources, readResourceText, type McpResourceInfo } from './mcpResources';
 import { resolveServer } from './mcpServerResolution';
 import type { InputResolver } from './mcpVariables';
 
@@ -57,6 +58,7 @@ export class McpConnection {
   private stderrTail: string[] = [];
   private toolList: readonly McpToolInfo[] = [];
   private promptList: readonly McpPromptInfo[] = [];
+  private resourceList: readonly McpResourceInfo[] = [];
   private session: McpSession | undefined;
   /** Bumped on every start and stop; events from an older session are ignored. */
   private generation = 0;
@@ -102,6 +104,18 @@ export class McpConnection {
     const session = this.session;
     if (session === undefined || this.state !== 'connected') throw new Error(`MCP server "${this.definition.name}" is not running.`);
     return withRequestSignal(signal, (requestSignal) => session.authorized(() => promptText(session, name, args, this.timeoutMs, requestSignal), requestSignal));
+  }
+
+  /** The server's listed resources (attachable as context); empty unless connected. */
+  get resources(): readonly McpResourceInfo[] {
+    return this.state === 'connected' ? this.resourceList : [];
+  }
+
+  /** One resource's contents as text. */
+  async readResource(uri: string, signal: AbortSignal): Promise<string> {
+    const session = this.session;
+    if (session === undefined || this.state !== 'connected') throw new Error(`MCP server "${this.definition.name}" is not running.`);
+    return withRequestSignal(signal, (requestSignal) => session.authorized(() => readResourceText(session, uri, this.timeoutMs, requestSignal), requestSignal));
   }
 
   get processId(): number | undefined {
@@ -221,6 +235,8 @@ export class McpConnection {
       this.transportKind = session.transport;
       this.toolList = await this.listTools(session, signal);
       this.promptList = await this.readPrompts(session, signal);
+      const opened = session;
+      this.resourceList = await this.readListing('resources', () => listResources(opened, this.options.startTimeoutMs, signal));
       if (generation !== this.generation) return;
       this.setState('connected');
       this.options.log(`MCP server "${definition.name}" connected over ${session.transport} with ${this.toolList.length} tools`);
@@ -269,8 +285,28 @@ export class McpConnection {
           this.options.onDidChange();
         });
       },
+      onResourceListChanged: () => {
+        const session = this.session;
+        if (!current() || session === undefined || this.state !== 'connected') return;
+        void this.readListing('resources', () => listResources(session, this.options.startTimeoutMs, new AbortController().signal)).then((resources) => {
+          if (!current() || this.session !== session) return;
+          this.resourceList = resources;
+          this.options.log(`MCP server "${this.definition.name}" changed its resources: now ${resources.length}`);
+          this.options.onDidChange();
+        });
+      },
       log: (line) => this.options.log(`[${this.definition.name}] ${line}`),
     };
+  }
+
+  /** A listing the server may not offer well: a failure is logged and counts as an empty list. */
+  private async readListing<T>(what: string, list: () => Promise<T[]>): Promise<T[]> {
+    try {
+      return await list();
+    } catch (error) {
+      this.options.log(`MCP server "${this.definition.name}": listing ${what} failed: ${describeError(error)}`);
+      return [];
+    }
   }
 
   /** The server's prompts; a server whose prompts cannot be listed simply offers none. */

@@ -9,6 +9,7 @@ import type { ClientIdentity } from './mcpSession';
 import { assignToolNames } from './mcpToolName';
 import { sanitizeToolSchema } from './mcpToolSchema';
 import type { McpPromptInfo } from './mcpPrompts';
+import type { McpResourceInfo } from './mcpResources';
 import { NO_TOOL_SWITCHES, ToolSwitchIndex, type McpServerRef, type McpToolSwitches } from './mcpToolSwitches';
 import type { InputResolver } from './mcpVariables';
 
@@ -153,6 +154,22 @@ export class McpHub implements ToolProvider {
     return [...commands.values()].sort((a, b) => compareText(a.command, b.command));
   }
 
+  /** Every connected server's listed resources, by server then URI. */
+  resources(): readonly McpServerResource[] {
+    const result: McpServerResource[] = [];
+    for (const connection of this.connections.values()) {
+      for (const resource of connection.resources) result.push({ server: serverRef(connection), resource });
+    }
+    return result.sort((a, b) => compareText(a.server.name, b.server.name) || compareText(a.resource.uri, b.resource.uri));
+  }
+
+  /** One resource's contents as text, from the server that lists it. */
+  async readResource(server: McpServerRef, uri: string, signal: AbortSignal): Promise<string> {
+    const connection = this.find(server);
+    if (connection === undefined) throw new Error(`MCP server "${server.name}" is not configured.`);
+    return connection.readResource(uri, signal);
+  }
+
   /** The text of the prompt behind a slash command, filled in with `args`. */
   async runPromptCommand(command: string, args: Readonly<Record<string, string>>, signal: AbortSignal): Promise<string> {
     const found = this.promptCommands().find((each) => each.command === command);
@@ -234,6 +251,12 @@ export class McpHub implements ToolProvider {
       for (const listener of this.toolListeners) listener();
     }
   }
+}
+
+/** A resource and the server that lists it. */
+export interface McpServerResource {
+  readonly server: McpServerRef;
+  readonly resource: McpResourceInfo;
 }
 
 /** A server's prompt offered in the prompt box as `/<command>`. */

@@ -31,6 +31,8 @@ export interface SessionHooks {
   onToolListChanged(): void;
   /** The server said its prompt list changed. */
   onPromptListChanged?(): void;
+  /** The server said its resource list changed. */
+  onResourceListChanged?(): void;
   log(line: string): void;
 }
 
@@ -123,6 +125,7 @@ async function connect(transport: Transport & { readonly pid?: number | null }, 
       listChanged: {
         tools: { autoRefresh: false, debounceMs: 100, onChanged: () => hooks.onToolListChanged() },
         prompts: { autoRefresh: false, debounceMs: 100, onChanged: () => hooks.onPromptListChanged?.() },
+        resources: { autoRefresh: false, debounceMs: 100, onChanged: () => hooks.onResourceListChanged?.() },
       },
     },
   );

@@ -36,6 +36,8 @@ export const fromWebviewSchema = z.discriminatedUnion('type', [
       )
       .optional(),
   }),
+  /** A context chip's remove button (an attached MCP resource). */
+  z.object({ type: z.literal('detachResource'), uri: z.string().min(1).max(4096) }),
   /** "Sign in" next to an MCP server that needs it. */
   z.object({ type: z.literal('mcpSignIn'), name: z.string().min(1).max(200), source: z.string().min(1).max(4096) }),
   /** An approval card's "Open diff". */
@@ -97,6 +99,8 @@ export type ToWebview =
       readonly error?: string | undefined;
     }
   | { readonly type: 'mcpStatus'; readonly servers: readonly McpServerStatus[] }
+  /** MCP resources attached to the next message, shown as context chips. */
+  | { readonly type: 'attachedResources'; readonly resources: readonly { readonly uri: string; readonly label: string; readonly server: string }[] }
   /** The MCP prompts the prompt box offers after '/'. */
   | { readonly type: 'slashCommands'; readonly commands: readonly SlashCommand[] }
   /** Puts text into the prompt box (Ask About Selection) and sends it when `send` is true. */

@@ -210,3 +210,27 @@ test("a server's prompt is a slash command: offered after '/', arguments inline 
 function models(): void {
   server.push({ model: fc, content: 'Weather.' }, { model: answerModel, content: 'Sunny in Paris.' });
 }
+
+test('a resource attached from Show MCP Servers is a context chip; its text goes with the next message', { timeout: 90_000 }, () =>
+  guarded('resources', async () => {
+    const view = await session.webview();
+    await openServerActions(session.page);
+    await chooseAction(session.page, 'Attach a resource to the next message');
+    const input = session.page.locator('.quick-input-widget input');
+    await input.fill('features.md');
+    await rows(session.page).filter({ hasText: 'demo://resource/static/document/features.md' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await input.press('Enter');
+    const chip = view.locator('[data-testid="context-chip"][data-path="demo://resource/static/document/features.md"]');
+    await chip.waitFor({ state: 'visible', timeout: 10_000 });
+    await session.screenshot('mcp-servers-resource-chip');
+    server.push({ model: fc, content: 'Read it.' }, { model: answerModel, content: 'The features are listed.' });
+    await send(view, 'What does this document list?');
+    await waitFor(async () => (await view.locator('[data-testid="answer"]').last().innerText().catch(() => '')) === 'The features are listed.', 'the answer');
+    await waitIdle(view);
+    const features = fs.readFileSync(path.resolve('node_modules/@modelcontextprotocol/server-everything/dist/docs/features.md'), 'utf8');
+    const sent = String((server.requests.at(-2)?.messages.at(-1) as { content?: unknown } | undefined)?.content ?? '');
+    assert.match(sent, /^What does this document list\?\n\nAttached resource demo:\/\/resource\/static\/document\/features\.md/);
+    assert.ok(sent.includes(features.split('\n')[0] ?? '\u0000'), 'the resource text reaches the model');
+    assert.equal(await view.locator('[data-testid="context-chip"]').count(), 0, 'the chip is used up by the message');
+  }),
+);

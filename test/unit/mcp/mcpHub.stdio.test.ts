@@ -209,6 +209,15 @@ describe('McpHub with the fault fixture', () => {
     assert.equal(await hub.runPromptCommand('fault.later-1', {}, new AbortController().signal), 'prompt added 1');
   });
 
+  it('lists resources, reads one as text, and follows resources/list_changed', async () => {
+    const server = { name: 'fault', source: 'test' };
+    assert.deepEqual(hub.resources().map((each) => each.resource.uri), ['fault://readme']);
+    assert.equal(await hub.readResource(server, 'fault://readme', new AbortController().signal), 'The fault fixture hangs, crashes and changes its lists.');
+    await tool(hub, 'fault__add-resource').run({}, toolContext());
+    await waitFor(() => hub.resources().some((each) => each.resource.uri === 'fault://later-1'), 3_000, 'added resource');
+    assert.equal(await hub.readResource(server, 'fault://later-1', new AbortController().signal), 'resource later-1');
+  });
+
   it('crashes mid-call: error result with the stderr tail, status error, one restart', async () => {
     const result = await tool(hub, 'fault__crash').run({}, toolContext());
     assert.equal(result.isError, true);
