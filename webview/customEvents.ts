@@ -3,6 +3,7 @@
 // progress, message kinds, prompts and run edits.
 import type {
   AgentEvent,
+  ContextPayload,
   MessageKindPayload,
   NoticePayload,
   PhasePayload,
@@ -45,6 +46,10 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
     }
     case 'tandem.usage':
       view.usage = value as unknown as RunUsage;
+      view.chromeDirty = true;
+      return;
+    case 'tandem.context':
+      view.context = value as unknown as ContextPayload;
       view.chromeDirty = true;
       return;
     case 'tandem.notice': {

@@ -1,10 +1,11 @@
 // The panel's fixed frame: header controls, model pickers, history, the step
 // list, the revert bar, usage and the prompt box. Built once; setters update it.
 import type { McpServerStatus } from '../src/mcp/mcpServerStatus';
-import type { ModelRole } from '../src/protocol/agentEvents';
+import type { ModelRole, ContextPayload } from '../src/protocol/agentEvents';
 import type { ConversationSummary, FromWebview, PanelSettings } from '../src/protocol/webviewMessages';
 import { button, setDisabled, setLabel, type ButtonElement } from './components';
 import { createUsagePanel } from './usageView';
+import { createContextMeter } from './contextMeterView';
 import type { RunEdits } from './steps';
 
 export interface LayoutHooks {
@@ -24,6 +25,8 @@ export interface Layout {
   setMcpStatus(servers: readonly McpServerStatus[]): void;
   setEdits(edits: ReadonlyMap<string, RunEdits>, lastRunId: string | undefined): void;
   setEmpty(empty: boolean): void;
+  /** The context meter: the last request's tokens against its model's window. */
+  setContext(context: ContextPayload | undefined): void;
   setPrompt(text: string): void;
   send(): void;
 }
@@ -153,7 +156,8 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   const stopButton = button({ label: 'Stop', testId: 'stop', onClick: () => hooks.post({ type: 'stop' }) });
   setDisabled(stopButton, true);
   const actions = div('composer-actions');
-  actions.append(sendButton, stopButton);
+  const meter = createContextMeter();
+  actions.append(meter.element, sendButton, stopButton);
   composer.append(prompt, actions);
 
   root.append(header, models, mcpStatus, history, empty, steps, revertBar, usage, composer);
@@ -161,6 +165,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   return {
     steps,
     usage,
+    setContext: meter.set,
     setRunning(running) {
       setDisabled(sendButton, running);
       setDisabled(stopButton, !running);

@@ -86,6 +86,7 @@ function render(): void {
   if (view.chromeDirty) {
     view.chromeDirty = false;
     renderUsage(layout.usage, view.usage);
+    layout.setContext(view.context);
     layout.setRunning(view.running);
     layout.setEdits(view.edits, view.runId);
     document.body.dataset['waiting'] = waitingForApproval(view) ? 'approval' : waitingForElicitation(view) ? 'elicitation' : 'none';

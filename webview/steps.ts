@@ -2,7 +2,7 @@
 // reducer keeps. Mutated in place (a run yields thousands of deltas; copying a
 // 1,000-step list per delta would not be cheap): every change bumps the step's
 // `version` and marks it dirty so the renderer touches only what moved.
-import type { AgentEvent, ElicitationPayload, MessageKindPayload, ModelRole, NoticePayload, RunUsage } from '../src/protocol/agentEvents';
+import type { AgentEvent, ElicitationPayload, MessageKindPayload, ModelRole, NoticePayload, RunUsage, ContextPayload } from '../src/protocol/agentEvents';
 import type { ToolResultSummary } from '../src/tools/tool';
 
 export type StepKind = 'user' | 'thinking' | 'tool-call' | 'tool-result' | 'answer' | 'notice' | 'error' | 'approval' | 'elicitation';
@@ -142,6 +142,8 @@ export interface ConversationView {
   running: boolean;
   runId: string | undefined;
   usage: RunUsage | undefined;
+  /** The last request's size against its model's window (the context meter). */
+  context: ContextPayload | undefined;
   /** Runs that changed files, for the "Revert this run's edits" button. */
   readonly edits: Map<string, RunEdits>;
   /** Ids of steps changed since the renderer last looked. */
@@ -168,6 +170,7 @@ export function createConversationView(): ConversationView {
     running: false,
     runId: undefined,
     usage: undefined,
+    context: undefined,
     edits: new Map(),
     dirty: new Set(),
     chromeDirty: true,

@@ -57,10 +57,12 @@ const fields = {
   'functionCallModel.model': { schema: z.string().trim().min(1), fallback: 'gpt-4o-mini' },
   'functionCallModel.temperature': { schema: z.number().min(0).max(2), fallback: 0 },
   'functionCallModel.maxTokens': { schema: z.number().int().min(1), fallback: 2048 },
+  'functionCallModel.contextWindow': { schema: z.number().int().min(0), fallback: 0 },
   'answerModel.baseUrl': { schema: z.union([z.literal(''), url]), fallback: '' },
   'answerModel.model': { schema: z.string().trim(), fallback: '' },
   'answerModel.temperature': { schema: z.number().min(0).max(2), fallback: 0.3 },
   'answerModel.maxTokens': { schema: z.number().int().min(1), fallback: 4096 },
+  'answerModel.contextWindow': { schema: z.number().int().min(0), fallback: 0 },
   'agent.mode': { schema: z.enum(['agent', 'chat']), fallback: 'agent' },
   'agent.maxIterations': { schema: z.number().int().min(1).max(10), fallback: 5 },
   'agent.maxExecutionSeconds': { schema: z.number().int().min(10).max(300), fallback: 60 },
@@ -177,6 +179,7 @@ export function resolveSettings(raw: RawSettings, env: NodeJS.ProcessEnv = proce
     model: value('functionCallModel.model'),
     temperature: value('functionCallModel.temperature'),
     maxTokens: value('functionCallModel.maxTokens'),
+    contextWindow: value('functionCallModel.contextWindow'),
   };
   const answerName = value('answerModel.model');
   const singleModel = answerName === '';
@@ -187,6 +190,7 @@ export function resolveSettings(raw: RawSettings, env: NodeJS.ProcessEnv = proce
         model: answerName,
         temperature: value('answerModel.temperature'),
         maxTokens: value('answerModel.maxTokens'),
+        contextWindow: value('answerModel.contextWindow'),
       };
 
   const settings: AgentSettings = {

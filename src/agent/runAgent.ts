@@ -9,6 +9,7 @@ import { AgentClock } from './agentClock';
 import type { AgentSettings } from './agentSettings';
 import { runAnswerPhase } from './answerPhase';
 import { noticeAnswerEnding } from './answerEnding';
+import { attachContextMeter } from './contextMeter';
 import { CancelledError, isCancellation, ModelApiError, TandemError } from '../common/errors';
 import { EventChannel } from './eventChannel';
 import { answerMessages, CHAT_SYSTEM_PROMPT } from './prompts';
@@ -84,6 +85,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
   const usage = new UsageTracker(deps.functionCallModel.name, deps.answerModel.name, settings.pricing);
   const names = { functionCallModel: deps.functionCallModel.name, answerModel: deps.answerModel.name };
   const singleModel = deps.functionCallModel === deps.answerModel;
+  attachContextMeter(usage, emitter, { 'function-call': settings.functionCallModel, answer: settings.answerModel });
   let answer = '';
   const finished = (stopReason: RunResult['stopReason']) => {
     emitter.closeAll();

@@ -47,7 +47,11 @@ export class UsageTracker {
     this.tallies = { 'function-call': empty(functionCallModel), answer: empty(answerModel) };
   }
 
+  /** Told of every finished call (the run's context meter listens). */
+  onCall: ((role: ModelRole, turn: Pick<ModelTurn, 'usage'>) => void) | undefined;
+
   recordCall(role: ModelRole, turn: Pick<ModelTurn, 'usage'>): void {
+    this.onCall?.(role, turn);
     const tally = this.tallies[role];
     const first = tally.calls === 0 && tally.partialAttempts === 0;
     tally.calls++;

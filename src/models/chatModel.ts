@@ -8,6 +8,8 @@ export interface ModelSettings {
   readonly apiKey?: string | undefined;
   readonly temperature?: number | undefined;
   readonly maxTokens?: number | undefined;
+  /** Tokens the model's window holds; 0 or absent = find out (contextWindow.ts). */
+  readonly contextWindow?: number | undefined;
 }
 
 /** One tool call as the model asked for it; `arguments` is the raw JSON text. */

@@ -50,7 +50,21 @@ export const CustomEventName = {
   approval: 'tandem.approval',
   /** A tool's question to the user (MCP elicitation, `status: 'pending'`) and its answer, same `id`: `ElicitationPayload`. */
   elicitation: 'tandem.elicitation',
+  /** How full the model's context window was on the last request: `ContextPayload`. */
+  context: 'tandem.context',
 } as const;
+
+/** The last request's size against the model's window (the panel's context meter). */
+export interface ContextPayload {
+  readonly role: ModelRole;
+  readonly model: string;
+  /** Prompt tokens of the last request (the server's count; estimated when it sent none). */
+  readonly tokens: number;
+  readonly window: number;
+  readonly estimated: boolean;
+  /** Where the window came from: the user's setting, the endpoint's /models, the built-in table, or the 32k fallback. */
+  readonly windowSource: 'setting' | 'endpoint' | 'table' | 'fallback';
+}
 
 /** An MCP server's question: the card shows the message and the schema's fields (or the URL). */
 export interface ElicitationPayload {

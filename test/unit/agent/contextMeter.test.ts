@@ -1,0 +1,60 @@
+// The context meter through the real SDK against the scripted server: each
+// call reports the request's prompt tokens against the model's window, the
+// window coming from the setting, the endpoint's /models metadata, the
+// built-in table or the 32k fallback.
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import type { ContextPayload } from '../../../src/protocol/agentEvents';
+import { knownContextWindow, resolveContextWindow, windowFromModelEntry, FALLBACK_CONTEXT_WINDOW } from '../../../src/models/contextWindow';
+import { startScriptedModelServer, type ScriptedModelServer } from '../../fixtures/scriptedModelServer';
+import { customValues, runScripted, settingsFor, TableTool } from './agentTestSupport';
+
+const servers: ScriptedModelServer[] = [];
+after(async () => Promise.all(servers.map((server) => server.close())));
+async function serve(options: Parameters<typeof startScriptedModelServer>[0]): Promise<ScriptedModelServer> {
+  const server = await startScriptedModelServer(options);
+  servers.push(server);
+  return server;
+}
+
+describe('context meter', () => {
+  it('reports each request against the window the endpoint reports in /models (vLLM max_model_len, OpenRouter context_length)', async () => {
+    const model = await serve({
+      turns: [
+        { model: 'fc-model', toolCalls: [{ name: 'lookup', arguments: { key: 'a' } }], usage: { prompt_tokens: 1200, completion_tokens: 10 } },
+        { model: 'fc-model', content: 'Enough.', usage: { prompt_tokens: 1500, completion_tokens: 5 } },
+        { model: 'answer-model', content: 'A.', usage: { prompt_tokens: 900, completion_tokens: 2 } },
+      ],
+      modelMetadata: { 'fc-model': { max_model_len: 8192 }, 'answer-model': { context_length: 16384 } },
+    });
+    const run = await runScripted(settingsFor(model), { tools: [new TableTool('lookup', { a: 'A stands for alpha in this table.' })] });
+    const meters = customValues<ContextPayload>(run.events, 'tandem.context');
+    assert.deepEqual(meters.map((meter) => [meter.role, meter.tokens]), [['function-call', 1200], ['function-call', 1500], ['answer', 900]]);
+    assert.deepEqual(meters.slice(1).map((meter) => [meter.window, meter.windowSource]), [[8192, 'endpoint'], [16384, 'endpoint']]);
+    assert.equal(meters.every((meter) => meter.estimated === false), true);
+  });
+
+  it('the setting wins; a server that sends no usage gives an estimated count', async () => {
+    const model = await serve({ turns: [{ model: 'answer-model', content: 'Hi.', usage: false }], modelMetadata: { 'answer-model': { max_model_len: 8192 } } });
+    const settings = settingsFor(model);
+    const run = await runScripted({ ...settings, answerModel: { ...settings.answerModel, contextWindow: 4000 } }, { mode: 'chat' });
+    const [meter] = customValues<ContextPayload>(run.events, 'tandem.context');
+    assert.equal(meter?.window, 4000);
+    assert.equal(meter?.windowSource, 'setting');
+    assert.equal(meter?.estimated, true);
+    assert.ok((meter?.tokens ?? 0) > 0);
+  });
+
+  it('without metadata: the built-in table, else 32k', async () => {
+    assert.equal(knownContextWindow('gpt-4o-mini'), 128_000);
+    assert.equal(knownContextWindow('openai/gpt-4.1-mini'), 1_047_576);
+    assert.equal(knownContextWindow('llama3.1:8b'), 131_072);
+    assert.equal(knownContextWindow('my-own-model'), undefined);
+    assert.equal(windowFromModelEntry({ id: 'x', top_provider: { context_length: 65536 } }), 65536);
+    assert.equal(windowFromModelEntry({ id: 'x', context_length: 'big' }), undefined);
+    const model = await serve({ turns: [], models: ['my-own-model', 'gpt-4o'] });
+    assert.deepEqual(await resolveContextWindow({ baseUrl: model.baseUrl, model: 'my-own-model' }), { tokens: FALLBACK_CONTEXT_WINDOW, source: 'fallback' });
+    assert.deepEqual(await resolveContextWindow({ baseUrl: model.baseUrl, model: 'gpt-4o' }), { tokens: 128_000, source: 'table' });
+    assert.deepEqual(await resolveContextWindow({ baseUrl: 'http://127.0.0.1:1/v1', model: 'gpt-4o' }), { tokens: 128_000, source: 'table' }, 'nothing listening: the table');
+  });
+});
