@@ -46,6 +46,7 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
     }
     case 'tandem.usage':
       view.usage = value as unknown as RunUsage;
+      view.usageByRun.set(view.runId ?? '', view.usage);
       view.chromeDirty = true;
       return;
     case 'tandem.context':

@@ -85,7 +85,7 @@ function render(): void {
   view.dirty.clear();
   if (view.chromeDirty) {
     view.chromeDirty = false;
-    renderUsage(layout.usage, view.usage);
+    renderUsage(layout.usage, view.usage, [...view.usageByRun.values()]);
     layout.setContext(view.context);
     layout.setRunning(view.running);
     layout.setEdits(view.edits, view.runId);

@@ -142,6 +142,8 @@ export interface ConversationView {
   running: boolean;
   runId: string | undefined;
   usage: RunUsage | undefined;
+  /** The latest usage of each run of the conversation, for its totals (`usage-total`). */
+  readonly usageByRun: Map<string, RunUsage>;
   /** The last request's size against its model's window (the context meter). */
   context: ContextPayload | undefined;
   /** Runs that changed files, for the "Revert this run's edits" button. */
@@ -170,6 +172,7 @@ export function createConversationView(): ConversationView {
     running: false,
     runId: undefined,
     usage: undefined,
+    usageByRun: new Map(),
     context: undefined,
     edits: new Map(),
     dirty: new Set(),

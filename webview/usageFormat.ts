@@ -73,3 +73,33 @@ export function usageTable(usage: RunUsage): UsageTable {
       (estimated ? '; ~ marks token counts estimated locally' : ''),
   };
 }
+
+/** The conversation's totals: every run's last usage added up. A cost is shown only if every run's is known. */
+export function conversationRow(runs: readonly RunUsage[]): UsageRow & { readonly numbers: { tokensIn: number; tokensOut: number; calls: number; costUsd: number | undefined } } {
+  let tokensIn = 0;
+  let tokensOut = 0;
+  let calls = 0;
+  let costUsd: number | undefined = 0;
+  let estimated = false;
+  let ms = 0;
+  for (const run of runs) {
+    for (const usage of [run.functionCall, run.answer]) {
+      tokensIn += usage.promptTokens ?? 0;
+      tokensOut += usage.completionTokens ?? 0;
+      calls += usage.calls;
+      estimated ||= usage.estimated;
+    }
+    ms += run.toolPhaseMs + run.answerPhaseMs;
+    costUsd = costUsd === undefined || run.totalCostUsd === undefined ? undefined : costUsd + run.totalCostUsd;
+  }
+  return {
+    label: 'Conversation',
+    model: '',
+    tokensIn: formatCount(tokensIn, estimated),
+    tokensOut: formatCount(tokensOut, estimated),
+    calls: String(calls),
+    time: formatSeconds(ms),
+    cost: formatCost(costUsd, true),
+    numbers: { tokensIn, tokensOut, calls, costUsd },
+  };
+}

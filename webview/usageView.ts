@@ -1,7 +1,7 @@
 // The usage panel: per model tokens in/out, calls and time, totals and the
 // estimated cost. Rows carry the raw numbers as data attributes for tests.
 import type { RunUsage } from '../src/protocol/agentEvents';
-import { usageTable, type UsageRow } from './usageFormat';
+import { conversationRow, usageTable, type UsageRow } from './usageFormat';
 
 function cells(row: HTMLElement, values: UsageRow): void {
   const head = document.createElement('th');
@@ -28,7 +28,7 @@ export function createUsagePanel(): HTMLElement {
   const details = document.createElement('details');
   details.open = true;
   const summary = document.createElement('summary');
-  summary.textContent = 'Usage (last run)';
+  summary.textContent = 'Usage';
   details.append(summary);
   const table = document.createElement('table');
   const head = table.createTHead().insertRow();
@@ -39,7 +39,8 @@ export function createUsagePanel(): HTMLElement {
     head.append(cell);
   }
   const rows = table.createTBody();
-  for (const testId of ['usage-function-call', 'usage-answer', 'usage-total']) {
+  // usage-run-total: the last run; usage-total: the whole conversation.
+  for (const testId of ['usage-function-call', 'usage-answer', 'usage-run-total', 'usage-total']) {
     const row = rows.insertRow();
     row.dataset['testid'] = testId;
   }
@@ -61,14 +62,25 @@ function setNumbers(row: HTMLElement, usage: RunUsage['functionCall']): void {
   row.dataset['model'] = usage.model;
 }
 
-export function renderUsage(panel: HTMLElement, usage: RunUsage | undefined): void {
+export function renderUsage(panel: HTMLElement, usage: RunUsage | undefined, conversation: readonly RunUsage[] = []): void {
   const functionCall = panel.querySelector<HTMLElement>('[data-testid="usage-function-call"]');
   const answer = panel.querySelector<HTMLElement>('[data-testid="usage-answer"]');
-  const total = panel.querySelector<HTMLElement>('[data-testid="usage-total"]');
+  const total = panel.querySelector<HTMLElement>('[data-testid="usage-run-total"]');
+  const conversationTotal = panel.querySelector<HTMLElement>('[data-testid="usage-total"]');
   const cost = panel.querySelector<HTMLElement>('[data-testid="usage-cost"]');
   const time = panel.querySelector<HTMLElement>('[data-testid="usage-time"]');
-  if (!functionCall || !answer || !total || !cost || !time) return;
+  if (!functionCall || !answer || !total || !conversationTotal || !cost || !time) return;
   panel.dataset['empty'] = String(!usage);
+  if (conversation.length > 0) {
+    const row = conversationRow(conversation);
+    cells(conversationTotal, row);
+    conversationTotal.dataset['tokensIn'] = String(row.numbers.tokensIn);
+    conversationTotal.dataset['tokensOut'] = String(row.numbers.tokensOut);
+    conversationTotal.dataset['calls'] = String(row.numbers.calls);
+    conversationTotal.dataset['usd'] = row.numbers.costUsd === undefined ? '' : String(row.numbers.costUsd);
+  } else {
+    conversationTotal.replaceChildren();
+  }
   if (!usage) {
     for (const row of [functionCall, answer, total]) row.replaceChildren();
     cost.textContent = 'No run yet.';
@@ -80,7 +92,7 @@ export function renderUsage(panel: HTMLElement, usage: RunUsage | undefined): vo
   setNumbers(functionCall, usage.functionCall);
   cells(answer, table.answer);
   setNumbers(answer, usage.answer);
-  cells(total, table.total);
+  cells(total, { ...table.total, label: 'Run' });
   time.textContent = `Time: tools ${table.functionCall.time} · answer ${table.answer.time} · total ${table.total.time}`;
   cost.textContent =
     usage.totalCostUsd === undefined

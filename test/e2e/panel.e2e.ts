@@ -187,6 +187,9 @@ test('a run shows thinking, tool calls, results, the phase switch, the streamed 
     const shownCost = Number(await view.locator('[data-testid="usage-cost"]').getAttribute('data-usd'));
     assert.ok(Math.abs(shownCost - expectedCost) < 1e-9, `cost ${shownCost} vs ${expectedCost}`);
     assert.match(await view.locator('[data-testid="usage-cost"]').innerText(), /Estimated cost/);
+    // The conversation's totals include this run.
+    const conversationIn = Number(await view.locator('[data-testid="usage-total"]').getAttribute('data-tokens-in'));
+    assert.ok(conversationIn >= sum(fcRequests, 'prompt_tokens') + sum(answerRequests, 'prompt_tokens'), `conversation total ${conversationIn}`);
     // The context meter: the last request (the answer's) against the answer model's window (unknown model: 32k).
     const lastPrompt = answerRequests.at(-1)?.sentUsage?.prompt_tokens;
     assert.equal(normalise(await view.locator('[data-testid="context-meter"]').innerText()), `${lastPrompt} / 32768 tokens`);

@@ -9,6 +9,7 @@ import type { AgentEvent } from '../../../src/protocol/agentEvents';
 import { appendCompacted } from '../../../src/host/conversationStore';
 import { applyEvents } from '../../../webview/viewModel';
 import { transcriptMarkdown } from '../../../webview/transcript';
+import { conversationRow } from '../../../webview/usageFormat';
 import { prettyArguments, resultHeadline } from '../../../webview/stepText';
 import { createConversationView, type AnswerStep, type NoticeStep, type Step, type ToolCallStep, type ToolResultStep } from '../../../webview/steps';
 
@@ -270,6 +271,20 @@ describe('view model details', () => {
     const transcript = transcriptMarkdown('Retry', run.events);
     assert.match(transcript, /The complete answer\./);
     assert.doesNotMatch(transcript, /partial attempt/);
+  });
+
+  it('keeps each run\'s usage, so the conversation totals add up every run', async () => {
+    const model = await serve([
+      { model: 'answer-model', content: 'One.', usage: { prompt_tokens: 100, completion_tokens: 10 } },
+      { model: 'answer-model', content: 'Two.', usage: { prompt_tokens: 300, completion_tokens: 30 } },
+    ]);
+    const first = await runScripted(settingsFor(model), { mode: 'chat' });
+    const second = await runScripted(settingsFor(model), { mode: 'chat' });
+    const view = applyEvents(createConversationView(), [...first.events, ...second.events]);
+    assert.equal(view.usageByRun.size, 2);
+    const row = conversationRow([...view.usageByRun.values()]);
+    assert.deepEqual(row.numbers, { tokensIn: 400, tokensOut: 40, calls: 2, costUsd: (400 * 10 + 40 * 20) / 1_000_000 });
+    assert.equal(view.usage?.answer.promptTokens, 300, 'the last run stays the last run');
   });
 });
 
