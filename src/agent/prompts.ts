@@ -20,7 +20,7 @@ export const finishTool: ToolSchema = {
 };
 
 export function functionCallSystemPrompt(tools: readonly ToolSchema[], options: { remind: boolean; answersItself?: boolean }): string {
-  const names = tools.map((tool) => `- ${tool.name}: ${firstLine(tool.description)}`).join('\n');
+  const names = tools.map((tool) => `- ${tool.name}(${parameterList(tool.parameters)}): ${firstLine(tool.description)}`).join('\n');
   return [
     'You are the tool-using half of Tandem, an agent working on the user\'s VS Code workspace.',
     'Your job: decide which tools to call to gather what is needed to answer the user, call them, read the results, and repeat until you have enough.',
@@ -39,7 +39,7 @@ export function functionCallSystemPrompt(tools: readonly ToolSchema[], options: 
         ? '- When you have enough (or need no tools at all), write the answer without calling a tool.'
         : '- When you have enough (or need no tools at all), reply with a short plain-text note of what you found, without calling a tool.',
     '',
-    'Available tools:',
+    'Available tools (parameters marked ? are optional):',
     names || '(none)',
     '',
     'If you cannot call functions natively, reply with JSON only:',
@@ -106,6 +106,18 @@ export function answerMessages(
     stopNote ? `\nNote: ${stopNote}` : '',
   ].join('');
   return [{ role: 'system', content: `${withRules(ANSWER_SYSTEM_PROMPT, rules)}\n\n${context}` }, ...history];
+}
+
+/** `path: string, startLine?: integer` — the envelope needs the names, types and which are required. */
+export function parameterList(schema: Record<string, unknown>): string {
+  const properties = (schema['properties'] ?? {}) as Record<string, { type?: unknown; enum?: unknown }>;
+  const required = new Set(Array.isArray(schema['required']) ? (schema['required'] as unknown[]).map(String) : []);
+  return Object.entries(properties)
+    .map(([name, property]) => {
+      const type = Array.isArray(property?.enum) ? property.enum.map((value) => JSON.stringify(value)).join(' | ') : Array.isArray(property?.type) ? property.type.join(' | ') : String(property?.type ?? 'any');
+      return `${name}${required.has(name) ? '' : '?'}: ${type}`;
+    })
+    .join(', ');
 }
 
 function firstLine(text: string): string {

@@ -12,6 +12,7 @@ import { toOpenAiMessages, toOpenAiTools } from './openAiMessages';
 import { resolveRetryOptions, retryDelayMs, type ResolvedRetryOptions, type RetryOptions } from './retryPolicy';
 import { StreamAccumulator, type WireUsage } from './streamAccumulator';
 import { samplingParameters } from './modelQuirks';
+import { fallbackFor, fallbackReason, rememberedFallbacks, rememberFallback, type RequestFallback } from './requestFallbacks';
 import { estimateUsage } from './usageEstimate';
 
 export interface ChatModelOptions {
@@ -107,7 +108,7 @@ async function* streamTurn(
 ): AsyncGenerator<ModelDelta, ModelTurn, void> {
   const startedAt = Date.now();
   if (signal.aborted) throw new CancelledError();
-  const body = requestBody(settings, request);
+  let body = withFallbacks(requestBody(settings, request), rememberedFallbacks(settings.baseUrl, settings.model));
   const { sdk, client } = await connect();
   for (let attempt = 1; ; attempt++) {
     const accumulator = new StreamAccumulator();
@@ -139,6 +140,14 @@ async function* streamTurn(
       if (chunks > 0) yield { type: 'partialUsage', usage: partialUsage(accumulator, body) };
       if (error instanceof CancelledError || signal.aborted || isAbort(error, sdk)) throw new CancelledError();
       const failure = classifyFailure(error, sdk, retry.now());
+      const fallback = fallbackFor(failure, { hasStreamOptions: body.stream_options !== undefined, hasTools: body.tools !== undefined });
+      if (fallback && attempt <= retry.maxRetries) {
+        // A changed request is worth trying at once; the loop reads the envelope from the reply's text.
+        rememberFallback(settings.baseUrl, settings.model, fallback);
+        body = withFallbacks(body, new Set([fallback]));
+        yield { type: 'retry', attempt, delayMs: 0, reason: fallbackReason(fallback) };
+        continue;
+      }
       if (!failure.retryable || attempt > retry.maxRetries) {
         throw toModelApiError(failure, attempt, settings.baseUrl, settings.model);
       }
@@ -152,6 +161,14 @@ async function* streamTurn(
       }
     }
   }
+}
+
+function withFallbacks(body: ChatCompletionCreateParamsStreaming, fallbacks: ReadonlySet<RequestFallback>): ChatCompletionCreateParamsStreaming {
+  if (fallbacks.size === 0) return body;
+  const next = { ...body };
+  if (fallbacks.has('dropStreamOptions')) delete next.stream_options;
+  if (fallbacks.has('noNativeTools') || fallbacks.has('envelopeOnce')) delete next.tools;
+  return next;
 }
 
 function partialUsage(accumulator: StreamAccumulator, body: ChatCompletionCreateParamsStreaming): TokenUsage {

@@ -1,0 +1,57 @@
+// Servers that reject a part of an OpenAI request, and what to send instead.
+// Each answer changes the request, so retrying is worth it at once (no wait):
+//  - `stream_options` unknown to an older server: drop it (usage is then
+//    estimated), and keep it dropped for that endpoint and model;
+//  - `tools` refused for the model (Ollama: "... does not support tools"):
+//    send no tools, so the loop's JSON envelope carries the calls, and keep
+//    it so for that endpoint and model;
+//  - the server failed to parse the model's own tool call (llama.cpp's and
+//    Ollama's tool-call parsers): the same request would fail the same way,
+//    so this once the envelope is used instead.
+import type { ModelFailure } from './modelFailure';
+
+export type RequestFallback = 'dropStreamOptions' | 'noNativeTools' | 'envelopeOnce';
+
+const TOOLS_UNSUPPORTED = /does not support tools|tools? (?:is|are) not supported|tool(?:s| use| calling) (?:is )?not supported|unsupported.*\btools\b/i;
+const STREAM_OPTIONS = /stream_options/i;
+// llama.cpp: "Failed to parse tool call ..." / Ollama: "error parsing tool call: raw='...', err=..."
+const TOOL_CALL_PARSE = /(?:failed to parse|error parsing) tool call/i;
+
+function text(failure: ModelFailure): string {
+  const cause = failure.cause as { message?: unknown; error?: unknown } | undefined;
+  return [failure.reason, typeof cause?.message === 'string' ? cause.message : '', JSON.stringify(cause?.error ?? '')].join(' ');
+}
+
+export function fallbackFor(failure: ModelFailure, request: { hasStreamOptions: boolean; hasTools: boolean }): RequestFallback | undefined {
+  const message = text(failure);
+  if (failure.status === 400 || failure.status === 422) {
+    if (request.hasStreamOptions && STREAM_OPTIONS.test(message)) return 'dropStreamOptions';
+    if (request.hasTools && TOOLS_UNSUPPORTED.test(message)) return 'noNativeTools';
+  }
+  if (request.hasTools && TOOL_CALL_PARSE.test(message)) return 'envelopeOnce';
+  return undefined;
+}
+
+export function fallbackReason(fallback: RequestFallback): string {
+  switch (fallback) {
+    case 'dropStreamOptions':
+      return 'the server does not accept stream_options; asking again without it (token counts will be estimated)';
+    case 'noNativeTools':
+      return 'the model does not support native tool calls; using the JSON envelope from now on';
+    case 'envelopeOnce':
+      return "the server could not parse the model's tool call; asking again with the JSON envelope instead";
+  }
+}
+
+/** What an endpoint and model were found to refuse, for the rest of the session. */
+const refused = new Map<string, Set<RequestFallback>>();
+
+export function rememberedFallbacks(baseUrl: string, model: string): ReadonlySet<RequestFallback> {
+  return refused.get(`${baseUrl}\n${model}`) ?? new Set();
+}
+
+export function rememberFallback(baseUrl: string, model: string, fallback: RequestFallback): void {
+  if (fallback === 'envelopeOnce') return;
+  const key = `${baseUrl}\n${model}`;
+  refused.set(key, new Set([...(refused.get(key) ?? []), fallback]));
+}
