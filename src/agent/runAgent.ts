@@ -112,6 +112,8 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
     : pausingGate(deps.approval, clock);
   const elicit = deps.elicitor === undefined ? undefined : createRunElicitation(deps.elicitor, emitter, clock);
 
+  // Cached results live for one run only: between runs the user may edit any file.
+  deps.cache.invalidate();
   emitter.emit({ type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId });
   usage.beginPhase(mode === 'chat' ? 'answer' : 'tools');
   try {

@@ -1,6 +1,8 @@
-// Within one conversation, an identical call of a read-only tool returns the
-// earlier result. Any change made by a write tool may make those results
-// stale, so a successful write clears the cache.
+// Within one run, an identical call of a read-only tool returns the earlier
+// result. Any change made by a write tool may make those results stale, so a
+// successful write clears the cache, and each run starts with it empty (the
+// user may have edited files between turns). MCP results are cached only for
+// servers the user marked `cacheable`.
 import type { ToolResult } from '../tools/tool';
 import { callSignature } from './canonicalJson';
 

@@ -86,7 +86,8 @@ async function runOne(call: PlannedCall, context: ExecutionContext): Promise<Cal
     const known = [...context.tools.keys()].join(', ') || 'none';
     return finish(args, errorResult(`Error: there is no tool named "${call.name}". Available tools: ${known}.`), 'failed');
   }
-  if (tool.readOnly) {
+  const cacheable = tool.readOnly && (tool.source.kind !== 'mcp' || tool.cacheable === true);
+  if (cacheable) {
     const cached = context.cache.get(tool.name, args);
     if (cached) return finish(args, cached, 'cached');
   }
@@ -111,7 +112,7 @@ async function runOne(call: PlannedCall, context: ExecutionContext): Promise<Cal
     // A tool that finished is reported even if the run was stopped meanwhile:
     // a completed write must never go unmentioned.
     context.log?.(`tool ${tool.name} output${result.isError ? ' (error)' : ''}: ${result.text}`);
-    if (tool.readOnly && !result.isError) context.cache.set(tool.name, args, result);
+    if (cacheable && !result.isError) context.cache.set(tool.name, args, result);
     if (!tool.readOnly && !result.isError) context.cache.invalidate();
     return finish(args, result, result.isError ? 'failed' : 'done');
   } catch (error) {

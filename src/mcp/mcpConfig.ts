@@ -34,6 +34,8 @@ interface DefinitionBase {
   readonly inputs: readonly McpInputDefinition[];
   /** Per-call timeout in milliseconds; undefined = the hub's default. */
   readonly timeoutMs: number | undefined;
+  /** The user allows reusing results of identical read-only calls within a run (`"cacheable": true`). */
+  readonly cacheable?: boolean | undefined;
 }
 
 export interface McpStdioDefinition extends DefinitionBase {
@@ -73,6 +75,7 @@ export interface McpConfigFile {
 
 const envValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 const timeout = z.number().int().positive().optional();
+const cacheable = z.boolean().optional();
 
 const stdioSchema = z.looseObject({
   type: z.literal('stdio').optional(),
@@ -82,6 +85,7 @@ const stdioSchema = z.looseObject({
   envFile: z.string().optional(),
   cwd: z.string().optional(),
   timeout,
+  cacheable,
 });
 
 const remoteSchema = z.looseObject({
@@ -95,6 +99,7 @@ const remoteSchema = z.looseObject({
     })
     .optional(),
   timeout,
+  cacheable,
 });
 
 const inputSchema = z.discriminatedUnion('type', [
@@ -177,6 +182,7 @@ function parseServerEntry(name: string, entry: unknown, context: EntryContext): 
       headers: mapValues(parsed.data.headers ?? {}, String),
       ...(parsed.data.oauth === undefined ? {} : { oauth: { clientId: parsed.data.oauth.clientId, scopes: parsed.data.oauth.scopes } }),
       timeoutMs: parsed.data.timeout,
+      ...(parsed.data.cacheable && { cacheable: true }),
     };
   }
   const parsed = stdioSchema.safeParse(entry);
@@ -190,6 +196,7 @@ function parseServerEntry(name: string, entry: unknown, context: EntryContext): 
     envFile: parsed.data.envFile,
     cwd: parsed.data.cwd,
     timeoutMs: parsed.data.timeout,
+    ...(parsed.data.cacheable && { cacheable: true }),
   };
 }
 

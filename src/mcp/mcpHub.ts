@@ -283,6 +283,7 @@ function mcpTool(name: string, connection: McpConnection, info: McpToolInfo, tru
     parameters: sanitizeToolSchema(info.inputSchema),
     // MCP tools may change things; a server's read-only hint counts only when the user trusts that server.
     readOnly: trusted && info.annotations?.readOnlyHint === true,
+    cacheable: connection.definition.cacheable === true,
     source: { kind: 'mcp', server },
     run: (args: unknown, context: ToolContext): Promise<ToolResult> => connection.callTool(info.name, args, context),
   };

@@ -107,6 +107,8 @@ export interface Tool {
    * otherwise the loop asks through the gate before running a non-read-only tool.
    */
   readonly approvesItself?: boolean | undefined;
+  /** MCP tools: the user marked the server `cacheable`, so identical read-only calls in a run may reuse a result. */
+  readonly cacheable?: boolean | undefined;
   readonly source: ToolSource;
   /**
    * Runs the tool. Validates `args` itself; a fault should come back as a
