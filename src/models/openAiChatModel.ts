@@ -7,7 +7,7 @@ import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { CancelledError, ModelApiError } from '../common/errors';
 import type { ChatModel, ModelDelta, ModelSettings, ModelTurn, TokenUsage, TurnRequest } from './chatModel';
-import { classifyFailure, toModelApiError } from './modelFailure';
+import { classifyFailure, toModelApiError, type ModelFailure } from './modelFailure';
 import { toOpenAiMessages, toOpenAiTools } from './openAiMessages';
 import { resolveRetryOptions, retryDelayMs, type ResolvedRetryOptions, type RetryOptions } from './retryPolicy';
 import { StreamAccumulator, type WireUsage } from './streamAccumulator';
@@ -17,11 +17,40 @@ import { estimateUsage } from './usageEstimate';
 
 export interface ChatModelOptions {
   readonly retry?: RetryOptions;
+  /** No byte for this long ends the attempt as stalled (retried, then a clear error). Default 90 s (a local model may think long before its first token). */
+  readonly stallTimeoutMs?: number;
   /** Replaces the global fetch (tests, proxies). */
   readonly fetch?: typeof fetch;
 }
 
 type OpenAiModule = typeof import('openai');
+
+const DEFAULT_STALL_MS = 90_000;
+
+/** Aborts an attempt when nothing arrives for `ms`; `touch` on every chunk. */
+class StallWatch {
+  private readonly controller = new AbortController();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  stalled = false;
+  readonly signal: AbortSignal;
+  constructor(
+    private readonly ms: number,
+    outer: AbortSignal,
+  ) {
+    this.signal = AbortSignal.any([outer, this.controller.signal]);
+    this.touch();
+  }
+  touch(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.stalled = true;
+      this.controller.abort(new Error('stalled'));
+    }, this.ms);
+  }
+  dispose(): void {
+    clearTimeout(this.timer);
+  }
+}
 
 interface Connection {
   readonly sdk: OpenAiModule;
@@ -34,7 +63,7 @@ export function createChatModel(settings: ModelSettings, options: ChatModelOptio
   const connect = () => (connection ??= connectTo(settings, options.fetch));
   return {
     name: settings.model,
-    streamTurn: (request, signal) => streamTurn(settings, connect, retry, request, signal),
+    streamTurn: (request, signal) => streamTurn(settings, connect, retry, request, signal, options.stallTimeoutMs ?? DEFAULT_STALL_MS),
   };
 }
 
@@ -105,6 +134,7 @@ async function* streamTurn(
   retry: ResolvedRetryOptions,
   request: TurnRequest,
   signal: AbortSignal,
+  stallMs: number,
 ): AsyncGenerator<ModelDelta, ModelTurn, void> {
   const startedAt = Date.now();
   if (signal.aborted) throw new CancelledError();
@@ -113,16 +143,20 @@ async function* streamTurn(
   for (let attempt = 1; ; attempt++) {
     const accumulator = new StreamAccumulator();
     let chunks = 0;
+    const watch = new StallWatch(stallMs, signal);
     try {
-      const stream = await client.chat.completions.create(body, { signal });
+      const stream = await client.chat.completions.create(body, { signal: watch.signal });
       for await (const chunk of stream) {
+        watch.touch();
         chunks++;
         yield* accumulator.accept(chunk);
       }
       // The SDK ends the iteration quietly when the signal aborts.
       if (signal.aborted) throw new CancelledError();
+      if (watch.stalled) throw new Error('stalled');
       // A body with no SSE event in it (e.g. a server that ignored `stream`) is not a reply.
       if (chunks === 0) throw new SyntaxError('the response held no stream chunks');
+      watch.dispose();
       return {
         model: settings.model,
         content: accumulator.content,
@@ -136,9 +170,18 @@ async function* streamTurn(
         attempts: attempt,
       };
     } catch (error) {
+      watch.dispose();
       // The server had started replying: those tokens were spent even though the attempt is void.
       if (chunks > 0) yield { type: 'partialUsage', usage: partialUsage(accumulator, body) };
-      if (error instanceof CancelledError || signal.aborted || isAbort(error, sdk)) throw new CancelledError();
+      if (signal.aborted) throw new CancelledError();
+      if (watch.stalled) {
+        // Silence is not a cancellation: try again at once, then say so plainly.
+        const stall = stallFailure(stallMs, error);
+        if (attempt > retry.maxRetries) throw toModelApiError(stall, attempt, settings.baseUrl, settings.model);
+        yield { type: 'retry', attempt, delayMs: 0, reason: stall.reason };
+        continue;
+      }
+      if (error instanceof CancelledError || isAbort(error, sdk)) throw new CancelledError();
       const failure = classifyFailure(error, sdk, retry.now());
       const fallback = fallbackFor(failure, { hasStreamOptions: body.stream_options !== undefined, hasTools: body.tools !== undefined });
       if (fallback && attempt <= retry.maxRetries) {
@@ -161,6 +204,11 @@ async function* streamTurn(
       }
     }
   }
+}
+
+function stallFailure(stallMs: number, cause: unknown): ModelFailure {
+  const seconds = Math.round(stallMs / 100) / 10;
+  return { kind: 'connection', status: undefined, retryable: true, retryAfterMs: undefined, reason: `the server sent nothing for ${seconds} s (stalled)`, cause };
 }
 
 function withFallbacks(body: ChatCompletionCreateParamsStreaming, fallbacks: ReadonlySet<RequestFallback>): ChatCompletionCreateParamsStreaming {
