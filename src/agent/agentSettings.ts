@@ -42,7 +42,21 @@ export interface AgentSettings {
   readonly rulesFiles: readonly string[];
   readonly mcpServers: Record<string, unknown>;
   readonly pricing: Readonly<Record<string, ModelPrice>>;
+  /** The user's system-prompt templates (`tandem.prompts`); absent or empty: the built-in prompts. */
+  readonly prompts?: PromptTemplates | undefined;
 }
+
+const template = z.string().max(50_000);
+const promptTemplates = z.strictObject({
+  functionCall: template.optional(),
+  answer: template.optional(),
+  chat: template.optional(),
+  variants: z
+    .array(z.strictObject({ models: z.string().trim().min(1), functionCall: template.optional(), answer: template.optional(), chat: template.optional() }))
+    .max(100)
+    .optional(),
+});
+export type PromptTemplates = z.infer<typeof promptTemplates>;
 
 const url = z.string().trim().refine((value) => /^https?:\/\/[^\s]+$/i.test(value), 'must be an http(s) URL');
 const price = z.object({
@@ -78,6 +92,7 @@ const fields = {
   'tools.sensitivePaths': { schema: z.array(z.string().trim().min(1).max(1000)).max(1000), fallback: [] as string[] },
   'mcp.servers': { schema: z.record(z.string(), z.unknown()), fallback: {} },
   pricing: { schema: z.record(z.string(), price), fallback: {} },
+  prompts: { schema: promptTemplates, fallback: {} as PromptTemplates },
 } as const;
 
 export type SettingKey = keyof typeof fields;
@@ -212,6 +227,7 @@ export function resolveSettings(raw: RawSettings, env: NodeJS.ProcessEnv = proce
     rulesFiles: value('agent.rulesFiles'),
     mcpServers: value('mcp.servers'),
     pricing: value('pricing'),
+    prompts: value('prompts'),
   };
   return { settings, warnings };
 }

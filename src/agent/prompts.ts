@@ -20,7 +20,7 @@ export const finishTool: ToolSchema = {
 };
 
 export function functionCallSystemPrompt(tools: readonly ToolSchema[], options: { remind: boolean; answersItself?: boolean }): string {
-  const names = tools.map((tool) => `- ${tool.name}(${parameterList(tool.parameters)}): ${firstLine(tool.description)}`).join('\n');
+  const names = toolList(tools);
   return [
     'You are the tool-using half of Tandem, an agent working on the user\'s VS Code workspace.',
     'Your job: decide which tools to call to gather what is needed to answer the user, call them, read the results, and repeat until you have enough.',
@@ -90,10 +90,12 @@ export function answerMessages(
   findings: readonly Finding[],
   stopNote: string | undefined,
   rules?: readonly RuleFile[],
+  /** The system prompt made from the built-in one (the user's template, the rules). */
+  system: (builtIn: string) => string = (builtIn) => withRules(builtIn, rules),
 ): ChatMessage[] {
   const history = conversation.filter((message) => message.role === 'user' || (message.role === 'assistant' && message.content));
   if (findings.length === 0 && stopNote === undefined) {
-    return [{ role: 'system', content: withRules(ANSWER_SYSTEM_PROMPT, rules) }, ...history];
+    return [{ role: 'system', content: system(ANSWER_SYSTEM_PROMPT) }, ...history];
   }
   const body = findings
     .map((finding, index) => {
@@ -105,7 +107,12 @@ export function answerMessages(
     findings.length ? `Tool findings gathered for the user's last message:\n\n${body}` : 'No tool findings were gathered.',
     stopNote ? `\nNote: ${stopNote}` : '',
   ].join('');
-  return [{ role: 'system', content: `${withRules(ANSWER_SYSTEM_PROMPT, rules)}\n\n${context}` }, ...history];
+  return [{ role: 'system', content: `${system(ANSWER_SYSTEM_PROMPT)}\n\n${context}` }, ...history];
+}
+
+/** One line per tool: name, parameters, first line of its description ({{tools}} in a template). */
+export function toolList(tools: readonly ToolSchema[]): string {
+  return tools.map((tool) => `- ${tool.name}(${parameterList(tool.parameters)}): ${firstLine(tool.description)}`).join('\n');
 }
 
 /** `path: string, startLine?: integer` — the envelope needs the names, types and which are required. */

@@ -13,7 +13,8 @@ import { attachContextMeter } from './contextMeter';
 import { CancelledError, isCancellation, ModelApiError, TandemError } from '../common/errors';
 import { EventChannel } from './eventChannel';
 import { answerMessages, CHAT_SYSTEM_PROMPT } from './prompts';
-import { rulesNotice, withRules } from './rules';
+import { rulesNotice } from './rules';
+import { systemPrompt } from './promptTemplates';
 import type { RuleFile } from '../tools/rulesFiles';
 import { lengthEvaluator, type ResultEvaluator } from './resultEvaluator';
 import { RunEmitter } from './runEmitter';
@@ -125,7 +126,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
 
     if (mode === 'chat') {
       stopReason = 'chatMode';
-      answerInput = [{ role: 'system', content: withRules(CHAT_SYSTEM_PROMPT, input.rules) }, ...input.messages];
+      answerInput = [{ role: 'system', content: systemPrompt(settings.prompts, 'chat', CHAT_SYSTEM_PROMPT, { model: names.answerModel, rules: input.rules }) }, ...input.messages];
     } else {
       emitter.custom(CustomEventName.phase, { phase: 'tools', role: 'function-call', model: names.functionCallModel, ...names } satisfies PhasePayload, {
         role: 'function-call',
@@ -178,7 +179,9 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
       }
       const concluded = tools.finalReply ? `The tool-using model concluded: ${tools.finalReply}` : undefined;
       const limited = stopReason === 'noToolCall' || stopReason === 'finished' || stopReason === 'sufficient' ? undefined : tools.reason;
-      answerInput = answerMessages(input.messages, tools.findings, [limited, concluded].filter(Boolean).join(' ') || undefined, input.rules);
+      answerInput = answerMessages(input.messages, tools.findings, [limited, concluded].filter(Boolean).join(' ') || undefined, input.rules, (builtIn) =>
+        systemPrompt(settings.prompts, 'answer', builtIn, { model: names.answerModel, rules: input.rules }),
+      );
       emitter.custom(
         CustomEventName.phase,
         { phase: 'answer', role: 'answer', model: names.answerModel, stopReason, reason: tools.reason, ...names } satisfies PhasePayload,

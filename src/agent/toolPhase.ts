@@ -11,9 +11,9 @@ import type { AgentSettings } from './agentSettings';
 import { CancelledError, isCancellation } from '../common/errors';
 import { LoopDetector } from './loopDetector';
 import { runModelTurn } from './modelTurn';
-import { withRules } from './rules';
+import { systemPrompt } from './promptTemplates';
 import type { RuleFile } from '../tools/rulesFiles';
-import { FINISH_TOOL_NAME, finishTool, functionCallSystemPrompt, insufficientNote, loopWarning, REMINDER, TRUNCATED_NOTE, type Finding } from './prompts';
+import { FINISH_TOOL_NAME, finishTool, functionCallSystemPrompt, toolList, insufficientNote, loopWarning, REMINDER, TRUNCATED_NOTE, type Finding } from './prompts';
 import type { EvaluatedResult, ResultEvaluator } from './resultEvaluator';
 import type { RunEmitter, StreamedMessage } from './runEmitter';
 import type { SessionCache } from './sessionCache';
@@ -89,7 +89,14 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
   const toolsByName = new Map(context.tools.map((tool) => [tool.name, tool]));
   const toolNames = new Set(toolsByName.keys());
   const messages: ChatMessage[] = [
-    { role: 'system', content: withRules(functionCallSystemPrompt(schemas, { remind, answersItself: context.singleModel === true }), context.rules) },
+    {
+      role: 'system',
+      content: systemPrompt(settings.prompts, 'functionCall', functionCallSystemPrompt(schemas, { remind, answersItself: context.singleModel === true }), {
+        model: context.model.name,
+        rules: context.rules,
+        tools: toolList(schemas),
+      }),
+    },
     ...context.conversation,
   ];
   const loops = new LoopDetector();
