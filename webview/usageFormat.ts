@@ -48,6 +48,8 @@ export interface UsageTable {
   readonly functionCall: UsageRow;
   readonly answer: UsageRow;
   readonly total: UsageRow;
+  /** One model served both phases: a single row for it (the total, under the model's name) replaces the two. */
+  readonly singleModel: UsageRow | undefined;
   /** Why the cost is an estimate. */
   readonly costNote: string;
 }
@@ -55,18 +57,20 @@ export interface UsageTable {
 export function usageTable(usage: RunUsage): UsageTable {
   const estimated = usage.functionCall.estimated || usage.answer.estimated;
   const defaultPrice = usage.functionCall.costIsDefaultPrice || usage.answer.costIsDefaultPrice;
+  const total: UsageRow = {
+    label: 'Total',
+    model: '',
+    tokensIn: formatCount(sum(usage.functionCall.promptTokens, usage.answer.promptTokens), estimated),
+    tokensOut: formatCount(sum(usage.functionCall.completionTokens, usage.answer.completionTokens), estimated),
+    calls: String(usage.functionCall.calls + usage.answer.calls),
+    time: formatSeconds(usage.toolPhaseMs + usage.answerPhaseMs),
+    cost: formatCost(usage.totalCostUsd, true),
+  };
   return {
     functionCall: row('Function-call', usage.functionCall, usage.toolPhaseMs),
     answer: row('Answer', usage.answer, usage.answerPhaseMs),
-    total: {
-      label: 'Total',
-      model: '',
-      tokensIn: formatCount(sum(usage.functionCall.promptTokens, usage.answer.promptTokens), estimated),
-      tokensOut: formatCount(sum(usage.functionCall.completionTokens, usage.answer.completionTokens), estimated),
-      calls: String(usage.functionCall.calls + usage.answer.calls),
-      time: formatSeconds(usage.toolPhaseMs + usage.answerPhaseMs),
-      cost: formatCost(usage.totalCostUsd, true),
-    },
+    singleModel: usage.functionCall.model === usage.answer.model ? { ...total, label: 'Both phases', model: usage.functionCall.model } : undefined,
+    total,
     costNote:
       'Estimated cost' +
       (defaultPrice ? ' (built-in prices; set tandem.pricing for yours)' : ' (from tandem.pricing)') +

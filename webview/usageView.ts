@@ -88,8 +88,10 @@ export function renderUsage(panel: HTMLElement, usage: RunUsage | undefined, con
     return;
   }
   const table = usageTable(usage);
-  cells(functionCall, table.functionCall);
+  // One model for both phases: one row for it, not the same name twice.
+  cells(functionCall, table.singleModel ?? table.functionCall);
   setNumbers(functionCall, usage.functionCall);
+  answer.hidden = table.singleModel !== undefined;
   cells(answer, table.answer);
   setNumbers(answer, usage.answer);
   cells(total, { ...table.total, label: 'Run' });

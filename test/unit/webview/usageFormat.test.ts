@@ -46,4 +46,19 @@ describe('usage figures', () => {
     assert.equal(table.total.cost, '≈ $0.0042');
     assert.match(table.costNote, /Estimated cost \(built-in prices/);
   });
+
+  it('one model for both phases: one row under its name with both phases added up', () => {
+    const usage: RunUsage = {
+      functionCall: model({ model: 'gpt-4o-mini', calls: 2, promptTokens: 1000, completionTokens: 50 }),
+      answer: model({ role: 'answer', model: 'gpt-4o-mini', calls: 0, promptTokens: undefined, completionTokens: undefined }),
+      toolPhaseMs: 800,
+      answerPhaseMs: 0,
+      totalCostUsd: 0.001,
+    };
+    const table = usageTable(usage);
+    assert.equal(table.singleModel?.model, 'gpt-4o-mini');
+    assert.equal(table.singleModel?.tokensIn, '1000');
+    assert.equal(table.singleModel?.calls, '2');
+    assert.equal(usageTable({ ...usage, answer: { ...usage.answer, model: 'other' } }).singleModel, undefined);
+  });
 });
