@@ -137,6 +137,38 @@ describe('context budget', () => {
     ]);
   });
 
+  it('mid-run, older tool exchanges are condensed and the two most recent stay verbatim', async () => {
+    const result = (key: string) => `${key}: ${Array.from({ length: 700 }, (_, index) => `${key}${index}`).join(' ')}`;
+    const table = { a: result('alpha'), b: result('beta'), c: result('gamma') };
+    const model = await serve([
+      { model: 'fc-model', toolCalls: [{ name: 'lookup', arguments: { key: 'a' } }] },
+      { model: 'fc-model', toolCalls: [{ name: 'lookup', arguments: { key: 'b' } }] },
+      { model: 'fc-model', toolCalls: [{ name: 'lookup', arguments: { key: 'c' } }] },
+      { model: 'answer-model', content: 'lookup a returned alpha values.' },
+      { model: 'fc-model', content: 'I know enough.' },
+      { model: 'answer-model', content: 'Done.' },
+    ]);
+    const settings = settingsFor(model);
+    const run = await runScripted(
+      { ...settings, functionCallModel: { ...settings.functionCallModel, contextWindow: 5000, maxTokens: 256 }, minResultLength: 0 },
+      { messages: [{ role: 'user', content: TASK }], tools: [new TableTool('lookup', table)] },
+    );
+    assert.equal(run.error, undefined, JSON.stringify(run.error));
+    const condensed = customValues<CondensedPayload>(run.events, 'tandem.condensed');
+    assert.equal(condensed.length, 1, JSON.stringify(condensed.map((value) => [value.tokensBefore, value.tokensAfter])));
+    assert.equal(condensed[0]?.messages, 2, 'the oldest exchange: the call and its result');
+    assert.equal(condensed[0]?.historyMessages, 0, 'no earlier turns: later history is untouched');
+    const last = model.requests.filter((request) => request.model === 'fc-model').at(-1)!;
+    const text = JSON.stringify(last.messages);
+    assert.doesNotMatch(text, /alpha12 /, 'the oldest result is condensed');
+    assert.match(text, /lookup a returned alpha values/);
+    assert.match(text, /beta12 /);
+    assert.match(text, /gamma12 /);
+    assert.equal(last.messages[1].content, TASK, 'the task stays verbatim, right after the rules');
+    const answer = model.requests.filter((request) => request.model === 'answer-model').at(-1)!;
+    assert.match(JSON.stringify(answer.messages), /alpha12 /, 'the answer model still gets every finding');
+  });
+
   it('a small request is not condensed and the tokenizer is not needed', async () => {
     const model = await serve([{ model: 'answer-model', content: 'Hi.' }]);
     const run = await runScripted(settingsFor(model), { mode: 'chat', messages: [{ role: 'user', content: 'Hello' }] });
