@@ -23,11 +23,17 @@ export interface CondensePlan {
  * `task` is the user's latest message (found by identity; else the last user
  * message). Undefined when nothing older is left to condense.
  */
-export function planCondense(messages: readonly ChatMessage[], task: ChatMessage | undefined, keepExchanges: number): CondensePlan | undefined {
+export function planCondense(
+  messages: readonly ChatMessage[],
+  task: ChatMessage | undefined,
+  keepExchanges: number,
+  /** False for a bare conversation (no rules first): a leading system message is then an earlier summary. */
+  rulesFirst = true,
+): CondensePlan | undefined {
   let taskIndex = task ? messages.indexOf(task) : -1;
   if (taskIndex < 0) taskIndex = messages.map((message) => message.role).lastIndexOf('user');
   if (taskIndex < 0) return undefined;
-  const head = messages[0]?.role === 'system' && taskIndex > 0 ? [messages[0]] : [];
+  const head = rulesFirst && messages[0]?.role === 'system' && taskIndex > 0 ? [messages[0]] : [];
   const before = messages.slice(head.length, taskIndex);
   const after = messages.slice(taskIndex + 1);
   // Exchanges start at an assistant message; anything before the first one belongs to it.

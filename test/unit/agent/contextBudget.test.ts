@@ -176,3 +176,33 @@ describe('context budget', () => {
     assert.equal(customValues(run.events, 'tandem.condensed').length, 0);
   });
 });
+
+describe('Tandem: Condense Conversation', () => {
+  it('condenses the earlier turns of a stored conversation; the latest turn stays', async () => {
+    const { condenseConversation } = await import('../../../src/agent/conversationCondenser');
+    const { createChatModel } = await import('../../../src/models/openAiChatModel');
+    const model = await serve([{ model: 'answer-model', content: SUMMARY }]);
+    const settings = settingsFor(model).answerModel;
+    const history: ChatMessage[] = [...conversation(), { role: 'assistant', content: 'src/agent/toolPhase.ts' }];
+    const condensed = await condenseConversation(history, settings, createChatModel(settings), new AbortController().signal);
+    assert.equal(condensed?.reason, 'manual');
+    assert.equal(condensed?.messages, 4);
+    assert.equal(condensed?.historyMessages, 4);
+    assert.ok(condensed!.tokensAfter < condensed!.tokensBefore);
+    assert.match(JSON.stringify(model.requests[0]?.messages), /Details about the bundles/);
+    assert.doesNotMatch(JSON.stringify(model.requests[0]?.messages), /src\/agent\/toolPhase/, 'the latest turn is not condensed');
+    const later = historyMessages([
+      ...history.map((message) =>
+        message.role === 'user'
+          ? ({ type: 'CUSTOM', name: 'tandem.userMessage', value: { text: message.content } } as AgentEvent)
+          : ({ type: 'RUN_FINISHED', result: { answer: message.content } } as AgentEvent),
+      ),
+      { type: 'CUSTOM', name: 'tandem.condensed', value: condensed } as AgentEvent,
+    ]);
+    assert.deepEqual(later.slice(1), [
+      { role: 'user', content: TASK },
+      { role: 'assistant', content: 'src/agent/toolPhase.ts' },
+    ]);
+    assert.equal(await condenseConversation(later.slice(1), settings, createChatModel(settings), new AbortController().signal), undefined, 'one turn: nothing to condense');
+  });
+});
