@@ -7,7 +7,7 @@ import type { AgentSettings } from '../agent/agentSettings';
 import { CustomEventName, type AgentEvent, type ModelRole } from '../protocol/agentEvents';
 import type { McpServerStatus } from '../mcp/mcpServerStatus';
 import { parseFromWebview, type FromWebview, type PanelSettings, type SlashCommand, type ToWebview } from '../protocol/webviewMessages';
-import { fetchModelList, pickModel, type ModelList } from './modelPicker';
+import { fetchModelList, pickModel, type ModelList, type PickedModel } from './modelPicker';
 import { panelHtml } from './panelHtml';
 import { AgentSession, type ToolSources } from './agentSession';
 import { ApprovalCenter } from './approvalCenter';
@@ -19,7 +19,8 @@ import type { OutputLog } from './outputLog';
 import { RunPreparation, WORKSPACE_TRUSTED_MESSAGE } from './runPreparation';
 import { ApiKeys } from './secrets';
 import { SettingsConsentStore } from './settingsConsentStore';
-import { modelSettingKey, withApiKeys, writeSetting } from './settingsReader';
+import { modelSettingKey, providerSettingKey, withApiKeys, writeSetting } from './settingsReader';
+import { listVscodeModels, withVscodeContextWindows } from './vscodeChatModel';
 import { workspaceKey } from './workspaceIdentity';
 
 /** What the panel needs from MCP; the hub's status feed when MCP is wired. */
@@ -112,8 +113,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         log: this.log,
         toolSources: this.options.toolSources,
         elicitor: this.elicitor,
-        settings: () =>
-          this.preparation.prepare((code, message, level, action) => this.session.notice(code, message, level, action), this.options.beforeRun),
+        settings: async () =>
+          withVscodeContextWindows(
+            await this.preparation.prepare((code, message, level, action) => this.session.notice(code, message, level, action), this.options.beforeRun),
+          ),
         emit: (conversationId, event) => {
           this.enqueue(conversationId, event);
           // A card nobody can see would stall the run: bring the panel up (keeping focus where it is).
@@ -315,26 +318,31 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     await this.keys.prompt([settings.functionCallModel.baseUrl, settings.answerModel.baseUrl]);
   }
 
-  /** Quick picks for both models, filled from /models (free text when the list is unavailable). */
+  /** Quick picks for both models: the endpoint's /models beside VS Code's language models (free text when neither has any). */
   async selectModels(): Promise<void> {
     for (const role of ['function-call', 'answer'] as const) {
-      const { models, error } = await vscode.window.withProgress(
+      const [{ models, error }, vscodeModels] = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: 'Tandem: listing the models…', cancellable: true },
         async (_progress, token) => {
           const cancellation = signalFromToken(token);
           try {
-            return await this.fetchModels(role, cancellation.signal);
+            return await Promise.all([this.fetchModels(role, cancellation.signal), listVscodeModels()]);
           } finally {
             cancellation.dispose();
           }
         },
       );
       const settings = this.settings();
-      const current = role === 'function-call' ? settings.functionCallModel.model : settings.singleModel ? '' : settings.answerModel.model;
+      const model = role === 'function-call' ? settings.functionCallModel : settings.answerModel;
+      const current: PickedModel = {
+        model: role === 'function-call' ? model.model : settings.singleModel ? '' : model.model,
+        provider: model.provider ?? 'openai',
+      };
       const title = role === 'function-call' ? 'Function-call model (calls the tools)' : 'Answer model (empty: same as function-call)';
-      const picked = await pickModel(title, models, current, error, role === 'answer');
+      const picked = await pickModel(title, { baseUrl: model.baseUrl, models, error }, vscodeModels, current, role === 'answer');
       if (picked === undefined) return;
-      await writeSetting(modelSettingKey(role), picked);
+      await writeSetting(modelSettingKey(role), picked.model);
+      if (picked.model && picked.provider !== current.provider) await writeSetting(providerSettingKey(role), picked.provider);
     }
   }
 

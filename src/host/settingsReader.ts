@@ -88,3 +88,7 @@ export async function writeSetting(key: string, value: unknown): Promise<void> {
 export function modelSettingKey(role: ModelRole): string {
   return role === 'function-call' ? 'functionCallModel.model' : 'answerModel.model';
 }
+
+export function providerSettingKey(role: ModelRole): string {
+  return role === 'function-call' ? 'functionCallModel.provider' : 'answerModel.provider';
+}
