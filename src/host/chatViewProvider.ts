@@ -19,8 +19,9 @@ import type { OutputLog } from './outputLog';
 import { RunPreparation, WORKSPACE_TRUSTED_MESSAGE } from './runPreparation';
 import { ApiKeys } from './secrets';
 import { SettingsConsentStore } from './settingsConsentStore';
-import { modelSettingKey, providerSettingKey, withApiKeys, writeSetting } from './settingsReader';
+import { modelSettingKey, providerSettingKey, withApiKeys, writeSetting, writeUserSetting } from './settingsReader';
 import { listVscodeModels, withVscodeContextWindows } from './vscodeChatModel';
+import { ModelReadiness } from './modelReadiness';
 import { workspaceKey } from './workspaceIdentity';
 
 /** What the panel needs from MCP; the hub's status feed when MCP is wired. */
@@ -56,6 +57,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly store: ConversationStore;
   private readonly keys: ApiKeys;
   private readonly preparation: RunPreparation;
+  /** Whether any model is usable; the welcome view while none is. */
+  private readonly readiness: ModelReadiness;
   private session: AgentSession;
   /** MCP servers' questions, answered by the panel's elicitation card. */
   private readonly elicitor = new PanelElicitor();
@@ -79,6 +82,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.keys,
       (warning) => this.log.warnOnce(warning),
     );
+    this.readiness = new ModelReadiness(
+      () => this.preparation.read(),
+      this.keys,
+      (welcome) => this.post({ type: 'welcome', welcome }),
+    ).watch(context.secrets);
+    this.disposables.push(this.readiness);
     this.session = this.createSession(initial);
     const settings = this.settings();
     this.lastMode = settings.mode;
@@ -126,6 +135,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           void vscode.commands.executeCommand('setContext', 'tandem.running', running);
           if (!running) this.flush();
           this.postHistory();
+          // A run may have settled the workspace's settings (consent): is a model usable now?
+          if (!running && this.readiness.unusable) void this.readiness.check();
         },
       },
       initial,
@@ -200,6 +211,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         this.postHistory();
         this.postMcpStatus();
         this.preparation.noticeRestricted((code, message, level, action) => this.session.notice(code, message, level, action));
+        this.post({ type: 'welcome', welcome: this.readiness.current ?? null });
+        void this.readiness.check();
         return;
       case 'send': {
         // `/<server>.<prompt>`: the MCP prompt's text is what gets sent.
@@ -262,6 +275,15 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'mcpSignIn':
         await this.options.mcp?.signIn?.({ name: message.name, source: message.source });
         return;
+      case 'checkModels':
+        await this.readiness.check();
+        return;
+      case 'useLocalModel':
+        await this.useLocalModel(message.baseUrl, message.model);
+        return;
+      case 'useVscodeModel':
+        await this.useVscodeModel(message.id);
+        return;
       case 'openDiff':
         if (!((await ApprovalCenter.current()?.openDiff(message.id)) ?? false)) void vscode.window.showInformationMessage('Tandem: that change is no longer waiting for approval.');
         return;
@@ -275,7 +297,37 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       void vscode.window.showInformationMessage('Tandem is still working on the last question. Stop it first.');
       return;
     }
+    // No usable model (no key, nothing answers): the welcome view says what to do; no run that can only fail.
+    // While the workspace's settings wait for consent, the run goes ahead and asks.
+    if (this.readiness.current !== null && !this.preparation.consentPending() && !(await this.readiness.check())) {
+      this.post({ type: 'prompt', text, send: false });
+      await this.reveal();
+      return;
+    }
     await this.session.send(text);
+  }
+
+  /** The welcome view's choice of a local server's model: the user's settings point the function-call model at it. */
+  private async useLocalModel(baseUrl: string, model: string): Promise<void> {
+    if (!this.readiness.foundLocalModel(baseUrl, model)) {
+      this.log.warn(`welcome: ${baseUrl} / ${model} is not among the local models found; ignored`);
+      return;
+    }
+    await writeUserSetting('functionCallModel.baseUrl', baseUrl);
+    await writeUserSetting('functionCallModel.model', model);
+    if (this.settings().functionCallModel.provider === 'vscode') await writeUserSetting('functionCallModel.provider', 'openai');
+    this.log.info(`welcome: the function-call model is now ${model} at ${baseUrl} (user settings)`);
+  }
+
+  /** The welcome view's choice of one of VS Code's language models. */
+  private async useVscodeModel(id: string): Promise<void> {
+    if (!(await listVscodeModels()).some((model) => model.id === id)) {
+      this.log.warn(`welcome: VS Code offers no model ${id}; ignored`);
+      return;
+    }
+    await writeUserSetting('functionCallModel.provider', 'vscode');
+    await writeUserSetting('functionCallModel.model', id);
+    this.log.info(`welcome: the function-call model is now VS Code's ${id} (user settings)`);
   }
 
   async stop(): Promise<void> {
@@ -412,6 +464,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.lastMode = settings.mode;
     this.lastResponseMode = settings.responseMode;
     this.postSettings();
+    void this.readiness.check();
   }
 
   dispose(): void {
