@@ -12,6 +12,7 @@ import { waitingForElicitation } from './elicitationEvents';
 import { attachSlashCommands } from './slashCommands';
 import { attachResourceChips } from './resourceChips';
 import { applyEvents, expireApprovals } from './viewModel';
+import { createWelcomeView } from './welcomeView';
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
@@ -44,6 +45,10 @@ const layout: Layout = buildLayout(document.body, {
   draft: (vscode.getState() as { draft?: string } | undefined)?.draft ?? '',
   saveDraft: (draft) => vscode.setState({ draft }),
 });
+
+// While no model is usable, the welcome view stands above the conversation.
+const welcome = createWelcomeView(post);
+layout.steps.before(welcome.element);
 
 const promptBox = document.querySelector<HTMLTextAreaElement>('[data-testid="prompt"]');
 const slashCommands = promptBox === null ? undefined : attachSlashCommands(promptBox);
@@ -150,6 +155,9 @@ window.addEventListener('message', (message: MessageEvent<ToWebview>) => {
       return;
     case 'attachedResources':
       resourceChips?.set(data.resources);
+      return;
+    case 'welcome':
+      welcome.set(data.welcome);
       return;
     case 'prompt':
       layout.setPrompt(data.text);
