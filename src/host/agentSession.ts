@@ -15,6 +15,7 @@ import type { ApprovalRequest, Tool } from '../tools/tool';
 import { historyMessages } from '../protocol/conversationHistory';
 import { HostEventName } from '../protocol/hostEventNames';
 import { appendCompacted, titleFrom, type ConversationStore, type StoredConversation } from './conversationStore';
+import type { AttachedContext } from './contextAttachments';
 import type { OutputLog } from './outputLog';
 import { loadRulesFiles, type RuleFile } from '../tools/rulesFiles';
 
@@ -98,8 +99,8 @@ export class AgentSession implements vscode.Disposable {
     this.scheduleSave();
   }
 
-  /** Starts a run for `text`; resolves when the run has ended. Ignored while a run is going. */
-  async send(text: string): Promise<void> {
+  /** Starts a run for `text` (and what was attached to it); resolves when the run has ended. Ignored while a run is going. */
+  async send(text: string, attached?: AttachedContext): Promise<void> {
     if (this.run) return;
     const controller = new AbortController();
     let finish!: () => void;
@@ -109,7 +110,9 @@ export class AgentSession implements vscode.Disposable {
     const runId = randomUUID();
     try {
       if (!conversation.title) conversation.title = titleFrom(text);
-      this.append({ type: 'CUSTOM', name: HostEventName.userMessage, value: { text, runId }, timestamp: Date.now() } as AgentEvent);
+      // The attached items travel apart from the typed text: the panel shows their names, the models read them.
+      const value = attached === undefined ? { text, runId } : { text, runId, attached: { labels: attached.labels, text: attached.text } };
+      this.append({ type: 'CUSTOM', name: HostEventName.userMessage, value, timestamp: Date.now() } as AgentEvent);
       await this.save();
       await this.execute(conversation, runId, controller.signal);
     } finally {
