@@ -81,6 +81,7 @@ test('@ picks a file with the keyboard, × removes a chip, and the file content 
     await prompt.pressSequentially('Explain @ledg');
     const option = view.locator('[data-testid="context-option"][data-path="src/ledger.ts"]');
     await option.waitFor({ state: 'visible', timeout: 15_000 });
+    await session.screenshot('context-picker');
     assert.equal(await view.locator('[data-testid="context-option"]').first().getAttribute('data-path'), 'src/ledger.ts', 'the best match comes first');
     await prompt.press('Enter'); // picks; does not send
     await view.locator('[data-testid="context-chip"][data-path="src/ledger.ts"]').waitFor({ state: 'visible', timeout: 10_000 });
