@@ -26,7 +26,7 @@ export function attachContextChips(prompt: HTMLTextAreaElement, post: (message: 
           chip.dataset['path'] = item.path;
           if (item.error !== undefined) chip.dataset['error'] = item.error;
           chip.title = item.error === undefined ? item.title : `Not attached: ${item.error}`;
-          chip.textContent = item.error === undefined ? item.label : `⚠ ${item.label}`;
+          chip.textContent = item.label;
           const remove = document.createElement('button');
           remove.className = 'context-chip-remove';
           remove.type = 'button';

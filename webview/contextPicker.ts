@@ -56,10 +56,10 @@ export function attachContextPicker(prompt: HTMLTextAreaElement, post: (message:
         option.dataset['path'] = suggestion.path;
         option.setAttribute('role', 'option');
         option.setAttribute('aria-selected', String(index === active));
-        const icon = suggestion.kind === 'folder' ? '📁' : suggestion.kind === 'file' ? '📄' : '✦';
+        // No icons: a folder's label ends with '/', and the special items carry a description.
         const label = document.createElement('span');
         label.className = 'context-option-label';
-        label.textContent = `${icon} ${suggestion.label}`;
+        label.textContent = suggestion.label;
         option.append(label);
         if (suggestion.detail) {
           const detail = document.createElement('span');
