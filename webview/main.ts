@@ -13,6 +13,7 @@ import { attachSlashCommands } from './slashCommands';
 import { attachContextChips } from './contextChips';
 import { attachContextPicker } from './contextPicker';
 import { applyEvents, expireApprovals } from './viewModel';
+import { createWelcomeView } from './welcomeView';
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
@@ -45,6 +46,10 @@ const layout: Layout = buildLayout(document.body, {
   draft: (vscode.getState() as { draft?: string } | undefined)?.draft ?? '',
   saveDraft: (draft) => vscode.setState({ draft }),
 });
+
+// While no model is usable, the welcome view stands above the conversation.
+const welcome = createWelcomeView(post);
+layout.steps.before(welcome.element);
 
 const promptBox = document.querySelector<HTMLTextAreaElement>('[data-testid="prompt"]');
 const slashCommands = promptBox === null ? undefined : attachSlashCommands(promptBox);
@@ -158,6 +163,9 @@ window.addEventListener('message', (message: MessageEvent<ToWebview>) => {
       return;
     case 'focusPrompt':
       promptBox?.focus();
+      return;
+    case 'welcome':
+      welcome.set(data.welcome);
       return;
     case 'prompt':
       layout.setPrompt(data.text);

@@ -9,7 +9,7 @@ import type { Elicitor } from '../agent/runElicitation';
 import { runAgent } from '../agent/runAgent';
 import { SessionCache } from '../agent/sessionCache';
 import type { ChatModel } from '../models/chatModel';
-import { createChatModel } from '../models/openAiChatModel';
+import { createModelFor } from './modelFactory';
 import type { AgentEvent, NoticeAction } from '../protocol/agentEvents';
 import type { ApprovalRequest, Tool } from '../tools/tool';
 import { historyMessages } from '../protocol/conversationHistory';
@@ -60,7 +60,7 @@ export interface SessionDependencies {
   readonly onDidChangeRunning: (running: boolean) => void;
   /** How an MCP server's question reaches the user (the panel's card); absent: questions are declined. */
   readonly elicitor?: Elicitor | undefined;
-  /** Replaces the models (tests); defaults to the OpenAI-compatible client. */
+  /** Replaces the models (tests); defaults to the provider's model (modelFactory.ts). */
   readonly createModel?: (settings: AgentSettings['functionCallModel']) => ChatModel;
 }
 
@@ -126,7 +126,7 @@ export class AgentSession implements vscode.Disposable {
   private async execute(conversation: StoredConversation, runId: string, signal: AbortSignal): Promise<void> {
     const { log } = this.deps;
     const settings = await this.deps.settings();
-    const createModel = this.deps.createModel ?? ((model) => createChatModel(model));
+    const createModel = this.deps.createModel ?? createModelFor;
     const functionCallModel = createModel(settings.functionCallModel);
     const answerModel = settings.singleModel ? functionCallModel : createModel(settings.answerModel);
     const sources = this.deps.toolSources();
