@@ -72,6 +72,8 @@ export class AgentSession implements vscode.Disposable {
   private cache = new SessionCache();
   private run: { controller: AbortController; done: Promise<void> } | undefined;
   private saveTimer: NodeJS.Timeout | undefined;
+  /** Runs whose revert is under way. */
+  private readonly reverting = new Set<string>();
   /** Saves run one after another (each writes the same file). */
   private saving: Promise<void> = Promise.resolve();
 
@@ -193,7 +195,17 @@ export class AgentSession implements vscode.Disposable {
 
   async revert(runId: string): Promise<void> {
     const revertRun = this.deps.toolSources().revertRun;
-    if (!revertRun) return;
+    // A second click while the first revert still asks would revert from the stored record again.
+    if (!revertRun || this.reverting.has(runId)) return;
+    this.reverting.add(runId);
+    try {
+      await this.revertWith(revertRun, runId);
+    } finally {
+      this.reverting.delete(runId);
+    }
+  }
+
+  private async revertWith(revertRun: NonNullable<ToolSources['revertRun']>, runId: string): Promise<void> {
     const conversationId = this.conversation.id;
     const stored = await this.deps.store.runEdits.load(conversationId, runId);
     const outcome = await revertRun(runId, stored);

@@ -158,6 +158,18 @@ describe('workspace tools in the extension host', () => {
   });
 
   it('an edit to a document with unsaved changes lands in the editor and leaves it unsaved; so does its revert', async () => {
+    // VS Code in a browser (code-server) saves after a delay by default; unsaved text must stay unsaved here.
+    const files = vscode.workspace.getConfiguration('files');
+    const autoSave = files.inspect('autoSave')?.globalValue;
+    await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+    try {
+      await editUnsavedDocumentAndRevert();
+    } finally {
+      await files.update('autoSave', autoSave, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  async function editUnsavedDocumentAndRevert(): Promise<void> {
     fs.writeFileSync(file('unsaved.ts'), 'saved line\n');
     const document = await vscode.workspace.openTextDocument(file('unsaved.ts'));
     const editor = await vscode.window.showTextDocument(document);
@@ -177,7 +189,7 @@ describe('workspace tools in the extension host', () => {
     assert.equal(fs.readFileSync(file('unsaved.ts'), 'utf8'), 'saved line\n');
     await vscode.window.showTextDocument(document);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-  });
+  }
 
   it('a run\'s stored journal reverts in a fresh journal (as after a reload)', async () => {
     fs.writeFileSync(file('stored.ts'), 'before\n');
