@@ -10,8 +10,10 @@ import { createConversationView, type ConversationView } from './steps';
 import { waitingForApproval } from './approvalEvents';
 import { waitingForElicitation } from './elicitationEvents';
 import { attachSlashCommands } from './slashCommands';
-import { attachResourceChips } from './resourceChips';
+import { attachContextChips } from './contextChips';
+import { attachContextPicker } from './contextPicker';
 import { applyEvents, expireApprovals } from './viewModel';
+import { createWelcomeView } from './welcomeView';
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
@@ -45,9 +47,14 @@ const layout: Layout = buildLayout(document.body, {
   saveDraft: (draft) => vscode.setState({ draft }),
 });
 
+// While no model is usable, the welcome view stands above the conversation.
+const welcome = createWelcomeView(post);
+layout.steps.before(welcome.element);
+
 const promptBox = document.querySelector<HTMLTextAreaElement>('[data-testid="prompt"]');
 const slashCommands = promptBox === null ? undefined : attachSlashCommands(promptBox);
-const resourceChips = promptBox === null ? undefined : attachResourceChips(promptBox, post);
+const contextChips = promptBox === null ? undefined : attachContextChips(promptBox, post);
+const contextPicker = promptBox === null ? undefined : attachContextPicker(promptBox, post);
 
 // Follow the newest step unless the user scrolled up to read. Only scrolling
 // right after a user gesture counts: off-screen steps (content-visibility)
@@ -148,8 +155,17 @@ window.addEventListener('message', (message: MessageEvent<ToWebview>) => {
     case 'slashCommands':
       slashCommands?.setCommands(data.commands);
       return;
-    case 'attachedResources':
-      resourceChips?.set(data.resources);
+    case 'attachedContext':
+      contextChips?.set(data.chips);
+      return;
+    case 'contextSuggestions':
+      contextPicker?.setSuggestions(data.query, data.suggestions);
+      return;
+    case 'focusPrompt':
+      promptBox?.focus();
+      return;
+    case 'welcome':
+      welcome.set(data.welcome);
       return;
     case 'prompt':
       layout.setPrompt(data.text);

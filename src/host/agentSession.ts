@@ -9,7 +9,7 @@ import type { Elicitor } from '../agent/runElicitation';
 import { runAgent } from '../agent/runAgent';
 import { SessionCache } from '../agent/sessionCache';
 import type { ChatModel } from '../models/chatModel';
-import { createChatModel } from '../models/openAiChatModel';
+import { createModelFor } from './modelFactory';
 import type { AgentEvent, NoticeAction } from '../protocol/agentEvents';
 import type { ApprovalRequest, Tool } from '../tools/tool';
 import type { RevertOutcome } from '../tools/editJournal';
@@ -17,8 +17,10 @@ import type { JournalRunSnapshot } from '../tools/editJournalSnapshot';
 import { historyMessages } from '../protocol/conversationHistory';
 import { HostEventName } from '../protocol/hostEventNames';
 import { appendCompacted, titleFrom, type ConversationStore, type StoredConversation } from './conversationStore';
+import type { AttachedContext } from './contextAttachments';
 import type { OutputLog } from './outputLog';
-import { loadRulesFiles, type RuleFile } from '../tools/rulesFiles';
+import { createNestedRulesFinder, type NestedRulesFinder } from '../tools/nestedRules';
+import { loadRulesFiles, type RuleFile, type RulesRoot } from '../tools/rulesFiles';
 
 /** Where a run's tools and approvals come from (workspace tools, MCP), injected so the panel works without them. */
 export interface ToolSources {
@@ -63,7 +65,7 @@ export interface SessionDependencies {
   readonly onDidChangeRunning: (running: boolean) => void;
   /** How an MCP server's question reaches the user (the panel's card); absent: questions are declined. */
   readonly elicitor?: Elicitor | undefined;
-  /** Replaces the models (tests); defaults to the OpenAI-compatible client. */
+  /** Replaces the models (tests); defaults to the provider's model (modelFactory.ts). */
   readonly createModel?: (settings: AgentSettings['functionCallModel']) => ChatModel;
 }
 
@@ -104,8 +106,8 @@ export class AgentSession implements vscode.Disposable {
     this.scheduleSave();
   }
 
-  /** Starts a run for `text`; resolves when the run has ended. Ignored while a run is going. */
-  async send(text: string): Promise<void> {
+  /** Starts a run for `text` (and what was attached to it); resolves when the run has ended. Ignored while a run is going. */
+  async send(text: string, attached?: AttachedContext): Promise<void> {
     if (this.run) return;
     const controller = new AbortController();
     let finish!: () => void;
@@ -115,7 +117,9 @@ export class AgentSession implements vscode.Disposable {
     const runId = randomUUID();
     try {
       if (!conversation.title) conversation.title = titleFrom(text);
-      this.append({ type: 'CUSTOM', name: HostEventName.userMessage, value: { text, runId }, timestamp: Date.now() } as AgentEvent);
+      // The attached items travel apart from the typed text: the panel shows their names, the models read them.
+      const value = attached === undefined ? { text, runId } : { text, runId, attached: { labels: attached.labels, text: attached.text } };
+      this.append({ type: 'CUSTOM', name: HostEventName.userMessage, value, timestamp: Date.now() } as AgentEvent);
       await this.save();
       await this.execute(conversation, runId, controller.signal);
     } finally {
@@ -129,7 +133,7 @@ export class AgentSession implements vscode.Disposable {
   private async execute(conversation: StoredConversation, runId: string, signal: AbortSignal): Promise<void> {
     const { log } = this.deps;
     const settings = await this.deps.settings();
-    const createModel = this.deps.createModel ?? ((model) => createChatModel(model));
+    const createModel = this.deps.createModel ?? createModelFor;
     const functionCallModel = createModel(settings.functionCallModel);
     const answerModel = settings.singleModel ? functionCallModel : createModel(settings.answerModel);
     const sources = this.deps.toolSources();
@@ -142,7 +146,7 @@ export class AgentSession implements vscode.Disposable {
     const started = Date.now();
     try {
       const events = runAgent(
-        { threadId: conversation.id, runId, messages: historyMessages(conversation.events), mode: settings.mode, rules: await workspaceRules(settings.rulesFiles) },
+        { threadId: conversation.id, runId, messages: historyMessages(conversation.events), mode: settings.mode, ...(await workspaceRules(settings.rulesFiles)) },
         {
           functionCallModel,
           answerModel,
@@ -279,12 +283,10 @@ export function revertSummary(outcome: RevertOutcome): string {
   return text;
 }
 
-/** The rules files of every workspace folder (named by folder in a multi-root workspace). */
-async function workspaceRules(patterns: readonly string[]): Promise<RuleFile[]> {
+/** The rules files of every workspace folder (named by folder in a multi-root workspace), and the finder of nested ones. */
+async function workspaceRules(patterns: readonly string[]): Promise<{ rules: RuleFile[]; nestedRules: NestedRulesFinder | undefined }> {
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
-  if (patterns.length === 0 || folders.length === 0) return [];
-  return loadRulesFiles(
-    folders.map((folder) => ({ folder: folder.uri.fsPath, label: folders.length > 1 ? folder.name : '' })),
-    patterns,
-  );
+  if (patterns.length === 0 || folders.length === 0) return { rules: [], nestedRules: undefined };
+  const roots: RulesRoot[] = folders.map((folder) => ({ folder: folder.uri.fsPath, label: folders.length > 1 ? folder.name : '' }));
+  return { rules: await loadRulesFiles(roots, patterns), nestedRules: createNestedRulesFinder(roots, patterns) };
 }

@@ -14,6 +14,7 @@ import { createRunCommandTool } from '../tools/runCommandTool';
 import type { Approver } from '../agent/runApprovalGate';
 import { addToAlwaysAllow } from './alwaysAllowSetting';
 import { ApprovalCenter } from './approvalCenter';
+import { TerminalCommandRunner } from './terminalCommandRunner';
 import { VscodeWorkspaceHost } from './workspaceVscodeHost';
 
 export const APPROVE_EDIT_COMMAND = 'tandem.approveEdit';
@@ -52,6 +53,7 @@ export function createWorkspaceToolsForVscode(owner: DisposableOwner, log: (line
   const host = new VscodeWorkspaceHost();
   const journal = new EditJournal(host);
   let tools: readonly Tool[] | undefined;
+  let terminals: TerminalCommandRunner | undefined;
   let approvals: ReturnType<typeof ApprovalCenter.acquire> | undefined;
   const disposables: vscode.Disposable[] = [];
 
@@ -84,8 +86,8 @@ export function createWorkspaceToolsForVscode(owner: DisposableOwner, log: (line
     tools: () =>
       (tools ??= [
         ...createWorkspaceTools(host, journal),
-        // The child-process runner; never in Restricted Mode (checked at each call, too).
-        createRunCommandTool({ host, runner: new ChildProcessRunner(), isTrusted: () => vscode.workspace.isTrusted }),
+        // The Tandem terminal where shell integration works, else a child process; never in Restricted Mode (checked at each call).
+        createRunCommandTool({ host, runner: (terminals = new TerminalCommandRunner(new ChildProcessRunner(), log)), isTrusted: () => vscode.workspace.isTrusted }),
       ]),
     approvalGateFor: (runId, policy) => {
       approvals ??= ApprovalCenter.acquire();
@@ -117,6 +119,7 @@ export function createWorkspaceToolsForVscode(owner: DisposableOwner, log: (line
     },
     dispose: () => {
       for (const disposable of disposables.splice(0)) disposable.dispose();
+      terminals?.dispose();
       approvals?.release();
       approvals = undefined;
     },

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { launchVsCode, type VsCodeSession } from './harness';
+import { streamIntoPanel } from '../../bench/panel/streamIntoPanel';
 
 let server: ScriptedModelServer;
 let session: VsCodeSession;
@@ -81,6 +82,23 @@ test('a selection in an earlier paragraph survives further streaming; the text a
     assert.equal(after.code.trim(), 'code at the end');
   } catch (error) {
     await session.screenshot('panel-streaming-failure').catch(() => undefined);
+    console.error(session.logs());
+    throw error;
+  }
+});
+
+// The short form of the "streaming to the screen" benchmark (bench/panelBench.ts):
+// 2,000 numbered tokens of mixed Markdown at 2,000 tokens/s; every token shows,
+// once, in order. Timing is the benchmark's business, not this test's.
+test('2,000 streamed tokens all reach the DOM, in order', { timeout: 120_000 }, async () => {
+  try {
+    const view = await session.webview();
+    const run = await streamIntoPanel(view, server, 2_000, 2_000);
+    assert.equal(run.markers.length, run.expectedMarkers, 'every marker is in the answer once');
+    assert.ok(run.markers.every((marker, index) => marker === index), 'the markers are in order');
+    assert.ok(run.figures.complete);
+  } catch (error) {
+    await session.screenshot('panel-streaming-order-failure').catch(() => undefined);
     console.error(session.logs());
     throw error;
   }
