@@ -16,7 +16,8 @@ import { historyMessages } from '../protocol/conversationHistory';
 import { HostEventName } from '../protocol/hostEventNames';
 import { appendCompacted, titleFrom, type ConversationStore, type StoredConversation } from './conversationStore';
 import type { OutputLog } from './outputLog';
-import { loadRulesFiles, type RuleFile } from '../tools/rulesFiles';
+import { createNestedRulesFinder, type NestedRulesFinder } from '../tools/nestedRules';
+import { loadRulesFiles, type RuleFile, type RulesRoot } from '../tools/rulesFiles';
 
 /** Where a run's tools and approvals come from (workspace tools, MCP), injected so the panel works without them. */
 export interface ToolSources {
@@ -136,7 +137,7 @@ export class AgentSession implements vscode.Disposable {
     const started = Date.now();
     try {
       const events = runAgent(
-        { threadId: conversation.id, runId, messages: historyMessages(conversation.events), mode: settings.mode, rules: await workspaceRules(settings.rulesFiles) },
+        { threadId: conversation.id, runId, messages: historyMessages(conversation.events), mode: settings.mode, ...(await workspaceRules(settings.rulesFiles)) },
         {
           functionCallModel,
           answerModel,
@@ -233,12 +234,10 @@ export class AgentSession implements vscode.Disposable {
   }
 }
 
-/** The rules files of every workspace folder (named by folder in a multi-root workspace). */
-async function workspaceRules(patterns: readonly string[]): Promise<RuleFile[]> {
+/** The rules files of every workspace folder (named by folder in a multi-root workspace), and the finder of nested ones. */
+async function workspaceRules(patterns: readonly string[]): Promise<{ rules: RuleFile[]; nestedRules: NestedRulesFinder | undefined }> {
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
-  if (patterns.length === 0 || folders.length === 0) return [];
-  return loadRulesFiles(
-    folders.map((folder) => ({ folder: folder.uri.fsPath, label: folders.length > 1 ? folder.name : '' })),
-    patterns,
-  );
+  if (patterns.length === 0 || folders.length === 0) return { rules: [], nestedRules: undefined };
+  const roots: RulesRoot[] = folders.map((folder) => ({ folder: folder.uri.fsPath, label: folders.length > 1 ? folder.name : '' }));
+  return { rules: await loadRulesFiles(roots, patterns), nestedRules: createNestedRulesFinder(roots, patterns) };
 }
