@@ -14,7 +14,8 @@ import type { AgentEvent, NoticeAction } from '../protocol/agentEvents';
 import type { ApprovalRequest, Tool } from '../tools/tool';
 import { historyMessages } from '../protocol/conversationHistory';
 import { HostEventName } from '../protocol/hostEventNames';
-import { appendCompacted, titleFrom, type ConversationStore, type StoredConversation } from './conversationStore';
+import { appendCompacted } from '../protocol/eventCompaction';
+import { titleFrom, type ConversationStore, type StoredConversation } from './conversationStore';
 import type { OutputLog } from './outputLog';
 import { loadRulesFiles, type RuleFile } from '../tools/rulesFiles';
 
