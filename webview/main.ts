@@ -13,6 +13,7 @@ import { attachSlashCommands } from './slashCommands';
 import { attachResourceChips } from './resourceChips';
 import { applyEvents, expireApprovals } from './viewModel';
 import { PanelState } from './panelState';
+import { createWelcomeView } from './welcomeView';
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
@@ -46,6 +47,10 @@ const layout: Layout = buildLayout(document.body, {
   draft: saved.initialDraft,
   saveDraft: (draft) => saved.setDraft(draft),
 });
+
+// While no model is usable, the welcome view stands above the conversation.
+const welcome = createWelcomeView(post);
+layout.steps.before(welcome.element);
 
 const promptBox = document.querySelector<HTMLTextAreaElement>('[data-testid="prompt"]');
 const slashCommands = promptBox === null ? undefined : attachSlashCommands(promptBox);
@@ -161,6 +166,9 @@ window.addEventListener('message', (message: MessageEvent<ToWebview>) => {
       return;
     case 'attachedResources':
       resourceChips?.set(data.resources);
+      return;
+    case 'welcome':
+      welcome.set(data.welcome);
       return;
     case 'prompt':
       layout.setPrompt(data.text);

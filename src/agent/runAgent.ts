@@ -15,7 +15,9 @@ import { EventChannel } from './eventChannel';
 import { answerMessages, CHAT_SYSTEM_PROMPT } from './prompts';
 import { rulesNotice } from './rules';
 import { systemPrompt } from './promptTemplates';
+import type { NestedRulesFinder } from '../tools/nestedRules';
 import type { RuleFile } from '../tools/rulesFiles';
+import { RunRules } from './runRules';
 import { lengthEvaluator, type ResultEvaluator } from './resultEvaluator';
 import { RunEmitter } from './runEmitter';
 import { createRunElicitation, type Elicitor } from './runElicitation';
@@ -33,6 +35,8 @@ export interface RunInput {
   readonly mode?: 'agent' | 'chat' | undefined;
   /** The repository's rules files; their text joins both models' system prompts. */
   readonly rules?: readonly RuleFile[] | undefined;
+  /** Finds the nested rules files (the nearest AGENTS.md) above files the run touches; absent: root rules only. */
+  readonly nestedRules?: NestedRulesFinder | undefined;
 }
 
 export interface AgentDependencies {
@@ -120,6 +124,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
   try {
     if (signal.aborted) throw new CancelledError();
     const question = lastUserText(input.messages);
+    const rules = new RunRules(input.rules, input.nestedRules);
     if (input.rules?.length) emitter.notice('rules', 'info', rulesNotice(input.rules));
     let answerInput: ChatMessage[];
     let stopReason: StopReason;
@@ -148,7 +153,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
         signal,
         log: deps.log,
         clock,
-        rules: input.rules,
+        rules,
         singleModel,
       });
       usage.endPhase();
@@ -179,8 +184,8 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
       }
       const concluded = tools.finalReply ? `The tool-using model concluded: ${tools.finalReply}` : undefined;
       const limited = stopReason === 'noToolCall' || stopReason === 'finished' || stopReason === 'sufficient' ? undefined : tools.reason;
-      answerInput = answerMessages(input.messages, tools.findings, [limited, concluded].filter(Boolean).join(' ') || undefined, input.rules, (builtIn) =>
-        systemPrompt(settings.prompts, 'answer', builtIn, { model: names.answerModel, rules: input.rules }),
+      answerInput = answerMessages(input.messages, tools.findings, [limited, concluded].filter(Boolean).join(' ') || undefined, rules.files(), (builtIn) =>
+        systemPrompt(settings.prompts, 'answer', builtIn, { model: names.answerModel, rules: rules.files() }),
       );
       emitter.custom(
         CustomEventName.phase,

@@ -12,7 +12,8 @@ import { CancelledError, isCancellation } from '../common/errors';
 import { LoopDetector } from './loopDetector';
 import { runModelTurn } from './modelTurn';
 import { systemPrompt } from './promptTemplates';
-import type { RuleFile } from '../tools/rulesFiles';
+import { nestedRulesNotice } from './rules';
+import type { RunRules } from './runRules';
 import { FINISH_TOOL_NAME, finishTool, functionCallSystemPrompt, toolList, insufficientNote, loopWarning, REMINDER, TRUNCATED_NOTE, type Finding } from './prompts';
 import type { EvaluatedResult, ResultEvaluator } from './resultEvaluator';
 import type { RunEmitter, StreamedMessage } from './runEmitter';
@@ -51,8 +52,8 @@ export interface ToolPhaseContext {
   readonly log?: ((line: string) => void) | undefined;
   /** Agent time for the time limit; a wait on a person pauses it. */
   readonly clock?: AgentClock | undefined;
-  /** The repository's rules files, appended to the system prompt. */
-  readonly rules?: readonly RuleFile[] | undefined;
+  /** The repository's rules files, appended to the system prompt; nested ones join as files are touched. */
+  readonly rules?: RunRules | undefined;
   /** One model serves both phases: a reply without a tool call is the answer, streamed as a text message. */
   readonly singleModel?: boolean | undefined;
 }
@@ -88,17 +89,15 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
   if (remind) schemas.push(finishTool);
   const toolsByName = new Map(context.tools.map((tool) => [tool.name, tool]));
   const toolNames = new Set(toolsByName.keys());
-  const messages: ChatMessage[] = [
-    {
-      role: 'system',
-      content: systemPrompt(settings.prompts, 'functionCall', functionCallSystemPrompt(schemas, { remind, answersItself: context.singleModel === true }), {
-        model: context.model.name,
-        rules: context.rules,
-        tools: toolList(schemas),
-      }),
-    },
-    ...context.conversation,
-  ];
+  const systemMessage = (): ChatMessage => ({
+    role: 'system',
+    content: systemPrompt(settings.prompts, 'functionCall', functionCallSystemPrompt(schemas, { remind, answersItself: context.singleModel === true }), {
+      model: context.model.name,
+      rules: context.rules?.files(),
+      tools: toolList(schemas),
+    }),
+  });
+  const messages: ChatMessage[] = [systemMessage(), ...context.conversation];
   const loops = new LoopDetector();
   const findings: Finding[] = [];
   const allResults: EvaluatedResult[] = [];
@@ -302,6 +301,13 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
       const toolCalls: ToolCall[] = plan.calls.map((call) => ({ id: call.id, name: call.name, arguments: call.rawArguments || '{}' }));
       messages.push({ role: 'assistant', content: turn.content || null, toolCalls });
       for (const outcome of outcomes) messages.push({ role: 'tool', toolCallId: outcome.call.id, content: resultForModel(outcome, notes) });
+    }
+    // Rules files near what the round read or changed join the system prompt from the next call on.
+    const touched = outcomes.flatMap((outcome) => (outcome.status === 'done' || outcome.status === 'cached' ? (outcome.result.touchedPaths ?? []) : []));
+    const joined = touched.length > 0 && context.rules ? await context.rules.noteTouched(touched) : [];
+    if (joined.length > 0) {
+      messages[0] = systemMessage();
+      emitter.notice('rules', 'info', nestedRulesNotice(joined));
     }
     const round: EvaluatedResult[] = outcomes.map((outcome) => ({ toolName: outcome.call.name, arguments: outcome.args, result: outcome.result }));
     allResults.push(...round);

@@ -9,7 +9,7 @@ import type { Elicitor } from '../agent/runElicitation';
 import { runAgent } from '../agent/runAgent';
 import { SessionCache } from '../agent/sessionCache';
 import type { ChatModel } from '../models/chatModel';
-import { createChatModel } from '../models/openAiChatModel';
+import { createModelFor } from './modelFactory';
 import type { AgentEvent, NoticeAction } from '../protocol/agentEvents';
 import type { ApprovalRequest, Tool } from '../tools/tool';
 import { historyMessages } from '../protocol/conversationHistory';
@@ -17,7 +17,8 @@ import { HostEventName } from '../protocol/hostEventNames';
 import { appendCompacted } from '../protocol/eventCompaction';
 import { titleFrom, type ConversationStore, type StoredConversation } from './conversationStore';
 import type { OutputLog } from './outputLog';
-import { loadRulesFiles, type RuleFile } from '../tools/rulesFiles';
+import { createNestedRulesFinder, type NestedRulesFinder } from '../tools/nestedRules';
+import { loadRulesFiles, type RuleFile, type RulesRoot } from '../tools/rulesFiles';
 
 /** Where a run's tools and approvals come from (workspace tools, MCP), injected so the panel works without them. */
 export interface ToolSources {
@@ -60,7 +61,7 @@ export interface SessionDependencies {
   readonly onDidChangeRunning: (running: boolean) => void;
   /** How an MCP server's question reaches the user (the panel's card); absent: questions are declined. */
   readonly elicitor?: Elicitor | undefined;
-  /** Replaces the models (tests); defaults to the OpenAI-compatible client. */
+  /** Replaces the models (tests); defaults to the provider's model (modelFactory.ts). */
   readonly createModel?: (settings: AgentSettings['functionCallModel']) => ChatModel;
 }
 
@@ -124,7 +125,7 @@ export class AgentSession implements vscode.Disposable {
   private async execute(conversation: StoredConversation, runId: string, signal: AbortSignal): Promise<void> {
     const { log } = this.deps;
     const settings = await this.deps.settings();
-    const createModel = this.deps.createModel ?? ((model) => createChatModel(model));
+    const createModel = this.deps.createModel ?? createModelFor;
     const functionCallModel = createModel(settings.functionCallModel);
     const answerModel = settings.singleModel ? functionCallModel : createModel(settings.answerModel);
     const sources = this.deps.toolSources();
@@ -137,7 +138,7 @@ export class AgentSession implements vscode.Disposable {
     const started = Date.now();
     try {
       const events = runAgent(
-        { threadId: conversation.id, runId, messages: historyMessages(conversation.events), mode: settings.mode, rules: await workspaceRules(settings.rulesFiles) },
+        { threadId: conversation.id, runId, messages: historyMessages(conversation.events), mode: settings.mode, ...(await workspaceRules(settings.rulesFiles)) },
         {
           functionCallModel,
           answerModel,
@@ -234,12 +235,10 @@ export class AgentSession implements vscode.Disposable {
   }
 }
 
-/** The rules files of every workspace folder (named by folder in a multi-root workspace). */
-async function workspaceRules(patterns: readonly string[]): Promise<RuleFile[]> {
+/** The rules files of every workspace folder (named by folder in a multi-root workspace), and the finder of nested ones. */
+async function workspaceRules(patterns: readonly string[]): Promise<{ rules: RuleFile[]; nestedRules: NestedRulesFinder | undefined }> {
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
-  if (patterns.length === 0 || folders.length === 0) return [];
-  return loadRulesFiles(
-    folders.map((folder) => ({ folder: folder.uri.fsPath, label: folders.length > 1 ? folder.name : '' })),
-    patterns,
-  );
+  if (patterns.length === 0 || folders.length === 0) return { rules: [], nestedRules: undefined };
+  const roots: RulesRoot[] = folders.map((folder) => ({ folder: folder.uri.fsPath, label: folders.length > 1 ? folder.name : '' }));
+  return { rules: await loadRulesFiles(roots, patterns), nestedRules: createNestedRulesFinder(roots, patterns) };
 }

@@ -7,7 +7,7 @@ import type { AgentSettings } from '../agent/agentSettings';
 import { CustomEventName, type AgentEvent, type ModelRole } from '../protocol/agentEvents';
 import type { McpServerStatus } from '../mcp/mcpServerStatus';
 import { parseFromWebview, type FromWebview, type PanelSettings, type SlashCommand, type ToWebview } from '../protocol/webviewMessages';
-import { fetchModelList, pickModel, type ModelList } from './modelPicker';
+import { fetchModelList, pickModel, type ModelList, type PickedModel } from './modelPicker';
 import { panelHtml } from './panelHtml';
 import { AgentSession, type ToolSources } from './agentSession';
 import { ApprovalCenter } from './approvalCenter';
@@ -22,7 +22,9 @@ import type { OutputLog } from './outputLog';
 import { RunPreparation, WORKSPACE_TRUSTED_MESSAGE } from './runPreparation';
 import { ApiKeys } from './secrets';
 import { SettingsConsentStore } from './settingsConsentStore';
-import { modelSettingKey, withApiKeys, writeSetting } from './settingsReader';
+import { modelSettingKey, providerSettingKey, withApiKeys, writeSetting, writeUserSetting } from './settingsReader';
+import { listVscodeModels, withVscodeContextWindows } from './vscodeChatModel';
+import { ModelReadiness } from './modelReadiness';
 import { workspaceKey } from './workspaceIdentity';
 
 /** What the panel needs from MCP; the hub's status feed when MCP is wired. */
@@ -58,6 +60,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly store: ConversationStore;
   private readonly keys: ApiKeys;
   private readonly preparation: RunPreparation;
+  /** Whether any model is usable; the welcome view while none is. */
+  private readonly readiness: ModelReadiness;
   private session: AgentSession;
   /** MCP servers' questions, answered by the panel's elicitation card. */
   private readonly elicitor = new PanelElicitor();
@@ -83,6 +87,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.keys,
       (warning) => this.log.warnOnce(warning),
     );
+    this.readiness = new ModelReadiness(
+      () => this.preparation.read(),
+      this.keys,
+      (welcome) => this.post({ type: 'welcome', welcome }),
+    ).watch(context.secrets);
+    this.disposables.push(this.readiness);
     this.session = this.createSession(initial);
     const settings = this.settings();
     this.lastMode = settings.mode;
@@ -117,8 +127,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         log: this.log,
         toolSources: this.options.toolSources,
         elicitor: this.elicitor,
-        settings: () =>
-          this.preparation.prepare((code, message, level, action) => this.session.notice(code, message, level, action), this.options.beforeRun),
+        settings: async () =>
+          withVscodeContextWindows(
+            await this.preparation.prepare((code, message, level, action) => this.session.notice(code, message, level, action), this.options.beforeRun),
+          ),
         emit: (conversationId, event) => {
           this.enqueue(conversationId, event);
           // A card nobody can see would stall the run: bring the panel up (keeping focus where it is).
@@ -128,6 +140,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           void vscode.commands.executeCommand('setContext', 'tandem.running', running);
           if (!running) this.flush();
           this.postHistory();
+          // A run may have settled the workspace's settings (consent): is a model usable now?
+          if (!running && this.readiness.unusable) void this.readiness.check();
         },
       },
       initial,
@@ -204,6 +218,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         this.postHistory();
         this.postMcpStatus();
         this.preparation.noticeRestricted((code, message, level, action) => this.session.notice(code, message, level, action));
+        this.post({ type: 'welcome', welcome: this.readiness.current ?? null });
+        void this.readiness.check();
         return;
       case 'send': {
         // `/<server>.<prompt>`: the MCP prompt's text is what gets sent.
@@ -266,6 +282,15 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'mcpSignIn':
         await this.options.mcp?.signIn?.({ name: message.name, source: message.source });
         return;
+      case 'checkModels':
+        await this.readiness.check();
+        return;
+      case 'useLocalModel':
+        await this.useLocalModel(message.baseUrl, message.model);
+        return;
+      case 'useVscodeModel':
+        await this.useVscodeModel(message.id);
+        return;
       case 'openDiff':
         if (!((await ApprovalCenter.current()?.openDiff(message.id)) ?? false)) void vscode.window.showInformationMessage('Tandem: that change is no longer waiting for approval.');
         return;
@@ -279,7 +304,37 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       void vscode.window.showInformationMessage('Tandem is still working on the last question. Stop it first.');
       return;
     }
+    // No usable model (no key, nothing answers): the welcome view says what to do; no run that can only fail.
+    // While the workspace's settings wait for consent, the run goes ahead and asks.
+    if (this.readiness.current !== null && !this.preparation.consentPending() && !(await this.readiness.check())) {
+      this.post({ type: 'prompt', text, send: false });
+      await this.reveal();
+      return;
+    }
     await this.session.send(text);
+  }
+
+  /** The welcome view's choice of a local server's model: the user's settings point the function-call model at it. */
+  private async useLocalModel(baseUrl: string, model: string): Promise<void> {
+    if (!this.readiness.foundLocalModel(baseUrl, model)) {
+      this.log.warn(`welcome: ${baseUrl} / ${model} is not among the local models found; ignored`);
+      return;
+    }
+    await writeUserSetting('functionCallModel.baseUrl', baseUrl);
+    await writeUserSetting('functionCallModel.model', model);
+    if (this.settings().functionCallModel.provider === 'vscode') await writeUserSetting('functionCallModel.provider', 'openai');
+    this.log.info(`welcome: the function-call model is now ${model} at ${baseUrl} (user settings)`);
+  }
+
+  /** The welcome view's choice of one of VS Code's language models. */
+  private async useVscodeModel(id: string): Promise<void> {
+    if (!(await listVscodeModels()).some((model) => model.id === id)) {
+      this.log.warn(`welcome: VS Code offers no model ${id}; ignored`);
+      return;
+    }
+    await writeUserSetting('functionCallModel.provider', 'vscode');
+    await writeUserSetting('functionCallModel.model', id);
+    this.log.info(`welcome: the function-call model is now VS Code's ${id} (user settings)`);
   }
 
   async stop(): Promise<void> {
@@ -322,26 +377,31 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     await this.keys.prompt([settings.functionCallModel.baseUrl, settings.answerModel.baseUrl]);
   }
 
-  /** Quick picks for both models, filled from /models (free text when the list is unavailable). */
+  /** Quick picks for both models: the endpoint's /models beside VS Code's language models (free text when neither has any). */
   async selectModels(): Promise<void> {
     for (const role of ['function-call', 'answer'] as const) {
-      const { models, error } = await vscode.window.withProgress(
+      const [{ models, error }, vscodeModels] = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: 'Tandem: listing the models…', cancellable: true },
         async (_progress, token) => {
           const cancellation = signalFromToken(token);
           try {
-            return await this.fetchModels(role, cancellation.signal);
+            return await Promise.all([this.fetchModels(role, cancellation.signal), listVscodeModels()]);
           } finally {
             cancellation.dispose();
           }
         },
       );
       const settings = this.settings();
-      const current = role === 'function-call' ? settings.functionCallModel.model : settings.singleModel ? '' : settings.answerModel.model;
+      const model = role === 'function-call' ? settings.functionCallModel : settings.answerModel;
+      const current: PickedModel = {
+        model: role === 'function-call' ? model.model : settings.singleModel ? '' : model.model,
+        provider: model.provider ?? 'openai',
+      };
       const title = role === 'function-call' ? 'Function-call model (calls the tools)' : 'Answer model (empty: same as function-call)';
-      const picked = await pickModel(title, models, current, error, role === 'answer');
+      const picked = await pickModel(title, { baseUrl: model.baseUrl, models, error }, vscodeModels, current, role === 'answer');
       if (picked === undefined) return;
-      await writeSetting(modelSettingKey(role), picked);
+      await writeSetting(modelSettingKey(role), picked.model);
+      if (picked.model && picked.provider !== current.provider) await writeSetting(providerSettingKey(role), picked.provider);
     }
   }
 
@@ -429,6 +489,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.lastMode = settings.mode;
     this.lastResponseMode = settings.responseMode;
     this.postSettings();
+    void this.readiness.check();
   }
 
   dispose(): void {

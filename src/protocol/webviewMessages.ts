@@ -58,6 +58,12 @@ export const fromWebviewSchema = z.discriminatedUnion('type', [
     type: z.literal('command'),
     command: z.enum(PANEL_COMMANDS),
   }),
+  /** The welcome view's "Check again": is a model usable now? */
+  z.object({ type: z.literal('checkModels') }),
+  /** The welcome view: use this model of a local server it found (the host checks it found exactly that). */
+  z.object({ type: z.literal('useLocalModel'), baseUrl: z.string().min(1).max(2048), model: z.string().trim().min(1).max(300) }),
+  /** The welcome view: use this VS Code language model (by id). */
+  z.object({ type: z.literal('useVscodeModel'), id: z.string().min(1).max(300) }),
 ]);
 
 export type FromWebview = z.infer<typeof fromWebviewSchema>;
@@ -91,6 +97,18 @@ export interface PanelSettings {
   readonly answerModel: string;
 }
 
+/** Why no model is usable yet and the ways out, for the welcome view. */
+export interface WelcomeState {
+  /** What is wrong, one sentence each (e.g. "No API key for https://api.openai.com/v1."). */
+  readonly problems: readonly string[];
+  /** Local servers that answered, with their models. */
+  readonly localServers: readonly { readonly name: string; readonly baseUrl: string; readonly models: readonly string[] }[];
+  /** Where local servers were looked for ("Ollama at http://127.0.0.1:11434/v1"), for the "none found" line. */
+  readonly localServersTried: readonly string[];
+  /** VS Code's language models. */
+  readonly vscodeModels: readonly { readonly id: string; readonly name: string; readonly vendor: string }[];
+}
+
 export type ToWebview =
   /**
    * Replaces everything the panel shows with this conversation; with
@@ -121,5 +139,7 @@ export type ToWebview =
   | { readonly type: 'attachedResources'; readonly resources: readonly { readonly uri: string; readonly label: string; readonly server: string }[] }
   /** The MCP prompts the prompt box offers after '/'. */
   | { readonly type: 'slashCommands'; readonly commands: readonly SlashCommand[] }
+  /** The welcome view while no model is usable; null hides it. */
+  | { readonly type: 'welcome'; readonly welcome: WelcomeState | null }
   /** Puts text into the prompt box (Ask About Selection) and sends it when `send` is true. */
   | { readonly type: 'prompt'; readonly text: string; readonly send: boolean };
