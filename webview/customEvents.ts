@@ -21,7 +21,7 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
   const value = (event['value'] ?? {}) as Record<string, unknown>;
   switch (name) {
     case HostEventName.userMessage:
-      push<UserStep>(view, { kind: 'user', text: text(value['text']), model: undefined });
+      push<UserStep>(view, { kind: 'user', text: withAttachedLabels(text(value['text']), value['attached']), model: undefined });
       return;
     case 'tandem.phase': {
       const phase = value as unknown as PhasePayload;
@@ -153,3 +153,10 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
  * not yet announced (the loop announces each result right after it), so each
  * call keeps one result step in both response modes.
  */
+
+/** The prompt as the panel shows it: the typed text, then the names of what was attached (their content goes to the models only). */
+function withAttachedLabels(prompt: string, attached: unknown): string {
+  const labels = (attached as { labels?: unknown } | undefined)?.labels;
+  if (!Array.isArray(labels) || labels.length === 0) return prompt;
+  return `${prompt}\n\nAttached: ${labels.map((label) => String(label)).join(', ')}`;
+}

@@ -10,7 +10,8 @@ import { createConversationView, type ConversationView } from './steps';
 import { waitingForApproval } from './approvalEvents';
 import { waitingForElicitation } from './elicitationEvents';
 import { attachSlashCommands } from './slashCommands';
-import { attachResourceChips } from './resourceChips';
+import { attachContextChips } from './contextChips';
+import { attachContextPicker } from './contextPicker';
 import { applyEvents, expireApprovals } from './viewModel';
 import { PanelState } from './panelState';
 import { createWelcomeView } from './welcomeView';
@@ -54,7 +55,8 @@ layout.steps.before(welcome.element);
 
 const promptBox = document.querySelector<HTMLTextAreaElement>('[data-testid="prompt"]');
 const slashCommands = promptBox === null ? undefined : attachSlashCommands(promptBox);
-const resourceChips = promptBox === null ? undefined : attachResourceChips(promptBox, post);
+const contextChips = promptBox === null ? undefined : attachContextChips(promptBox, post);
+const contextPicker = promptBox === null ? undefined : attachContextPicker(promptBox, post);
 
 // Follow the newest step unless the user scrolled up to read. Only scrolling
 // right after a user gesture counts: off-screen steps (content-visibility)
@@ -164,8 +166,14 @@ window.addEventListener('message', (message: MessageEvent<ToWebview>) => {
     case 'slashCommands':
       slashCommands?.setCommands(data.commands);
       return;
-    case 'attachedResources':
-      resourceChips?.set(data.resources);
+    case 'attachedContext':
+      contextChips?.set(data.chips);
+      return;
+    case 'contextSuggestions':
+      contextPicker?.setSuggestions(data.query, data.suggestions);
+      return;
+    case 'focusPrompt':
+      promptBox?.focus();
       return;
     case 'welcome':
       welcome.set(data.welcome);

@@ -16,6 +16,7 @@ import { historyMessages } from '../protocol/conversationHistory';
 import { HostEventName } from '../protocol/hostEventNames';
 import { appendCompacted } from '../protocol/eventCompaction';
 import { titleFrom, type ConversationStore, type StoredConversation } from './conversationStore';
+import type { AttachedContext } from './contextAttachments';
 import type { OutputLog } from './outputLog';
 import { createNestedRulesFinder, type NestedRulesFinder } from '../tools/nestedRules';
 import { loadRulesFiles, type RuleFile, type RulesRoot } from '../tools/rulesFiles';
@@ -100,8 +101,8 @@ export class AgentSession implements vscode.Disposable {
     this.scheduleSave();
   }
 
-  /** Starts a run for `text`; resolves when the run has ended. Ignored while a run is going. */
-  async send(text: string): Promise<void> {
+  /** Starts a run for `text` (and what was attached to it); resolves when the run has ended. Ignored while a run is going. */
+  async send(text: string, attached?: AttachedContext): Promise<void> {
     if (this.run) return;
     const controller = new AbortController();
     let finish!: () => void;
@@ -111,7 +112,9 @@ export class AgentSession implements vscode.Disposable {
     const runId = randomUUID();
     try {
       if (!conversation.title) conversation.title = titleFrom(text);
-      this.append({ type: 'CUSTOM', name: HostEventName.userMessage, value: { text, runId }, timestamp: Date.now() } as AgentEvent);
+      // The attached items travel apart from the typed text: the panel shows their names, the models read them.
+      const value = attached === undefined ? { text, runId } : { text, runId, attached: { labels: attached.labels, text: attached.text } };
+      this.append({ type: 'CUSTOM', name: HostEventName.userMessage, value, timestamp: Date.now() } as AgentEvent);
       await this.save();
       await this.execute(conversation, runId, controller.signal);
     } finally {

@@ -1,6 +1,7 @@
-// What the models see of earlier turns: the user's prompts and the final
-// answers. Tool traffic stays in the run that produced it. Read straight from
-// the stored stream: the prompt event and RUN_FINISHED's result.
+// What the models see of earlier turns: the user's prompts (with what was
+// attached to them) and the final answers. Tool traffic stays in the run that
+// produced it. Read straight from the stored stream: the prompt event and
+// RUN_FINISHED's result.
 import type { ChatMessage } from '../models/chatModel';
 import type { AgentEvent } from './agentEvents';
 import { HostEventName } from './hostEventNames';
@@ -9,8 +10,11 @@ export function historyMessages(events: readonly AgentEvent[]): ChatMessage[] {
   const messages: ChatMessage[] = [];
   for (const event of events) {
     if (event.type === 'CUSTOM' && event['name'] === HostEventName.userMessage) {
-      const text = (event['value'] as { text?: unknown } | undefined)?.text;
-      if (typeof text === 'string' && text) messages.push({ role: 'user', content: text });
+      const value = event['value'] as { text?: unknown; attached?: { text?: unknown } } | undefined;
+      const text = value?.text;
+      // Items attached to the prompt (context chips) follow the typed text.
+      const attached = value?.attached?.text;
+      if (typeof text === 'string' && text) messages.push({ role: 'user', content: typeof attached === 'string' && attached ? `${text}\n\n${attached}` : text });
     } else if (event.type === 'RUN_FINISHED') {
       const answer = (event['result'] as { answer?: unknown } | undefined)?.answer;
       if (typeof answer === 'string' && answer) messages.push({ role: 'assistant', content: answer });
