@@ -12,6 +12,8 @@ import type { ChatModel } from '../models/chatModel';
 import { createModelFor } from './modelFactory';
 import type { AgentEvent, NoticeAction } from '../protocol/agentEvents';
 import type { ApprovalRequest, Tool } from '../tools/tool';
+import type { RevertOutcome } from '../tools/editJournal';
+import type { JournalRunSnapshot } from '../tools/editJournalSnapshot';
 import { historyMessages } from '../protocol/conversationHistory';
 import { HostEventName } from '../protocol/hostEventNames';
 import { appendCompacted } from '../protocol/eventCompaction';
@@ -28,8 +30,10 @@ export interface ToolSources {
   approverFor(runId: string): Approver;
   /** Files the run changed and can revert; empty when none. */
   editedFiles?(runId: string): readonly string[];
-  /** Reverts the run's edits; returns the files restored. */
-  revertRun?(runId: string): Promise<readonly string[]>;
+  /** The run's edit journal in its stored form, kept with the conversation. */
+  runEditsSnapshot?(runId: string): JournalRunSnapshot | undefined;
+  /** Reverts the run's edits (from `stored` after a reload), asking about files changed since; undefined when it has no record. */
+  revertRun?(runId: string, stored?: JournalRunSnapshot): Promise<RevertOutcome | undefined>;
 }
 
 /** Asks with a modal dialog; what the workspace tools replace with their diff view. */
@@ -71,6 +75,8 @@ export class AgentSession implements vscode.Disposable {
   private cache = new SessionCache();
   private run: { controller: AbortController; done: Promise<void> } | undefined;
   private saveTimer: NodeJS.Timeout | undefined;
+  /** Runs whose revert is under way. */
+  private readonly reverting = new Set<string>();
   /** Saves run one after another (each writes the same file). */
   private saving: Promise<void> = Promise.resolve();
 
@@ -176,16 +182,46 @@ export class AgentSession implements vscode.Disposable {
     log.info(`run ${runId} ended after ${Date.now() - started} ms`);
     const edited = sources.editedFiles?.(runId) ?? [];
     if (edited.length > 0 && conversation === this.conversation) {
+      await this.storeRunEdits(conversation.id, runId, sources);
       this.append({ type: 'CUSTOM', name: HostEventName.runEdits, value: { runId, files: edited }, timestamp: Date.now() } as AgentEvent);
+    }
+  }
+
+  /** Keeps the run's journal with the conversation, so its revert survives a reload. */
+  private async storeRunEdits(conversationId: string, runId: string, sources: ToolSources): Promise<void> {
+    const snapshot = sources.runEditsSnapshot?.(runId);
+    if (snapshot === undefined) return;
+    try {
+      await this.deps.store.runEdits.save(conversationId, runId, snapshot);
+    } catch (error) {
+      this.deps.log.error(`could not store the edits of run ${runId} (revert works until the window reloads): ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
   async revert(runId: string): Promise<void> {
     const revertRun = this.deps.toolSources().revertRun;
-    if (!revertRun) return;
-    const files = await revertRun(runId);
-    this.append({ type: 'CUSTOM', name: HostEventName.runReverted, value: { runId, files }, timestamp: Date.now() } as AgentEvent);
-    this.notice('reverted', `Reverted ${files.length} file${files.length === 1 ? '' : 's'} changed by that run.`);
+    // A second click while the first revert still asks would revert from the stored record again.
+    if (!revertRun || this.reverting.has(runId)) return;
+    this.reverting.add(runId);
+    try {
+      await this.revertWith(revertRun, runId);
+    } finally {
+      this.reverting.delete(runId);
+    }
+  }
+
+  private async revertWith(revertRun: NonNullable<ToolSources['revertRun']>, runId: string): Promise<void> {
+    const conversationId = this.conversation.id;
+    const stored = await this.deps.store.runEdits.load(conversationId, runId);
+    const outcome = await revertRun(runId, stored);
+    if (outcome === undefined) {
+      this.notice('revertUnavailable', 'The edits of that run are no longer recorded, so they cannot be reverted.', 'warning');
+      return;
+    }
+    await this.deps.store.runEdits.remove(conversationId, runId).catch(() => undefined);
+    const { restored, skipped, failed } = outcome;
+    this.append({ type: 'CUSTOM', name: HostEventName.runReverted, value: { runId, files: restored, skipped }, timestamp: Date.now() } as AgentEvent);
+    this.notice('reverted', revertSummary(outcome), skipped.length + failed.length > 0 ? 'warning' : 'info');
   }
 
   /** Stops the run; resolves when it has ended. */
@@ -236,6 +272,16 @@ export class AgentSession implements vscode.Disposable {
     this.run?.controller.abort();
     void this.save();
   }
+}
+
+/** "Reverted 2 files …; kept 1 changed after the run: a.ts." */
+export function revertSummary(outcome: RevertOutcome): string {
+  const plural = (count: number) => `${count} file${count === 1 ? '' : 's'}`;
+  const name = (file: string) => vscode.workspace.asRelativePath(file);
+  let text = `Reverted ${plural(outcome.restored.length)} changed by that run.`;
+  if (outcome.skipped.length > 0) text += ` Kept ${plural(outcome.skipped.length)} changed after the run: ${outcome.skipped.map(name).join(', ')}.`;
+  if (outcome.failed.length > 0) text += ` Could not restore ${outcome.failed.map((failure) => `${name(failure.path)} (${failure.reason})`).join(', ')}.`;
+  return text;
 }
 
 /** The rules files of every workspace folder (named by folder in a multi-root workspace), and the finder of nested ones. */

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import type { AgentEvent } from '../protocol/agentEvents';
 import type { ConversationSummary } from '../protocol/webviewMessages';
 import { eventLines, headerLine, parseLog } from './conversationLog';
+import { RunEditsStore } from './runEditsStore';
 
 export interface StoredConversation {
   readonly id: string;
@@ -74,11 +75,16 @@ const maxConversations = 100;
 export { appendCompacted } from '../protocol/eventCompaction';
 
 export class ConversationStore {
+  /** The edit journals of the conversations' runs (what "Revert this run's edits" restores). */
+  readonly runEdits: RunEditsStore;
+
   constructor(
     private readonly directory: string,
     private readonly state: KeyValueState,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.runEdits = new RunEditsStore(directory);
+  }
 
   create(): StoredConversation {
     const time = this.now();
@@ -198,6 +204,7 @@ export class ConversationStore {
   private async removeFiles(id: string): Promise<void> {
     await rm(this.file(id), { force: true });
     await rm(this.file(id, '.json'), { force: true });
+    await this.runEdits.removeConversation(id);
     this.written.delete(id);
   }
 }

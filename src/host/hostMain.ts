@@ -62,7 +62,8 @@ export function startHost(context: vscode.ExtensionContext, log: OutputLog): Hos
             tools: () => (vscode.workspace.isTrusted ? [...workspace.tools(), ...mcp.hub.tools()] : workspace.tools().filter((tool) => tool.readOnly)),
             approverFor: (runId) => workspace.approverFor(runId),
             editedFiles: (runId) => workspace.editedFiles(runId),
-            revertRun: (runId) => workspace.revertRun(runId),
+            runEditsSnapshot: (runId) => workspace.runEditsSnapshot(runId),
+            revertRun: (runId, stored) => workspace.revertRun(runId, stored),
           }),
           mcp,
           context: {
