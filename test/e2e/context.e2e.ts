@@ -3,8 +3,9 @@
 // picked with the keyboard and becomes a chip, another chip is removed with ×,
 // and the sent request holds the picked file's content (and not the removed
 // one's). Then Tandem: Add to Tandem Context from the palette attaches the
-// editor's selection, the focus key puts the caret in the prompt box, and the
-// selection reaches the model. One code-server session.
+// editor's selection, the focus key puts the caret in the prompt box, `@`
+// attaches another selection and the problems, and all of it reaches the
+// model. One code-server session.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -132,12 +133,27 @@ test('Tandem: Add to Tandem Context attaches the selection; the focus key puts t
     await view.locator('[data-testid="context-chip"][data-path="selection:picked.py:2"]').waitFor({ state: 'visible', timeout: 15_000 });
 
     await editor.click();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Shift+End'); // line 3, still selected while the panel has the focus
     await page.keyboard.press('Control+Alt+J');
     await waitFor(async () => view.evaluate(() => document.activeElement?.getAttribute('data-testid') === 'prompt'), 'the prompt box to have the focus', 10_000);
+    // The picker's special items: the selection (of the editor the panel's focus left) and the problems.
+    for (const [typed, kind] of [['@sel', 'selection'], ['@probl', 'problems']] as const) {
+      await page.keyboard.type(typed);
+      await view.locator(`[data-testid="context-option"][data-kind="${kind}"]`).first().waitFor({ state: 'visible', timeout: 10_000 });
+      await page.keyboard.press('Enter');
+    }
+    await view.locator('[data-testid="context-chip"][data-path="selection:picked.py:3"]').waitFor({ state: 'visible', timeout: 10_000 });
+    await view.locator('[data-testid="context-chip"][data-path="problems"]').waitFor({ state: 'visible', timeout: 10_000 });
     server.push({ model, content: 'It sets second.' });
-    await page.keyboard.type('What does this line do?');
+    await page.keyboard.type('What do these lines do?');
     await page.keyboard.press('Enter');
     await answered(view, 'It sets second.');
-    assert.match(lastPrompt(), /^What does this line do\?\n\nAttached selection from picked\.py, line 2:\n```python\nsecond = "SELECTION-MARKER-77"\n```/);
+    const sent = lastPrompt();
+    assert.match(sent, /^What do these lines do\?\n\nAttached selection from picked\.py, line 2:\n```python\nsecond = "SELECTION-MARKER-77"\n```/);
+    assert.match(sent, /Attached selection from picked\.py, line 3:\n```python\nthird = 3\n```/);
+    assert.match(sent, /Attached problems \(the diagnostics VS Code reports for the workspace\):/);
   }),
 );
