@@ -14,11 +14,16 @@ export function historyMessages(events: readonly AgentEvent[]): ChatMessage[] {
       const text = value?.text;
       // Items attached to the prompt (context chips) follow the typed text.
       const attached = value?.attached?.text;
-      if (typeof text === 'string' && text) messages.push({ role: 'user', content: typeof attached === 'string' && attached ? `${text}\n\n${attached}` : text });
+      if (typeof text === 'string' && text) messages.push({ role: 'user', content: promptWithAttachments(text, typeof attached === 'string' ? attached : undefined) });
     } else if (event.type === 'RUN_FINISHED') {
       const answer = (event['result'] as { answer?: unknown } | undefined)?.answer;
       if (typeof answer === 'string' && answer) messages.push({ role: 'assistant', content: answer });
     }
   }
   return messages;
+}
+
+/** The typed prompt followed by the attached items' blocks: what the models read. */
+export function promptWithAttachments(text: string, attached: string | undefined): string {
+  return attached === undefined || attached === '' ? text : `${text}\n\n${attached}`;
 }
