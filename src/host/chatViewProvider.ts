@@ -232,6 +232,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           await this.send(message.text); // says a run is going; the chips stay for the next message
           return;
         }
+        // Before slash commands and attachments are used up: no usable model, nothing consumed.
+        if (!(await this.modelUsable(message.text))) return;
         // `/<server>.<prompt>`: the MCP prompt's text is what gets sent.
         const expanded = await this.options.mcp?.expandSlashCommand?.(message.text);
         if (expanded === null) return;
@@ -322,13 +324,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       void vscode.window.showInformationMessage('Tandem is still working on the last question. Stop it first.');
       return;
     }
-    // No usable model (no key, nothing answers): the welcome view says what to do; no run that can only fail.
-    // While the workspace's settings wait for consent, the run goes ahead and asks.
-    if (this.readiness.current !== null && !this.preparation.consentPending() && !(await this.readiness.check())) {
-      this.post({ type: 'prompt', text, send: false });
-      await this.reveal();
-      return; // the chips stay for the next try
-    }
+    if (!(await this.modelUsable(text))) return; // the chips stay for the next try
     // The chips are read now and used up by this message.
     const attached = withAttachments ? await this.options.context?.attachments.take(new AbortController().signal) : undefined;
     await this.session.send(text, attached);
@@ -343,6 +339,19 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     }
     this.focusWhenReady = true;
     await vscode.commands.executeCommand('tandem.chat.focus');
+  }
+
+  /**
+   * No usable model (no key, nothing answers): the welcome view says what to
+   * do, the text goes back into the prompt box, and no run starts that can
+   * only fail. While the workspace's settings wait for consent, the run goes
+   * ahead and asks.
+   */
+  private async modelUsable(text: string): Promise<boolean> {
+    if (this.readiness.current === null || this.preparation.consentPending() || (await this.readiness.check())) return true;
+    this.post({ type: 'prompt', text, send: false });
+    await this.reveal();
+    return false;
   }
 
   /** The welcome view's choice of a local server's model: the user's settings point the function-call model at it. */
