@@ -134,6 +134,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           withVscodeContextWindows(
             await this.preparation.prepare((code, message, level, action) => this.session.notice(code, message, level, action), this.options.beforeRun),
           ),
+        modelSettings: async () =>
+          withVscodeContextWindows(await this.preparation.prepare((code, message, level, action) => this.session.notice(code, message, level, action))),
         emit: (conversationId, event) => {
           this.enqueue(conversationId, event);
           // A card nobody can see would stall the run: bring the panel up (keeping focus where it is).
@@ -379,6 +381,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   async stop(): Promise<void> {
     await this.session.stop();
+  }
+
+  /** Tandem: Condense Conversation. */
+  async condense(): Promise<void> {
+    await this.reveal();
+    await this.session.condense();
   }
 
   async newChat(): Promise<void> {
