@@ -67,11 +67,13 @@ const price = z.object({
 
 /** One schema and default per setting key (without the `tandem.` prefix). */
 const fields = {
+  'functionCallModel.provider': { schema: z.enum(['openai', 'vscode']), fallback: 'openai' },
   'functionCallModel.baseUrl': { schema: url, fallback: OPENAI_BASE_URL },
   'functionCallModel.model': { schema: z.string().trim().min(1), fallback: 'gpt-4o-mini' },
   'functionCallModel.temperature': { schema: z.number().min(0).max(2), fallback: 0 },
   'functionCallModel.maxTokens': { schema: z.number().int().min(1), fallback: 2048 },
   'functionCallModel.contextWindow': { schema: z.number().int().min(0), fallback: 0 },
+  'answerModel.provider': { schema: z.enum(['openai', 'vscode']), fallback: 'openai' },
   'answerModel.baseUrl': { schema: z.union([z.literal(''), url]), fallback: '' },
   'answerModel.model': { schema: z.string().trim(), fallback: '' },
   'answerModel.temperature': { schema: z.number().min(0).max(2), fallback: 0.3 },
@@ -190,6 +192,7 @@ export function resolveSettings(raw: RawSettings, env: NodeJS.ProcessEnv = proce
   };
 
   const functionCallModel: ModelSettings = {
+    provider: value('functionCallModel.provider'),
     baseUrl: value('functionCallModel.baseUrl'),
     model: value('functionCallModel.model'),
     temperature: value('functionCallModel.temperature'),
@@ -201,6 +204,7 @@ export function resolveSettings(raw: RawSettings, env: NodeJS.ProcessEnv = proce
   const answerModel: ModelSettings = singleModel
     ? functionCallModel
     : {
+        provider: value('answerModel.provider'),
         baseUrl: value('answerModel.baseUrl') || functionCallModel.baseUrl,
         model: answerName,
         temperature: value('answerModel.temperature'),

@@ -2,6 +2,7 @@
 // prompts. Rules files are repository content, so untrusted: they are framed
 // as guidance for the model and never change settings, tools or approvals.
 
+import type { NestedRule } from '../tools/nestedRules';
 import type { RuleFile } from '../tools/rulesFiles';
 
 /** The system-prompt section for the given rules; '' when there are none. */
@@ -21,6 +22,11 @@ export function rulesSection(rules: readonly RuleFile[] | undefined): string {
 /** A system prompt with the rules appended. */
 export function withRules(systemPrompt: string, rules: readonly RuleFile[] | undefined): string {
   return systemPrompt + rulesSection(rules);
+}
+
+/** The notice text naming rules files that joined during the run, and the files they were found for. */
+export function nestedRulesNotice(joined: readonly NestedRule[]): string {
+  return `Rules: + ${joined.map((nested) => `${nested.rule.path} (for ${nested.near})`).join(', ')}`;
 }
 
 /** The notice text naming the rules files a run uses. */

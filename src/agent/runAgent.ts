@@ -10,12 +10,15 @@ import type { AgentSettings } from './agentSettings';
 import { runAnswerPhase } from './answerPhase';
 import { noticeAnswerEnding } from './answerEnding';
 import { attachContextMeter } from './contextMeter';
-import { CancelledError, isCancellation, ModelApiError, TandemError } from '../common/errors';
+import { CancelledError, ContextOverflowError, isCancellation, ModelApiError, TandemError } from '../common/errors';
+import { ContextBudget } from './contextBudget';
 import { EventChannel } from './eventChannel';
 import { answerMessages, CHAT_SYSTEM_PROMPT } from './prompts';
 import { rulesNotice } from './rules';
 import { systemPrompt } from './promptTemplates';
+import type { NestedRulesFinder } from '../tools/nestedRules';
 import type { RuleFile } from '../tools/rulesFiles';
+import { RunRules } from './runRules';
 import { lengthEvaluator, type ResultEvaluator } from './resultEvaluator';
 import { RunEmitter } from './runEmitter';
 import { createRunElicitation, type Elicitor } from './runElicitation';
@@ -33,6 +36,8 @@ export interface RunInput {
   readonly mode?: 'agent' | 'chat' | undefined;
   /** The repository's rules files; their text joins both models' system prompts. */
   readonly rules?: readonly RuleFile[] | undefined;
+  /** Finds the nested rules files (the nearest AGENTS.md) above files the run touches; absent: root rules only. */
+  readonly nestedRules?: NestedRulesFinder | undefined;
 }
 
 export interface AgentDependencies {
@@ -85,7 +90,9 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
   const usage = new UsageTracker(deps.functionCallModel.name, deps.answerModel.name, settings.pricing);
   const names = { functionCallModel: deps.functionCallModel.name, answerModel: deps.answerModel.name };
   const singleModel = deps.functionCallModel === deps.answerModel;
-  attachContextMeter(usage, emitter, { 'function-call': settings.functionCallModel, answer: settings.answerModel });
+  const models = { 'function-call': settings.functionCallModel, answer: settings.answerModel };
+  const windows = attachContextMeter(usage, emitter, models);
+  const budget = new ContextBudget({ models, windows, summarizer: deps.answerModel, emitter, usage, log: deps.log }, input.messages);
   let answer = '';
   const finished = (stopReason: RunResult['stopReason']) => {
     emitter.closeAll();
@@ -119,13 +126,14 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
   try {
     if (signal.aborted) throw new CancelledError();
     const question = lastUserText(input.messages);
+    const rules = new RunRules(input.rules, input.nestedRules);
     if (input.rules?.length) emitter.notice('rules', 'info', rulesNotice(input.rules));
     let answerInput: ChatMessage[];
     let stopReason: StopReason;
 
     if (mode === 'chat') {
       stopReason = 'chatMode';
-      answerInput = [{ role: 'system', content: systemPrompt(settings.prompts, 'chat', CHAT_SYSTEM_PROMPT, { model: names.answerModel, rules: input.rules }) }, ...input.messages];
+      answerInput = [{ role: 'system', content: systemPrompt(settings.prompts, 'chat', CHAT_SYSTEM_PROMPT, { model: names.answerModel, rules: input.rules }) }, ...budget.conversation];
     } else {
       emitter.custom(CustomEventName.phase, { phase: 'tools', role: 'function-call', model: names.functionCallModel, ...names } satisfies PhasePayload, {
         role: 'function-call',
@@ -147,8 +155,9 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
         signal,
         log: deps.log,
         clock,
-        rules: input.rules,
+        rules,
         singleModel,
+        budget,
       });
       usage.endPhase();
       stopReason = tools.stopReason;
@@ -178,8 +187,9 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
       }
       const concluded = tools.finalReply ? `The tool-using model concluded: ${tools.finalReply}` : undefined;
       const limited = stopReason === 'noToolCall' || stopReason === 'finished' || stopReason === 'sufficient' ? undefined : tools.reason;
-      answerInput = answerMessages(input.messages, tools.findings, [limited, concluded].filter(Boolean).join(' ') || undefined, input.rules, (builtIn) =>
-        systemPrompt(settings.prompts, 'answer', builtIn, { model: names.answerModel, rules: input.rules }),
+      // The conversation as the tool phase left it (earlier turns condensed, if they were).
+      answerInput = answerMessages(budget.conversation, tools.findings, [limited, concluded].filter(Boolean).join(' ') || undefined, rules.files(), (builtIn) =>
+        systemPrompt(settings.prompts, 'answer', builtIn, { model: names.answerModel, rules: rules.files() }),
       );
       emitter.custom(
         CustomEventName.phase,
@@ -197,7 +207,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
       );
     }
     emitter.stepStarted('answer');
-    const outcome = await runAnswerPhase({ model: deps.answerModel, messages: answerInput, emitter, usage, signal });
+    const outcome = await runAnswerPhase({ model: deps.answerModel, messages: answerInput, emitter, usage, signal, budget });
     answer = outcome.text;
     emitter.stepFinished();
     noticeAnswerEnding(outcome, emitter, settings.answerModel.maxTokens);
@@ -220,7 +230,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
     emitter.emit({
       type: EventType.RUN_ERROR,
       message,
-      code: error instanceof ModelApiError ? 'MODEL_API_ERROR' : error instanceof TandemError ? error.name : 'INTERNAL_ERROR',
+      code: error instanceof ContextOverflowError ? 'CONTEXT_OVERFLOW' : error instanceof ModelApiError ? 'MODEL_API_ERROR' : error instanceof TandemError ? error.name : 'INTERNAL_ERROR',
       metadata: { suggestion, phase },
       usage: usage.toAgUi(),
     });

@@ -12,7 +12,8 @@ import { CancelledError, isCancellation } from '../common/errors';
 import { LoopDetector } from './loopDetector';
 import { runModelTurn } from './modelTurn';
 import { systemPrompt } from './promptTemplates';
-import type { RuleFile } from '../tools/rulesFiles';
+import { nestedRulesNotice } from './rules';
+import type { RunRules } from './runRules';
 import { FINISH_TOOL_NAME, finishTool, functionCallSystemPrompt, toolList, insufficientNote, loopWarning, REMINDER, TRUNCATED_NOTE, type Finding } from './prompts';
 import type { EvaluatedResult, ResultEvaluator } from './resultEvaluator';
 import type { RunEmitter, StreamedMessage } from './runEmitter';
@@ -31,6 +32,7 @@ import type { UsageTracker } from './usageTracker';
 import type { ApprovalGate } from '../tools/tool';
 import type { ElicitationHandler } from '../tools/elicitation';
 import type { ChatModel } from '../models/chatModel';
+import type { ContextBudget } from './contextBudget';
 
 export { MISTAKE_LIMIT };
 
@@ -51,10 +53,12 @@ export interface ToolPhaseContext {
   readonly log?: ((line: string) => void) | undefined;
   /** Agent time for the time limit; a wait on a person pauses it. */
   readonly clock?: AgentClock | undefined;
-  /** The repository's rules files, appended to the system prompt. */
-  readonly rules?: readonly RuleFile[] | undefined;
+  /** The repository's rules files, appended to the system prompt; nested ones join as files are touched. */
+  readonly rules?: RunRules | undefined;
   /** One model serves both phases: a reply without a tool call is the answer, streamed as a text message. */
   readonly singleModel?: boolean | undefined;
+  /** Keeps each request inside the window (condenses older turns); absent: requests go as they are. */
+  readonly budget?: ContextBudget | undefined;
 }
 
 export interface ToolPhaseResult {
@@ -88,17 +92,15 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
   if (remind) schemas.push(finishTool);
   const toolsByName = new Map(context.tools.map((tool) => [tool.name, tool]));
   const toolNames = new Set(toolsByName.keys());
-  const messages: ChatMessage[] = [
-    {
-      role: 'system',
-      content: systemPrompt(settings.prompts, 'functionCall', functionCallSystemPrompt(schemas, { remind, answersItself: context.singleModel === true }), {
-        model: context.model.name,
-        rules: context.rules,
-        tools: toolList(schemas),
-      }),
-    },
-    ...context.conversation,
-  ];
+  const systemMessage = (): ChatMessage => ({
+    role: 'system',
+    content: systemPrompt(settings.prompts, 'functionCall', functionCallSystemPrompt(schemas, { remind, answersItself: context.singleModel === true }), {
+      model: context.model.name,
+      rules: context.rules?.files(),
+      tools: toolList(schemas),
+    }),
+  });
+  const messages: ChatMessage[] = [systemMessage(), ...context.conversation];
   const loops = new LoopDetector();
   const findings: Finding[] = [];
   const allResults: EvaluatedResult[] = [];
@@ -195,7 +197,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
     let gate = new TextGate((text) => interim.append(text));
     let turn: ModelTurn;
     try {
-      turn = await runModelTurn(context.model, { messages, tools: schemas }, phase.signal, {
+      const call = () => runModelTurn(context.model, { messages, tools: schemas }, phase.signal, {
         onReasoning: (delta) => thinking.append(delta),
         onText: (delta) => gate.write(delta),
         onPartialUsage: (partial) => usage.recordPartial(role, partial),
@@ -209,6 +211,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
           gate = new TextGate((text) => interim.append(text));
         },
       });
+      turn = await (context.budget ? context.budget.request(role, messages, schemas, phase.signal, call) : call());
     } catch (error) {
       thinking.close();
       interim.close();
@@ -302,6 +305,13 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
       const toolCalls: ToolCall[] = plan.calls.map((call) => ({ id: call.id, name: call.name, arguments: call.rawArguments || '{}' }));
       messages.push({ role: 'assistant', content: turn.content || null, toolCalls });
       for (const outcome of outcomes) messages.push({ role: 'tool', toolCallId: outcome.call.id, content: resultForModel(outcome, notes) });
+    }
+    // Rules files near what the round read or changed join the system prompt from the next call on.
+    const touched = outcomes.flatMap((outcome) => (outcome.status === 'done' || outcome.status === 'cached' ? (outcome.result.touchedPaths ?? []) : []));
+    const joined = touched.length > 0 && context.rules ? await context.rules.noteTouched(touched) : [];
+    if (joined.length > 0) {
+      messages[0] = systemMessage();
+      emitter.notice('rules', 'info', nestedRulesNotice(joined));
     }
     const round: EvaluatedResult[] = outcomes.map((outcome) => ({ toolName: outcome.call.name, arguments: outcome.args, result: outcome.result }));
     allResults.push(...round);

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { Server } from 'node:http';
 import * as path from 'node:path';
 import type { AutoApprovePolicy } from '../agent/policyApprovalGate';
+import { ConfigurationError } from '../common/errors';
 import { AgUiRunner } from '../agui/agUiRunner';
 import { createAgUiServer, listenOnLoopback } from '../agui/agUiServer';
 import type { McpHub } from '../mcp/mcpHub';
@@ -70,6 +71,10 @@ export async function startHeadlessAgent(options: HeadlessOptions): Promise<Head
   const loaded = loadSettingsFile(options.settingsFile, env);
   for (const warning of loaded.warnings) log(`settings: ${warning}`);
   const settings = loaded.agent;
+  for (const model of [settings.functionCallModel, settings.answerModel]) {
+    // VS Code's language models exist only inside VS Code.
+    if (model.provider === 'vscode') throw new ConfigurationError('provider "vscode" (VS Code\'s language models) works only inside VS Code; set provider "openai" and a baseUrl for the headless server.');
+  }
   const apiKey = env['OPENAI_API_KEY'] || undefined;
   const host = new NodeWorkspaceHost({ folders: [folder], ripgrep: 'path', sensitivePaths: settings.sensitivePaths });
   const workspaceTools: readonly Tool[] = createWorkspaceTools(host, new EditJournal(host));

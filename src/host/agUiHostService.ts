@@ -88,11 +88,11 @@ export function createAgUiHostService(context: AgUiHostContext, log: OutputLog):
     const runner = new AgUiRunner({
       serverToolNames: () => new Set(context.tools().map((tool) => tool.name)),
       prepare: async () => {
-        const { createChatModel } = await import('../models/openAiChatModel');
+        const { createModelFor } = await import('./modelFactory');
         const agentSettings = await withApiKeys(readSettings((warning) => log.warnOnce(warning), context.settingsAllowed ?? (() => false)), keys);
         await context.beforeRun?.(agentSettings);
-        const functionCallModel = createChatModel(agentSettings.functionCallModel);
-        const answerModel = agentSettings.singleModel ? functionCallModel : createChatModel(agentSettings.answerModel);
+        const functionCallModel = createModelFor(agentSettings.functionCallModel);
+        const answerModel = agentSettings.singleModel ? functionCallModel : createModelFor(agentSettings.answerModel);
         return {
           settings: agentSettings,
           functionCallModel,

@@ -6,20 +6,26 @@ import * as vscode from 'vscode';
 import type { AgentSettings } from '../agent/agentSettings';
 import { CustomEventName, type AgentEvent, type ModelRole } from '../protocol/agentEvents';
 import type { McpServerStatus } from '../mcp/mcpServerStatus';
-import { parseFromWebview, type FromWebview, type PanelSettings, type SlashCommand, type ToWebview } from '../protocol/webviewMessages';
-import { fetchModelList, pickModel, type ModelList } from './modelPicker';
+import { parseFromWebview, type ContextSuggestion, type FromWebview, type PanelSettings, type SlashCommand, type ToWebview } from '../protocol/webviewMessages';
+import type { ContextAttachments } from './contextAttachments';
+import { fetchModelList, pickModel, type ModelList, type PickedModel } from './modelPicker';
 import { panelHtml } from './panelHtml';
 import { AgentSession, type ToolSources } from './agentSession';
 import { ApprovalCenter } from './approvalCenter';
 import { PanelElicitor } from './panelElicitor';
 import { signalFromToken } from './cancellation';
 import { exportTranscript } from './transcriptExport';
-import { appendCompacted, ConversationStore, JsonFileState } from './conversationStore';
+import { ConversationStore, JsonFileState, type StoredConversation } from './conversationStore';
+import { appendCompacted } from '../protocol/eventCompaction';
+import { eventsAfter, positionOf, type StreamPosition } from '../protocol/streamPosition';
+import { randomUUID } from 'node:crypto';
 import type { OutputLog } from './outputLog';
 import { RunPreparation, WORKSPACE_TRUSTED_MESSAGE } from './runPreparation';
 import { ApiKeys } from './secrets';
 import { SettingsConsentStore } from './settingsConsentStore';
-import { modelSettingKey, withApiKeys, writeSetting } from './settingsReader';
+import { modelSettingKey, providerSettingKey, withApiKeys, writeSetting, writeUserSetting } from './settingsReader';
+import { listVscodeModels, withVscodeContextWindows } from './vscodeChatModel';
+import { ModelReadiness } from './modelReadiness';
 import { workspaceKey } from './workspaceIdentity';
 
 /** What the panel needs from MCP; the hub's status feed when MCP is wired. */
@@ -30,16 +36,20 @@ export interface McpStatusSource {
   slashCommands?(): readonly SlashCommand[];
   /** A slash command's prompt text (asking for arguments); undefined: not one; null: the user cancelled. */
   expandSlashCommand?(text: string): Promise<string | undefined | null>;
-  /** MCP resources attached to the next message. */
-  readonly attachments?: { list(): readonly { readonly uri: string; readonly label: string; readonly server: { readonly name: string } }[]; detach(uri: string): void } | undefined;
-  /** `text` with the attached resources' contents added (they are used up). */
-  withAttachedResources?(text: string): Promise<string>;
   /** Starts the sign-in of a remote server that asked for one. */
   signIn?(server: { readonly name: string; readonly source: string }): Promise<void>;
 }
 
+/** The next message's context chips and the `@` picker behind them. */
+export interface ContextSource {
+  readonly attachments: ContextAttachments;
+  suggestions(query: string): Promise<readonly ContextSuggestion[]>;
+  attachPick(kind: ContextSuggestion['kind'], path: string): Promise<boolean>;
+}
+
 export interface ChatViewOptions {
   readonly toolSources: () => ToolSources;
+  readonly context?: ContextSource | undefined;
   readonly mcp?: McpStatusSource | undefined;
   /** The user's answers about workspace setting values; one per window, shared with MCP. */
   readonly settingsConsent?: SettingsConsentStore | undefined;
@@ -55,6 +65,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly store: ConversationStore;
   private readonly keys: ApiKeys;
   private readonly preparation: RunPreparation;
+  /** Whether any model is usable; the welcome view while none is. */
+  private readonly readiness: ModelReadiness;
   private session: AgentSession;
   /** MCP servers' questions, answered by the panel's elicitation card. */
   private readonly elicitor = new PanelElicitor();
@@ -62,7 +74,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private queueConversation: string | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
   private lastMode: string | undefined;
+  /** A name for each conversation copy in memory, so a reopened panel's position is checked against the right one. */
+  private readonly streams = new WeakMap<StoredConversation, string>();
   private lastResponseMode: string | undefined;
+  /** Set by `focusPrompt` before the panel's page is up: focus the box once it says it is ready. */
+  private focusWhenReady = false;
 
   private constructor(
     private readonly context: vscode.ExtensionContext,
@@ -78,6 +94,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.keys,
       (warning) => this.log.warnOnce(warning),
     );
+    this.readiness = new ModelReadiness(
+      () => this.preparation.read(),
+      this.keys,
+      (welcome) => this.post({ type: 'welcome', welcome }),
+    ).watch(context.secrets);
+    this.disposables.push(this.readiness);
     this.session = this.createSession(initial);
     const settings = this.settings();
     this.lastMode = settings.mode;
@@ -88,6 +110,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       }),
     );
     if (options.mcp) this.disposables.push(options.mcp.onDidChangeStatus(() => this.postMcpStatus()));
+    if (options.context) this.disposables.push(options.context.attachments.onDidChange(() => this.postAttachedContext()));
     this.disposables.push(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         this.session.notice('workspaceTrusted', WORKSPACE_TRUSTED_MESSAGE);
@@ -112,8 +135,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         log: this.log,
         toolSources: this.options.toolSources,
         elicitor: this.elicitor,
-        settings: () =>
-          this.preparation.prepare((code, message, level, action) => this.session.notice(code, message, level, action), this.options.beforeRun),
+        settings: async () =>
+          withVscodeContextWindows(
+            await this.preparation.prepare((code, message, level, action) => this.session.notice(code, message, level, action), this.options.beforeRun),
+          ),
+        modelSettings: async () =>
+          withVscodeContextWindows(await this.preparation.prepare((code, message, level, action) => this.session.notice(code, message, level, action))),
         emit: (conversationId, event) => {
           this.enqueue(conversationId, event);
           // A card nobody can see would stall the run: bring the panel up (keeping focus where it is).
@@ -123,6 +150,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           void vscode.commands.executeCommand('setContext', 'tandem.running', running);
           if (!running) this.flush();
           this.postHistory();
+          // A run may have settled the workspace's settings (consent): is a model usable now?
+          if (!running && this.readiness.unusable) void this.readiness.check();
         },
       },
       initial,
@@ -170,7 +199,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     if (this.queue.length === 0 || !this.queueConversation) return;
-    this.post({ type: 'events', conversationId: this.queueConversation, events: this.queue });
+    const current = this.session.current;
+    const position = current.id === this.queueConversation ? this.positionOf(current) : undefined;
+    this.post({ type: 'events', conversationId: this.queueConversation, events: this.queue, position });
     this.queue = [];
   }
 
@@ -192,18 +223,30 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private async handle(message: FromWebview): Promise<void> {
     switch (message.type) {
       case 'ready':
-        this.postConversation();
+        this.postConversation(message.resume);
         this.postSettings();
         this.postHistory();
         this.postMcpStatus();
+        this.postAttachedContext();
+        if (this.focusWhenReady) {
+          this.focusWhenReady = false;
+          this.post({ type: 'focusPrompt' });
+        }
         this.preparation.noticeRestricted((code, message, level, action) => this.session.notice(code, message, level, action));
+        this.post({ type: 'welcome', welcome: this.readiness.current ?? null });
+        void this.readiness.check();
         return;
       case 'send': {
+        if (this.session.running) {
+          await this.send(message.text); // says a run is going; the chips stay for the next message
+          return;
+        }
+        // Before slash commands and attachments are used up: no usable model, nothing consumed.
+        if (!(await this.modelUsable(message.text))) return;
         // `/<server>.<prompt>`: the MCP prompt's text is what gets sent.
-        const expanded = this.session.running ? undefined : await this.options.mcp?.expandSlashCommand?.(message.text);
+        const expanded = await this.options.mcp?.expandSlashCommand?.(message.text);
         if (expanded === null) return;
-        const text = expanded ?? message.text;
-        await this.send(this.session.running ? text : ((await this.options.mcp?.withAttachedResources?.(text)) ?? text));
+        await this.send(expanded ?? message.text, true);
         return;
       }
       case 'stop':
@@ -253,11 +296,28 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         }
         return;
       }
-      case 'detachResource':
-        this.options.mcp?.attachments?.detach(message.uri);
+      case 'detachContext':
+        this.options.context?.attachments.detach(message.path);
+        return;
+      case 'contextSearch': {
+        const suggestions = (await this.options.context?.suggestions(message.query)) ?? [];
+        this.post({ type: 'contextSuggestions', query: message.query, suggestions });
+        return;
+      }
+      case 'attachContext':
+        await this.options.context?.attachPick(message.kind, message.path);
         return;
       case 'mcpSignIn':
         await this.options.mcp?.signIn?.({ name: message.name, source: message.source });
+        return;
+      case 'checkModels':
+        await this.readiness.check();
+        return;
+      case 'useLocalModel':
+        await this.useLocalModel(message.baseUrl, message.model);
+        return;
+      case 'useVscodeModel':
+        await this.useVscodeModel(message.id);
         return;
       case 'openDiff':
         if (!((await ApprovalCenter.current()?.openDiff(message.id)) ?? false)) void vscode.window.showInformationMessage('Tandem: that change is no longer waiting for approval.');
@@ -267,16 +327,73 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   // --- actions shared by the panel and the commands -------------------------
 
-  async send(text: string): Promise<void> {
+  /** Starts a run; `withAttachments`: the context chips go with it (a message typed in the panel). */
+  async send(text: string, withAttachments = false): Promise<void> {
     if (this.session.running) {
       void vscode.window.showInformationMessage('Tandem is still working on the last question. Stop it first.');
       return;
     }
-    await this.session.send(text);
+    if (!(await this.modelUsable(text))) return; // the chips stay for the next try
+    // The chips are read now and used up by this message.
+    const attached = withAttachments ? await this.options.context?.attachments.take(new AbortController().signal) : undefined;
+    await this.session.send(text, attached);
+  }
+
+  /** Shows the panel and puts the keyboard focus in its prompt box (`tandem.focusPrompt`). */
+  async focusPrompt(): Promise<void> {
+    if (this.view) {
+      this.view.show(false);
+      this.post({ type: 'focusPrompt' });
+      return;
+    }
+    this.focusWhenReady = true;
+    await vscode.commands.executeCommand('tandem.chat.focus');
+  }
+
+  /**
+   * No usable model (no key, nothing answers): the welcome view says what to
+   * do, the text goes back into the prompt box, and no run starts that can
+   * only fail. While the workspace's settings wait for consent, the run goes
+   * ahead and asks.
+   */
+  private async modelUsable(text: string): Promise<boolean> {
+    if (this.readiness.current === null || this.preparation.consentPending() || (await this.readiness.check())) return true;
+    this.post({ type: 'prompt', text, send: false });
+    await this.reveal();
+    return false;
+  }
+
+  /** The welcome view's choice of a local server's model: the user's settings point the function-call model at it. */
+  private async useLocalModel(baseUrl: string, model: string): Promise<void> {
+    if (!this.readiness.foundLocalModel(baseUrl, model)) {
+      this.log.warn(`welcome: ${baseUrl} / ${model} is not among the local models found; ignored`);
+      return;
+    }
+    await writeUserSetting('functionCallModel.baseUrl', baseUrl);
+    await writeUserSetting('functionCallModel.model', model);
+    if (this.settings().functionCallModel.provider === 'vscode') await writeUserSetting('functionCallModel.provider', 'openai');
+    this.log.info(`welcome: the function-call model is now ${model} at ${baseUrl} (user settings)`);
+  }
+
+  /** The welcome view's choice of one of VS Code's language models. */
+  private async useVscodeModel(id: string): Promise<void> {
+    if (!(await listVscodeModels()).some((model) => model.id === id)) {
+      this.log.warn(`welcome: VS Code offers no model ${id}; ignored`);
+      return;
+    }
+    await writeUserSetting('functionCallModel.provider', 'vscode');
+    await writeUserSetting('functionCallModel.model', id);
+    this.log.info(`welcome: the function-call model is now VS Code's ${id} (user settings)`);
   }
 
   async stop(): Promise<void> {
     await this.session.stop();
+  }
+
+  /** Tandem: Condense Conversation. */
+  async condense(): Promise<void> {
+    await this.reveal();
+    await this.session.condense();
   }
 
   async newChat(): Promise<void> {
@@ -315,26 +432,31 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     await this.keys.prompt([settings.functionCallModel.baseUrl, settings.answerModel.baseUrl]);
   }
 
-  /** Quick picks for both models, filled from /models (free text when the list is unavailable). */
+  /** Quick picks for both models: the endpoint's /models beside VS Code's language models (free text when neither has any). */
   async selectModels(): Promise<void> {
     for (const role of ['function-call', 'answer'] as const) {
-      const { models, error } = await vscode.window.withProgress(
+      const [{ models, error }, vscodeModels] = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: 'Tandem: listing the models…', cancellable: true },
         async (_progress, token) => {
           const cancellation = signalFromToken(token);
           try {
-            return await this.fetchModels(role, cancellation.signal);
+            return await Promise.all([this.fetchModels(role, cancellation.signal), listVscodeModels()]);
           } finally {
             cancellation.dispose();
           }
         },
       );
       const settings = this.settings();
-      const current = role === 'function-call' ? settings.functionCallModel.model : settings.singleModel ? '' : settings.answerModel.model;
+      const model = role === 'function-call' ? settings.functionCallModel : settings.answerModel;
+      const current: PickedModel = {
+        model: role === 'function-call' ? model.model : settings.singleModel ? '' : model.model,
+        provider: model.provider ?? 'openai',
+      };
       const title = role === 'function-call' ? 'Function-call model (calls the tools)' : 'Answer model (empty: same as function-call)';
-      const picked = await pickModel(title, models, current, error, role === 'answer');
+      const picked = await pickModel(title, { baseUrl: model.baseUrl, models, error }, vscodeModels, current, role === 'answer');
       if (picked === undefined) return;
-      await writeSetting(modelSettingKey(role), picked);
+      await writeSetting(modelSettingKey(role), picked.model);
+      if (picked.model && picked.provider !== current.provider) await writeSetting(providerSettingKey(role), picked.provider);
     }
   }
 
@@ -344,10 +466,28 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   // --- what the panel is told -----------------------------------------------
 
-  private postConversation(): void {
+  /** Sends the open conversation; to a panel that restored part of it (`resume`), only the rest. */
+  private postConversation(resume?: StreamPosition & { readonly conversationId: string }): void {
     this.flush();
     const conversation = this.session.current;
-    this.post({ type: 'conversation', id: conversation.id, events: conversation.events, running: this.session.running });
+    const position = this.positionOf(conversation);
+    const running = this.session.running;
+    const rest = resume?.conversationId === conversation.id ? eventsAfter(conversation.events, position.stream, resume) : undefined;
+    if (rest) {
+      this.log.info(`panel reopened: sent ${rest.length} of ${conversation.events.length} events`);
+      this.post({ type: 'conversation', id: conversation.id, events: rest, running, position, continues: true });
+    } else {
+      this.post({ type: 'conversation', id: conversation.id, events: conversation.events, running, position });
+    }
+  }
+
+  private positionOf(conversation: StoredConversation): StreamPosition {
+    let stream = this.streams.get(conversation);
+    if (!stream) {
+      stream = randomUUID();
+      this.streams.set(conversation, stream);
+    }
+    return positionOf(conversation.events, stream);
   }
 
   private postSettings(): void {
@@ -368,8 +508,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private postMcpStatus(): void {
     this.post({ type: 'mcpStatus', servers: this.options.mcp?.statuses() ?? [] });
     this.post({ type: 'slashCommands', commands: this.options.mcp?.slashCommands?.() ?? [] });
-    const attached = this.options.mcp?.attachments?.list() ?? [];
-    this.post({ type: 'attachedResources', resources: attached.map((item) => ({ uri: item.uri, label: item.label, server: item.server.name })) });
+  }
+
+  private postAttachedContext(): void {
+    const items = this.options.context?.attachments.list() ?? [];
+    this.post({ type: 'attachedContext', chips: items.map((item) => ({ path: item.path, label: item.label, title: item.title, error: item.error })) });
   }
 
   private async fetchModels(role: ModelRole, signal?: AbortSignal): Promise<ModelList> {
@@ -404,6 +547,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.lastMode = settings.mode;
     this.lastResponseMode = settings.responseMode;
     this.postSettings();
+    void this.readiness.check();
   }
 
   dispose(): void {

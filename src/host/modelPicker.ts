@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { ModelSettings } from '../models/chatModel';
 import { listModels } from '../models/openAiChatModel';
 import type { Log } from './outputLog';
+import type { VscodeModelInfo } from './vscodeChatModel';
 
 export interface ModelList {
   readonly models: string[];
@@ -23,25 +24,65 @@ export async function fetchModelList(model: ModelSettings, log: Log, signal?: Ab
   }
 }
 
+/** What the user picked: a model name and where it runs. */
+export interface PickedModel {
+  readonly model: string;
+  readonly provider: 'openai' | 'vscode';
+}
+
+/** Said in the picker where VS Code offers no language models (a plain code-server, no Copilot). */
+export const NO_VSCODE_MODELS = "VS Code offers no language models here (an extension such as GitHub Copilot Chat provides them).";
+
+type ModelItem = vscode.QuickPickItem & { readonly pick?: PickedModel | 'type' };
+
+/**
+ * One quick pick with the endpoint's models and, beside them, VS Code's
+ * language models (or a line saying there are none). Free text when neither
+ * list has anything, or when the user chooses to type a name.
+ */
 export async function pickModel(
   title: string,
-  models: readonly string[],
-  current: string,
-  error: string | undefined,
+  endpoint: { readonly baseUrl: string; readonly models: readonly string[]; readonly error: string | undefined },
+  vscodeModels: readonly VscodeModelInfo[],
+  current: PickedModel,
   allowEmpty: boolean,
-): Promise<string | undefined> {
-  if (models.length === 0) {
-    return vscode.window.showInputBox({
-      title,
-      value: current,
-      prompt: error ? `The model list is unavailable (${error}). Type a model name.` : 'Type a model name.',
-      validateInput: (value) => (allowEmpty || value.trim() ? undefined : 'A model name is needed.'),
-    });
-  }
-  const items: vscode.QuickPickItem[] = [
-    ...(allowEmpty ? [{ label: '', description: 'same as the function-call model' }] : []),
-    ...models.map((name) => ({ label: name, description: name === current ? 'current' : undefined })),
+): Promise<PickedModel | undefined> {
+  const typeName = (): Thenable<PickedModel | undefined> =>
+    vscode.window
+      .showInputBox({
+        title,
+        value: current.provider === 'openai' ? current.model : '',
+        prompt: `${endpoint.error ? `The model list of ${endpoint.baseUrl} is unavailable (${endpoint.error}). ` : ''}${vscodeModels.length === 0 ? `${NO_VSCODE_MODELS} ` : ''}Type a model name of ${endpoint.baseUrl}.`,
+        validateInput: (value) => (allowEmpty || value.trim() ? undefined : 'A model name is needed.'),
+      })
+      .then((value) => (value === undefined ? undefined : { model: value.trim(), provider: 'openai' }));
+  if (endpoint.models.length === 0 && vscodeModels.length === 0) return typeName();
+  const isCurrent = (pick: PickedModel) => pick.provider === current.provider && pick.model === current.model;
+  const items: ModelItem[] = [
+    ...(allowEmpty ? [{ label: '', description: 'same as the function-call model', pick: { model: '', provider: current.provider } as PickedModel }] : []),
+    { label: endpoint.baseUrl, kind: vscode.QuickPickItemKind.Separator },
+    ...endpoint.models.map((model): ModelItem => {
+      const pick: PickedModel = { model, provider: 'openai' };
+      return { label: model, description: isCurrent(pick) ? 'current' : undefined, pick };
+    }),
+    {
+      label: '$(edit) Type a model name…',
+      description: endpoint.error ? `the list is unavailable: ${endpoint.error}` : undefined,
+      pick: 'type',
+    },
+    { label: "VS Code's language models", kind: vscode.QuickPickItemKind.Separator },
+    ...(vscodeModels.length === 0
+      ? [{ label: '$(info) No VS Code language models', detail: NO_VSCODE_MODELS } satisfies ModelItem]
+      : vscodeModels.map((model): ModelItem => {
+          const pick: PickedModel = { model: model.id, provider: 'vscode' };
+          return { label: model.name, description: `${model.vendor} · ${model.id}${isCurrent(pick) ? ' · current' : ''}`, pick };
+        })),
   ];
-  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: current || undefined });
-  return picked?.label;
+  for (;;) {
+    const picked = await vscode.window.showQuickPick(items, { title, placeHolder: current.model || undefined, matchOnDescription: true });
+    if (picked === undefined) return undefined;
+    if (picked.pick === 'type') return typeName();
+    if (picked.pick) return picked.pick;
+    // The "no models" line is information only: ask again.
+  }
 }

@@ -35,6 +35,11 @@ export class RunPreparation {
     return readSettings(this.warn, (fingerprint) => this.consent.isAllowed(fingerprint));
   }
 
+  /** True while this workspace's guarded values wait for the user's answer (the next run asks). */
+  consentPending(read: ReadSettings = this.read()): boolean {
+    return read.ignored && vscode.workspace.isTrusted && !this.consent.isDecided(read.fingerprint);
+  }
+
   /** Says once per window that the workspace is in Restricted Mode, with the way out. */
   noticeRestricted(notice: NoticeSink): void {
     if (vscode.workspace.isTrusted || this.noticed.has('restricted')) return;

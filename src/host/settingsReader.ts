@@ -85,6 +85,15 @@ export async function writeSetting(key: string, value: unknown): Promise<void> {
   await configuration.update(key, value, target);
 }
 
+/** Writes a setting in the user's (global) settings, whatever the workspace sets. */
+export async function writeUserSetting(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('tandem').update(key, value, vscode.ConfigurationTarget.Global);
+}
+
 export function modelSettingKey(role: ModelRole): string {
   return role === 'function-call' ? 'functionCallModel.model' : 'answerModel.model';
+}
+
+export function providerSettingKey(role: ModelRole): string {
+  return role === 'function-call' ? 'functionCallModel.provider' : 'answerModel.provider';
 }

@@ -5,7 +5,8 @@
 
 import * as vscode from 'vscode';
 import { createPolicyApprovalGate, type ApprovalPolicy, type AutoApprovePolicy } from '../agent/policyApprovalGate';
-import { EditJournal, type RevertOutcome } from '../tools/editJournal';
+import { EditJournal, type RevertConflict, type RevertOutcome } from '../tools/editJournal';
+import type { JournalRunSnapshot } from '../tools/editJournalSnapshot';
 import type { ApprovalGate, Tool } from '../tools/tool';
 import { createWorkspaceTools } from '../tools/workspaceTools';
 import { ChildProcessRunner } from '../tools/commandRunner';
@@ -13,11 +14,15 @@ import { createRunCommandTool } from '../tools/runCommandTool';
 import type { Approver } from '../agent/runApprovalGate';
 import { addToAlwaysAllow } from './alwaysAllowSetting';
 import { ApprovalCenter } from './approvalCenter';
+import { TerminalCommandRunner } from './terminalCommandRunner';
 import { VscodeWorkspaceHost } from './workspaceVscodeHost';
 
 export const APPROVE_EDIT_COMMAND = 'tandem.approveEdit';
 export const REJECT_EDIT_COMMAND = 'tandem.rejectEdit';
 export const REVERT_RUN_EDITS_COMMAND = 'tandem.revertRunEdits';
+/** The buttons of the question asked per file changed after the run. */
+export const RESTORE_ANYWAY = 'Restore anyway';
+export const KEEP_CHANGES = 'Skip';
 
 export interface WorkspaceToolsForVscode extends vscode.Disposable {
   /** The eight workspace tools (built on first call). */
@@ -28,8 +33,14 @@ export interface WorkspaceToolsForVscode extends vscode.Disposable {
   approverFor(runId: string): Approver;
   /** Absolute paths of the files a run changed (empty when none or reverted). */
   editedFiles(runId: string): readonly string[];
-  /** Restores every file the run touched; returns the paths restored. */
-  revertRun(runId: string): Promise<readonly string[]>;
+  /** The run's journal in its stored form (kept with the conversation); undefined when it changed nothing. */
+  runEditsSnapshot(runId: string): JournalRunSnapshot | undefined;
+  /**
+   * Restores every file the run touched, from `stored` when this window no
+   * longer holds the run (a reload); asks per file changed since the run.
+   * Undefined when there is no record of the run.
+   */
+  revertRun(runId: string, stored?: JournalRunSnapshot): Promise<RevertOutcome | undefined>;
   readonly journal: EditJournal;
   readonly host: VscodeWorkspaceHost;
 }
@@ -42,12 +53,14 @@ export function createWorkspaceToolsForVscode(owner: DisposableOwner, log: (line
   const host = new VscodeWorkspaceHost();
   const journal = new EditJournal(host);
   let tools: readonly Tool[] | undefined;
+  let terminals: TerminalCommandRunner | undefined;
   let approvals: ReturnType<typeof ApprovalCenter.acquire> | undefined;
   const disposables: vscode.Disposable[] = [];
 
   const revert = async (runId: string): Promise<RevertOutcome> => {
-    const outcome = await journal.revertRun(runId);
-    log(`reverted run ${runId}: ${outcome.restored.length} restored, ${outcome.failed.length} failed`);
+    const outcome = await journal.revertRun(runId, { confirm: (conflict) => confirmRestore(conflict) });
+    log(`reverted run ${runId}: ${outcome.restored.length} restored, ${outcome.skipped.length} kept, ${outcome.failed.length} failed`);
+    for (const file of outcome.skipped) log(`revert kept ${file}: changed after the run`);
     for (const failure of outcome.failed) log(`revert failed for ${failure.path}: ${failure.reason}`);
     return outcome;
   };
@@ -58,10 +71,11 @@ export function createWorkspaceToolsForVscode(owner: DisposableOwner, log: (line
     const id = typeof runId === 'string' ? runId : journal.latestRunWithEdits();
     if (id === undefined) {
       void vscode.window.showInformationMessage('Tandem: there are no edits to revert.');
-      return { restored: [], failed: [] } satisfies RevertOutcome;
+      return { restored: [], skipped: [], failed: [] } satisfies RevertOutcome;
     }
     const outcome = await revert(id);
-    const message = `Tandem: restored ${outcome.restored.length} path(s)${outcome.failed.length > 0 ? `; ${outcome.failed.length} could not be restored (see the log)` : ''}.`;
+    const kept = outcome.skipped.length > 0 ? `; kept ${outcome.skipped.length} changed after the run` : '';
+    const message = `Tandem: restored ${outcome.restored.length} path(s)${kept}${outcome.failed.length > 0 ? `; ${outcome.failed.length} could not be restored (see the log)` : ''}.`;
     void (outcome.failed.length > 0 ? vscode.window.showWarningMessage(message) : vscode.window.showInformationMessage(message));
     return outcome;
   });
@@ -72,8 +86,8 @@ export function createWorkspaceToolsForVscode(owner: DisposableOwner, log: (line
     tools: () =>
       (tools ??= [
         ...createWorkspaceTools(host, journal),
-        // The child-process runner; never in Restricted Mode (checked at each call, too).
-        createRunCommandTool({ host, runner: new ChildProcessRunner(), isTrusted: () => vscode.workspace.isTrusted }),
+        // The Tandem terminal where shell integration works, else a child process; never in Restricted Mode (checked at each call).
+        createRunCommandTool({ host, runner: (terminals = new TerminalCommandRunner(new ChildProcessRunner(), log)), isTrusted: () => vscode.workspace.isTrusted }),
       ]),
     approvalGateFor: (runId, policy) => {
       approvals ??= ApprovalCenter.acquire();
@@ -98,15 +112,33 @@ export function createWorkspaceToolsForVscode(owner: DisposableOwner, log: (line
       };
     },
     editedFiles: (runId) => journal.touchedFiles(runId),
-    revertRun: async (runId) => (await revert(runId)).restored,
+    runEditsSnapshot: (runId) => journal.snapshot(runId),
+    revertRun: async (runId, stored) => {
+      if (stored !== undefined) journal.adopt(runId, stored);
+      return journal.hasEdits(runId) ? revert(runId) : undefined;
+    },
     dispose: () => {
       for (const disposable of disposables.splice(0)) disposable.dispose();
+      terminals?.dispose();
       approvals?.release();
       approvals = undefined;
     },
   };
   owner.subscriptions.push(entry);
   return entry;
+}
+
+/** Asks about one file that changed after the run (modal): restore it anyway, or keep it. */
+async function confirmRestore(conflict: RevertConflict): Promise<boolean> {
+  const name = vscode.workspace.asRelativePath(conflict.path);
+  const effect = conflict.deletes ? 'Restoring deletes it (the run created it).' : 'Restoring replaces its content with what it held before the run.';
+  const choice = await vscode.window.showWarningMessage(
+    `Tandem: ${name} no longer holds what the run wrote.`,
+    { modal: true, detail: `${conflict.reason} ${effect}` },
+    RESTORE_ANYWAY,
+    KEEP_CHANGES,
+  );
+  return choice === RESTORE_ANYWAY;
 }
 
 export function readAutoApprovePolicy(log: (line: string) => void = () => undefined): AutoApprovePolicy {

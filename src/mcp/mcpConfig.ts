@@ -54,7 +54,14 @@ export interface McpRemoteDefinition extends DefinitionBase {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   /** OAuth: a client registered beforehand with the server's authorization server, and the scopes to ask for. */
-  readonly oauth?: { readonly clientId?: string | undefined; readonly scopes?: readonly string[] | undefined } | undefined;
+  readonly oauth?:
+    | {
+        readonly clientId?: string | undefined;
+        /** An https URL of a Client ID Metadata Document the user (or their organisation) hosts. */
+        readonly clientMetadataUrl?: string | undefined;
+        readonly scopes?: readonly string[] | undefined;
+      }
+    | undefined;
 }
 
 /** An entry that failed validation; the hub shows it as an error status. */
@@ -95,6 +102,19 @@ const remoteSchema = z.looseObject({
   oauth: z
     .strictObject({
       clientId: z.string().trim().min(1, 'must not be empty').optional(),
+      // The authorization server fetches this document, so it must be https with a path (the SDK checks the same).
+      clientMetadataUrl: z
+        .string()
+        .trim()
+        .refine((value) => {
+          try {
+            const url = new URL(value);
+            return url.protocol === 'https:' && url.pathname !== '/';
+          } catch {
+            return false;
+          }
+        }, 'must be an https URL with a path, e.g. https://example.com/tandem-client.json')
+        .optional(),
       scopes: z.array(z.string().trim().min(1)).optional(),
     })
     .optional(),
@@ -180,7 +200,7 @@ function parseServerEntry(name: string, entry: unknown, context: EntryContext): 
       type: parsed.data.type ?? 'http',
       url: parsed.data.url,
       headers: mapValues(parsed.data.headers ?? {}, String),
-      ...(parsed.data.oauth === undefined ? {} : { oauth: { clientId: parsed.data.oauth.clientId, scopes: parsed.data.oauth.scopes } }),
+      ...(parsed.data.oauth === undefined ? {} : { oauth: definedOnly({ clientId: parsed.data.oauth.clientId, clientMetadataUrl: parsed.data.oauth.clientMetadataUrl, scopes: parsed.data.oauth.scopes }) }),
       timeoutMs: parsed.data.timeout,
       ...(parsed.data.cacheable && { cacheable: true }),
     };
@@ -242,4 +262,9 @@ function lineAndColumn(text: string, offset: number): string {
 
 function mapValues<T, U>(record: Record<string, T>, map: (value: T) => U): Record<string, U> {
   return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, map(value)]));
+}
+
+/** The entries whose value is set (so an absent option stays absent, not `undefined`). */
+function definedOnly<T extends Record<string, unknown>>(entries: T): Partial<T> {
+  return Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined)) as Partial<T>;
 }

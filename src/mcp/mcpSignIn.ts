@@ -1,5 +1,6 @@
 // Sign-in for remote MCP servers. Every remote server gets an OAuth provider
-// (discovery, PKCE, a pre-registered `oauth.clientId` or dynamic registration,
+// (discovery, PKCE, a pre-registered `oauth.clientId`, a Client ID Metadata
+// Document at `oauth.clientMetadataUrl`, or dynamic registration,
 // scopes, refresh: the SDK's auth() through McpOAuthProvider), with its
 // credentials in a store per server (SecretStorage in VS Code). A server that
 // answers 401 with no usable token shows as "sign-in required": the browser
@@ -39,6 +40,7 @@ export class McpSignIn {
       clientName: this.options.clientName,
       redirectUrl: loopbackRedirectUrl(port),
       preregistered: clientId === undefined ? undefined : { clientId },
+      clientMetadataUrl: definition.oauth?.clientMetadataUrl,
       scopes: definition.oauth?.scopes,
       store: this.options.storeFor(definition),
       authorize: (url) => (this.interactive.has(key) ? this.browserStep(url, port) : undefined),

@@ -3,6 +3,8 @@
 
 /** Where a model is served and how it is sampled. */
 export interface ModelSettings {
+  /** `openai` (default): any OpenAI-compatible endpoint at `baseUrl`; `vscode`: VS Code's language models (the host provides it). */
+  readonly provider?: 'openai' | 'vscode' | undefined;
   readonly baseUrl: string;
   readonly model: string;
   readonly apiKey?: string | undefined;

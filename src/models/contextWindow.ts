@@ -100,6 +100,8 @@ export function staticContextWindow(settings: ModelSettings): ContextWindow {
 
 export async function resolveContextWindow(settings: ModelSettings, fetchImpl: typeof fetch = fetch): Promise<ContextWindow> {
   if (settings.contextWindow && settings.contextWindow > 0) return staticContextWindow(settings);
+  // VS Code's models have no /models endpoint; the host fills in their window (maxInputTokens).
+  if (settings.provider === 'vscode') return staticContextWindow(settings);
   const reported = await fromEndpoint(settings, fetchImpl);
   return reported ? { tokens: reported, source: 'endpoint' } : staticContextWindow(settings);
 }

@@ -47,7 +47,7 @@ export function createReadFileTool(deps: WorkspaceToolDeps): Tool {
       if (last < requestedLast) {
         text += `\n[Truncated: lines ${last + 1}-${requestedLast} were left out. Call read_file with startLine=${last + 1} to read on.]`;
       }
-      return { text, summary: summaryPreview(`${target.display} (${range})`) };
+      return { text, summary: summaryPreview(`${target.display} (${range})`), touchedPaths: [target.absolute] };
     },
   });
 }

@@ -34,13 +34,24 @@ export async function loadRulesFiles(roots: readonly RulesRoot[], patterns: read
         const text = await readText(absolute);
         if (text === undefined || !text.trim()) continue;
         const room = Math.min(RULE_FILE_CHAR_LIMIT, RULES_TOTAL_CHAR_LIMIT - total);
-        const capped = text.length > room ? `${text.slice(0, room)}\n[... ${text.length - room} more characters not shown]` : text;
+        const capped = capRuleText(text, room);
         total += Math.min(text.length, room);
         rules.push({ path: (root.label ? `${root.label}/` : '') + relative.split(path.sep).join('/'), text: capped });
       }
     }
   }
   return rules;
+}
+
+/** A rules file's text cut to `room` characters, saying how much was left out. */
+export function capRuleText(text: string, room: number): string {
+  return text.length > room ? `${text.slice(0, room)}\n[... ${text.length - room} more characters not shown]` : text;
+}
+
+/** A rules file's text, capped at the per-file limit; undefined when it cannot be read. */
+export async function readRuleText(file: string): Promise<string | undefined> {
+  const text = await readText(file);
+  return text === undefined ? undefined : capRuleText(text, RULE_FILE_CHAR_LIMIT);
 }
 
 /** Workspace-relative matches of one pattern, sorted; a pattern leaving the folder matches nothing. */

@@ -89,6 +89,8 @@ export interface ToolResult {
   readonly text: string;
   readonly isError?: boolean | undefined;
   readonly summary?: ToolResultSummary | undefined;
+  /** Absolute paths of the workspace files this call read or changed (rules files near them may join the run). */
+  readonly touchedPaths?: readonly string[] | undefined;
 }
 
 /** `frontend`: a tool of an AG-UI client (RunAgentInput.tools), run by the client. */

@@ -54,7 +54,7 @@ export function createWriteFileTool(deps: WorkspaceToolDeps): Tool {
       const rejected = await applyApprovedChange(deps, context, { toolName: 'write_file', target, before, after: args.content });
       if (rejected !== undefined) return rejected;
       const text = `${before === undefined ? 'Created' : 'Replaced'} ${target.display} (${lineCount(args.content)} lines).`;
-      return { text, summary: summaryPreview(text) };
+      return { text, summary: summaryPreview(text), touchedPaths: [target.absolute] };
     },
   });
 }
@@ -91,7 +91,7 @@ export function createEditFileTool(deps: WorkspaceToolDeps): Tool {
       const rejected = await applyApprovedChange(deps, context, { toolName: 'edit_file', target, before, after: edited.text });
       if (rejected !== undefined) return rejected;
       const text = `Edited ${target.display}: ${edited.replacements} replacement${edited.replacements === 1 ? '' : 's'}.`;
-      return { text, summary: summaryPreview(text) };
+      return { text, summary: summaryPreview(text), touchedPaths: [target.absolute] };
     },
   });
 }

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Frame } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { startOAuthMcpServer, type OAuthMcpServer } from '../fixtures/mcp/oauthMcpServer';
 import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { answerDialogs } from './dialogs';
@@ -21,6 +21,7 @@ const answerModel = 'answer-model';
 
 let models: ScriptedModelServer;
 let secure: OAuthMcpServer;
+let other: OAuthMcpServer;
 let session: VsCodeSession;
 let workspace: string;
 
@@ -30,6 +31,7 @@ before(async () => {
   // 127.0.0.2 (loopback too): code-server rewrites 127.0.0.1 and localhost URLs it opens into its own
   // port-forwarding proxy, dropping their path and query; a real authorization server is never local.
   secure = await startOAuthMcpServer({ host: '127.0.0.2' });
+  other = await startOAuthMcpServer({ host: '127.0.0.2' });
   session = await launchVsCode({
     workspace,
     settings: {
@@ -38,7 +40,7 @@ before(async () => {
       'tandem.answerModel.model': answerModel,
       'tandem.agent.mode': 'agent',
       'tandem.tools.autoApprove': 'all',
-      'tandem.mcp.servers': { secure: { type: 'http', url: secure.url } },
+      'tandem.mcp.servers': { secure: { type: 'http', url: secure.url }, other: { type: 'http', url: other.url } },
     },
   });
 });
@@ -47,6 +49,7 @@ after(async () => {
   await session?.close();
   await models?.close();
   await secure?.close();
+  await other?.close();
   fs.rmSync(workspace, { recursive: true, force: true });
 });
 
@@ -95,7 +98,7 @@ test('a 401 shows "sign-in required" with Sign in; signing in through the browse
     // The fixture's authorize endpoint accepts only a PKCE S256 challenge, so its log entry proves PKCE.
     assert.match(dialogs.seen[0]?.detail ?? '', /^http:\/\/127\.0\.0\.2:\d+\/authorize\?/);
     assert.ok(secure.log.includes('token code'));
-    assert.equal(await status.locator('[data-testid="mcp-sign-in"]').count(), 0);
+    assert.equal(await status.locator('[data-testid="mcp-sign-in"][data-server="secure"]').count(), 0);
 
     models.push(
       { model: fc, toolCalls: [{ id: 'w1', name: 'secure__whoami', arguments: {} }] },
@@ -113,6 +116,48 @@ test('a 401 shows "sign-in required" with Sign in; signing in through the browse
     await session.screenshot('mcp-sign-in-failure').catch(() => undefined);
     console.error(session.logs());
     console.error('oauth server log:', secure.log.join(', '));
+    throw error;
+  }
+});
+
+const rows = (page: Page) => page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+
+test('Sign in from Tandem: Show MCP Servers: the server\'s actions offer it and it connects the server', { timeout: 120_000 }, async () => {
+  try {
+    const view = await session.webview();
+    const status = view.locator('[data-testid="mcp-status"]');
+    await waitFor(async () => /other sign-in required/.test(await status.innerText()), 'the second server to show "sign-in required"');
+    assert.ok(!other.log.some((entry) => entry.startsWith('authorize')), 'nothing opened the browser before the user asked');
+
+    const page = session.page;
+    await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, force: true }).catch(() => undefined);
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill('>Tandem: Show MCP Servers');
+    await rows(page).filter({ hasText: 'Tandem: Show MCP Servers' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await input.press('Enter');
+    const row = rows(page).filter({ hasText: 'other' }).filter({ hasText: 'sign-in required' }).first();
+    await row.waitFor({ state: 'visible', timeout: 10_000 });
+    await row.click();
+    const action = rows(page).filter({ hasText: 'Sign in' }).first();
+    await action.waitFor({ state: 'visible', timeout: 10_000 });
+    await session.screenshot('mcp-sign-in-picker');
+
+    const dialogs = answerDialogs(page, () => 'Open');
+    try {
+      await action.click();
+      await waitFor(async () => /other connected \(1 tools\)/.test(await status.innerText()), 'the second server to connect after sign-in');
+    } finally {
+      await dialogs.stop();
+    }
+    assert.ok(other.log.some((entry) => entry.startsWith('authorize client-')), other.log.join(', '));
+    assert.ok(other.log.includes('token code'));
+    assert.equal(await status.locator('[data-testid="mcp-sign-in"][data-server="other"]').count(), 0);
+  } catch (error) {
+    await session.screenshot('mcp-sign-in-picker-failure').catch(() => undefined);
+    console.error(session.logs());
+    console.error('oauth server log:', other.log.join(', '));
     throw error;
   }
 });

@@ -14,6 +14,7 @@ import { createChatModel } from '../../../src/models/openAiChatModel';
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
 import type { Tool, ToolResult } from '../../../src/tools/tool';
 import type { RuleFile } from '../../../src/tools/rulesFiles';
+import type { NestedRulesFinder } from '../../../src/tools/nestedRules';
 import { afterEach } from 'node:test';
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedTurn } from '../../fixtures/scriptedModelServer';
 
@@ -94,6 +95,7 @@ export interface RunOptions {
   readonly onEvent?: (event: AgentEvent) => void;
   readonly singleModel?: boolean;
   readonly rules?: readonly RuleFile[];
+  readonly nestedRules?: NestedRulesFinder;
 }
 
 export const fastRetry = { baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 50, random: () => 0 };
@@ -112,7 +114,7 @@ export async function runScripted(settings: AgentSettings, options: RunOptions =
   };
   const events: AgentEvent[] = [];
   const messages = options.messages ?? [{ role: 'user', content: 'What is in the table?' }];
-  for await (const event of runAgent({ threadId: 't1', runId: randomUUID(), messages, mode: options.mode, rules: options.rules }, deps, options.signal ?? new AbortController().signal)) {
+  for await (const event of runAgent({ threadId: 't1', runId: randomUUID(), messages, mode: options.mode, rules: options.rules, nestedRules: options.nestedRules }, deps, options.signal ?? new AbortController().signal)) {
     events.push(event);
     options.onEvent?.(event);
   }

@@ -132,6 +132,8 @@ describe('parseMcpConfigText', () => {
         servers: {
           signed: { type: 'http', url: 'https://mcp.example.test/mcp', oauth: { clientId: 'tandem-client', scopes: ['read', 'write'] } },
           plain: { type: 'http', url: 'https://other.example.test/mcp' },
+          cimd: { type: 'http', url: 'https://c.example.test/mcp', oauth: { clientMetadataUrl: 'https://tools.example.test/tandem-client.json' } },
+          cimdNotHttps: { type: 'http', url: 'https://d.example.test/mcp', oauth: { clientMetadataUrl: 'http://tools.example.test/tandem-client.json' } },
           badOauth: { type: 'http', url: 'https://x.example.test/mcp', oauth: { clientId: '', secret: 'no' } },
         },
       }),
@@ -142,6 +144,12 @@ describe('parseMcpConfigText', () => {
     const signed = byName.get('signed');
     assert.ok(signed?.type === 'http');
     assert.deepEqual(signed.oauth, { clientId: 'tandem-client', scopes: ['read', 'write'] });
+    const cimd = byName.get('cimd');
+    assert.ok(cimd?.type === 'http');
+    assert.deepEqual(cimd.oauth, { clientMetadataUrl: 'https://tools.example.test/tandem-client.json' });
+    const cimdNotHttps = byName.get('cimdNotHttps');
+    assert.ok(cimdNotHttps?.type === 'invalid');
+    assert.match(cimdNotHttps.error, /clientMetadataUrl.*https URL/);
     const plain = byName.get('plain');
     assert.ok(plain?.type === 'http');
     assert.equal(plain.oauth, undefined);

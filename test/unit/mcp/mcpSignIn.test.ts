@@ -104,4 +104,33 @@ describe('MCP sign-in (OAuth) through the hub', () => {
     const whoami = hub.tools().find((tool) => tool.name === 'pre__whoami');
     assert.match((await whoami!.run({}, toolContext())).text, /client tandem-preregistered/);
   });
+
+  it('uses oauth.clientMetadataUrl as the client_id when the authorization server supports metadata documents', async () => {
+    const server = await startOAuthMcpServer({ clientIdMetadataDocuments: true });
+    servers.push(server);
+    const document = 'https://tools.example.test/tandem-client.json';
+    const definition: McpRemoteDefinition = { ...(remoteServer('cimd', 'http', server.url) as McpRemoteDefinition), oauth: { clientMetadataUrl: document } };
+    const opened: URL[] = [];
+    const { hub, signIn } = await setUp(server, definition, new Map(), opened);
+    hubs.push(hub);
+    await signIn.signIn(hub, { name: 'cimd', source: 'test' });
+    assert.equal(hub.statuses()[0]?.state, 'connected', hub.statuses()[0]?.error);
+    assert.ok(!server.log.includes('register'), server.log.join(', '));
+    assert.equal(opened[0]?.searchParams.get('client_id'), document);
+    const whoami = hub.tools().find((tool) => tool.name === 'cimd__whoami');
+    assert.match((await whoami!.run({}, toolContext())).text, new RegExp(`client ${document.replace(/[.]/g, '\\.')}`));
+  });
+
+  it('registers dynamically when the server does not support metadata documents, even with oauth.clientMetadataUrl', async () => {
+    const server = await startOAuthMcpServer();
+    servers.push(server);
+    const definition: McpRemoteDefinition = { ...(remoteServer('fallback', 'http', server.url) as McpRemoteDefinition), oauth: { clientMetadataUrl: 'https://tools.example.test/tandem-client.json' } };
+    const opened: URL[] = [];
+    const { hub, signIn } = await setUp(server, definition, new Map(), opened);
+    hubs.push(hub);
+    await signIn.signIn(hub, { name: 'fallback', source: 'test' });
+    assert.equal(hub.statuses()[0]?.state, 'connected', hub.statuses()[0]?.error);
+    assert.ok(server.log.includes('register'), server.log.join(', '));
+    assert.match(opened[0]?.searchParams.get('client_id') ?? '', /^client-/);
+  });
 });

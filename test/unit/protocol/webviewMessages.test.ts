@@ -22,6 +22,9 @@ describe('messages from the webview', () => {
       { type: 'elicitation', id: 'q-1', action: 'accept', content: { name: 'Ada', age: 36, agree: true, tags: ['a', 'b'] } },
       { type: 'elicitation', id: 'q-1', action: 'decline' },
       { type: 'elicitation', id: 'q-1', action: 'cancel' },
+      { type: 'checkModels' },
+      { type: 'useLocalModel', baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5:7b' },
+      { type: 'useVscodeModel', id: 'copilot-gpt-4o' },
     ];
     for (const message of valid) assert.ok(parseFromWebview(message), JSON.stringify(message));
     assert.deepEqual(parseFromWebview({ type: 'send', text: '  hi  ' }), { type: 'send', text: 'hi' });
@@ -37,6 +40,8 @@ describe('messages from the webview', () => {
       { type: 'send', text: '   ' },
       { type: 'send', text: 42 },
       { type: 'setMode', mode: 'turbo' },
+      { type: 'useLocalModel', baseUrl: 'http://127.0.0.1:11434/v1', model: '  ' },
+      { type: 'useVscodeModel' },
       { type: 'selectModel', role: 'planner', model: 'x' },
       { type: 'openConversation', id: '' },
       { type: 'command', command: 'workbench.action.terminal.sendSequence' },

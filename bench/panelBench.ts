@@ -1,0 +1,87 @@
+// `npm run bench` (panel part): streaming to the screen. The scripted server
+// streams a 20,000-token Markdown answer at 2,000 tokens/s into the Tandem
+// panel of code-server in headless Chromium; a probe in the webview times
+// each token's arrival in the DOM. One warm-up, then RUNS runs in the same
+// window (New Chat between them); each figure is the median over runs.
+//   TANDEM_BENCH_PANEL_TOKENS (default 20000), TANDEM_BENCH_PANEL_RATE
+//   (tokens/s, default 2000), TANDEM_BENCH_PANEL_RUNS (default 3),
+//   TANDEM_BENCH_PANEL_EXTENSION (another built Tandem folder, e.g. an older
+//   version to compare with; its figures are not written to results.json),
+//   TANDEM_BENCH_PANEL_DUMP (a file: the last run's raw timings, as JSON).
+// Needs `npm run build` and code-server (`npm run setup:vscode`).
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { startScriptedModelServer } from '../test/fixtures/scriptedModelServer';
+import { launchVsCode } from '../test/e2e/harness';
+import { median, updateResults } from './benchResults';
+import type { PanelFigures } from './panel/panelProbe';
+import { streamIntoPanel } from './panel/streamIntoPanel';
+
+const TOKENS = Number(process.env['TANDEM_BENCH_PANEL_TOKENS'] ?? 20_000);
+const RATE = Number(process.env['TANDEM_BENCH_PANEL_RATE'] ?? 2_000);
+const RUNS = Number(process.env['TANDEM_BENCH_PANEL_RUNS'] ?? 3);
+const EXTENSION = process.env['TANDEM_BENCH_PANEL_EXTENSION'];
+
+async function main(): Promise<void> {
+  const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-bench-panel-'));
+  const server = await startScriptedModelServer({ models: ['stream-model'] });
+  const session = await launchVsCode({
+    workspace,
+    settings: {
+      'tandem.functionCallModel.baseUrl': server.baseUrl,
+      'tandem.functionCallModel.model': 'stream-model',
+      'tandem.agent.mode': 'chat',
+    },
+    ...(EXTENSION ? { extensionDir: path.resolve(EXTENSION) } : {}),
+  });
+  const runs: PanelFigures[] = [];
+  try {
+    const view = await session.webview();
+    await streamIntoPanel(view, server, Math.min(TOKENS, 2_000), RATE); // warm-up
+    for (let run = 0; run < RUNS; run++) {
+      const result = await streamIntoPanel(view, server, TOKENS, RATE);
+      console.log(`run ${run + 1}/${RUNS}: ${JSON.stringify(result.figures)}`);
+      runs.push(result.figures);
+    }
+  } catch (error) {
+    console.error(session.logs().slice(-5000));
+    throw error;
+  } finally {
+    await session.close();
+    await server.close();
+    fs.rmSync(workspace, { recursive: true, force: true });
+  }
+  const figure = (key: Exclude<keyof PanelFigures, 'complete'>) => median(runs.map((run) => run[key]));
+  const panel = {
+    tokenToDomP50Ms: figure('tokenToDomP50Ms'),
+    tokenToDomP99Ms: figure('tokenToDomP99Ms'),
+    tokensPerSecond: figure('tokensPerSecond'),
+    complete: runs.every((run) => run.complete),
+    firstTenthP99Ms: figure('firstTenthP99Ms'),
+    lastTenthP99Ms: figure('lastTenthP99Ms'),
+    longTasks: figure('longTasks'),
+    longestTaskMs: figure('longestTaskMs'),
+    tokens: TOKENS,
+    sentTokensPerSecond: RATE,
+    runs: RUNS,
+  };
+  if (!EXTENSION) updateResults('panel', panel);
+  console.log(`\nstreaming to the screen: ${TOKENS} tokens at ${RATE}/s, median of ${RUNS} runs`);
+  console.table({
+    'token to DOM p50 (ms)': panel.tokenToDomP50Ms,
+    'token to DOM p99 (ms)': panel.tokenToDomP99Ms,
+    'p99, first tenth (ms)': panel.firstTenthP99Ms,
+    'p99, last tenth (ms)': panel.lastTenthP99Ms,
+    'tokens/s shown': panel.tokensPerSecond,
+    'long tasks > 50 ms': panel.longTasks,
+    'longest task (ms)': panel.longestTaskMs,
+    'complete, in order': panel.complete,
+  });
+  if (!panel.complete) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,97 @@
+// Is any model usable? Checked when the panel opens and whenever the settings,
+// the stored keys or VS Code's models change; never during activation. While
+// no model is usable the panel shows the welcome view (set a key, use a local
+// server it found, use VS Code's models) instead of a run that can only fail.
+import * as vscode from 'vscode';
+import { findLocalServers, localServersFrom, probeEndpoint, type FoundServer } from '../models/endpointProbe';
+import { needsProbe, usabilityProblems, type ModelFacts } from '../models/modelUsability';
+import type { ModelSettings } from '../models/chatModel';
+import type { WelcomeState } from '../protocol/webviewMessages';
+import type { ApiKeys } from './secrets';
+import type { ReadSettings } from './settingsReader';
+import { listVscodeModels, selectVscodeModel } from './vscodeChatModel';
+
+export class ModelReadiness implements vscode.Disposable {
+  /** undefined: not checked yet; null: a model is usable. */
+  private state: WelcomeState | null | undefined;
+  private found: readonly FoundServer[] = [];
+  private sequence = 0;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly read: () => ReadSettings,
+    private readonly keys: ApiKeys,
+    private readonly publish: (welcome: WelcomeState | null) => void,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  /** Re-checks on its own when a key is stored or removed, or VS Code's models change. */
+  watch(secrets: vscode.SecretStorage): this {
+    this.disposables.push(secrets.onDidChange(() => void this.check()));
+    // `vscode.lm` may be missing in an older host.
+    const lm = vscode.lm as Partial<typeof vscode.lm> | undefined;
+    if (lm?.onDidChangeChatModels) this.disposables.push(lm.onDidChangeChatModels(() => void this.check()));
+    return this;
+  }
+
+  /** True once a check found no usable model (and none since found one). */
+  get unusable(): boolean {
+    return this.state !== undefined && this.state !== null;
+  }
+
+  /** The last state, for a panel that just opened. */
+  get current(): WelcomeState | null | undefined {
+    return this.state;
+  }
+
+  /** Checks now; resolves true when a model is usable. The newest check wins. */
+  async check(): Promise<boolean> {
+    const sequence = ++this.sequence;
+    const read = this.read();
+    const { settings } = read;
+    const models = settings.singleModel ? [settings.functionCallModel] : [settings.functionCallModel, settings.answerModel];
+    const facts = await Promise.all(models.map((model) => this.facts(model, read.userBaseUrls)));
+    const problems = usabilityProblems(facts);
+    if (problems.length === 0) {
+      if (sequence === this.sequence) this.set(null);
+      return true;
+    }
+    const servers = localServersFrom(this.env);
+    const [found, vscodeModels] = await Promise.all([findLocalServers(servers), listVscodeModels()]);
+    if (sequence === this.sequence) {
+      this.found = found;
+      this.set({
+        problems: problems.map((problem) => problem.message),
+        localServers: found.map(({ name, baseUrl, models: names }) => ({ name, baseUrl, models: names })),
+        localServersTried: servers.map((server) => `${server.name} at ${server.baseUrl}`),
+        vscodeModels: vscodeModels.map(({ id, name, vendor }) => ({ id, name, vendor })),
+      });
+    }
+    return false;
+  }
+
+  /** Was this model of this server among those the last check found? (The panel is not trusted to name any URL.) */
+  foundLocalModel(baseUrl: string, model: string): boolean {
+    return this.found.some((server) => server.baseUrl === baseUrl && server.models.includes(model));
+  }
+
+  private async facts(model: ModelSettings, userBaseUrls: readonly string[]): Promise<ModelFacts> {
+    const [hasKey, reachable, vscodeModelFound] = await Promise.all([
+      this.keys.keyFor(model.baseUrl, userBaseUrls).then(Boolean, () => false),
+      needsProbe(model) ? probeEndpoint(model.baseUrl).then((result) => result.reachable) : undefined,
+      model.provider === 'vscode' ? selectVscodeModel(model.model).then(Boolean, () => false) : undefined,
+    ]);
+    return { settings: model, hasKey, reachable, vscodeModelFound };
+  }
+
+  private set(state: WelcomeState | null): void {
+    const changed = JSON.stringify(state) !== JSON.stringify(this.state);
+    this.state = state;
+    if (changed) this.publish(state);
+  }
+
+  dispose(): void {
+    this.sequence++;
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}

@@ -1,0 +1,46 @@
+// Ends what a terminal's shell started without ending the shell: the
+// terminal stays usable for the next command. Used after Ctrl+C did not stop
+// a command in time (a program that ignores SIGINT, a background child).
+import { execFile } from 'node:child_process';
+
+/** Process ids below `root` (children, grandchildren, ...), deepest last; empty where `ps` is unavailable. */
+export async function descendantPids(root: number): Promise<number[]> {
+  if (process.platform === 'win32') return [];
+  const table = await new Promise<string>((resolve) => {
+    execFile('ps', ['-A', '-o', 'pid=,ppid='], { timeout: 3000 }, (error, stdout) => resolve(error ? '' : stdout));
+  });
+  const children = new Map<number, number[]>();
+  for (const line of table.split('\n')) {
+    const [pid, parent] = line.trim().split(/\s+/).map(Number);
+    if (!Number.isInteger(pid) || !Number.isInteger(parent)) continue;
+    const list = children.get(parent!) ?? [];
+    list.push(pid!);
+    children.set(parent!, list);
+  }
+  const found: number[] = [];
+  const queue = [...(children.get(root) ?? [])];
+  while (queue.length > 0) {
+    const pid = queue.shift()!;
+    if (found.includes(pid)) continue;
+    found.push(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return found;
+}
+
+/** SIGTERM to every descendant of `root`, then SIGKILL to those still there after `graceMs`. */
+export async function endDescendants(root: number, graceMs: number): Promise<void> {
+  const pids = await descendantPids(root);
+  if (pids.length === 0) return;
+  for (const pid of pids) signal(pid, 'SIGTERM');
+  await new Promise((resolve) => setTimeout(resolve, graceMs));
+  for (const pid of pids) signal(pid, 'SIGKILL');
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // Already gone.
+  }
+}

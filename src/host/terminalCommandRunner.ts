@@ -1,0 +1,252 @@
+// run_command through a VS Code terminal with shell integration, so the user
+// sees the command run where they would run it: one "Tandem" terminal per
+// workspace folder, the command through `shellIntegration.executeCommand`,
+// the output from the execution's stream (escape sequences stripped), the
+// exit code from `onDidEndTerminalShellExecution`. Where shell integration
+// does not activate within a short wait (an unsupported shell, the feature
+// switched off), or the terminal is busy with another call, the child-process
+// runner runs the command with the same rules.
+import * as vscode from 'vscode';
+import type { CommandOutcome, CommandRequest, CommandRunner } from '../tools/commandRunner';
+import { HeadTailBuffer } from '../tools/outputCap';
+import { TerminalTextCleaner } from '../tools/terminalText';
+import { endDescendants } from './processTree';
+
+export const TERMINAL_NAME = 'Tandem';
+/** How long a new terminal gets to activate shell integration (bash: under a second idle, 3-5 s measured on a loaded machine). */
+const ACTIVATION_WAIT_MS = 8000;
+/** After the end event, how long the output stream gets to deliver its last data. */
+const STREAM_DRAIN_MS = 1000;
+/** After Ctrl+C, how long before the shell's children are ended by signal. */
+const INTERRUPT_GRACE_MS = 1500;
+/** After the interrupt, how long to wait for the end event before giving up on the terminal. */
+const END_WAIT_MS = 5000;
+
+interface TandemTerminal {
+  readonly terminal: vscode.Terminal;
+  busy: boolean;
+  /** Shell integration did not come within the wait: later calls do not wait again. */
+  waited: boolean;
+  /** Where the shell started; its folder until a command ran (before that, the shell may not have reported one). */
+  readonly startCwd: string;
+  ranCommand: boolean;
+}
+
+export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
+  private readonly terminals = new Map<string, TandemTerminal>();
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly fallback: CommandRunner,
+    private readonly log: (line: string) => void = () => undefined,
+  ) {
+    this.subscription = vscode.window.onDidCloseTerminal((closed) => {
+      for (const [key, entry] of this.terminals) if (entry.terminal === closed) this.terminals.delete(key);
+    });
+  }
+
+  async run(request: CommandRequest): Promise<CommandOutcome> {
+    if (request.signal.aborted) return cancelledBeforeStart();
+    const entry = this.terminalFor(request.cwd);
+    if (entry.busy) {
+      this.log(`run_command: the ${entry.terminal.name} terminal is busy; running as a child process: ${request.command}`);
+      return this.fallback.run(request);
+    }
+    entry.busy = true;
+    try {
+      const integration = await this.shellIntegration(entry, request.signal);
+      if (request.signal.aborted) return cancelledBeforeStart();
+      if (!integration) {
+        this.log(`run_command: no shell integration in the ${entry.terminal.name} terminal; running as a child process: ${request.command}`);
+        return await this.fallback.run(request);
+      }
+      if (!(await this.enterFolder(entry, integration, request.cwd, request.signal))) {
+        if (request.signal.aborted) return cancelledBeforeStart();
+        this.log(`run_command: could not change the terminal to ${request.cwd}; running as a child process: ${request.command}`);
+        return await this.fallback.run(request);
+      }
+      this.log(`run_command: via the ${entry.terminal.name} terminal (shell integration): ${request.command}`);
+      return await this.execute(entry, integration, request);
+    } finally {
+      entry.busy = false;
+    }
+  }
+
+  /** The folder's Tandem terminal, created (not shown) on first use. */
+  private terminalFor(cwd: string): TandemTerminal {
+    const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(cwd));
+    const key = folder?.uri.toString() ?? vscode.Uri.file(cwd).toString();
+    const existing = this.terminals.get(key);
+    if (existing && existing.terminal.exitStatus === undefined) return existing;
+    const multiRoot = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+    const terminal = vscode.window.createTerminal({
+      name: folder && multiRoot ? `${TERMINAL_NAME}: ${folder.name}` : TERMINAL_NAME,
+      cwd: folder?.uri ?? vscode.Uri.file(cwd),
+      iconPath: new vscode.ThemeIcon('hubot'),
+      // A pager would wait for a key nobody presses.
+      env: { PAGER: 'cat', GIT_PAGER: 'cat' },
+      isTransient: true,
+    });
+    const entry: TandemTerminal = { terminal, busy: false, waited: false, startCwd: (folder?.uri ?? vscode.Uri.file(cwd)).fsPath, ranCommand: false };
+    this.terminals.set(key, entry);
+    return entry;
+  }
+
+  private async shellIntegration(entry: TandemTerminal, signal: AbortSignal): Promise<vscode.TerminalShellIntegration | undefined> {
+    if (entry.terminal.shellIntegration) return entry.terminal.shellIntegration;
+    if (entry.waited) return undefined;
+    const started = Date.now();
+    const integration = await new Promise<vscode.TerminalShellIntegration | undefined>((resolve) => {
+      const done = (value: vscode.TerminalShellIntegration | undefined) => {
+        clearTimeout(timer);
+        listener.dispose();
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      };
+      const onAbort = () => done(undefined);
+      const timer = setTimeout(() => done(entry.terminal.shellIntegration), ACTIVATION_WAIT_MS);
+      const listener = vscode.window.onDidChangeTerminalShellIntegration((event) => {
+        if (event.terminal === entry.terminal) done(event.shellIntegration);
+      });
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    if (!signal.aborted) {
+      entry.waited = true;
+      this.log(`run_command: shell integration ${integration ? `active after ${Date.now() - started} ms` : `not active after ${ACTIVATION_WAIT_MS} ms`}`);
+    }
+    return integration;
+  }
+
+  /** Makes the terminal's working folder `cwd` (a `cd` the user sees); false when that did not work. */
+  private async enterFolder(entry: TandemTerminal, integration: vscode.TerminalShellIntegration, cwd: string, signal: AbortSignal): Promise<boolean> {
+    // code-server reports the folder as a vscode-local: URI.
+    const reported = integration.cwd && (integration.cwd.scheme === 'file' || integration.cwd.scheme === 'vscode-local') ? integration.cwd.fsPath : undefined;
+    const current = reported ?? (entry.ranCommand ? undefined : entry.startCwd);
+    if (current !== undefined && samePath(current, cwd)) return true;
+    // Quoting differs between Windows shells; the child process runs there instead.
+    if (process.platform === 'win32') return false;
+    const outcome = await this.execute(entry, integration, { command: `cd ${posixQuote(cwd)}`, cwd, timeoutMs: 5000, maxOutputChars: 2000, signal });
+    return outcome.exitCode === 0;
+  }
+
+  private execute(entry: TandemTerminal, integration: vscode.TerminalShellIntegration, request: CommandRequest): Promise<CommandOutcome> {
+    const started = Date.now();
+    const output = new HeadTailBuffer(request.maxOutputChars);
+    const cleaner = new TerminalTextCleaner();
+    const { terminal } = entry;
+    terminal.show(true);
+    entry.ranCommand = true;
+    const execution = integration.executeCommand(request.command);
+    // Read at once: the stream holds only what is written after the first read.
+    const stream = execution.read();
+
+    return new Promise<CommandOutcome>((resolve) => {
+      let exitCode: number | undefined;
+      let ended = false;
+      let streamDone = false;
+      let timedOut = false;
+      let cancelled = false;
+      let settled = false;
+      let closed = false;
+      const timers: ReturnType<typeof setTimeout>[] = [];
+      const later = (ms: number, action: () => void) => timers.push(setTimeout(action, ms));
+
+      const settle = () => {
+        if (settled) return;
+        settled = true;
+        for (const timer of timers) clearTimeout(timer);
+        endListener.dispose();
+        closeListener.dispose();
+        request.signal.removeEventListener('abort', onAbort);
+        output.append(cleaner.flush());
+        if (closed) output.append('\n(the terminal was closed)');
+        resolve({
+          exitCode: timedOut || cancelled ? undefined : exitCode,
+          output: output.toString(),
+          timedOut,
+          cancelled,
+          durationMs: Date.now() - started,
+          via: 'terminal',
+        });
+      };
+      const maybeSettle = () => {
+        if (ended && streamDone) settle();
+      };
+      const interrupt = () => {
+        // Ctrl+C reaches the command's process group, as a user's would.
+        terminal.sendText('\u0003', false);
+        later(INTERRUPT_GRACE_MS, () => {
+          if (ended) return;
+          void terminal.processId.then((shell) => (shell === undefined ? undefined : endDescendants(shell, INTERRUPT_GRACE_MS)));
+        });
+        later(END_WAIT_MS, () => {
+          if (ended) return;
+          // The command outlived Ctrl+C and the signals: this terminal cannot take another command.
+          this.log(`run_command: the command did not end in the ${terminal.name} terminal; closing it`);
+          terminal.dispose();
+          settle();
+        });
+      };
+      const onAbort = () => {
+        if (ended || cancelled) return;
+        cancelled = true;
+        interrupt();
+      };
+
+      const endListener = vscode.window.onDidEndTerminalShellExecution((event) => {
+        if (event.execution !== execution) return;
+        exitCode = event.exitCode;
+        ended = true;
+        // The last data may still be on its way through the stream.
+        later(STREAM_DRAIN_MS, settle);
+        maybeSettle();
+      });
+      const closeListener = vscode.window.onDidCloseTerminal((closedTerminal) => {
+        if (closedTerminal !== terminal) return;
+        closed = true;
+        settle();
+      });
+      later(request.timeoutMs, () => {
+        if (ended || cancelled) return;
+        timedOut = true;
+        interrupt();
+      });
+      request.signal.addEventListener('abort', onAbort, { once: true });
+
+      void (async () => {
+        try {
+          for await (const data of stream) {
+            if (settled) break;
+            output.append(cleaner.push(data));
+          }
+        } catch {
+          // The stream ends with the execution; a failure leaves what was read.
+        }
+        streamDone = true;
+        maybeSettle();
+      })();
+    });
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    for (const entry of this.terminals.values()) entry.terminal.dispose();
+    this.terminals.clear();
+  }
+}
+
+function cancelledBeforeStart(): CommandOutcome {
+  return { exitCode: undefined, output: '', timedOut: false, cancelled: true, durationMs: 0, via: 'terminal' };
+}
+
+function samePath(left: string, right: string): boolean {
+  const normalize = (value: string) => value.replace(/[\\/]+$/, '');
+  return process.platform === 'win32' || process.platform === 'darwin'
+    ? normalize(left).toLowerCase() === normalize(right).toLowerCase()
+    : normalize(left) === normalize(right);
+}
+
+/** A single-quoted word for POSIX shells (and fish, zsh). */
+export function posixQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,58 @@
+// Whether a configured model can be used at all, decided before a run so a
+// newcomer sees the welcome view instead of a request that can only fail.
+// OpenAI's own host needs a key (it is never probed: no key, no use); any
+// other OpenAI-compatible base URL is usable once something answers there
+// (a 401 still answers: the run will say what is wrong); provider `vscode`
+// needs VS Code to offer the model.
+import { isOpenAiHost } from '../agent/apiKeyScope';
+import type { ModelSettings } from './chatModel';
+
+export interface ModelFacts {
+  readonly settings: ModelSettings;
+  /** A key would be sent to this base URL (stored, or OPENAI_API_KEY where allowed). */
+  readonly hasKey: boolean;
+  /** Something answered at the base URL; undefined when it was not probed. */
+  readonly reachable?: boolean | undefined;
+  /** VS Code offers the model (provider `vscode`); undefined when not asked. */
+  readonly vscodeModelFound?: boolean | undefined;
+}
+
+export type UnusableReason = 'noKey' | 'unreachable' | 'noVscodeModel';
+
+export interface ModelProblem {
+  readonly reason: UnusableReason;
+  /** The base URL, or the VS Code model asked for. */
+  readonly target: string;
+  readonly message: string;
+}
+
+/** Does this model's usability depend on probing its base URL? */
+export function needsProbe(settings: ModelSettings): boolean {
+  return settings.provider !== 'vscode' && !isOpenAiHost(settings.baseUrl);
+}
+
+/** Why the model cannot be used, or undefined when it can. */
+export function modelProblem(facts: ModelFacts): ModelProblem | undefined {
+  const { settings } = facts;
+  if (settings.provider === 'vscode') {
+    if (facts.vscodeModelFound) return undefined;
+    const message = settings.model
+      ? `VS Code offers no language model "${settings.model}".`
+      : 'VS Code offers no language models.';
+    return { reason: 'noVscodeModel', target: settings.model, message };
+  }
+  if (isOpenAiHost(settings.baseUrl)) {
+    return facts.hasKey ? undefined : { reason: 'noKey', target: settings.baseUrl, message: `No API key for ${settings.baseUrl}.` };
+  }
+  return facts.reachable === false ? { reason: 'unreachable', target: settings.baseUrl, message: `Nothing answers at ${settings.baseUrl}.` } : undefined;
+}
+
+/** The problems of the models a run would use, each said once. */
+export function usabilityProblems(models: readonly ModelFacts[]): ModelProblem[] {
+  const problems: ModelProblem[] = [];
+  for (const facts of models) {
+    const problem = modelProblem(facts);
+    if (problem && !problems.some((known) => known.reason === problem.reason && known.target === problem.target)) problems.push(problem);
+  }
+  return problems;
+}

@@ -1,0 +1,122 @@
+// Turns what a terminal prints into plain text for the model: escape
+// sequences (colours, cursor moves, the OSC 633/133 marks of shell
+// integration, window titles) are dropped, CRLF becomes LF, and a line
+// rewritten with a bare CR (progress bars) keeps only its last state. Chunks
+// may split a sequence anywhere, so an unfinished one waits for the next.
+
+const ESC = '\u001b';
+const BEL = '\u0007';
+/** An OSC or DCS/APC/PM/SOS string that never ends is dropped after this many characters. */
+const MAX_PENDING = 4096;
+
+export class TerminalTextCleaner {
+  private pending = '';
+  /** The current line so far; a bare CR starts it over at the next character. */
+  private line = '';
+  private carriageReturn = false;
+
+  /** Cleans one chunk; returns the text of the lines it completed. */
+  push(chunk: string): string {
+    const text = this.pending + chunk;
+    this.pending = '';
+    let out = '';
+    let index = 0;
+    while (index < text.length) {
+      const char = text[index]!;
+      if (char === ESC || char === '\u009b' || char === '\u009d') {
+        const end = sequenceEnd(text, index);
+        if (end === undefined) {
+          const rest = text.slice(index);
+          // An unfinished sequence waits for the next chunk, unless it is runaway.
+          if (rest.length < MAX_PENDING) this.pending = rest;
+          break;
+        }
+        index = end;
+        continue;
+      }
+      index++;
+      if (char === '\n') {
+        out += `${this.line}\n`;
+        this.line = '';
+        this.carriageReturn = false;
+      } else if (char === '\r') {
+        this.carriageReturn = true;
+      } else if (char === '\b') {
+        this.line = this.line.slice(0, -1);
+      } else if (char === '\t' || char >= ' ') {
+        if (this.carriageReturn) {
+          this.line = '';
+          this.carriageReturn = false;
+        }
+        if (char !== '\u007f') this.line += char;
+      }
+      // Other control characters (BEL, SI/SO, ...) are dropped.
+    }
+    return out;
+  }
+
+  /** The rest: the last line without its newline. */
+  flush(): string {
+    const rest = this.line;
+    this.line = '';
+    this.pending = '';
+    this.carriageReturn = false;
+    return rest;
+  }
+}
+
+/** Strips escape sequences from a complete text. */
+export function stripTerminalEscapes(text: string): string {
+  const cleaner = new TerminalTextCleaner();
+  return cleaner.push(text) + cleaner.flush();
+}
+
+/** Index just past the escape sequence starting at `start`, or undefined when the text ends inside it. */
+function sequenceEnd(text: string, start: number): number | undefined {
+  const first = text[start]!;
+  let kind: string;
+  let index: number;
+  if (first === '\u009b') {
+    kind = '[';
+    index = start + 1;
+  } else if (first === '\u009d') {
+    kind = ']';
+    index = start + 1;
+  } else {
+    if (start + 1 >= text.length) return undefined;
+    kind = text[start + 1]!;
+    index = start + 2;
+  }
+  if (kind === '[') {
+    // CSI: parameter and intermediate bytes, then one final byte in @..~.
+    for (; index < text.length; index++) {
+      const code = text.charCodeAt(index);
+      if (code >= 0x40 && code <= 0x7e) return index + 1;
+      // Parameter (0x30-0x3f) and intermediate (0x20-0x2f) bytes go on; anything else is malformed: drop what was read.
+      if (code < 0x20 || code > 0x3f) return index;
+    }
+    return undefined;
+  }
+  if (kind === ']' || kind === 'P' || kind === '_' || kind === '^' || kind === 'X') {
+    // OSC, DCS, APC, PM, SOS: a string ended by BEL or ST (ESC \).
+    for (; index < text.length; index++) {
+      const char = text[index]!;
+      if (char === BEL || char === '\u009c') return index + 1;
+      if (char === ESC) {
+        if (index + 1 >= text.length) return undefined;
+        if (text[index + 1] === '\\') return index + 2;
+      }
+    }
+    return undefined;
+  }
+  if (kind >= ' ' && kind <= '/') {
+    // nF: intermediates, then a final byte (e.g. ESC ( B selects a charset).
+    for (; index < text.length; index++) {
+      const code = text.charCodeAt(index);
+      if (code >= 0x30 && code <= 0x7e) return index + 1;
+    }
+    return undefined;
+  }
+  // Two-character sequences (ESC 7, ESC =, ESC M, ...).
+  return start + 2;
+}

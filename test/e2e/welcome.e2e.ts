@@ -1,0 +1,151 @@
+// Issue 10, first run: on a fresh profile (default OpenAI base URL, no key,
+// nothing on the local-server ports) the panel shows the welcome view instead
+// of failing a run; setting a key hides it; choosing a local server the probe
+// found writes the user settings and a run then works. The probe looks only
+// where TANDEM_LOCAL_SERVERS says (a scripted server and a closed port), so
+// nothing here depends on what else runs on this machine, and OpenAI's host is
+// never contacted: without a key it is unusable by rule, not by probe.
+// Also: Select Models says that VS Code offers no language models here.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { createServer } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Frame, Page } from 'playwright-core';
+import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
+import { launchVsCode, type VsCodeSession } from './harness';
+
+const localModel = 'local-test-model';
+const answerText = 'Answered by the local test model.';
+
+let server: ScriptedModelServer | undefined;
+let session: VsCodeSession | undefined;
+let workspace: string;
+
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+before(async () => {
+  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-welcome-'));
+  fs.writeFileSync(path.join(workspace, 'notes.md'), '# Notes\n');
+  server = await startScriptedModelServer({
+    models: [localModel],
+    turns: [{ model: localModel, content: answerText }],
+  });
+  session = await launchVsCode({
+    workspace,
+    // Nothing about models configured: a fresh profile.
+    settings: { 'tandem.agent.mode': 'chat' },
+    env: { TANDEM_LOCAL_SERVERS: `Local test server=${server.baseUrl},Closed=http://127.0.0.1:${await closedPort()}/v1` },
+  });
+});
+
+after(async () => {
+  await session?.close();
+  await server?.close();
+  fs.rmSync(workspace, { recursive: true, force: true });
+});
+
+function userSettings(): Record<string, unknown> {
+  return JSON.parse(fs.readFileSync(path.join(session!.userDataDir, 'User', 'settings.json'), 'utf8')) as Record<string, unknown>;
+}
+
+async function typeIntoInputBox(page: Page, text: string): Promise<string> {
+  const widget = page.locator('.quick-input-widget');
+  const input = widget.locator('input');
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  const title = await widget.innerText();
+  await input.fill(text);
+  await input.press('Enter');
+  await widget.waitFor({ state: 'hidden', timeout: 10_000 });
+  return title;
+}
+
+async function welcomeHidden(view: Frame): Promise<void> {
+  await view.locator('[data-testid="welcome"]').waitFor({ state: 'hidden', timeout: 15_000 });
+}
+
+test('with nothing configured the welcome view shows; a key or a local server makes a model usable', { timeout: 150_000 }, async () => {
+  assert.ok(session && server);
+  try {
+    const view = await session.webview();
+    const welcome = view.locator('[data-testid="welcome"]');
+    await welcome.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.match(await view.locator('[data-testid="welcome-problems"]').innerText(), /No API key for https:\/\/api\.openai\.com\/v1/);
+    // The probe found the scripted server and its model; the closed port is simply not listed.
+    const localChoice = view.locator(`[data-testid="welcome-local-model"][data-model="${localModel}"]`);
+    await localChoice.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal(await localChoice.getAttribute('data-base-url'), server.baseUrl);
+    assert.equal(await view.locator('[data-testid="welcome-local"]').innerText().then((text) => text.includes('Closed')), false);
+    // No VS Code models in code-server: that option is not offered.
+    assert.equal(await view.locator('[data-testid="welcome-vscode"]').count(), 0);
+    await session.screenshot('welcome-view');
+
+    // Sending does not start a run that can only fail: no step, the question stays in the box.
+    const prompt = view.locator('[data-testid="prompt"]');
+    await prompt.fill('Is anyone there?');
+    await view.locator('[data-testid="send"]').click();
+    await view.waitForFunction(() => (document.querySelector('[data-testid="prompt"]') as HTMLTextAreaElement | null)?.value === 'Is anyone there?', undefined, { timeout: 10_000 });
+    assert.equal(await view.locator('[data-testid="step"]').count(), 0, 'a run started');
+    assert.equal(server.requests.length, 0);
+    assert.ok(await welcome.isVisible());
+
+    // Set an API key: the welcome view goes away at once (the key is never sent anywhere here).
+    await view.locator('[data-testid="welcome-set-key"]').click();
+    const title = await typeIntoInputBox(session.page, 'sk-test-not-a-real-key');
+    assert.match(title, /API key for https:\/\/api\.openai\.com\/v1/);
+    await welcomeHidden(view);
+
+    // Remove it again (empty input): the welcome view is back.
+    await session.runCommand('tandem.setApiKey');
+    await typeIntoInputBox(session.page, '');
+    await welcome.waitFor({ state: 'visible', timeout: 15_000 });
+
+    // Choose the local server's model: user settings point at it, and a run works.
+    await view.locator(`[data-testid="welcome-local-model"][data-model="${localModel}"]`).click();
+    await welcomeHidden(view);
+    const written = userSettings();
+    assert.equal(written['tandem.functionCallModel.baseUrl'], server.baseUrl);
+    assert.equal(written['tandem.functionCallModel.model'], localModel);
+
+    await view.locator('[data-testid="send"]').click();
+    const answer = view.locator('[data-testid="answer"]').last();
+    await answer.waitFor({ state: 'visible', timeout: 30_000 });
+    const deadline = Date.now() + 30_000;
+    while (!(await answer.innerText()).includes(answerText) && Date.now() < deadline) await view.waitForTimeout(200);
+    assert.match(await answer.innerText(), /Answered by the local test model\./);
+    const chat = server.requests.filter((request) => request.path.endsWith('/chat/completions'));
+    assert.equal(chat.length, 1);
+    assert.equal(chat[0]!.model, localModel);
+    assert.match(JSON.stringify(chat[0]!.messages), /Is anyone there\?/);
+    assert.equal(chat[0]!.authorization, undefined, 'no key goes to a local server');
+  } catch (error) {
+    await session.screenshot('welcome-failure').catch(() => undefined);
+    console.error(session.logs());
+    throw error;
+  }
+});
+
+test("Select Models lists the endpoint's models and says VS Code offers none", { timeout: 60_000 }, async () => {
+  assert.ok(session && server);
+  try {
+    await session.runCommand('tandem.selectModels');
+    const widget = session.page.locator('.quick-input-widget');
+    await widget.locator('.quick-input-list .monaco-list-row').first().waitFor({ state: 'visible', timeout: 15_000 });
+    const text = await widget.innerText();
+    assert.match(text, new RegExp(localModel));
+    assert.match(text, /No VS Code language models/);
+    await session.screenshot('select-models-no-vscode-models');
+    await session.page.keyboard.press('Escape');
+  } catch (error) {
+    await session.screenshot('select-models-failure').catch(() => undefined);
+    console.error(session.logs());
+    throw error;
+  }
+});

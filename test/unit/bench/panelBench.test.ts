@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { panelFigures, percentile } from '../../../bench/panel/panelProbe';
+import { markersIn, streamedAnswer } from '../../../bench/panel/streamedAnswer';
+import { splitTokens } from '../../../test/fixtures/scriptedModelReplies';
+
+describe('panel benchmark', () => {
+  it('streams an answer of the asked size whose markers are numbered in order, each on a known token', () => {
+    const answer = streamedAnswer(3_000);
+    const tokens = splitTokens(answer.content);
+    assert.equal(answer.tokens, tokens.length);
+    assert.ok(answer.tokens >= 3_000 && answer.tokens < 3_200);
+    assert.deepEqual(markersIn(answer.content), answer.markerToken.map((_, index) => index));
+    answer.markerToken.forEach((token, marker) => assert.match(tokens[token]!, new RegExp(`t${marker}\\b`)));
+    for (const syntax of ['## ', '\n- ', '```ts\n', '| --- |', '**', '`t']) assert.ok(answer.content.includes(syntax), syntax);
+  });
+
+  it('times each marker from its send to the first DOM change that shows it', () => {
+    const sentAt = [0, 10, 20, 30];
+    // Markers 0-1 shown at 5, 2-3 at 40.
+    const figures = panelFigures({ arrivals: [5, 1, 40, 3], messages: [], frames: [], longTasks: [60, 80], answerText: '' }, sentAt, true);
+    assert.equal(figures.tokenToDomP50Ms, 10); // latencies 5, -5, 20, 10
+    assert.equal(figures.tokenToDomP99Ms, 20);
+    assert.equal(figures.tokensPerSecond, Math.round((3 * 1000) / 35));
+    assert.equal(figures.complete, true);
+    assert.equal(figures.longTasks, 2);
+    assert.equal(figures.longestTaskMs, 80);
+  });
+
+  it('is not complete when a marker never showed', () => {
+    const figures = panelFigures({ arrivals: [5, 1], messages: [], frames: [], longTasks: [], answerText: '' }, [0, 1, 2], true);
+    assert.equal(figures.complete, false);
+    assert.equal(percentile([], 0.5), Number.NaN);
+  });
+});

@@ -1,0 +1,43 @@
+import * as assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { modelProblem, needsProbe, usabilityProblems } from '../../../src/models/modelUsability';
+
+const openAi = { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini' };
+const local = { baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5:7b' };
+
+describe('model usability', () => {
+  it("OpenAI's host without a key is unusable and never probed", () => {
+    assert.equal(needsProbe(openAi), false);
+    assert.deepEqual(modelProblem({ settings: openAi, hasKey: false }), {
+      reason: 'noKey',
+      target: 'https://api.openai.com/v1',
+      message: 'No API key for https://api.openai.com/v1.',
+    });
+    assert.equal(modelProblem({ settings: openAi, hasKey: true }), undefined);
+  });
+
+  it('any other base URL is usable once something answers there, key or not', () => {
+    assert.equal(needsProbe(local), true);
+    assert.equal(modelProblem({ settings: local, hasKey: false, reachable: true }), undefined);
+    assert.equal(modelProblem({ settings: local, hasKey: false, reachable: false })?.reason, 'unreachable');
+    // Not probed yet: not declared unusable.
+    assert.equal(modelProblem({ settings: local, hasKey: false }), undefined);
+  });
+
+  it("provider vscode needs VS Code to offer the model, whatever the base URL", () => {
+    const vscodeModel = { ...openAi, provider: 'vscode' as const, model: 'copilot-gpt-4o' };
+    assert.equal(needsProbe(vscodeModel), false);
+    assert.equal(modelProblem({ settings: vscodeModel, hasKey: false, vscodeModelFound: true }), undefined);
+    assert.equal(modelProblem({ settings: vscodeModel, hasKey: false, vscodeModelFound: false })?.message, 'VS Code offers no language model "copilot-gpt-4o".');
+    assert.equal(modelProblem({ settings: { ...vscodeModel, model: '' }, hasKey: false, vscodeModelFound: false })?.message, 'VS Code offers no language models.');
+  });
+
+  it('says each problem once when both phases share an endpoint', () => {
+    const problems = usabilityProblems([
+      { settings: openAi, hasKey: false },
+      { settings: { ...openAi, model: 'gpt-4o' }, hasKey: false },
+      { settings: local, hasKey: false, reachable: false },
+    ]);
+    assert.deepEqual(problems.map((problem) => problem.reason), ['noKey', 'unreachable']);
+  });
+});

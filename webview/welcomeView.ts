@@ -1,0 +1,104 @@
+// The welcome view: shown while no model is usable (no key for OpenAI, nothing
+// answering at the base URL). It says what is wrong and offers the ways out:
+// set an API key, use a local server the host found (Ollama, LM Studio), or
+// one of VS Code's language models. The host hides it once a model is usable.
+import type { FromWebview, WelcomeState } from '../src/protocol/webviewMessages';
+import { button } from './components';
+
+export interface WelcomeView {
+  readonly element: HTMLElement;
+  set(state: WelcomeState | null): void;
+}
+
+function block(className: string, testId?: string): HTMLDivElement {
+  const node = document.createElement('div');
+  node.className = className;
+  if (testId) node.dataset['testid'] = testId;
+  return node;
+}
+
+function heading(text: string): HTMLElement {
+  const node = document.createElement('h3');
+  node.textContent = text;
+  return node;
+}
+
+function paragraph(text: string, className = ''): HTMLParagraphElement {
+  const node = document.createElement('p');
+  node.textContent = text;
+  if (className) node.className = className;
+  return node;
+}
+
+export function createWelcomeView(post: (message: FromWebview) => void): WelcomeView {
+  const element = block('welcome', 'welcome');
+  element.setAttribute('role', 'region');
+  element.setAttribute('aria-label', 'Set up a model');
+  element.hidden = true;
+
+  const render = (state: WelcomeState): void => {
+    const problems = block('welcome-problems', 'welcome-problems');
+    problems.append(...state.problems.map((problem) => paragraph(problem)));
+
+    const key = block('welcome-option');
+    key.append(
+      heading('Set an API key'),
+      paragraph('For OpenAI or another hosted endpoint. The key is kept in VS Code\u2019s secret storage and sent only to its endpoint.', 'muted'),
+      button({ label: 'Set API Key…', testId: 'welcome-set-key', appearance: 'primary', onClick: () => post({ type: 'command', command: 'tandem.setApiKey' }) }),
+    );
+
+    const local = block('welcome-option', 'welcome-local');
+    local.append(heading('Use a local server'));
+    if (state.localServers.length === 0) {
+      local.append(paragraph(`Nothing answers at ${state.localServersTried.join(' or ')}. Start Ollama or LM Studio's server, then check again.`, 'muted'));
+    }
+    for (const server of state.localServers) {
+      const list = block('welcome-models');
+      list.append(paragraph(`${server.name} at ${server.baseUrl}${server.models.length === 0 ? ': no models loaded.' : ':'}`));
+      for (const model of server.models) {
+        const choose = button({
+          label: model,
+          testId: 'welcome-local-model',
+          title: `Use ${model} from ${server.name} (written to your user settings)`,
+          onClick: () => post({ type: 'useLocalModel', baseUrl: server.baseUrl, model }),
+        });
+        choose.dataset['baseUrl'] = server.baseUrl;
+        choose.dataset['model'] = model;
+        list.append(choose);
+      }
+      local.append(list);
+    }
+
+    const options = [key, local];
+    if (state.vscodeModels.length > 0) {
+      const models = block('welcome-option', 'welcome-vscode');
+      models.append(heading('Use VS Code\u2019s models'));
+      const list = block('welcome-models');
+      for (const model of state.vscodeModels) {
+        const choose = button({
+          label: model.name,
+          testId: 'welcome-vscode-model',
+          title: `${model.vendor} · ${model.id}`,
+          onClick: () => post({ type: 'useVscodeModel', id: model.id }),
+        });
+        choose.dataset['model'] = model.id;
+        list.append(choose);
+      }
+      models.append(list);
+      options.push(models);
+    }
+
+    const again = button({ label: 'Check again', testId: 'welcome-check', onClick: () => post({ type: 'checkModels' }) });
+    element.replaceChildren(heading('Welcome to Tandem'), problems, ...options, again);
+  };
+
+  return {
+    element,
+    set(state) {
+      element.hidden = state === null;
+      if (state) render(state);
+      else element.replaceChildren();
+      document.body.dataset['welcome'] = String(state !== null);
+    },
+  };
+}
