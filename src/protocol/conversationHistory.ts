@@ -22,7 +22,7 @@ export function historyMessages(events: readonly AgentEvent[]): ChatMessage[] {
       const text = value?.text;
       // Items attached to the prompt (context chips) follow the typed text.
       const attached = value?.attached?.text;
-      if (typeof text === 'string' && text) messages.push({ role: 'user', content: typeof attached === 'string' && attached ? `${text}\n\n${attached}` : text });
+      if (typeof text === 'string' && text) messages.push({ role: 'user', content: promptWithAttachments(text, typeof attached === 'string' ? attached : undefined) });
     } else if (event.type === 'CUSTOM' && event['name'] === CustomEventName.condensed) {
       const value = event['value'] as { summary?: unknown; historyMessages?: unknown } | undefined;
       const replaced = typeof value?.historyMessages === 'number' ? Math.min(value.historyMessages, messages.length) : 0;
@@ -33,4 +33,9 @@ export function historyMessages(events: readonly AgentEvent[]): ChatMessage[] {
     }
   }
   return messages;
+}
+
+/** The typed prompt followed by the attached items' blocks: what the models read. */
+export function promptWithAttachments(text: string, attached: string | undefined): string {
+  return attached === undefined || attached === '' ? text : `${text}\n\n${attached}`;
 }
