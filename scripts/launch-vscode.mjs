@@ -2,9 +2,11 @@
 // that you reach from a browser. Installs what is missing first.
 //   npm run vscode                      open the folder you ran npm from
 //   npm run vscode -- /path/to/folder   open that folder
-//   npm run vscode -- --demo            open a small demo workspace
+//   npm run vscode -- --demo            open a small demo workspace, answered by the demo model
+//                                       (scripts/demoModel.ts: scripted, no key needed)
 //   npm run vscode -- --port 8080 --host 127.0.0.1
-// Settings and conversations persist in .cache/vscode-user-data/.
+// Settings and conversations persist in .cache/vscode-user-data/ (the demo's
+// in .cache/vscode-demo-user-data/, so the demo model never becomes your model).
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
@@ -39,22 +41,31 @@ async function choosePort(wanted, host) {
   throw new Error(`no free port near ${wanted}`);
 }
 
-function makeDemoWorkspace() {
-  const demo = path.join(cache, 'demo-workspace');
-  if (!fs.existsSync(demo)) {
-    fs.mkdirSync(path.join(demo, 'src'), { recursive: true });
-    fs.writeFileSync(path.join(demo, 'README.md'), '# Demo\n\nA small project to try Tandem on. Ask: "What does src/greet.ts export?"\n');
-    fs.writeFileSync(
-      path.join(demo, 'src', 'greet.ts'),
-      'export function greet(name: string): string {\n  return `Hello, ${name}!`;\n}\n',
-    );
-    fs.writeFileSync(path.join(demo, 'notes.md'), '# Notes\n\n- The release is planned for Friday.\n- greet() needs a test.\n');
-  }
-  return demo;
+const demo = process.argv.includes('--demo');
+const demoWorkspace = path.join(cache, 'demo-workspace');
+
+/** Starts the demo model (it also writes the demo workspace and points the settings at itself); resolves with its base URL. */
+function startDemoModel(settingsFile) {
+  const child = spawn(
+    process.execPath,
+    ['--import', import.meta.resolve('tsx'), path.join(root, 'scripts', 'demoModel.ts'), '--workspace', demoWorkspace, '--settings', settingsFile],
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill('SIGTERM'));
+  process.on('exit', () => child.kill('SIGTERM'));
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (data) => {
+      output += String(data);
+      const ready = /READY (\S+)/.exec(output);
+      if (ready) resolve(ready[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`the demo model exited (code ${code}) before it was ready`)));
+  });
 }
 
 function chooseWorkspace() {
-  if (process.argv.includes('--demo')) return makeDemoWorkspace();
+  if (demo) return demoWorkspace;
   const positional = process.argv.slice(2).filter((argument, index, all) => {
     const previous = all[index - 1];
     return !argument.startsWith('--') && previous !== '--port' && previous !== '--host';
@@ -64,19 +75,23 @@ function chooseWorkspace() {
 }
 
 const workspace = chooseWorkspace();
-if (!fs.existsSync(workspace)) throw new Error(`no such folder: ${workspace}`);
+if (!demo && !fs.existsSync(workspace)) throw new Error(`no such folder: ${workspace}`);
 
 if (!fs.existsSync(path.join(root, 'node_modules', '.package-lock.json'))) sh('npm', ['install']);
 sh('npm', ['run', 'build']);
 sh('bash', ['scripts/setup-vscode.sh']);
 
-const userDataDir = path.join(cache, 'vscode-user-data');
+const userDataDir = path.join(cache, demo ? 'vscode-demo-user-data' : 'vscode-user-data');
 const extensionsDir = path.join(cache, 'vscode-extensions');
 fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
 const settingsFile = path.join(userDataDir, 'User', 'settings.json');
 if (!fs.existsSync(settingsFile)) {
   // First run only; after that the file is yours (Tandem's settings live here too).
   fs.writeFileSync(settingsFile, JSON.stringify({ 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off' }, null, 2));
+}
+if (demo) {
+  const baseUrl = await startDemoModel(settingsFile);
+  console.log(`\nDemo model (scripted, not a real model) at ${baseUrl}; the demo profile's settings point at it.`);
 }
 fs.mkdirSync(extensionsDir, { recursive: true });
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -107,5 +122,6 @@ const child = spawn(
 const shownHost = host === '0.0.0.0' ? '127.0.0.1' : host;
 console.log(`\nTandem in VS Code: open http://${shownHost}:${port}/?folder=${encodeURIComponent(workspace)}`);
 console.log('Then click the Tandem icon in the activity bar. Ctrl+C stops code-server.\n');
+if (demo) console.log('Ask anything: the demo model lists the workspace, reads README.md and answers (the same answer every time).\n');
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill('SIGTERM'));
 child.on('exit', (code) => process.exit(code ?? 0));

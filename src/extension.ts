@@ -34,6 +34,7 @@ export function activate(context: vscode.ExtensionContext): void {
     showMcpServers: async () => (await services()).mcp.showServers(),
     resetMcpTrust: async () => (await services()).mcp.resetTrust(),
     copyAgUiEndpoint: async () => (await services()).agui.copyEndpoint(),
+    addContext: async (target, targets) => (await services()).context.addContext(target, targets),
   });
   // Start MCP servers and register the approval commands without delaying activation.
   setTimeout(() => {

@@ -3,6 +3,7 @@
 // progress, message kinds, prompts and run edits.
 import type {
   AgentEvent,
+  CondensedPayload,
   ContextPayload,
   MessageKindPayload,
   NoticePayload,
@@ -14,14 +15,14 @@ import type {
 import { HostEventName } from '../src/protocol/hostEventNames';
 import { applyApprovalEvent } from './approvalEvents';
 import { applyElicitationEvent } from './elicitationEvents';
-import { push, text, touch, type ConversationView, type NoticeStep, type UserStep } from './steps';
+import { push, text, touch, type CondensedStep, type ConversationView, type NoticeStep, type UserStep } from './steps';
 
 export function applyCustomEvent(view: ConversationView, event: AgentEvent): void {
   const name = text(event['name']);
   const value = (event['value'] ?? {}) as Record<string, unknown>;
   switch (name) {
     case HostEventName.userMessage:
-      push<UserStep>(view, { kind: 'user', text: text(value['text']), model: undefined });
+      push<UserStep>(view, { kind: 'user', text: withAttachedLabels(text(value['text']), value['attached']), model: undefined });
       return;
     case 'tandem.phase': {
       const phase = value as unknown as PhasePayload;
@@ -53,6 +54,21 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
       view.context = value as unknown as ContextPayload;
       view.chromeDirty = true;
       return;
+    case 'tandem.condensed': {
+      const condensed = value as unknown as CondensedPayload;
+      const count = (field: unknown) => (typeof field === 'number' && Number.isFinite(field) ? field : 0);
+      push<CondensedStep>(view, {
+        kind: 'condensed',
+        summary: text(condensed.summary),
+        messages: count(condensed.messages),
+        tokensBefore: count(condensed.tokensBefore),
+        tokensAfter: count(condensed.tokensAfter),
+        estimated: condensed.estimated === true,
+        reason: condensed.reason === 'overflow' || condensed.reason === 'manual' ? condensed.reason : 'nearWindow',
+        model: condensed.model ? { role: 'answer', model: text(condensed.model) } : undefined,
+      });
+      return;
+    }
     case 'tandem.notice': {
       const notice = value as unknown as NoticePayload;
       push<NoticeStep>(view, {
@@ -153,3 +169,10 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
  * not yet announced (the loop announces each result right after it), so each
  * call keeps one result step in both response modes.
  */
+
+/** The prompt as the panel shows it: the typed text, then the names of what was attached (their content goes to the models only). */
+function withAttachedLabels(prompt: string, attached: unknown): string {
+  const labels = (attached as { labels?: unknown } | undefined)?.labels;
+  if (!Array.isArray(labels) || labels.length === 0) return prompt;
+  return `${prompt}\n\nAttached: ${labels.map((label) => String(label)).join(', ')}`;
+}

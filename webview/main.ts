@@ -10,8 +10,10 @@ import { createConversationView, type ConversationView } from './steps';
 import { waitingForApproval } from './approvalEvents';
 import { waitingForElicitation } from './elicitationEvents';
 import { attachSlashCommands } from './slashCommands';
-import { attachResourceChips } from './resourceChips';
+import { attachContextChips } from './contextChips';
+import { attachContextPicker } from './contextPicker';
 import { applyEvents, expireApprovals } from './viewModel';
+import { PanelState } from './panelState';
 import { createWelcomeView } from './welcomeView';
 
 interface VsCodeApi {
@@ -23,6 +25,7 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
 const post = (message: FromWebview) => vscode.postMessage(message);
+const saved = new PanelState(vscode);
 
 registerComponents();
 
@@ -42,8 +45,8 @@ const context: StepRenderContext = {
 const layout: Layout = buildLayout(document.body, {
   post,
   isRunning: () => view.running,
-  draft: (vscode.getState() as { draft?: string } | undefined)?.draft ?? '',
-  saveDraft: (draft) => vscode.setState({ draft }),
+  draft: saved.initialDraft,
+  saveDraft: (draft) => saved.setDraft(draft),
 });
 
 // While no model is usable, the welcome view stands above the conversation.
@@ -52,7 +55,8 @@ layout.steps.before(welcome.element);
 
 const promptBox = document.querySelector<HTMLTextAreaElement>('[data-testid="prompt"]');
 const slashCommands = promptBox === null ? undefined : attachSlashCommands(promptBox);
-const resourceChips = promptBox === null ? undefined : attachResourceChips(promptBox, post);
+const contextChips = promptBox === null ? undefined : attachContextChips(promptBox, post);
+const contextPicker = promptBox === null ? undefined : attachContextPicker(promptBox, post);
 
 // Follow the newest step unless the user scrolled up to read. Only scrolling
 // right after a user gesture counts: off-screen steps (content-visibility)
@@ -121,21 +125,30 @@ function reset(id: string): void {
   layout.steps.replaceChildren();
 }
 
+/** Until the host answers `ready`, its event batches are already in that answer. */
+let awaitingConversation = true;
+
 window.addEventListener('message', (message: MessageEvent<ToWebview>) => {
   const data = message.data;
   switch (data.type) {
-    case 'conversation':
-      reset(data.id);
+    case 'conversation': {
+      const continues = data.continues === true && awaitingConversation && data.id === conversationId;
+      awaitingConversation = false;
+      if (continues) document.body.dataset['resumedEvents'] = String(data.events.length);
+      else reset(data.id);
       applyEvents(view, data.events);
       view.running = data.running;
+      saved.onConversation(data.id, data.events, data.position, data.running, continues);
       // A stored conversation's unanswered approvals can no longer be answered.
       if (!data.running) expireApprovals(view);
       view.chromeDirty = true;
       scheduler.schedule();
       return;
+    }
     case 'events':
-      if (data.conversationId !== conversationId) return;
+      if (awaitingConversation || data.conversationId !== conversationId) return;
       applyEvents(view, data.events);
+      saved.onEvents(data.events, data.position, view.running);
       scheduler.schedule();
       return;
     case 'settings':
@@ -153,8 +166,14 @@ window.addEventListener('message', (message: MessageEvent<ToWebview>) => {
     case 'slashCommands':
       slashCommands?.setCommands(data.commands);
       return;
-    case 'attachedResources':
-      resourceChips?.set(data.resources);
+    case 'attachedContext':
+      contextChips?.set(data.chips);
+      return;
+    case 'contextSuggestions':
+      contextPicker?.setSuggestions(data.query, data.suggestions);
+      return;
+    case 'focusPrompt':
+      promptBox?.focus();
       return;
     case 'welcome':
       welcome.set(data.welcome);
@@ -166,4 +185,17 @@ window.addEventListener('message', (message: MessageEvent<ToWebview>) => {
   }
 });
 
-post({ type: 'ready' });
+// A page that was hidden comes back from its snapshot at once; the host sends only what came after.
+const snapshot = saved.snapshot;
+if (snapshot) {
+  reset(snapshot.conversationId);
+  applyEvents(view, snapshot.events);
+  view.running = snapshot.running;
+  view.chromeDirty = true;
+  document.body.dataset['restoredEvents'] = String(snapshot.events.length);
+  render();
+}
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') saved.flush();
+});
+post(snapshot ? { type: 'ready', resume: { conversationId: snapshot.conversationId, ...snapshot.position } } : { type: 'ready' });

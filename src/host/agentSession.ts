@@ -12,9 +12,16 @@ import type { ChatModel } from '../models/chatModel';
 import { createModelFor } from './modelFactory';
 import type { AgentEvent, NoticeAction } from '../protocol/agentEvents';
 import type { ApprovalRequest, Tool } from '../tools/tool';
+import type { RevertOutcome } from '../tools/editJournal';
+import type { JournalRunSnapshot } from '../tools/editJournalSnapshot';
 import { historyMessages } from '../protocol/conversationHistory';
+import { CustomEventName } from '../protocol/agentEvents';
+import { condenseConversation } from '../agent/conversationCondenser';
+import { isCancellation } from '../common/errors';
 import { HostEventName } from '../protocol/hostEventNames';
-import { appendCompacted, titleFrom, type ConversationStore, type StoredConversation } from './conversationStore';
+import { appendCompacted } from '../protocol/eventCompaction';
+import { titleFrom, type ConversationStore, type StoredConversation } from './conversationStore';
+import type { AttachedContext } from './contextAttachments';
 import type { OutputLog } from './outputLog';
 import { createNestedRulesFinder, type NestedRulesFinder } from '../tools/nestedRules';
 import { loadRulesFiles, type RuleFile, type RulesRoot } from '../tools/rulesFiles';
@@ -26,8 +33,10 @@ export interface ToolSources {
   approverFor(runId: string): Approver;
   /** Files the run changed and can revert; empty when none. */
   editedFiles?(runId: string): readonly string[];
-  /** Reverts the run's edits; returns the files restored. */
-  revertRun?(runId: string): Promise<readonly string[]>;
+  /** The run's edit journal in its stored form, kept with the conversation. */
+  runEditsSnapshot?(runId: string): JournalRunSnapshot | undefined;
+  /** Reverts the run's edits (from `stored` after a reload), asking about files changed since; undefined when it has no record. */
+  revertRun?(runId: string, stored?: JournalRunSnapshot): Promise<RevertOutcome | undefined>;
 }
 
 /** Asks with a modal dialog; what the workspace tools replace with their diff view. */
@@ -55,6 +64,8 @@ export interface SessionDependencies {
   readonly toolSources: () => ToolSources;
   /** Settings with API keys filled in. */
   readonly settings: () => Promise<AgentSettings>;
+  /** The same for a call without tools (condensing): no MCP servers start. Defaults to `settings`. */
+  readonly modelSettings?: (() => Promise<AgentSettings>) | undefined;
   /** Events for the panel, in order. */
   readonly emit: (conversationId: string, event: AgentEvent) => void;
   readonly onDidChangeRunning: (running: boolean) => void;
@@ -69,6 +80,8 @@ export class AgentSession implements vscode.Disposable {
   private cache = new SessionCache();
   private run: { controller: AbortController; done: Promise<void> } | undefined;
   private saveTimer: NodeJS.Timeout | undefined;
+  /** Runs whose revert is under way. */
+  private readonly reverting = new Set<string>();
   /** Saves run one after another (each writes the same file). */
   private saving: Promise<void> = Promise.resolve();
 
@@ -99,8 +112,8 @@ export class AgentSession implements vscode.Disposable {
     this.scheduleSave();
   }
 
-  /** Starts a run for `text`; resolves when the run has ended. Ignored while a run is going. */
-  async send(text: string): Promise<void> {
+  /** Starts a run for `text` (and what was attached to it); resolves when the run has ended. Ignored while a run is going. */
+  async send(text: string, attached?: AttachedContext): Promise<void> {
     if (this.run) return;
     const controller = new AbortController();
     let finish!: () => void;
@@ -110,7 +123,9 @@ export class AgentSession implements vscode.Disposable {
     const runId = randomUUID();
     try {
       if (!conversation.title) conversation.title = titleFrom(text);
-      this.append({ type: 'CUSTOM', name: HostEventName.userMessage, value: { text, runId }, timestamp: Date.now() } as AgentEvent);
+      // The attached items travel apart from the typed text: the panel shows their names, the models read them.
+      const value = attached === undefined ? { text, runId } : { text, runId, attached: { labels: attached.labels, text: attached.text } };
+      this.append({ type: 'CUSTOM', name: HostEventName.userMessage, value, timestamp: Date.now() } as AgentEvent);
       await this.save();
       await this.execute(conversation, runId, controller.signal);
     } finally {
@@ -172,16 +187,96 @@ export class AgentSession implements vscode.Disposable {
     log.info(`run ${runId} ended after ${Date.now() - started} ms`);
     const edited = sources.editedFiles?.(runId) ?? [];
     if (edited.length > 0 && conversation === this.conversation) {
+      await this.storeRunEdits(conversation.id, runId, sources);
       this.append({ type: 'CUSTOM', name: HostEventName.runEdits, value: { runId, files: edited }, timestamp: Date.now() } as AgentEvent);
+    }
+  }
+
+  /** Keeps the run's journal with the conversation, so its revert survives a reload. */
+  private async storeRunEdits(conversationId: string, runId: string, sources: ToolSources): Promise<void> {
+    const snapshot = sources.runEditsSnapshot?.(runId);
+    if (snapshot === undefined) return;
+    try {
+      await this.deps.store.runEdits.save(conversationId, runId, snapshot);
+    } catch (error) {
+      this.deps.log.error(`could not store the edits of run ${runId} (revert works until the window reloads): ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
   async revert(runId: string): Promise<void> {
     const revertRun = this.deps.toolSources().revertRun;
-    if (!revertRun) return;
-    const files = await revertRun(runId);
-    this.append({ type: 'CUSTOM', name: HostEventName.runReverted, value: { runId, files }, timestamp: Date.now() } as AgentEvent);
-    this.notice('reverted', `Reverted ${files.length} file${files.length === 1 ? '' : 's'} changed by that run.`);
+    // A second click while the first revert still asks would revert from the stored record again.
+    if (!revertRun || this.reverting.has(runId)) return;
+    this.reverting.add(runId);
+    try {
+      await this.revertWith(revertRun, runId);
+    } finally {
+      this.reverting.delete(runId);
+    }
+  }
+
+  private async revertWith(revertRun: NonNullable<ToolSources['revertRun']>, runId: string): Promise<void> {
+    const conversationId = this.conversation.id;
+    const stored = await this.deps.store.runEdits.load(conversationId, runId);
+    const outcome = await revertRun(runId, stored);
+    if (outcome === undefined) {
+      this.notice('revertUnavailable', 'The edits of that run are no longer recorded, so they cannot be reverted.', 'warning');
+      return;
+    }
+    await this.deps.store.runEdits.remove(conversationId, runId).catch(() => undefined);
+    const { restored, skipped, failed } = outcome;
+    this.append({ type: 'CUSTOM', name: HostEventName.runReverted, value: { runId, files: restored, skipped }, timestamp: Date.now() } as AgentEvent);
+    this.notice('reverted', revertSummary(outcome), skipped.length + failed.length > 0 ? 'warning' : 'info');
+  }
+
+  /**
+   * Tandem: Condense Conversation: the earlier turns become a summary by the
+   * answer model (the latest turn stays); later runs send the summary. Holds
+   * the run slot meanwhile, so Stop cancels it and nothing is sent during it.
+   */
+  async condense(): Promise<void> {
+    if (this.run) {
+      void vscode.window.showInformationMessage('Tandem is still working on the last question. Condense after it has finished, or stop it first.');
+      return;
+    }
+    const history = historyMessages(this.conversation.events);
+    if (history.filter((message) => message.role === 'user').length < 2) {
+      this.notice('condense', 'There is nothing to condense yet: the conversation has only one turn.');
+      return;
+    }
+    const controller = new AbortController();
+    let finish!: () => void;
+    this.run = { controller, done: new Promise<void>((resolve) => (finish = resolve)) };
+    this.deps.onDidChangeRunning(true);
+    const conversation = this.conversation;
+    try {
+      const settings = await (this.deps.modelSettings ?? this.deps.settings)();
+      const model = (this.deps.createModel ?? createModelFor)(settings.answerModel);
+      const condensed = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Tandem: condensing the conversation with ${model.name}…`, cancellable: true },
+        (_progress, token) => {
+          const onCancel = token.onCancellationRequested(() => controller.abort());
+          return condenseConversation(history, settings.answerModel, model, controller.signal).finally(() => onCancel.dispose());
+        },
+      );
+      if (conversation !== this.conversation) return;
+      if (!condensed) {
+        this.notice('condense', 'There is nothing to condense yet: the conversation has only one turn.');
+        return;
+      }
+      this.deps.log.info(`condensed ${condensed.messages} messages: ${condensed.tokensBefore} → ${condensed.tokensAfter} tokens`);
+      this.append({ type: 'CUSTOM', name: CustomEventName.condensed, value: condensed, timestamp: Date.now() } as AgentEvent);
+    } catch (error) {
+      if (isCancellation(error) || controller.signal.aborted) return;
+      const message = error instanceof Error ? error.message : String(error);
+      this.deps.log.error(`condensing failed: ${message}`);
+      this.notice('condense', `Could not condense the conversation: ${message}`, 'warning');
+    } finally {
+      this.run = undefined;
+      finish();
+      this.deps.onDidChangeRunning(false);
+      await this.save();
+    }
   }
 
   /** Stops the run; resolves when it has ended. */
@@ -232,6 +327,16 @@ export class AgentSession implements vscode.Disposable {
     this.run?.controller.abort();
     void this.save();
   }
+}
+
+/** "Reverted 2 files …; kept 1 changed after the run: a.ts." */
+export function revertSummary(outcome: RevertOutcome): string {
+  const plural = (count: number) => `${count} file${count === 1 ? '' : 's'}`;
+  const name = (file: string) => vscode.workspace.asRelativePath(file);
+  let text = `Reverted ${plural(outcome.restored.length)} changed by that run.`;
+  if (outcome.skipped.length > 0) text += ` Kept ${plural(outcome.skipped.length)} changed after the run: ${outcome.skipped.map(name).join(', ')}.`;
+  if (outcome.failed.length > 0) text += ` Could not restore ${outcome.failed.map((failure) => `${name(failure.path)} (${failure.reason})`).join(', ')}.`;
+  return text;
 }
 
 /** The rules files of every workspace folder (named by folder in a multi-root workspace), and the finder of nested ones. */

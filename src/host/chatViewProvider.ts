@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 import type { AgentSettings } from '../agent/agentSettings';
 import { CustomEventName, type AgentEvent, type ModelRole } from '../protocol/agentEvents';
 import type { McpServerStatus } from '../mcp/mcpServerStatus';
-import { parseFromWebview, type FromWebview, type PanelSettings, type SlashCommand, type ToWebview } from '../protocol/webviewMessages';
+import { parseFromWebview, type ContextSuggestion, type FromWebview, type PanelSettings, type SlashCommand, type ToWebview } from '../protocol/webviewMessages';
+import type { ContextAttachments } from './contextAttachments';
 import { fetchModelList, pickModel, type ModelList, type PickedModel } from './modelPicker';
 import { panelHtml } from './panelHtml';
 import { AgentSession, type ToolSources } from './agentSession';
@@ -14,7 +15,10 @@ import { ApprovalCenter } from './approvalCenter';
 import { PanelElicitor } from './panelElicitor';
 import { signalFromToken } from './cancellation';
 import { exportTranscript } from './transcriptExport';
-import { appendCompacted, ConversationStore, JsonFileState } from './conversationStore';
+import { ConversationStore, JsonFileState, type StoredConversation } from './conversationStore';
+import { appendCompacted } from '../protocol/eventCompaction';
+import { eventsAfter, positionOf, type StreamPosition } from '../protocol/streamPosition';
+import { randomUUID } from 'node:crypto';
 import type { OutputLog } from './outputLog';
 import { RunPreparation, WORKSPACE_TRUSTED_MESSAGE } from './runPreparation';
 import { ApiKeys } from './secrets';
@@ -32,16 +36,20 @@ export interface McpStatusSource {
   slashCommands?(): readonly SlashCommand[];
   /** A slash command's prompt text (asking for arguments); undefined: not one; null: the user cancelled. */
   expandSlashCommand?(text: string): Promise<string | undefined | null>;
-  /** MCP resources attached to the next message. */
-  readonly attachments?: { list(): readonly { readonly uri: string; readonly label: string; readonly server: { readonly name: string } }[]; detach(uri: string): void } | undefined;
-  /** `text` with the attached resources' contents added (they are used up). */
-  withAttachedResources?(text: string): Promise<string>;
   /** Starts the sign-in of a remote server that asked for one. */
   signIn?(server: { readonly name: string; readonly source: string }): Promise<void>;
 }
 
+/** The next message's context chips and the `@` picker behind them. */
+export interface ContextSource {
+  readonly attachments: ContextAttachments;
+  suggestions(query: string): Promise<readonly ContextSuggestion[]>;
+  attachPick(kind: ContextSuggestion['kind'], path: string): Promise<boolean>;
+}
+
 export interface ChatViewOptions {
   readonly toolSources: () => ToolSources;
+  readonly context?: ContextSource | undefined;
   readonly mcp?: McpStatusSource | undefined;
   /** The user's answers about workspace setting values; one per window, shared with MCP. */
   readonly settingsConsent?: SettingsConsentStore | undefined;
@@ -66,7 +74,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private queueConversation: string | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
   private lastMode: string | undefined;
+  /** A name for each conversation copy in memory, so a reopened panel's position is checked against the right one. */
+  private readonly streams = new WeakMap<StoredConversation, string>();
   private lastResponseMode: string | undefined;
+  /** Set by `focusPrompt` before the panel's page is up: focus the box once it says it is ready. */
+  private focusWhenReady = false;
 
   private constructor(
     private readonly context: vscode.ExtensionContext,
@@ -98,6 +110,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       }),
     );
     if (options.mcp) this.disposables.push(options.mcp.onDidChangeStatus(() => this.postMcpStatus()));
+    if (options.context) this.disposables.push(options.context.attachments.onDidChange(() => this.postAttachedContext()));
     this.disposables.push(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         this.session.notice('workspaceTrusted', WORKSPACE_TRUSTED_MESSAGE);
@@ -126,6 +139,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           withVscodeContextWindows(
             await this.preparation.prepare((code, message, level, action) => this.session.notice(code, message, level, action), this.options.beforeRun),
           ),
+        modelSettings: async () =>
+          withVscodeContextWindows(await this.preparation.prepare((code, message, level, action) => this.session.notice(code, message, level, action))),
         emit: (conversationId, event) => {
           this.enqueue(conversationId, event);
           // A card nobody can see would stall the run: bring the panel up (keeping focus where it is).
@@ -184,7 +199,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     if (this.queue.length === 0 || !this.queueConversation) return;
-    this.post({ type: 'events', conversationId: this.queueConversation, events: this.queue });
+    const current = this.session.current;
+    const position = current.id === this.queueConversation ? this.positionOf(current) : undefined;
+    this.post({ type: 'events', conversationId: this.queueConversation, events: this.queue, position });
     this.queue = [];
   }
 
@@ -206,20 +223,30 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private async handle(message: FromWebview): Promise<void> {
     switch (message.type) {
       case 'ready':
-        this.postConversation();
+        this.postConversation(message.resume);
         this.postSettings();
         this.postHistory();
         this.postMcpStatus();
+        this.postAttachedContext();
+        if (this.focusWhenReady) {
+          this.focusWhenReady = false;
+          this.post({ type: 'focusPrompt' });
+        }
         this.preparation.noticeRestricted((code, message, level, action) => this.session.notice(code, message, level, action));
         this.post({ type: 'welcome', welcome: this.readiness.current ?? null });
         void this.readiness.check();
         return;
       case 'send': {
+        if (this.session.running) {
+          await this.send(message.text); // says a run is going; the chips stay for the next message
+          return;
+        }
+        // Before slash commands and attachments are used up: no usable model, nothing consumed.
+        if (!(await this.modelUsable(message.text))) return;
         // `/<server>.<prompt>`: the MCP prompt's text is what gets sent.
-        const expanded = this.session.running ? undefined : await this.options.mcp?.expandSlashCommand?.(message.text);
+        const expanded = await this.options.mcp?.expandSlashCommand?.(message.text);
         if (expanded === null) return;
-        const text = expanded ?? message.text;
-        await this.send(this.session.running ? text : ((await this.options.mcp?.withAttachedResources?.(text)) ?? text));
+        await this.send(expanded ?? message.text, true);
         return;
       }
       case 'stop':
@@ -269,8 +296,16 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         }
         return;
       }
-      case 'detachResource':
-        this.options.mcp?.attachments?.detach(message.uri);
+      case 'detachContext':
+        this.options.context?.attachments.detach(message.path);
+        return;
+      case 'contextSearch': {
+        const suggestions = (await this.options.context?.suggestions(message.query)) ?? [];
+        this.post({ type: 'contextSuggestions', query: message.query, suggestions });
+        return;
+      }
+      case 'attachContext':
+        await this.options.context?.attachPick(message.kind, message.path);
         return;
       case 'mcpSignIn':
         await this.options.mcp?.signIn?.({ name: message.name, source: message.source });
@@ -292,19 +327,40 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   // --- actions shared by the panel and the commands -------------------------
 
-  async send(text: string): Promise<void> {
+  /** Starts a run; `withAttachments`: the context chips go with it (a message typed in the panel). */
+  async send(text: string, withAttachments = false): Promise<void> {
     if (this.session.running) {
       void vscode.window.showInformationMessage('Tandem is still working on the last question. Stop it first.');
       return;
     }
-    // No usable model (no key, nothing answers): the welcome view says what to do; no run that can only fail.
-    // While the workspace's settings wait for consent, the run goes ahead and asks.
-    if (this.readiness.current !== null && !this.preparation.consentPending() && !(await this.readiness.check())) {
-      this.post({ type: 'prompt', text, send: false });
-      await this.reveal();
+    if (!(await this.modelUsable(text))) return; // the chips stay for the next try
+    // The chips are read now and used up by this message.
+    const attached = withAttachments ? await this.options.context?.attachments.take(new AbortController().signal) : undefined;
+    await this.session.send(text, attached);
+  }
+
+  /** Shows the panel and puts the keyboard focus in its prompt box (`tandem.focusPrompt`). */
+  async focusPrompt(): Promise<void> {
+    if (this.view) {
+      this.view.show(false);
+      this.post({ type: 'focusPrompt' });
       return;
     }
-    await this.session.send(text);
+    this.focusWhenReady = true;
+    await vscode.commands.executeCommand('tandem.chat.focus');
+  }
+
+  /**
+   * No usable model (no key, nothing answers): the welcome view says what to
+   * do, the text goes back into the prompt box, and no run starts that can
+   * only fail. While the workspace's settings wait for consent, the run goes
+   * ahead and asks.
+   */
+  private async modelUsable(text: string): Promise<boolean> {
+    if (this.readiness.current === null || this.preparation.consentPending() || (await this.readiness.check())) return true;
+    this.post({ type: 'prompt', text, send: false });
+    await this.reveal();
+    return false;
   }
 
   /** The welcome view's choice of a local server's model: the user's settings point the function-call model at it. */
@@ -332,6 +388,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   async stop(): Promise<void> {
     await this.session.stop();
+  }
+
+  /** Tandem: Condense Conversation. */
+  async condense(): Promise<void> {
+    await this.reveal();
+    await this.session.condense();
   }
 
   async newChat(): Promise<void> {
@@ -404,10 +466,28 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   // --- what the panel is told -----------------------------------------------
 
-  private postConversation(): void {
+  /** Sends the open conversation; to a panel that restored part of it (`resume`), only the rest. */
+  private postConversation(resume?: StreamPosition & { readonly conversationId: string }): void {
     this.flush();
     const conversation = this.session.current;
-    this.post({ type: 'conversation', id: conversation.id, events: conversation.events, running: this.session.running });
+    const position = this.positionOf(conversation);
+    const running = this.session.running;
+    const rest = resume?.conversationId === conversation.id ? eventsAfter(conversation.events, position.stream, resume) : undefined;
+    if (rest) {
+      this.log.info(`panel reopened: sent ${rest.length} of ${conversation.events.length} events`);
+      this.post({ type: 'conversation', id: conversation.id, events: rest, running, position, continues: true });
+    } else {
+      this.post({ type: 'conversation', id: conversation.id, events: conversation.events, running, position });
+    }
+  }
+
+  private positionOf(conversation: StoredConversation): StreamPosition {
+    let stream = this.streams.get(conversation);
+    if (!stream) {
+      stream = randomUUID();
+      this.streams.set(conversation, stream);
+    }
+    return positionOf(conversation.events, stream);
   }
 
   private postSettings(): void {
@@ -428,8 +508,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private postMcpStatus(): void {
     this.post({ type: 'mcpStatus', servers: this.options.mcp?.statuses() ?? [] });
     this.post({ type: 'slashCommands', commands: this.options.mcp?.slashCommands?.() ?? [] });
-    const attached = this.options.mcp?.attachments?.list() ?? [];
-    this.post({ type: 'attachedResources', resources: attached.map((item) => ({ uri: item.uri, label: item.label, server: item.server.name })) });
+  }
+
+  private postAttachedContext(): void {
+    const items = this.options.context?.attachments.list() ?? [];
+    this.post({ type: 'attachedContext', chips: items.map((item) => ({ path: item.path, label: item.label, title: item.title, error: item.error })) });
   }
 
   private async fetchModels(role: ModelRole, signal?: AbortSignal): Promise<ModelList> {

@@ -13,6 +13,8 @@ export interface CommandHost {
   readonly resetMcpTrust: () => Promise<void>;
   /** Copies the AG-UI endpoint's URL and token; resolves with the URL. */
   readonly copyAgUiEndpoint: () => Promise<{ url: string } | undefined>;
+  /** Attaches the editor's selection or file, or a context menu's file or folders; false when nothing was attached. */
+  readonly addContext: (target?: unknown, targets?: unknown) => Promise<boolean>;
 }
 
 /** Sent by the Continue action of an answer cut at the token limit. */
@@ -27,11 +29,11 @@ export function selectionPrompt(relativePath: string, firstLine: number, lastLin
 }
 
 export function registerCommands(context: vscode.ExtensionContext, host: CommandHost): void {
-  const register = (id: string, run: () => Promise<unknown> | unknown) =>
+  const register = (id: string, run: (...args: unknown[]) => Promise<unknown> | unknown) =>
     context.subscriptions.push(
-      vscode.commands.registerCommand(id, async () => {
+      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
         try {
-          return await run();
+          return await run(...args);
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           host.log.error(`${id} failed: ${message}`);
@@ -46,6 +48,7 @@ export function registerCommands(context: vscode.ExtensionContext, host: Command
     await panel.newChat();
   });
   register('tandem.stop', async () => (await host.panel()).stop());
+  register('tandem.condense', async () => (await host.panel()).condense());
   register('tandem.toggleMode', async () => (await host.panel()).toggleMode());
   register('tandem.toggleResponseMode', async () => (await host.panel()).toggleResponseMode());
   register('tandem.setApiKey', async () => (await host.panel()).setApiKey());
@@ -59,6 +62,11 @@ export function registerCommands(context: vscode.ExtensionContext, host: Command
   register('tandem.showLog', () => host.log.show());
   register('tandem.continueAnswer', async () => (await host.panel()).ask(CONTINUE_PROMPT));
   register('tandem.copyAgUiEndpoint', () => host.copyAgUiEndpoint());
+  register('tandem.focusPrompt', async () => (await host.panel()).focusPrompt());
+  // Context menus pass the item they were opened on (the explorer also passes its whole selection).
+  register('tandem.addContext', async (target, targets) => {
+    if (await host.addContext(target, targets)) await (await host.panel()).reveal();
+  });
   register('tandem.askAboutSelection', async () => {
     const editor = vscode.window.activeTextEditor;
     if (!editor || editor.selection.isEmpty) {

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import type { AgentEvent } from '../protocol/agentEvents';
 import type { ConversationSummary } from '../protocol/webviewMessages';
 import { eventLines, headerLine, parseLog } from './conversationLog';
+import { RunEditsStore } from './runEditsStore';
 
 export interface StoredConversation {
   readonly id: string;
@@ -70,39 +71,20 @@ const indexKey = 'tandem.conversations';
 const currentKey = 'tandem.currentConversation';
 const maxConversations = 100;
 
-/**
- * Appends an event, merging a delta into the previous one when both continue
- * the same message or tool call, and keeping only the latest usage figures:
- * a stored conversation replays the same but is far smaller than the stream.
- */
-export function appendCompacted(events: AgentEvent[], event: AgentEvent, sealed = 0): void {
-  // Events before `sealed` are already on disk: never merge into them.
-  const last = events.length > sealed ? events[events.length - 1] : undefined;
-  if (last && last.type === event.type) {
-    const mergeable =
-      event.type === 'TEXT_MESSAGE_CONTENT' || event.type === 'REASONING_MESSAGE_CONTENT'
-        ? last['messageId'] === event['messageId']
-        : event.type === 'TOOL_CALL_ARGS'
-          ? last['toolCallId'] === event['toolCallId']
-          : false;
-    if (mergeable) {
-      events[events.length - 1] = { ...last, delta: String(last['delta'] ?? '') + String(event['delta'] ?? '') };
-      return;
-    }
-    if (event.type === 'CUSTOM' && event['name'] === 'tandem.usage' && last['name'] === 'tandem.usage') {
-      events[events.length - 1] = event;
-      return;
-    }
-  }
-  events.push(event);
-}
+// Moved to the protocol (the panel compacts what it keeps too); re-exported for existing callers.
+export { appendCompacted } from '../protocol/eventCompaction';
 
 export class ConversationStore {
+  /** The edit journals of the conversations' runs (what "Revert this run's edits" restores). */
+  readonly runEdits: RunEditsStore;
+
   constructor(
     private readonly directory: string,
     private readonly state: KeyValueState,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.runEdits = new RunEditsStore(directory);
+  }
 
   create(): StoredConversation {
     const time = this.now();
@@ -222,6 +204,7 @@ export class ConversationStore {
   private async removeFiles(id: string): Promise<void> {
     await rm(this.file(id), { force: true });
     await rm(this.file(id, '.json'), { force: true });
+    await this.runEdits.removeConversation(id);
     this.written.delete(id);
   }
 }

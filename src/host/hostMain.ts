@@ -5,6 +5,8 @@
 import * as vscode from 'vscode';
 import { createAgUiHostService, type AgUiHostService } from './agUiHostService';
 import type { ChatViewProvider } from './chatViewProvider';
+import { ContextAttachments } from './contextAttachments';
+import { ContextPicker } from './contextPicker';
 import { createMcpHostService, type McpHostService } from './mcpHostService';
 import type { OutputLog } from './outputLog';
 import { McpTrustStore } from './mcpTrustStore';
@@ -16,17 +18,24 @@ export interface HostServices {
   readonly mcp: McpHostService;
   /** The AG-UI endpoint (`tandem.agui.*`). */
   readonly agui: AgUiHostService;
+  /** What is attached to the next message (context chips) and how items get there. */
+  readonly context: ContextPicker;
   panel(): Promise<ChatViewProvider>;
   dispose(): Promise<void>;
 }
 
 export function startHost(context: vscode.ExtensionContext, log: OutputLog): HostServices {
   const settingsConsent = new SettingsConsentStore(context.globalState);
+  // One list of context chips: files, selections and MCP resources alike.
+  const attachments = new ContextAttachments();
   const mcp = createMcpHostService(context, log, {
+    attachments,
     trust: new McpTrustStore(context.globalState),
     workspaceSettingServers: () => workspaceMcpServersSetting((fingerprint) => settingsConsent.isAllowed(fingerprint)),
   });
   const workspace = createWorkspaceToolsForVscode(context, (line) => log.info(line));
+  // Attached files are read under the workspace tools' scope and ignore rules.
+  const picker = new ContextPicker(attachments, workspace.host);
   const agui = createAgUiHostService(
     {
       secrets: context.secrets,
@@ -43,6 +52,7 @@ export function startHost(context: vscode.ExtensionContext, log: OutputLog): Hos
   return {
     mcp,
     agui,
+    context: picker,
     panel: () =>
       (panel ??= (async () => {
         const { ChatViewProvider } = await import('./chatViewProvider');
@@ -52,9 +62,15 @@ export function startHost(context: vscode.ExtensionContext, log: OutputLog): Hos
             tools: () => (vscode.workspace.isTrusted ? [...workspace.tools(), ...mcp.hub.tools()] : workspace.tools().filter((tool) => tool.readOnly)),
             approverFor: (runId) => workspace.approverFor(runId),
             editedFiles: (runId) => workspace.editedFiles(runId),
-            revertRun: (runId) => workspace.revertRun(runId),
+            runEditsSnapshot: (runId) => workspace.runEditsSnapshot(runId),
+            revertRun: (runId, stored) => workspace.revertRun(runId, stored),
           }),
           mcp,
+          context: {
+            attachments,
+            suggestions: (query) => picker.suggestions(query),
+            attachPick: (kind, path) => picker.attachPick(kind, path),
+          },
           settingsConsent,
           // MCP servers start on the first agent run, not at activation or when the panel opens.
           beforeRun: async (settings) => {

@@ -10,7 +10,8 @@ import { McpHub, type McpServerKey } from '../mcp/mcpHub';
 import { McpSignIn } from '../mcp/mcpSignIn';
 import { secretOAuthStore } from './mcpOAuthSecrets';
 import { expandSlashCommand } from './mcpPromptCommands';
-import { ResourceAttachments } from './mcpResourceAttachments';
+import type { ContextAttachments } from './contextAttachments';
+import { mcpResourceAttachment } from './mcpResourceAttachments';
 import type { SlashCommand } from '../protocol/webviewMessages';
 import { maskUrlsIn } from '../mcp/mcpRedaction';
 import type { McpServerStatus } from '../mcp/mcpServerStatus';
@@ -43,10 +44,6 @@ export interface McpHostService {
   slashCommands(): readonly SlashCommand[];
   /** A `/<server>.<prompt>` line as the prompt's text (asking for arguments); undefined: not one; null: cancelled. */
   expandSlashCommand(text: string): Promise<string | undefined | null>;
-  /** MCP resources attached to the next message (context chips). */
-  readonly attachments: ResourceAttachments;
-  /** `text` with the attached resources' contents added (they are used up). */
-  withAttachedResources(text: string): Promise<string>;
   /** Signs in to a remote server (browser, then back through the loopback redirect); resolves when it is up or failed. */
   signIn(server: { readonly name: string; readonly source: string }): Promise<void>;
   /** Forgets every MCP trust decision and stops the workspace's servers (`tandem.resetMcpTrust`). */
@@ -72,6 +69,8 @@ export interface McpHostOptions {
   readonly trust: McpServerTrust;
   /** A workspace's `tandem.mcp.servers` value, when the user allowed the workspace's settings. */
   readonly workspaceSettingServers?: (() => unknown) | undefined;
+  /** The next message's context chips, where an attached resource goes. */
+  readonly attachments?: ContextAttachments | undefined;
 }
 
 export function createMcpHostService(context: McpHostContext, log: Log, options: McpHostOptions): McpHostService {
@@ -115,10 +114,6 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
   /** Workspace servers not started, shown next to the hub's statuses. */
   let heldBack: readonly McpServerStatus[] = [];
   const statusListeners = new Set<() => void>();
-  const attachments = new ResourceAttachments();
-  attachments.onDidChange(() => {
-    for (const listener of statusListeners) listener();
-  });
 
   const load = async (): Promise<void> => {
     const { parseMcpConfigText, parseMcpServersSetting } = await import('../mcp/mcpConfig');
@@ -305,8 +300,6 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
         arguments: prompt.arguments.map((argument) => argument.name),
       })),
     expandSlashCommand: (text) => expandSlashCommand(hub, text),
-    attachments,
-    withAttachedResources: (text) => attachments.appendTo(text, hub, new AbortController().signal),
     signIn: async (server) => {
       await signIn.signIn(hub, server);
       const status = hub.statuses().find((each) => each.name === server.name && each.source === server.source);
@@ -329,7 +322,7 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
           log.info(`mcp: tool switches: ${switches.trustedServers.length} server(s) trusted, off: ${switches.disabledTools.map((item) => `${item.server.name}/${item.tool}`).join(', ') || 'none'}`);
         },
         clearInputs: () => inputs.clear(),
-        attach: (item) => attachments.attach(item),
+        attach: (item) => options.attachments?.attach(mcpResourceAttachment(item, hub)),
         signIn: (server) => service.signIn(server),
       }),
     dispose: async () => {

@@ -1,10 +1,10 @@
-// MCP resources the user attached to the next message (from Tandem: Show MCP
-// Servers). They show as context chips above the prompt box; sending reads
-// each one from its server and adds its text to the message, marked with its
-// URI, then the chips are cleared. A resource that cannot be read is named in
-// the message instead of failing the send.
+// An MCP resource the user attached to the next message (from Tandem: Show
+// MCP Servers), as a context chip: sending reads it from its server and adds
+// its text, marked with its URI.
 import type { McpHub } from '../mcp/mcpHub';
 import type { McpServerRef } from '../mcp/mcpToolSwitches';
+import { contextBlock } from '../tools/contextContent';
+import type { ContextAttachment } from './contextAttachments';
 
 export interface AttachedResource {
   readonly server: McpServerRef;
@@ -12,56 +12,13 @@ export interface AttachedResource {
   readonly label: string;
 }
 
-export class ResourceAttachments {
-  private items: AttachedResource[] = [];
-  private readonly listeners = new Set<() => void>();
-
-  list(): readonly AttachedResource[] {
-    return this.items;
-  }
-
-  attach(item: AttachedResource): void {
-    if (this.items.some((each) => each.uri === item.uri && each.server.name === item.server.name && each.server.source === item.server.source)) return;
-    this.items = [...this.items, item];
-    this.changed();
-  }
-
-  detach(uri: string): void {
-    this.items = this.items.filter((each) => each.uri !== uri);
-    this.changed();
-  }
-
-  onDidChange(listener: () => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
-  }
-
-  /** `text` with every attached resource's contents added; the attachments are used up. */
-  async appendTo(text: string, hub: McpHub, signal: AbortSignal): Promise<string> {
-    if (this.items.length === 0) return text;
-    const items = this.items;
-    this.items = [];
-    this.changed();
-    const blocks = await Promise.all(
-      items.map(async (item) => {
-        try {
-          const content = await hub.readResource(item.server, item.uri, signal);
-          return `Attached resource ${item.uri} (MCP server "${item.server.name}"):\n${fence(content)}`;
-        } catch (error) {
-          return `Attached resource ${item.uri} could not be read: ${error instanceof Error ? error.message : String(error)}`;
-        }
-      }),
-    );
-    return [text, ...blocks].join('\n\n');
-  }
-
-  private changed(): void {
-    for (const listener of this.listeners) listener();
-  }
-}
-
-function fence(text: string): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((match) => match[0].length));
-  const ticks = '`'.repeat(longest + 1);
-  return `${ticks}\n${text}\n${ticks}`;
+export function mcpResourceAttachment(item: AttachedResource, hub: McpHub): ContextAttachment {
+  return {
+    path: item.uri,
+    key: `${item.server.source}\u0000${item.server.name}\u0000${item.uri}`,
+    label: item.label,
+    title: `${item.uri} (MCP server "${item.server.name}")`,
+    name: `Attached resource ${item.uri}`,
+    read: async (signal) => contextBlock(`Attached resource ${item.uri} (MCP server "${item.server.name}")`, await hub.readResource(item.server, item.uri, signal)),
+  };
 }

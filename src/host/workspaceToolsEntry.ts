@@ -5,7 +5,8 @@
 
 import * as vscode from 'vscode';
 import { createPolicyApprovalGate, type ApprovalPolicy, type AutoApprovePolicy } from '../agent/policyApprovalGate';
-import { EditJournal, type RevertOutcome } from '../tools/editJournal';
+import { EditJournal, type RevertConflict, type RevertOutcome } from '../tools/editJournal';
+import type { JournalRunSnapshot } from '../tools/editJournalSnapshot';
 import type { ApprovalGate, Tool } from '../tools/tool';
 import { createWorkspaceTools } from '../tools/workspaceTools';
 import { ChildProcessRunner } from '../tools/commandRunner';
@@ -20,6 +21,9 @@ import { VscodeWorkspaceHost } from './workspaceVscodeHost';
 export const APPROVE_EDIT_COMMAND = 'tandem.approveEdit';
 export const REJECT_EDIT_COMMAND = 'tandem.rejectEdit';
 export const REVERT_RUN_EDITS_COMMAND = 'tandem.revertRunEdits';
+/** The buttons of the question asked per file changed after the run. */
+export const RESTORE_ANYWAY = 'Restore anyway';
+export const KEEP_CHANGES = 'Skip';
 
 export interface WorkspaceToolsForVscode extends vscode.Disposable {
   /** The workspace tools, run_command and get_diagnostics (built on first call). */
@@ -30,8 +34,14 @@ export interface WorkspaceToolsForVscode extends vscode.Disposable {
   approverFor(runId: string): Approver;
   /** Absolute paths of the files a run changed (empty when none or reverted). */
   editedFiles(runId: string): readonly string[];
-  /** Restores every file the run touched; returns the paths restored. */
-  revertRun(runId: string): Promise<readonly string[]>;
+  /** The run's journal in its stored form (kept with the conversation); undefined when it changed nothing. */
+  runEditsSnapshot(runId: string): JournalRunSnapshot | undefined;
+  /**
+   * Restores every file the run touched, from `stored` when this window no
+   * longer holds the run (a reload); asks per file changed since the run.
+   * Undefined when there is no record of the run.
+   */
+  revertRun(runId: string, stored?: JournalRunSnapshot): Promise<RevertOutcome | undefined>;
   readonly journal: EditJournal;
   readonly host: VscodeWorkspaceHost;
 }
@@ -49,8 +59,9 @@ export function createWorkspaceToolsForVscode(owner: DisposableOwner, log: (line
   const disposables: vscode.Disposable[] = [];
 
   const revert = async (runId: string): Promise<RevertOutcome> => {
-    const outcome = await journal.revertRun(runId);
-    log(`reverted run ${runId}: ${outcome.restored.length} restored, ${outcome.failed.length} failed`);
+    const outcome = await journal.revertRun(runId, { confirm: (conflict) => confirmRestore(conflict) });
+    log(`reverted run ${runId}: ${outcome.restored.length} restored, ${outcome.skipped.length} kept, ${outcome.failed.length} failed`);
+    for (const file of outcome.skipped) log(`revert kept ${file}: changed after the run`);
     for (const failure of outcome.failed) log(`revert failed for ${failure.path}: ${failure.reason}`);
     return outcome;
   };
@@ -61,10 +72,11 @@ export function createWorkspaceToolsForVscode(owner: DisposableOwner, log: (line
     const id = typeof runId === 'string' ? runId : journal.latestRunWithEdits();
     if (id === undefined) {
       void vscode.window.showInformationMessage('Tandem: there are no edits to revert.');
-      return { restored: [], failed: [] } satisfies RevertOutcome;
+      return { restored: [], skipped: [], failed: [] } satisfies RevertOutcome;
     }
     const outcome = await revert(id);
-    const message = `Tandem: restored ${outcome.restored.length} path(s)${outcome.failed.length > 0 ? `; ${outcome.failed.length} could not be restored (see the log)` : ''}.`;
+    const kept = outcome.skipped.length > 0 ? `; kept ${outcome.skipped.length} changed after the run` : '';
+    const message = `Tandem: restored ${outcome.restored.length} path(s)${kept}${outcome.failed.length > 0 ? `; ${outcome.failed.length} could not be restored (see the log)` : ''}.`;
     void (outcome.failed.length > 0 ? vscode.window.showWarningMessage(message) : vscode.window.showInformationMessage(message));
     return outcome;
   });
@@ -102,7 +114,11 @@ export function createWorkspaceToolsForVscode(owner: DisposableOwner, log: (line
       };
     },
     editedFiles: (runId) => journal.touchedFiles(runId),
-    revertRun: async (runId) => (await revert(runId)).restored,
+    runEditsSnapshot: (runId) => journal.snapshot(runId),
+    revertRun: async (runId, stored) => {
+      if (stored !== undefined) journal.adopt(runId, stored);
+      return journal.hasEdits(runId) ? revert(runId) : undefined;
+    },
     dispose: () => {
       for (const disposable of disposables.splice(0)) disposable.dispose();
       terminals?.dispose();
@@ -112,6 +128,19 @@ export function createWorkspaceToolsForVscode(owner: DisposableOwner, log: (line
   };
   owner.subscriptions.push(entry);
   return entry;
+}
+
+/** Asks about one file that changed after the run (modal): restore it anyway, or keep it. */
+async function confirmRestore(conflict: RevertConflict): Promise<boolean> {
+  const name = vscode.workspace.asRelativePath(conflict.path);
+  const effect = conflict.deletes ? 'Restoring deletes it (the run created it).' : 'Restoring replaces its content with what it held before the run.';
+  const choice = await vscode.window.showWarningMessage(
+    `Tandem: ${name} no longer holds what the run wrote.`,
+    { modal: true, detail: `${conflict.reason} ${effect}` },
+    RESTORE_ANYWAY,
+    KEEP_CHANGES,
+  );
+  return choice === RESTORE_ANYWAY;
 }
 
 export function readAutoApprovePolicy(log: (line: string) => void = () => undefined): AutoApprovePolicy {

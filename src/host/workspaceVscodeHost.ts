@@ -25,6 +25,21 @@ export class VscodeWorkspaceHost implements WorkspaceHost {
     return findOpenDocument(absolutePath)?.getText();
   }
 
+  async unsavedText(absolutePath: string): Promise<string | undefined> {
+    let document = findOpenDocument(absolutePath);
+    if (document === undefined) {
+      // After a reload, unsaved text lives in a backup until the document is loaded again: load it.
+      const uri = vscode.Uri.file(absolutePath);
+      if (!(await exists(uri))) return undefined;
+      try {
+        document = await vscode.workspace.openTextDocument(uri);
+      } catch {
+        return undefined; // Not a text document (binary, too large): the disk is what counts.
+      }
+    }
+    return document.isDirty ? document.getText() : undefined;
+  }
+
   ripgrepPath(): string | undefined {
     // Looked up on first search, not at activation.
     if (this.rgPath === null) this.rgPath = locateRipgrep();
@@ -41,11 +56,18 @@ export class VscodeWorkspaceHost implements WorkspaceHost {
       return;
     }
     // An existing text file: replace the document's text, so the editor's undo stack holds the change.
-    const document = findOpenDocument(absolutePath) ?? (await vscode.workspace.openTextDocument(uri));
+    const open = findOpenDocument(absolutePath);
+    const document = open ?? (await vscode.workspace.openTextDocument(uri));
+    if (open === undefined && document.isDirty) {
+      // Unsaved text restored from a backup after a reload, which the change was not made against.
+      throw new Error(`${absolutePath} has unsaved changes in VS Code that were not seen; nothing was written. Read it again.`);
+    }
+    // Unsaved text the user typed stays unsaved: the change joins it in the editor and the document stays dirty.
+    const keepUnsaved = document.isDirty;
     const fullRange = document.validateRange(new vscode.Range(0, 0, document.lineCount, 0));
     edit.replace(document.uri, fullRange, new TextDecoder().decode(content));
     await apply(edit, absolutePath);
-    if (!(await document.save())) throw new Error(`VS Code could not save ${absolutePath}`);
+    if (!keepUnsaved && !(await document.save())) throw new Error(`VS Code could not save ${absolutePath}`);
   }
 
   async deleteFile(absolutePath: string, signal: AbortSignal): Promise<void> {

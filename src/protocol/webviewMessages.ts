@@ -4,13 +4,27 @@
 import { z } from 'zod';
 import { PANEL_COMMANDS, type AgentEvent, type ModelRole } from './agentEvents';
 import type { McpServerStatus } from '../mcp/mcpServerStatus';
+import type { StreamPosition } from './streamPosition';
 
 const role = z.enum(['function-call', 'answer']);
+/** What the `@` picker offers. */
+export const CONTEXT_KINDS = ['file', 'folder', 'selection', 'problems', 'openEditors'] as const;
 const id = z.string().min(1).max(200);
 
 /** Every message the webview may send, one schema per `type`. */
 export const fromWebviewSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('ready') }),
+  /** The panel loaded; `resume`: what it restored from its saved state (it is sent only what came after). */
+  z.object({
+    type: z.literal('ready'),
+    resume: z
+      .object({
+        conversationId: id,
+        stream: z.string().min(1).max(100),
+        count: z.number().int().min(0),
+        tail: z.number().int().min(0),
+      })
+      .optional(),
+  }),
   z.object({ type: z.literal('send'), text: z.string().trim().min(1).max(200_000) }),
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('newChat') }),
@@ -36,8 +50,12 @@ export const fromWebviewSchema = z.discriminatedUnion('type', [
       )
       .optional(),
   }),
-  /** A context chip's remove button (an attached MCP resource). */
-  z.object({ type: z.literal('detachResource'), uri: z.string().min(1).max(4096) }),
+  /** A context chip's remove button, naming the chip's `data-path`. */
+  z.object({ type: z.literal('detachContext'), path: z.string().min(1).max(4096) }),
+  /** The prompt box's `@` picker: what matches the text typed after '@'. */
+  z.object({ type: z.literal('contextSearch'), query: z.string().max(500) }),
+  /** A pick in the `@` picker; the host checks the path against the tools' scope and ignore rules. */
+  z.object({ type: z.literal('attachContext'), kind: z.enum(CONTEXT_KINDS), path: z.string().min(1).max(4096) }),
   /** "Sign in" next to an MCP server that needs it. */
   z.object({ type: z.literal('mcpSignIn'), name: z.string().min(1).max(200), source: z.string().min(1).max(4096) }),
   /** An approval card's "Open diff". */
@@ -76,6 +94,25 @@ export interface SlashCommand {
   readonly arguments: readonly string[];
 }
 
+/** One line of the `@` picker. */
+export interface ContextSuggestion {
+  readonly kind: (typeof CONTEXT_KINDS)[number];
+  /** A workspace-relative path for files and folders; the item's name otherwise. */
+  readonly path: string;
+  readonly label: string;
+  readonly detail?: string | undefined;
+}
+
+/** A context chip above the prompt box. */
+export interface ContextChip {
+  /** `data-path`: a workspace-relative path, an MCP resource's URI, or `selection:<file>:<lines>`, `problems`, `open-editors`. */
+  readonly path: string;
+  readonly label: string;
+  readonly title: string;
+  /** Why the item cannot be attached; the chip shows it and nothing is sent but this reason. */
+  readonly error?: string | undefined;
+}
+
 /** What the panel shows in its header controls. */
 export interface PanelSettings {
   readonly mode: 'agent' | 'chat';
@@ -98,15 +135,21 @@ export interface WelcomeState {
 }
 
 export type ToWebview =
-  /** Replaces everything the panel shows with this conversation. */
+  /**
+   * Replaces everything the panel shows with this conversation; with
+   * `continues`, the events come after what the panel restored (its `ready` said where).
+   */
   | {
       readonly type: 'conversation';
       readonly id: string;
       readonly events: readonly AgentEvent[];
       readonly running: boolean;
+      /** Where the stream is after these events. */
+      readonly position: StreamPosition;
+      readonly continues?: boolean;
     }
-  /** Events of the running conversation, in order, coalesced per frame. */
-  | { readonly type: 'events'; readonly conversationId: string; readonly events: readonly AgentEvent[] }
+  /** Events of the running conversation, in order, coalesced per frame; `position`: where the stream is after them. */
+  | { readonly type: 'events'; readonly conversationId: string; readonly events: readonly AgentEvent[]; readonly position?: StreamPosition | undefined }
   | { readonly type: 'settings'; readonly settings: PanelSettings }
   | { readonly type: 'history'; readonly conversations: readonly ConversationSummary[] }
   | {
@@ -117,8 +160,12 @@ export type ToWebview =
       readonly error?: string | undefined;
     }
   | { readonly type: 'mcpStatus'; readonly servers: readonly McpServerStatus[] }
-  /** MCP resources attached to the next message, shown as context chips. */
-  | { readonly type: 'attachedResources'; readonly resources: readonly { readonly uri: string; readonly label: string; readonly server: string }[] }
+  /** What is attached to the next message, shown as context chips. */
+  | { readonly type: 'attachedContext'; readonly chips: readonly ContextChip[] }
+  /** The `@` picker's suggestions for `query`. */
+  | { readonly type: 'contextSuggestions'; readonly query: string; readonly suggestions: readonly ContextSuggestion[] }
+  /** Moves the keyboard focus into the prompt box (`tandem.focusPrompt`). */
+  | { readonly type: 'focusPrompt' }
   /** The MCP prompts the prompt box offers after '/'. */
   | { readonly type: 'slashCommands'; readonly commands: readonly SlashCommand[] }
   /** The welcome view while no model is usable; null hides it. */

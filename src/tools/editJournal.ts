@@ -1,20 +1,47 @@
 // Remembers, per run, what each touched file held before the run first
-// changed it, so "Revert this run's edits" can put every file back: rewrite
-// changed ones, delete created ones, recreate deleted ones, remove folders the
-// run created (when empty again).
+// changed it and what the run left there, so "Revert this run's edits" can put
+// every file back: rewrite changed ones, delete created ones, recreate deleted
+// ones, remove folders the run created (when empty again). A file that no
+// longer holds what the run left is restored only if the user says so. A run's
+// record can be taken out as a snapshot and brought back (after a reload).
 
+import { contentDigest, type JournalRunSnapshot } from './editJournalSnapshot';
+import { isInside, scopeFolders } from './pathScope';
+import { checkBeforeRevert, currentDigest, type JournalEntry } from './revertCheck';
 import type { WorkspaceHost } from './workspaceHost';
 
+interface MutableEntry {
+  readonly before: Uint8Array | undefined;
+  after: string | null;
+}
+
 interface RunRecord {
-  /** Absolute path -> bytes before the run's first change (undefined: it did not exist). */
-  readonly files: Map<string, Uint8Array | undefined>;
+  /** Absolute path -> its state before the run and what the run left. */
+  readonly files: Map<string, MutableEntry>;
   readonly createdDirectories: string[];
 }
 
 export interface RevertOutcome {
   /** Absolute paths put back (files and removed folders). */
   readonly restored: string[];
+  /** Files changed after the run that the user chose to keep. */
+  readonly skipped: string[];
   readonly failed: { readonly path: string; readonly reason: string }[];
+}
+
+/** A file that no longer holds what the run left: the user decides. */
+export interface RevertConflict {
+  readonly path: string;
+  /** Why it is asked, e.g. "It was changed after the run." */
+  readonly reason: string;
+  /** True when restoring deletes it (the run created it). */
+  readonly deletes: boolean;
+}
+
+export interface RevertOptions {
+  /** Asked per changed file: true restores it anyway, false keeps it. Absent: changed files are kept. */
+  readonly confirm?: (conflict: RevertConflict) => Promise<boolean>;
+  readonly signal?: AbortSignal;
 }
 
 export class EditJournal {
@@ -23,10 +50,16 @@ export class EditJournal {
 
   constructor(private readonly host: WorkspaceHost) {}
 
-  /** Records a file's state before a change; only the first record of a run counts. */
-  recordFile(runId: string, absolutePath: string, before: Uint8Array | undefined): void {
+  /**
+   * Records a change about to be made: the state before counts from the run's
+   * first change of the file, `after` (undefined: deleted) from its last.
+   */
+  recordFile(runId: string, absolutePath: string, before: Uint8Array | undefined, after: Uint8Array | undefined): void {
     const run = this.runOf(runId);
-    if (!run.files.has(absolutePath)) run.files.set(absolutePath, before);
+    const digest = after === undefined ? null : contentDigest(after);
+    const entry = run.files.get(absolutePath);
+    if (entry === undefined) run.files.set(absolutePath, { before, after: digest });
+    else entry.after = digest;
     this.changed(runId);
   }
 
@@ -56,16 +89,58 @@ export class EditJournal {
     return { dispose: () => this.listeners.delete(listener) };
   }
 
-  /** Restores every file the run touched, newest change first; the run's record is then dropped. */
-  async revertRun(runId: string, signal: AbortSignal = new AbortController().signal): Promise<RevertOutcome> {
+  /** The run's record in its stored form; undefined when it has none. */
+  snapshot(runId: string): JournalRunSnapshot | undefined {
     const run = this.runs.get(runId);
-    const outcome: RevertOutcome = { restored: [], failed: [] };
+    if (run === undefined) return undefined;
+    return {
+      version: 1,
+      files: [...run.files].map(([path, entry]) => ({
+        path,
+        before: entry.before === undefined ? null : Buffer.from(entry.before).toString('base64'),
+        after: entry.after,
+      })),
+      createdDirectories: [...run.createdDirectories],
+    };
+  }
+
+  /** Brings back a stored record (a reload forgot it); a record this journal still holds wins. */
+  adopt(runId: string, snapshot: JournalRunSnapshot): void {
+    if (this.runs.has(runId)) return;
+    const files = new Map<string, MutableEntry>();
+    for (const file of snapshot.files) {
+      files.set(file.path, { before: file.before === null ? undefined : Buffer.from(file.before, 'base64'), after: file.after });
+    }
+    this.runs.set(runId, { files, createdDirectories: [...snapshot.createdDirectories] });
+    this.changed(runId);
+  }
+
+  /**
+   * Restores every file the run touched, newest change first. A file that
+   * does not hold what the run left is restored only when `confirm` says so.
+   * The run's record is then dropped.
+   */
+  async revertRun(runId: string, options: RevertOptions = {}): Promise<RevertOutcome> {
+    const signal = options.signal ?? new AbortController().signal;
+    const run = this.runs.get(runId);
+    const outcome: RevertOutcome = { restored: [], skipped: [], failed: [] };
     if (run === undefined) return outcome;
     this.runs.delete(runId);
-    for (const [file, before] of [...run.files].reverse()) {
+    // A stored record names absolute paths: only those inside an open workspace folder are touched.
+    const folders = await scopeFolders(this.host.folders());
+    const inWorkspace = (file: string) => folders.some((folder) => isInside(folder.real, file));
+    for (const [file, entry] of [...run.files].reverse()) {
       try {
-        if (before === undefined) await this.host.deleteFile(file, signal);
-        else await this.host.writeFile(file, before, signal);
+        if (!inWorkspace(file)) throw new Error('it is not inside an open workspace folder');
+        const verdict = await this.decide(file, entry, options.confirm);
+        if (verdict === 'skip') {
+          outcome.skipped.push(file);
+          continue;
+        }
+        if (verdict === 'restore') {
+          if (entry.before === undefined) await this.host.deleteFile(file, signal);
+          else await this.host.writeFile(file, entry.before, signal);
+        }
         outcome.restored.push(file);
       } catch (error) {
         outcome.failed.push({ path: file, reason: error instanceof Error ? error.message : String(error) });
@@ -73,6 +148,7 @@ export class EditJournal {
     }
     for (const directory of [...run.createdDirectories].reverse()) {
       try {
+        if (!inWorkspace(directory)) throw new Error('it is not inside an open workspace folder');
         await this.host.removeEmptyDirectory(directory, signal);
         outcome.restored.push(directory);
       } catch (error) {
@@ -81,6 +157,14 @@ export class EditJournal {
     }
     this.changed(runId);
     return outcome;
+  }
+
+  private async decide(file: string, entry: JournalEntry, confirm: RevertOptions['confirm']): Promise<'restore' | 'nothing' | 'skip'> {
+    const check = checkBeforeRevert(entry, await currentDigest(this.host, file));
+    if (check.kind === 'restore') return 'restore';
+    if (check.kind === 'alreadyRestored') return 'nothing';
+    const anyway = confirm ? await confirm({ path: file, reason: check.reason, deletes: entry.before === undefined }) : false;
+    return anyway ? 'restore' : 'skip';
   }
 
   private runOf(runId: string): RunRecord {

@@ -157,14 +157,15 @@ export async function applyApprovedChange(deps: WorkspaceToolDeps, context: Tool
   await recheckBeforeWrite(deps.host, target);
   const beforeBytes = change.beforeBytes ?? (change.before === undefined ? undefined : Buffer.from(change.before, 'utf8'));
   if (change.after === undefined) {
-    deps.journal.recordFile(context.runId, target.absolute, beforeBytes);
+    deps.journal.recordFile(context.runId, target.absolute, beforeBytes, undefined);
     await deps.host.deleteFile(target.absolute, context.signal);
     return undefined;
   }
   for (const directory of await missingAncestors(target.absolute, target.folder.real)) {
     deps.journal.recordCreatedDirectory(context.runId, directory);
   }
-  deps.journal.recordFile(context.runId, target.absolute, beforeBytes);
-  await deps.host.writeFile(target.absolute, Buffer.from(change.after, 'utf8'), context.signal);
+  const afterBytes = Buffer.from(change.after, 'utf8');
+  deps.journal.recordFile(context.runId, target.absolute, beforeBytes, afterBytes);
+  await deps.host.writeFile(target.absolute, afterBytes, context.signal);
   return undefined;
 }

@@ -15,6 +15,12 @@ export interface WorkspaceHost {
   folders(): readonly WorkspaceFolderInfo[];
   /** Text of an open editor document for this absolute path (unsaved edits included), if any. */
   openDocumentText(absolutePath: string): string | undefined;
+  /**
+   * The editor's text when it differs from the disk (unsaved changes), else
+   * undefined. May load the document (VS Code keeps unsaved text across a
+   * reload as a backup). Without it, openDocumentText is used.
+   */
+  unsavedText?(absolutePath: string): Promise<string | undefined>;
   /** Absolute path of an rg executable, or undefined to search in JavaScript. */
   ripgrepPath(): string | undefined;
   /** Writes (creates or replaces) a file; parent folders are created as needed. */

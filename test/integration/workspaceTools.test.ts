@@ -147,13 +147,62 @@ describe('workspace tools in the extension host', () => {
     assert.equal(fs.existsSync(file('deleted.ts')), false);
     assert.deepEqual(entry.editedFiles(runId).length, 3);
 
-    const restored = await entry.revertRun(runId);
-    assert.ok(restored.length >= 3, `restored ${restored.join(', ')}`);
+    const outcome = await entry.revertRun(runId);
+    assert.ok(outcome, 'the run has a record');
+    assert.deepEqual(outcome.skipped, []);
+    assert.ok(outcome.restored.length >= 3, `restored ${outcome.restored.join(', ')}`);
     assert.equal(fs.readFileSync(file('changed.ts'), 'utf8'), 'original\n');
     assert.equal(fs.existsSync(file('new/created.ts')), false);
     assert.equal(fs.existsSync(file('new')), false);
     assert.equal(fs.readFileSync(file('deleted.ts'), 'utf8'), 'deleted but restored\n');
     assert.deepEqual(entry.editedFiles(runId), []);
+  });
+
+  it('an edit to a document with unsaved changes lands in the editor and leaves it unsaved; so does its revert', async () => {
+    // VS Code in a browser (code-server) saves after a delay by default; unsaved text must stay unsaved here.
+    const files = vscode.workspace.getConfiguration('files');
+    const autoSave = files.inspect('autoSave')?.globalValue;
+    await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+    try {
+      await editUnsavedDocumentAndRevert();
+    } finally {
+      await files.update('autoSave', autoSave, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  async function editUnsavedDocumentAndRevert(): Promise<void> {
+    fs.writeFileSync(file('unsaved.ts'), 'saved line\n');
+    const document = await vscode.workspace.openTextDocument(file('unsaved.ts'));
+    const editor = await vscode.window.showTextDocument(document);
+    await editor.edit((builder) => builder.insert(new vscode.Position(0, 0), 'typed '));
+    assert.equal(document.isDirty, true);
+    const runId = 'it-unsaved';
+    const call = run('edit_file', { path: 'tools-it/unsaved.ts', edits: [{ oldText: 'saved line', newText: 'saved and edited line' }] }, runId);
+    assert.match((await decideThroughDiff(call, 'tandem.approveEdit')).text, /^Edited/u);
+    assert.equal(document.getText(), 'typed saved and edited line\n');
+    assert.equal(document.isDirty, true, 'the document stays unsaved');
+    assert.equal(fs.readFileSync(file('unsaved.ts'), 'utf8'), 'saved line\n', 'the unsaved text is not written to disk');
+
+    const outcome = await entry.revertRun(runId, entry.runEditsSnapshot(runId));
+    assert.deepEqual(outcome?.skipped, []);
+    assert.equal(document.getText(), 'typed saved line\n', "the user's unsaved text is back");
+    assert.equal(document.isDirty, true);
+    assert.equal(fs.readFileSync(file('unsaved.ts'), 'utf8'), 'saved line\n');
+    await vscode.window.showTextDocument(document);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  }
+
+  it('a run\'s stored journal reverts in a fresh journal (as after a reload)', async () => {
+    fs.writeFileSync(file('stored.ts'), 'before\n');
+    const runId = 'it-stored';
+    assert.match((await decideThroughDiff(run('write_file', { path: 'tools-it/stored.ts', content: 'after\n' }, runId), 'tandem.approveEdit')).text, /^Replaced/u);
+    const snapshot = entry.runEditsSnapshot(runId);
+    assert.ok(snapshot);
+    const fresh = createWorkspaceToolsForVscode({ subscriptions }, () => undefined);
+    assert.equal(await fresh.revertRun(runId), undefined, 'without the stored journal there is nothing to revert');
+    const outcome = await fresh.revertRun(runId, JSON.parse(JSON.stringify(snapshot)));
+    assert.deepEqual(outcome?.restored, [fs.realpathSync(file('stored.ts'))]);
+    assert.equal(fs.readFileSync(file('stored.ts'), 'utf8'), 'before\n');
   });
 
   it('decides only the request named exactly: by id or by its own diff, never the oldest by fallback', async () => {

@@ -44,16 +44,17 @@ function startCli(args: string[], env: NodeJS.ProcessEnv = {}, cwd = root): Prom
     let token: string | undefined;
     const lines = createInterface({ input: child.stdout! });
     const timer = setTimeout(() => reject(new Error(`no LISTENING line in 20 s; stderr: ${stderr}`)), 20_000);
+    let url: string | undefined;
+    // Without --token the CLI prints TOKEN right after LISTENING: wait for both lines, not for a time.
+    const expectsToken = !args.some((arg) => arg === '--token' || arg.startsWith('--token='));
     lines.on('line', (line) => {
       const match = /^(LISTENING|TOKEN) (\S+)$/.exec(line);
       if (!match) return;
       if (match[1] === 'TOKEN') token = match[2];
-      else {
-        // TOKEN follows LISTENING on the next line when there is one.
-        setTimeout(() => {
-          clearTimeout(timer);
-          resolve({ url: match[2]!, token, child, stderr: () => stderr });
-        }, 50);
+      else url = match[2];
+      if (url !== undefined && (token !== undefined || !expectsToken)) {
+        clearTimeout(timer);
+        resolve({ url, token, child, stderr: () => stderr });
       }
     });
     child.on('exit', (code) => reject(new Error(`agui exited with ${code}; stderr: ${stderr}`)));

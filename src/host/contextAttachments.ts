@@ -1,0 +1,86 @@
+// What the user attached to the next message: files, folders, the editor's
+// selection, the problems, the open editors, MCP resources. Each shows as a
+// context chip above the prompt box; sending reads every item (now, not when
+// it was attached) and adds its block to the message, then the chips are
+// used up. An item that cannot be read is named in the message instead of
+// failing the send. No 'vscode' here: the items bring their own readers.
+
+export interface ContextAttachment {
+  /** The chip's `data-path`: a workspace-relative path, an MCP resource's URI, or `selection:<file>:<lines>`, `problems`, `open-editors`. */
+  readonly path: string;
+  /** The chip's text. */
+  readonly label: string;
+  /** The chip's tooltip. */
+  readonly title: string;
+  /** Tells apart two items with the same path (one URI on two MCP servers); defaults to the path. */
+  readonly key?: string | undefined;
+  /** Why the item cannot be attached (excluded by .gitignore, outside the workspace): the chip shows it; nothing is read. */
+  readonly error?: string | undefined;
+  /** How the message names the item when it cannot be read, e.g. "Attached file src/a.ts". */
+  readonly name: string;
+  /** The item's block for the message. */
+  read(signal: AbortSignal): Promise<string>;
+}
+
+/** What a sent message carries besides the typed text. */
+export interface AttachedContext {
+  /** The chips' labels, shown under the prompt in the conversation. */
+  readonly labels: readonly string[];
+  /** The items' blocks, joined; what the models read after the typed text. */
+  readonly text: string;
+}
+
+export class ContextAttachments {
+  private items: ContextAttachment[] = [];
+  private readonly listeners = new Set<() => void>();
+
+  list(): readonly ContextAttachment[] {
+    return this.items;
+  }
+
+  /** Adds an item; one with the same key replaces the old one in its place (a newer selection of the same lines). */
+  attach(item: ContextAttachment): void {
+    const key = keyOf(item);
+    const index = this.items.findIndex((each) => keyOf(each) === key);
+    this.items = index < 0 ? [...this.items, item] : this.items.map((each, at) => (at === index ? item : each));
+    this.changed();
+  }
+
+  detach(path: string): void {
+    const before = this.items.length;
+    this.items = this.items.filter((each) => each.path !== path);
+    if (this.items.length !== before) this.changed();
+  }
+
+  onDidChange(listener: () => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** Reads every attached item into one text; the items are used up. Undefined when nothing was attached. */
+  async take(signal: AbortSignal): Promise<AttachedContext | undefined> {
+    if (this.items.length === 0) return undefined;
+    const items = this.items;
+    this.items = [];
+    this.changed();
+    const blocks = await Promise.all(
+      items.map(async (item) => {
+        if (item.error !== undefined) return `${item.name} was not attached: ${item.error}`;
+        try {
+          return await item.read(signal);
+        } catch (error) {
+          return `${item.name} could not be read: ${error instanceof Error ? error.message : String(error)}`;
+        }
+      }),
+    );
+    return { labels: items.map((item) => item.label), text: blocks.join('\n\n') };
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+}
+
+function keyOf(item: ContextAttachment): string {
+  return item.key ?? item.path;
+}

@@ -1,0 +1,120 @@
+// The kinds of item the user can attach to a message, as context chips. No
+// 'vscode' here (the editor facts come in as plain values), so the message
+// each one contributes is tested in plain Node.
+import * as path from 'node:path';
+import { capHeadTail, contextBlock, fileContextBlock, resolveContextPath } from '../tools/contextContent';
+import type { WorkspaceHost } from '../tools/workspaceHost';
+import type { ContextAttachment } from './contextAttachments';
+
+/** Open editors contribute at most this many files, each capped at this many characters. */
+export const OPEN_EDITORS_MAX_FILES = 10;
+const OPEN_EDITOR_MAX_CHARS = 6_000;
+/** The problems listing stops after this many entries. */
+export const PROBLEMS_MAX_ENTRIES = 200;
+
+/**
+ * A workspace file or folder. Checked now against the tools' path scope and
+ * ignore rules, so a refused path shows as an error chip; read when sent.
+ */
+export async function pathAttachment(host: WorkspaceHost, input: string): Promise<ContextAttachment> {
+  try {
+    const { target, isDirectory } = await resolveContextPath(host, input);
+    const display = target.display;
+    return {
+      path: display,
+      label: isDirectory ? `${path.posix.basename(display) || display}/` : path.posix.basename(display) || display,
+      title: display,
+      name: `Attached ${isDirectory ? 'folder' : 'file'} ${display}`,
+      read: () => fileContextBlock(host, display),
+    };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { path: input, label: path.posix.basename(input) || input, title: message, error: message, name: `Attached path ${input}`, read: async () => '' };
+  }
+}
+
+export interface EditorSelection {
+  /** Workspace-relative path (or the document's name when it is not in the workspace). */
+  readonly file: string;
+  readonly firstLine: number;
+  readonly lastLine: number;
+  readonly languageId: string;
+  /** The selected text when it was attached: what the user saw is what is sent. */
+  readonly text: string;
+}
+
+export function selectionAttachment(selection: EditorSelection): ContextAttachment {
+  const lines = selection.firstLine === selection.lastLine ? `${selection.firstLine}` : `${selection.firstLine}-${selection.lastLine}`;
+  return {
+    path: `selection:${selection.file}:${lines}`,
+    label: `${path.posix.basename(selection.file)}:${lines}`,
+    title: `Selection in ${selection.file}, line${selection.firstLine === selection.lastLine ? '' : 's'} ${lines}`,
+    name: `Attached selection ${selection.file}:${lines}`,
+    read: async () => contextBlock(`Attached selection from ${selection.file}, line${selection.firstLine === selection.lastLine ? '' : 's'} ${lines}`, selection.text, selection.languageId),
+  };
+}
+
+export interface Problem {
+  /** Workspace-relative path. */
+  readonly file: string;
+  /** 1-based. */
+  readonly line: number;
+  readonly column: number;
+  readonly severity: 'error' | 'warning' | 'info' | 'hint';
+  readonly message: string;
+  readonly source?: string | undefined;
+}
+
+/** The workspace's diagnostics as the Problems view lists them, errors first, capped. */
+export function formatProblems(problems: readonly Problem[]): string {
+  if (problems.length === 0) return 'No problems are reported in the workspace.';
+  const order = { error: 0, warning: 1, info: 2, hint: 3 } as const;
+  const sorted = [...problems].sort((a, b) => order[a.severity] - order[b.severity] || a.file.localeCompare(b.file) || a.line - b.line);
+  const lines = sorted
+    .slice(0, PROBLEMS_MAX_ENTRIES)
+    .map((problem) => `${problem.file}:${problem.line}:${problem.column} ${problem.severity}: ${problem.message.replace(/\s*\n\s*/gu, ' ')}${problem.source ? ` (${problem.source})` : ''}`);
+  if (sorted.length > PROBLEMS_MAX_ENTRIES) lines.push(`[… ${sorted.length - PROBLEMS_MAX_ENTRIES} more problems left out]`);
+  return lines.join('\n');
+}
+
+/** The Problems view's content, read when the message is sent. */
+export function problemsAttachment(problems: () => readonly Problem[]): ContextAttachment {
+  return {
+    path: 'problems',
+    label: 'Problems',
+    title: "The workspace's errors and warnings, as they are when the message is sent",
+    name: 'Attached problems',
+    read: async () => contextBlock('Attached problems (the diagnostics VS Code reports for the workspace)', formatProblems(problems())),
+  };
+}
+
+/** The files open in editors, each read under the tools' rules and capped; read when the message is sent. */
+export function openEditorsAttachment(host: WorkspaceHost, openFiles: () => readonly string[]): ContextAttachment {
+  return {
+    path: 'open-editors',
+    label: 'Open editors',
+    title: 'The files open in editors, as they are when the message is sent',
+    name: 'Attached open editors',
+    read: async () => {
+      const files = openFiles();
+      if (files.length === 0) return 'Attached open editors: no file is open in an editor.';
+      const shown = files.slice(0, OPEN_EDITORS_MAX_FILES);
+      const blocks = await Promise.all(
+        shown.map(async (file) => {
+          try {
+            return capBlock(await fileContextBlock(host, file));
+          } catch (error) {
+            return `Open editor ${file} could not be read: ${error instanceof Error ? error.message : String(error)}`;
+          }
+        }),
+      );
+      const more = files.length > shown.length ? `\n\n[… ${files.length - shown.length} more open editors left out]` : '';
+      return `Attached open editors (${files.length}):\n\n${blocks.join('\n\n')}${more}`;
+    },
+  };
+}
+
+/** Open editors share one budget: each file gets a smaller cap than a file attached on its own. */
+function capBlock(block: string): string {
+  return capHeadTail(block, OPEN_EDITOR_MAX_CHARS);
+}

@@ -1,0 +1,139 @@
+// Attaching context in VS Code: the `@` picker's suggestions (special items,
+// then the workspace's folders and files, fuzzy-filtered as the user types),
+// what a pick attaches, and `tandem.addContext` (the editor's selection or
+// file, or what the explorer's or editor's context menu was opened on).
+import * as vscode from 'vscode';
+import { fuzzyFilter } from '../common/fuzzyMatch';
+import type { ContextSuggestion } from '../protocol/webviewMessages';
+import type { WorkspaceHost } from '../tools/workspaceHost';
+import type { ContextAttachments } from './contextAttachments';
+import { openEditorsAttachment, pathAttachment, problemsAttachment, selectionAttachment, type Problem } from './contextItems';
+import { WorkspaceFileIndex } from './workspaceFileIndex';
+
+/** The picker shows at most this many suggestions. */
+export const MAX_SUGGESTIONS = 50;
+
+const SPECIAL: readonly ContextSuggestion[] = [
+  { kind: 'selection', path: 'selection', label: 'Selection', detail: "the active editor's selection" },
+  { kind: 'problems', path: 'problems', label: 'Problems', detail: "the workspace's errors and warnings" },
+  { kind: 'openEditors', path: 'open-editors', label: 'Open editors', detail: 'the files open in editors' },
+];
+
+export class ContextPicker {
+  private readonly index = new WorkspaceFileIndex();
+
+  constructor(
+    private readonly attachments: ContextAttachments,
+    private readonly host: WorkspaceHost,
+  ) {}
+
+  /** What `@<query>` offers: the special items that match, then folders and files. */
+  async suggestions(query: string): Promise<readonly ContextSuggestion[]> {
+    const special = fuzzyFilter(SPECIAL, query, (item) => item.label, SPECIAL.length);
+    const paths = await this.index.paths();
+    const matches = fuzzyFilter(paths, query, (item) => (item.kind === 'folder' ? `${item.path}/` : item.path), MAX_SUGGESTIONS - special.length);
+    return [
+      ...special,
+      ...matches.map((item): ContextSuggestion => ({ kind: item.kind, path: item.path, label: item.kind === 'folder' ? `${item.path}/` : item.path })),
+    ];
+  }
+
+  /** Attaches what the user picked; false (with a message) when there is nothing to attach. */
+  async attachPick(kind: ContextSuggestion['kind'], path: string): Promise<boolean> {
+    switch (kind) {
+      case 'selection':
+        return this.attachSelection(vscode.window.activeTextEditor);
+      case 'problems':
+        this.attachments.attach(problemsAttachment(workspaceProblems));
+        return true;
+      case 'openEditors':
+        this.attachments.attach(openEditorsAttachment(this.host, openEditorFiles));
+        return true;
+      case 'file':
+      case 'folder':
+        this.attachments.attach(await pathAttachment(this.host, path));
+        return true;
+    }
+  }
+
+  /**
+   * `tandem.addContext`: from a context menu, the file or folders it was
+   * opened on (the editor's menu: its selection when there is one); from the
+   * palette or a key, the active editor's selection, else its file.
+   */
+  async addContext(target?: unknown, targets?: unknown): Promise<boolean> {
+    // The explorer passes its whole selection as an array: those files and folders, never an editor's selection.
+    const fromExplorer = Array.isArray(targets);
+    const uris = (fromExplorer ? targets : [target]).filter((each): each is vscode.Uri => each instanceof vscode.Uri);
+    const editor = vscode.window.activeTextEditor;
+    if (uris.length === 0 || (!fromExplorer && editor !== undefined && uris[0]!.toString() === editor.document.uri.toString())) {
+      if (editor === undefined) {
+        void vscode.window.showInformationMessage('Tandem: open a file (or choose one in the explorer) to add it to the context.');
+        return false;
+      }
+      if (!editor.selection.isEmpty) return this.attachSelection(editor);
+      return this.attachUri(editor.document.uri);
+    }
+    for (const uri of uris) await this.attachUri(uri);
+    return true;
+  }
+
+  private async attachUri(uri: vscode.Uri): Promise<boolean> {
+    if (uri.scheme !== 'file') {
+      void vscode.window.showWarningMessage(`Tandem: only files in the workspace can be attached (${uri.scheme}: is not a file).`);
+      return false;
+    }
+    // The tools' scope check decides; a refused path becomes an error chip that says why.
+    this.attachments.attach(await pathAttachment(this.host, uri.fsPath));
+    return true;
+  }
+
+  private attachSelection(editor: vscode.TextEditor | undefined): boolean {
+    if (editor === undefined || editor.selection.isEmpty) {
+      void vscode.window.showInformationMessage('Tandem: select some text in an editor first.');
+      return false;
+    }
+    const { selection, document } = editor;
+    // A selection that ends at the start of a line does not take that line.
+    const lastLine = selection.end.character === 0 && selection.end.line > selection.start.line ? selection.end.line : selection.end.line + 1;
+    this.attachments.attach(
+      selectionAttachment({
+        file: vscode.workspace.asRelativePath(document.uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1),
+        firstLine: selection.start.line + 1,
+        lastLine,
+        languageId: document.languageId,
+        text: document.getText(selection),
+      }),
+    );
+    return true;
+  }
+}
+
+function workspaceProblems(): readonly Problem[] {
+  const severities = ['error', 'warning', 'info', 'hint'] as const;
+  return vscode.languages.getDiagnostics().flatMap(([uri, diagnostics]) =>
+    uri.scheme !== 'file' || vscode.workspace.getWorkspaceFolder(uri) === undefined
+      ? []
+      : diagnostics.map((diagnostic) => ({
+          file: vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1),
+          line: diagnostic.range.start.line + 1,
+          column: diagnostic.range.start.character + 1,
+          severity: severities[diagnostic.severity] ?? 'info',
+          message: diagnostic.message,
+          source: diagnostic.source,
+        })),
+  );
+}
+
+/** The files in editor tabs (text and diff editors' modified side), in tab order, each once. */
+function openEditorFiles(): readonly string[] {
+  const files = new Set<string>();
+  for (const group of vscode.window.tabGroups.all) {
+    for (const tab of group.tabs) {
+      const input = tab.input;
+      const uri = input instanceof vscode.TabInputText ? input.uri : input instanceof vscode.TabInputTextDiff ? input.modified : undefined;
+      if (uri?.scheme === 'file') files.add(uri.fsPath);
+    }
+  }
+  return [...files];
+}

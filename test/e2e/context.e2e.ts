@@ -1,0 +1,159 @@
+// Context chips in a real VS Code (code-server + headless Chromium) against the
+// scripted model server: `@` in the prompt box opens the picker, a file is
+// picked with the keyboard and becomes a chip, another chip is removed with ×,
+// and the sent request holds the picked file's content (and not the removed
+// one's). Then Tandem: Add to Tandem Context from the palette attaches the
+// editor's selection, the focus key puts the caret in the prompt box, `@`
+// attaches another selection and the problems, and all of it reaches the
+// model. One code-server session.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Frame } from 'playwright-core';
+import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
+import { launchVsCode, type VsCodeSession } from './harness';
+
+const model = 'context-model';
+let server: ScriptedModelServer;
+let session: VsCodeSession;
+let workspace: string;
+
+before(async () => {
+  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-context-'));
+  fs.mkdirSync(path.join(workspace, 'src'));
+  fs.writeFileSync(path.join(workspace, 'src', 'ledger.ts'), 'export const LEDGER_MARKER = "context-e2e-5150";\n');
+  fs.writeFileSync(path.join(workspace, 'other.md'), 'OTHER-MARKER-must-not-be-sent\n');
+  fs.writeFileSync(path.join(workspace, 'picked.py'), 'first = 1\nsecond = "SELECTION-MARKER-77"\nthird = 3\n');
+  server = await startScriptedModelServer({ models: [model] });
+  session = await launchVsCode({
+    workspace,
+    settings: {
+      'tandem.functionCallModel.baseUrl': server.baseUrl,
+      'tandem.functionCallModel.model': model,
+      'tandem.answerModel.model': '',
+      'tandem.agent.mode': 'chat',
+    },
+  });
+});
+
+after(async () => {
+  await session?.close();
+  await server?.close();
+  fs.rmSync(workspace, { recursive: true, force: true });
+});
+
+async function waitFor(check: () => Promise<boolean>, what: string, limitMs = 30_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  throw new Error(`timed out after ${limitMs / 1000} s waiting for ${what}`);
+}
+
+/** The last user message the model received. */
+function lastPrompt(): string {
+  return String(server.requests.at(-1)?.messages.filter((message: { role: string }) => message.role === 'user').at(-1)?.content ?? '');
+}
+
+async function answered(view: Frame, text: string): Promise<void> {
+  await waitFor(async () => (await view.locator('[data-testid="answer"]').last().innerText().catch(() => '')).trim() === text, 'the answer');
+  await waitFor(async () => (await view.locator('body').getAttribute('data-running')) === 'false', 'the run to end');
+}
+
+async function guarded(name: string, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (error) {
+    await session.screenshot(`context-${name}-failure`).catch(() => undefined);
+    console.error(session.logs());
+    throw error;
+  }
+}
+
+test('@ picks a file with the keyboard, × removes a chip, and the file content goes with the message', { timeout: 90_000 }, () =>
+  guarded('picker', async () => {
+    const view = await session.webview();
+    const prompt = view.locator('[data-testid="prompt"]');
+    const chips = view.locator('[data-testid="context-chip"]');
+    await prompt.click();
+    await prompt.pressSequentially('Explain @ledg');
+    const option = view.locator('[data-testid="context-option"][data-path="src/ledger.ts"]');
+    await option.waitFor({ state: 'visible', timeout: 15_000 });
+    await session.screenshot('context-picker');
+    assert.equal(await view.locator('[data-testid="context-option"]').first().getAttribute('data-path'), 'src/ledger.ts', 'the best match comes first');
+    await prompt.press('Enter'); // picks; does not send
+    await view.locator('[data-testid="context-chip"][data-path="src/ledger.ts"]').waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal(await prompt.inputValue(), 'Explain ', 'the @word gave way to the chip');
+    assert.equal(server.requests.length, 0, 'nothing was sent');
+
+    await prompt.pressSequentially('@other');
+    await view.locator('[data-testid="context-option"][data-path="other.md"]').waitFor({ state: 'visible', timeout: 10_000 });
+    await prompt.press('ArrowDown'); // the special items match less well; move and back to be sure keys reach the list
+    await prompt.press('ArrowUp');
+    await prompt.press('Tab');
+    await view.locator('[data-testid="context-chip"][data-path="other.md"]').waitFor({ state: 'visible', timeout: 10_000 });
+    await session.screenshot('context-chips');
+    await view.locator('[data-testid="context-chip"][data-path="other.md"] [data-testid="context-chip-remove"]').click();
+    await waitFor(async () => (await chips.count()) === 1, 'the removed chip to go');
+
+    server.push({ model, content: 'It exports a marker.' });
+    await prompt.pressSequentially('this file.');
+    await prompt.press('Enter');
+    await answered(view, 'It exports a marker.');
+    const sent = lastPrompt();
+    assert.match(sent, /^Explain this file\.\n\nAttached file src\/ledger\.ts:\n```ts\nexport const LEDGER_MARKER = "context-e2e-5150";/);
+    assert.ok(!sent.includes('OTHER-MARKER'), 'the removed chip sent nothing');
+    assert.equal(await chips.count(), 0, 'the chips are used up by the send');
+    assert.match(await view.locator('[data-testid="user-message"]').last().innerText(), /Attached: ledger\.ts/);
+    const meter = await view.locator('[data-testid="context-meter"]').innerText();
+    assert.match(meter, /\d/, `the context meter counts the request: ${meter}`);
+  }),
+);
+
+test('Tandem: Add to Tandem Context attaches the selection; the focus key puts the caret in the prompt box', { timeout: 90_000 }, () =>
+  guarded('command', async () => {
+    const page = session.page;
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('picked.py');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'picked.py' }).first().waitFor({ state: 'visible' });
+    await input.press('Enter');
+    const editor = page.locator('.monaco-editor[data-uri$="picked.py"] .view-lines');
+    await editor.waitFor({ state: 'visible' });
+    await editor.click();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Shift+End'); // line 2
+    await session.runCommand('tandem.addContext');
+    const view = await session.webview();
+    await view.locator('[data-testid="context-chip"][data-path="selection:picked.py:2"]').waitFor({ state: 'visible', timeout: 15_000 });
+
+    await editor.click();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Shift+End'); // line 3, still selected while the panel has the focus
+    await page.keyboard.press('Control+Alt+J');
+    await waitFor(async () => view.evaluate(() => document.activeElement?.getAttribute('data-testid') === 'prompt'), 'the prompt box to have the focus', 10_000);
+    // The picker's special items: the selection (of the editor the panel's focus left) and the problems.
+    for (const [typed, kind] of [['@sel', 'selection'], ['@probl', 'problems']] as const) {
+      await page.keyboard.type(typed);
+      await view.locator(`[data-testid="context-option"][data-kind="${kind}"]`).first().waitFor({ state: 'visible', timeout: 10_000 });
+      await page.keyboard.press('Enter');
+    }
+    await view.locator('[data-testid="context-chip"][data-path="selection:picked.py:3"]').waitFor({ state: 'visible', timeout: 10_000 });
+    await view.locator('[data-testid="context-chip"][data-path="problems"]').waitFor({ state: 'visible', timeout: 10_000 });
+    server.push({ model, content: 'It sets second.' });
+    await page.keyboard.type('What do these lines do?');
+    await page.keyboard.press('Enter');
+    await answered(view, 'It sets second.');
+    const sent = lastPrompt();
+    assert.match(sent, /^What do these lines do\?\n\nAttached selection from picked\.py, line 2:\n```python\nsecond = "SELECTION-MARKER-77"\n```/);
+    assert.match(sent, /Attached selection from picked\.py, line 3:\n```python\nthird = 3\n```/);
+    assert.match(sent, /Attached problems \(the diagnostics VS Code reports for the workspace\):/);
+  }),
+);

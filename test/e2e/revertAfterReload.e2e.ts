@@ -1,0 +1,156 @@
+// Issue 9 item 10 in a real VS Code (code-server + headless Chromium): a run's
+// edits can still be reverted from the panel after a window reload (the
+// journal is stored with the conversation), and a file the user changed after
+// the run is asked about (Restore anyway / Skip) instead of being overwritten.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Frame } from 'playwright-core';
+import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
+import { answerDialogs } from './dialogs';
+import { launchVsCode, type VsCodeSession } from './harness';
+
+const fc = 'fc-model';
+const answerModel = 'answer-model';
+let server: ScriptedModelServer;
+let session: VsCodeSession;
+let workspace: string;
+
+before(async () => {
+  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-revert-'));
+  fs.writeFileSync(path.join(workspace, 'notes.txt'), 'original notes\n');
+  fs.writeFileSync(path.join(workspace, 'plan.txt'), 'plan v1\n');
+  server = await startScriptedModelServer({ models: [fc, answerModel] });
+  session = await launchVsCode({
+    workspace,
+    settings: {
+      'tandem.functionCallModel.baseUrl': server.baseUrl,
+      'tandem.functionCallModel.model': fc,
+      'tandem.answerModel.model': answerModel,
+      'tandem.agent.mode': 'agent',
+      'tandem.tools.autoApprove': 'all',
+    },
+  });
+});
+
+after(async () => {
+  await session?.close();
+  await server?.close();
+  fs.rmSync(workspace, { recursive: true, force: true });
+});
+
+const read = (relative: string) => fs.readFileSync(path.join(workspace, relative), 'utf8');
+
+async function guarded(name: string, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (error) {
+    await session.screenshot(`revert-${name}-failure`).catch(() => undefined);
+    console.error(session.logs());
+    throw error;
+  }
+}
+
+async function waitFor(check: () => Promise<boolean> | boolean, what: string, limitMs = 30_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  throw new Error(`timed out after ${limitMs / 1000} s waiting for ${what}`);
+}
+
+/** After a reload the sidebar may come back closed: click the Tandem entry until the panel shows. */
+async function openPanelAfterReload(): Promise<Frame> {
+  const page = session.page;
+  const entry = page.locator('.activitybar .action-item:has(a[aria-label^="Tandem"])').first();
+  const deadline = Date.now() + 90_000;
+  let lastClick = 0;
+  while (Date.now() < deadline) {
+    for (const frame of page.frames()) {
+      if (frame !== page.mainFrame() && (await frame.$('[data-testid="prompt"]').catch(() => null))) return frame;
+    }
+    if (Date.now() - lastClick > 4000 && (await entry.count()) > 0) {
+      const active = ((await entry.getAttribute('class')) ?? '').split(/\s+/).includes('checked');
+      if (!active) {
+        await entry.click();
+        await page.mouse.move(700, 450);
+        lastClick = Date.now();
+      }
+    }
+    await page.waitForTimeout(250);
+  }
+  throw new Error('the Tandem panel did not come back after the reload');
+}
+
+/** Sends a prompt and waits for its answer and the end of the run. */
+async function runPrompt(view: Frame, text: string): Promise<void> {
+  const answers = await view.locator('[data-testid="answer"]').count();
+  const prompt = view.locator('[data-testid="prompt"]');
+  await prompt.fill(text);
+  await prompt.press('Enter');
+  await waitFor(async () => (await view.locator('[data-testid="answer"]').count()) > answers, 'the answer', 60_000);
+  await waitFor(async () => (await view.locator('body').getAttribute('data-running')) === 'false', 'the run to end', 60_000);
+}
+
+test('after a window reload, "Revert this run\'s edits" still restores the file', { timeout: 120_000 }, () =>
+  guarded('reload', async () => {
+    let view = await session.webview();
+    server.push(
+      { model: fc, toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'rewritten by the run\n' } }] },
+      { model: fc, content: 'Rewrote the notes.' },
+      { model: answerModel, content: 'I rewrote notes.txt.' },
+    );
+    await runPrompt(view, 'Rewrite the notes.');
+    assert.equal(read('notes.txt'), 'rewritten by the run\n');
+
+    await session.reload();
+    view = await openPanelAfterReload();
+    const revert = view.locator('[data-testid="revert-run"]');
+    await revert.waitFor({ state: 'visible', timeout: 30_000 });
+    await revert.click();
+    await waitFor(() => read('notes.txt') === 'original notes\n', 'notes.txt to be restored');
+    await revert.waitFor({ state: 'hidden' });
+    const notice = view.locator('[data-testid="notice"][data-code="reverted"]').last();
+    await notice.waitFor({ state: 'visible' });
+    assert.match(await notice.innerText(), /Reverted 1 file changed by that run\./u);
+  }),
+);
+
+test('a file changed after the run is asked about; Skip keeps it and the other file is restored', { timeout: 120_000 }, () =>
+  guarded('changed', async () => {
+    const view = await session.webview();
+    const notesBefore = read('notes.txt');
+    server.push(
+      {
+        model: fc,
+        toolCalls: [
+          { name: 'write_file', arguments: { path: 'notes.txt', content: 'second run notes\n' } },
+          { name: 'write_file', arguments: { path: 'plan.txt', content: 'plan v2\n' } },
+        ],
+      },
+      { model: fc, content: 'Updated both.' },
+      { model: answerModel, content: 'I updated notes.txt and plan.txt.' },
+    );
+    await runPrompt(view, 'Update the notes and the plan.');
+    assert.equal(read('plan.txt'), 'plan v2\n');
+    // The user changes one of the files after the run.
+    fs.writeFileSync(path.join(workspace, 'plan.txt'), 'plan v2, with my own line\n');
+
+    const dialogs = answerDialogs(session.page, () => 'Skip');
+    try {
+      await view.locator('[data-testid="revert-run"]').click();
+      await waitFor(() => read('notes.txt') === notesBefore, 'notes.txt to be restored');
+      const notice = view.locator('[data-testid="notice"][data-code="reverted"]').last();
+      await waitFor(async () => /Kept 1 file changed after the run: plan\.txt\./u.test(await notice.innerText().catch(() => '')), 'the notice naming the kept file');
+    } finally {
+      await dialogs.stop();
+    }
+    assert.equal(dialogs.seen.length, 1, `asked ${JSON.stringify(dialogs.seen)}`);
+    assert.match(dialogs.seen[0]!.message, /plan\.txt no longer holds what the run wrote/u);
+    assert.match(dialogs.seen[0]!.detail, /changed after the run/u);
+    assert.equal(read('plan.txt'), 'plan v2, with my own line\n', "the user's change is kept");
+  }),
+);

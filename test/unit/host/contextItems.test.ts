@@ -1,0 +1,82 @@
+// What each kind of attached item puts in the message, and how the message is
+// assembled: typed text first, then each item's block; an item that cannot be
+// attached is named with its reason, never read.
+import assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { ContextAttachments } from '../../../src/host/contextAttachments';
+import { formatProblems, openEditorsAttachment, pathAttachment, PROBLEMS_MAX_ENTRIES, problemsAttachment, selectionAttachment } from '../../../src/host/contextItems';
+import { historyMessages, promptWithAttachments } from '../../../src/protocol/conversationHistory';
+import type { AgentEvent } from '../../../src/protocol/agentEvents';
+import { NodeWorkspaceHost } from '../../../src/tools/nodeWorkspaceHost';
+import { makeTempDir } from '../tools/workspaceTestKit';
+
+describe('context items', () => {
+  let root: string;
+  let host: NodeWorkspaceHost;
+  const signal = new AbortController().signal;
+  before(() => {
+    root = makeTempDir('tandem-context-items-');
+    mkdirSync(path.join(root, 'src'));
+    writeFileSync(path.join(root, 'src', 'a.ts'), 'const fromDisk = 1;\n');
+    writeFileSync(path.join(root, '.tandemignore'), 'private.txt\n');
+    writeFileSync(path.join(root, 'private.txt'), 'PRIVATE');
+    host = new NodeWorkspaceHost({ folders: [root], openDocuments: new Map([[path.join(root, 'src', 'a.ts'), 'const unsaved = 2;\n']]) });
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  it('a file chip names its relative path; an ignored one is an error chip whose content is never sent', async () => {
+    const file = await pathAttachment(host, path.join(root, 'src', 'a.ts'));
+    assert.deepEqual([file.path, file.label, file.error], ['src/a.ts', 'a.ts', undefined]);
+    const folder = await pathAttachment(host, 'src');
+    assert.deepEqual([folder.path, folder.label], ['src', 'src/']);
+    const ignored = await pathAttachment(host, 'private.txt');
+    assert.match(ignored.error ?? '', /excluded by \.tandemignore/);
+
+    const attachments = new ContextAttachments();
+    for (const item of [file, ignored, selectionAttachment({ file: 'src/b.py', firstLine: 3, lastLine: 4, languageId: 'python', text: 'x = 1\ny = 2' })]) attachments.attach(item);
+    assert.deepEqual(attachments.list().map((item) => item.path), ['src/a.ts', 'private.txt', 'selection:src/b.py:3-4']);
+    const attached = await attachments.take(signal);
+    assert.deepEqual(attached?.labels, ['a.ts', 'private.txt', 'b.py:3-4']);
+    const message = promptWithAttachments('Explain.', attached?.text);
+    assert.ok(message.startsWith('Explain.\n\nAttached file src/a.ts:\n```ts\nconst unsaved = 2;\n'), message); // the editor's unsaved text
+    assert.ok(message.includes('Attached path private.txt was not attached: ') && !message.includes('PRIVATE'), message);
+    assert.ok(message.includes('Attached selection from src/b.py, lines 3-4:\n```python\nx = 1\ny = 2\n```'), message);
+    assert.equal(attachments.list().length, 0, 'used up by the send');
+  });
+
+  it('re-attaching the same item replaces it in place; detach removes by path', () => {
+    const attachments = new ContextAttachments();
+    attachments.attach(selectionAttachment({ file: 'a.ts', firstLine: 1, lastLine: 1, languageId: '', text: 'old' }));
+    attachments.attach(problemsAttachment(() => []));
+    attachments.attach(selectionAttachment({ file: 'a.ts', firstLine: 1, lastLine: 1, languageId: '', text: 'new' }));
+    assert.deepEqual(attachments.list().map((item) => item.path), ['selection:a.ts:1', 'problems']);
+    attachments.detach('problems');
+    assert.deepEqual(attachments.list().map((item) => item.path), ['selection:a.ts:1']);
+  });
+
+  it('problems are listed errors first and capped; open editors are read under the same rules', async () => {
+    const problems = Array.from({ length: PROBLEMS_MAX_ENTRIES + 3 }, (_, index) => ({
+      file: 'b.ts', line: index + 1, column: 1, severity: index === 7 ? ('error' as const) : ('warning' as const), message: `problem ${index}`, source: 'ts',
+    }));
+    const listing = formatProblems(problems);
+    assert.ok(listing.startsWith('b.ts:8:1 error: problem 7 (ts)\nb.ts:1:1 warning: problem 0 (ts)'), listing.slice(0, 100));
+    assert.match(listing, /\[… 3 more problems left out\]$/);
+    assert.equal(formatProblems([]), 'No problems are reported in the workspace.');
+
+    const editors = await openEditorsAttachment(host, () => [path.join(root, 'src', 'a.ts'), path.join(root, 'private.txt'), '/elsewhere/x.ts']).read(signal);
+    assert.match(editors, /^Attached open editors \(3\):/);
+    assert.ok(editors.includes('const unsaved = 2;') && !editors.includes('PRIVATE'), editors);
+    assert.match(editors, /Open editor .*private\.txt could not be read: .*excluded by \.tandemignore/);
+    assert.match(editors, /Open editor \/elsewhere\/x\.ts could not be read: Refused path/);
+  });
+
+  it('the models read the attached text after the prompt, in later turns too', () => {
+    const events = [
+      { type: 'CUSTOM', name: 'tandem.userMessage', value: { text: 'Explain.', runId: 'r1', attached: { labels: ['a.ts'], text: 'Attached file a.ts:\n```\nA\n```' } } },
+      { type: 'CUSTOM', name: 'tandem.userMessage', value: { text: 'Plain.', runId: 'r2' } },
+    ] as unknown as AgentEvent[];
+    assert.deepEqual(historyMessages(events).map((message) => message.content), ['Explain.\n\nAttached file a.ts:\n```\nA\n```', 'Plain.']);
+  });
+});
