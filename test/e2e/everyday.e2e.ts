@@ -4,9 +4,10 @@
 // breaks a JSON file (a field of the wrong type for its local `$schema`; the
 // package.json schemas need schemastore.org, which is offline here) returns
 // the diagnostic to the model; run_command goes
-// through the Tandem terminal's shell integration (escape sequences stripped)
-// and a timeout ends a command there.
+// through the Tandem terminal's shell integration (escape sequences stripped),
+// and a timeout or Stop ends a command there.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -67,6 +68,12 @@ function toolResult(callId: string): string {
   return '';
 }
 
+/** Process ids of `sleep 41` commands on this machine (the one the test starts). */
+function runningSleeps(): string[] {
+  const table = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
+  return table.split('\n').filter((line) => /^\s*\d+ sleep 41$/.test(line));
+}
+
 function systemPrompt(request: { body: { messages: { role: string; content: unknown }[] } }): string {
   return String(request.body.messages.find((message) => message.role === 'system')?.content ?? '');
 }
@@ -116,6 +123,15 @@ test('nested AGENTS.md reaches both models, an edit returns its diagnostic, run_
     const logs = session.logs();
     assert.match(logs, /run_command: via the Tandem terminal \(shell integration\): printf/, 'printf ran in the terminal');
     assert.match(logs, /run_command: via the Tandem terminal \(shell integration\): sleep 30/, 'sleep ran in the terminal');
+
+    // Stop while a command runs in the terminal: the run ends and so does the command.
+    server.push({ model: fc, toolCalls: [{ id: 'long', name: 'run_command', arguments: { command: 'sleep 41' } }] });
+    await prompt.fill('Wait a while.');
+    await prompt.press('Enter');
+    await waitFor(async () => runningSleeps().length > 0, 'sleep 41 to start');
+    await view.locator('[data-testid="stop"]').click();
+    await waitFor(async () => (await view.locator('body').getAttribute('data-running')) === 'false', 'the run to stop', 20_000);
+    await waitFor(async () => runningSleeps().length === 0, 'Stop to end sleep 41', 10_000);
   } catch (error) {
     await session.screenshot('everyday-failure').catch(() => undefined);
     console.error(session.logs());
