@@ -100,6 +100,7 @@ export class ConversationStore {
   }
 
   async setCurrent(id: string | undefined): Promise<void> {
+    if (this.currentId() === id) return; // each save during a run asks again: the index is not rewritten for nothing
     await this.state.update(currentKey, id);
   }
 
