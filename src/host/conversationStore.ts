@@ -74,6 +74,16 @@ const maxConversations = 100;
 // Moved to the protocol (the panel compacts what it keeps too); re-exported for existing callers.
 export { appendCompacted } from '../protocol/eventCompaction';
 
+/** The events appendCompacted may still merge into or replace (see above). */
+function mayStillGrow(event: AgentEvent): boolean {
+  return (
+    event.type === 'TEXT_MESSAGE_CONTENT' ||
+    event.type === 'REASONING_MESSAGE_CONTENT' ||
+    event.type === 'TOOL_CALL_ARGS' ||
+    (event.type === 'CUSTOM' && event['name'] === 'tandem.usage')
+  );
+}
+
 export class ConversationStore {
   /** The edit journals of the conversations' runs (what "Revert this run's edits" restores). */
   readonly runEdits: RunEditsStore;
@@ -169,7 +179,9 @@ export class ConversationStore {
     const final = options.final ?? true;
     conversation.updatedAt = this.now();
     const written = this.written.get(id);
-    const upTo = final ? events.length : events.length - 1;
+    // Mid-run only an event that may still grow (a streamed delta, the latest usage) waits; the prompt that
+    // starts a run is complete and goes to disk at once, so a window reloaded right after Send keeps it.
+    const upTo = final || !mayStillGrow(events[events.length - 1]!) ? events.length : events.length - 1;
     const fresh = written === undefined;
     let text = fresh ? headerLine({ tandemConversation: 1, id, title: conversation.title, createdAt: conversation.createdAt }) : '';
     if (upTo > (written ?? 0)) text += eventLines(events.slice(written ?? 0, upTo));
