@@ -29,6 +29,17 @@ const builds = [
   },
   {
     ...shared,
+    // The tokenizer's encodings, each its own bundle (~2 MB of tables), loaded
+    // by src/models/tokenCounter.ts only when a request nears the window.
+    entryPoints: { 'tokenizer-o200k_base': 'gpt-tokenizer/encoding/o200k_base', 'tokenizer-cl100k_base': 'gpt-tokenizer/encoding/cl100k_base' },
+    outdir: 'dist',
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: false,
+  },
+  {
+    ...shared,
     // The headless AG-UI server (`npm run agui`): plain Node, no vscode.
     entryPoints: { agui: 'src/headless/aguiCli.ts' },
     outdir: 'dist',

@@ -3,6 +3,7 @@
 // progress, message kinds, prompts and run edits.
 import type {
   AgentEvent,
+  CondensedPayload,
   ContextPayload,
   MessageKindPayload,
   NoticePayload,
@@ -14,7 +15,7 @@ import type {
 import { HostEventName } from '../src/protocol/hostEventNames';
 import { applyApprovalEvent } from './approvalEvents';
 import { applyElicitationEvent } from './elicitationEvents';
-import { push, text, touch, type ConversationView, type NoticeStep, type UserStep } from './steps';
+import { push, text, touch, type CondensedStep, type ConversationView, type NoticeStep, type UserStep } from './steps';
 
 export function applyCustomEvent(view: ConversationView, event: AgentEvent): void {
   const name = text(event['name']);
@@ -53,6 +54,21 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
       view.context = value as unknown as ContextPayload;
       view.chromeDirty = true;
       return;
+    case 'tandem.condensed': {
+      const condensed = value as unknown as CondensedPayload;
+      const count = (field: unknown) => (typeof field === 'number' && Number.isFinite(field) ? field : 0);
+      push<CondensedStep>(view, {
+        kind: 'condensed',
+        summary: text(condensed.summary),
+        messages: count(condensed.messages),
+        tokensBefore: count(condensed.tokensBefore),
+        tokensAfter: count(condensed.tokensAfter),
+        estimated: condensed.estimated === true,
+        reason: condensed.reason === 'overflow' || condensed.reason === 'manual' ? condensed.reason : 'nearWindow',
+        model: condensed.model ? { role: 'answer', model: text(condensed.model) } : undefined,
+      });
+      return;
+    }
     case 'tandem.notice': {
       const notice = value as unknown as NoticePayload;
       push<NoticeStep>(view, {

@@ -13,6 +13,7 @@ import { attachSlashCommands } from './slashCommands';
 import { attachContextChips } from './contextChips';
 import { attachContextPicker } from './contextPicker';
 import { applyEvents, expireApprovals } from './viewModel';
+import { PanelState } from './panelState';
 import { createWelcomeView } from './welcomeView';
 
 interface VsCodeApi {
@@ -24,6 +25,7 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
 const post = (message: FromWebview) => vscode.postMessage(message);
+const saved = new PanelState(vscode);
 
 registerComponents();
 
@@ -43,8 +45,8 @@ const context: StepRenderContext = {
 const layout: Layout = buildLayout(document.body, {
   post,
   isRunning: () => view.running,
-  draft: (vscode.getState() as { draft?: string } | undefined)?.draft ?? '',
-  saveDraft: (draft) => vscode.setState({ draft }),
+  draft: saved.initialDraft,
+  saveDraft: (draft) => saved.setDraft(draft),
 });
 
 // While no model is usable, the welcome view stands above the conversation.
@@ -123,21 +125,30 @@ function reset(id: string): void {
   layout.steps.replaceChildren();
 }
 
+/** Until the host answers `ready`, its event batches are already in that answer. */
+let awaitingConversation = true;
+
 window.addEventListener('message', (message: MessageEvent<ToWebview>) => {
   const data = message.data;
   switch (data.type) {
-    case 'conversation':
-      reset(data.id);
+    case 'conversation': {
+      const continues = data.continues === true && awaitingConversation && data.id === conversationId;
+      awaitingConversation = false;
+      if (continues) document.body.dataset['resumedEvents'] = String(data.events.length);
+      else reset(data.id);
       applyEvents(view, data.events);
       view.running = data.running;
+      saved.onConversation(data.id, data.events, data.position, data.running, continues);
       // A stored conversation's unanswered approvals can no longer be answered.
       if (!data.running) expireApprovals(view);
       view.chromeDirty = true;
       scheduler.schedule();
       return;
+    }
     case 'events':
-      if (data.conversationId !== conversationId) return;
+      if (awaitingConversation || data.conversationId !== conversationId) return;
       applyEvents(view, data.events);
+      saved.onEvents(data.events, data.position, view.running);
       scheduler.schedule();
       return;
     case 'settings':
@@ -174,4 +185,17 @@ window.addEventListener('message', (message: MessageEvent<ToWebview>) => {
   }
 });
 
-post({ type: 'ready' });
+// A page that was hidden comes back from its snapshot at once; the host sends only what came after.
+const snapshot = saved.snapshot;
+if (snapshot) {
+  reset(snapshot.conversationId);
+  applyEvents(view, snapshot.events);
+  view.running = snapshot.running;
+  view.chromeDirty = true;
+  document.body.dataset['restoredEvents'] = String(snapshot.events.length);
+  render();
+}
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') saved.flush();
+});
+post(snapshot ? { type: 'ready', resume: { conversationId: snapshot.conversationId, ...snapshot.position } } : { type: 'ready' });

@@ -1,5 +1,5 @@
 // Short texts the panel and the transcript show for steps.
-import type { ToolResultStep } from './steps';
+import type { CondensedStep, ToolResultStep } from './steps';
 
 export function prettyArguments(argsText: string): string {
   if (!argsText.trim()) return '{}';
@@ -24,4 +24,11 @@ export function resultHeadline(step: ToolResultStep): string {
 function firstLine(value: string): string {
   const line = value.trim().split('\n', 1)[0] ?? '';
   return line.length > 120 ? `${line.slice(0, 117)}...` : line;
+}
+
+/** "Condensed 4 messages: 5,210 → 1,020 tokens" (with "~" when the counts are estimates). */
+export function condensedTitle(step: CondensedStep): string {
+  const about = step.estimated ? '~' : '';
+  const number = (value: number) => value.toLocaleString('en-US');
+  return `Condensed ${step.messages} message${step.messages === 1 ? '' : 's'}: ${about}${number(step.tokensBefore)} → ${about}${number(step.tokensAfter)} tokens`;
 }

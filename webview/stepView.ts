@@ -5,9 +5,10 @@ import type { PanelCommand } from '../src/protocol/agentEvents';
 import { createApprovalCard, updateApprovalCard, type ApprovalCardHooks } from './approvalCard';
 import { createElicitationCard, updateElicitationCard, type ElicitationCardHooks } from './elicitationCard';
 import { StreamingMarkdown } from './streamingMarkdown';
-import { prettyArguments, resultHeadline } from './stepText';
+import { condensedTitle, prettyArguments, resultHeadline } from './stepText';
 import type {
   AnswerStep,
+  CondensedStep,
   ErrorStep,
   NoticeStep,
   Step,
@@ -54,6 +55,7 @@ export function defaultOpen(step: Step): boolean {
     case 'tool-call':
     case 'approval':
     case 'elicitation':
+    case 'condensed':
       return false;
   }
 }
@@ -78,7 +80,24 @@ function title(step: Step): string {
       return `Approval: ${step.tool}`;
     case 'elicitation':
       return `Question from ${step.serverName}`;
+    case 'condensed':
+      return condensedTitle(step);
   }
+}
+
+const condensedReason: Record<CondensedStep['reason'], string> = {
+  nearWindow: 'The conversation neared the model\'s context window, so older turns were condensed into this summary.',
+  overflow: 'The server said the request did not fit the model\'s context window, so older turns were condensed into this summary and the request was sent again.',
+  manual: 'Condensed on request (Tandem: Condense Conversation).',
+};
+
+function condensedBody(step: CondensedStep): HTMLElement {
+  const body = element('div', 'condensed-body');
+  body.append(element('div', 'muted', `${condensedReason[step.reason]}${step.estimated ? ' Token counts are estimates.' : ''}`));
+  const summary = element('div', 'condensed-summary', step.summary);
+  summary.dataset['testid'] = 'condensed-summary';
+  body.append(summary);
+  return body;
 }
 
 function summaryLine(step: Step): HTMLElement {
@@ -272,6 +291,8 @@ function body(step: Step, context: StepRenderContext): HTMLElement {
       return element('div', undefined, step.summary);
     case 'elicitation':
       return element('div', undefined, step.message);
+    case 'condensed':
+      return condensedBody(step);
   }
 }
 

@@ -2,10 +2,10 @@
 // reducer keeps. Mutated in place (a run yields thousands of deltas; copying a
 // 1,000-step list per delta would not be cheap): every change bumps the step's
 // `version` and marks it dirty so the renderer touches only what moved.
-import type { AgentEvent, ElicitationPayload, MessageKindPayload, ModelRole, NoticePayload, RunUsage, ContextPayload } from '../src/protocol/agentEvents';
+import type { AgentEvent, CondensedPayload, ElicitationPayload, MessageKindPayload, ModelRole, NoticePayload, RunUsage, ContextPayload } from '../src/protocol/agentEvents';
 import type { ToolResultSummary } from '../src/tools/tool';
 
-export type StepKind = 'user' | 'thinking' | 'tool-call' | 'tool-result' | 'answer' | 'notice' | 'error' | 'approval' | 'elicitation';
+export type StepKind = 'user' | 'thinking' | 'tool-call' | 'tool-result' | 'answer' | 'notice' | 'error' | 'approval' | 'elicitation' | 'condensed';
 
 export interface ModelLabel {
   readonly role: ModelRole;
@@ -130,7 +130,18 @@ export interface ElicitationStep extends StepBase {
   readonly draft: ElicitationDraft;
 }
 
-export type Step = UserStep | ThinkingStep | ToolCallStep | ToolResultStep | AnswerStep | NoticeStep | ErrorStep | ApprovalStep | ElicitationStep;
+/** Older turns condensed into a summary (a `tandem.condensed` event); the summary shows when opened. */
+export interface CondensedStep extends StepBase {
+  readonly kind: 'condensed';
+  readonly summary: string;
+  readonly messages: number;
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  readonly estimated: boolean;
+  readonly reason: CondensedPayload['reason'];
+}
+
+export type Step = UserStep | ThinkingStep | ToolCallStep | ToolResultStep | AnswerStep | NoticeStep | ErrorStep | ApprovalStep | ElicitationStep | CondensedStep;
 
 export interface RunEdits {
   readonly files: readonly string[];

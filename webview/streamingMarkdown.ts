@@ -1,6 +1,9 @@
 // A streamed answer in the DOM: finished blocks are appended once and never
 // touched again (so a text selection in them survives further streaming);
 // of the live tail, only blocks whose HTML changed get new nodes.
+// Blocks go into segments of a few dozen; a segment off screen skips layout
+// and paint (content-visibility), so the layout each frame forces stays the
+// same size however long the answer grows. Nodes never move between segments.
 import { safeFragment } from './markdown';
 import { MarkdownBlockSplitter } from './markdownBlocks';
 
@@ -9,9 +12,13 @@ interface LiveBlock {
   readonly nodes: readonly ChildNode[];
 }
 
+/** Top-level nodes per segment before the next one starts. */
+const segmentSize = 40;
+
 export class StreamingMarkdown {
   private readonly splitter = new MarkdownBlockSplitter();
   private live: LiveBlock[] = [];
+  private segment: HTMLElement | undefined;
 
   constructor(
     private readonly target: HTMLElement,
@@ -23,6 +30,7 @@ export class StreamingMarkdown {
     if (update.reset) {
       this.target.replaceChildren();
       this.live = [];
+      this.segment = undefined;
     }
     const blocks = [...update.finished, ...update.tail];
     // Blocks that kept their HTML keep their nodes; the first changed one and all after it are rebuilt.
@@ -33,9 +41,18 @@ export class StreamingMarkdown {
     for (const html of blocks.slice(kept)) {
       const fragment = safeFragment(html, this.onCopy);
       const nodes = [...fragment.childNodes];
-      this.target.append(fragment);
+      this.openSegment().append(fragment);
       all.push({ html, nodes });
     }
     this.live = all.slice(all.length - update.tail.length);
+  }
+
+  private openSegment(): HTMLElement {
+    if (!this.segment || this.segment.childNodes.length >= segmentSize) {
+      this.segment = document.createElement('div');
+      this.segment.className = 'markdown-segment';
+      this.target.append(this.segment);
+    }
+    return this.segment;
   }
 }

@@ -1,7 +1,7 @@
 // A conversation as Markdown, for `tandem.exportTranscript` (the JSON export is
 // the event list itself). Pure: built from the same view model the panel shows.
 import type { AgentEvent } from '../src/protocol/agentEvents';
-import { prettyArguments, resultHeadline } from './stepText';
+import { condensedTitle, prettyArguments, resultHeadline } from './stepText';
 import { createConversationView, type Step } from './steps';
 import { applyEvents } from './viewModel';
 
@@ -39,6 +39,8 @@ function stepMarkdown(step: Step): string {
       return `**Error:** ${step.message}${step.suggestion ? `\n\n${step.suggestion}` : ''}`;
     case 'elicitation':
       return `**Question from MCP server \`${step.serverName}\`** — ${step.status}: ${step.message}${step.url ? ` (${step.url})` : ''}`;
+    case 'condensed':
+      return `_${condensedTitle(step)}_\n\n${quote(step.summary)}`;
     case 'approval':
       return `**Approval for \`${step.tool}\`** — ${step.status}${step.alwaysAllowed ? ' (always allowed)' : ''}: ${step.summary}`;
   }

@@ -8,6 +8,7 @@ import { CustomEventName, type RetryPayload } from '../protocol/agentEvents';
 import { runModelTurn } from './modelTurn';
 import type { RunEmitter, StreamedMessage } from './runEmitter';
 import type { UsageTracker } from './usageTracker';
+import type { ContextBudget } from './contextBudget';
 
 export interface AnswerPhaseContext {
   readonly model: ChatModel;
@@ -15,6 +16,8 @@ export interface AnswerPhaseContext {
   readonly emitter: RunEmitter;
   readonly usage: UsageTracker;
   readonly signal: AbortSignal;
+  /** Keeps the request inside the window (condenses older turns); absent: it goes as it is. */
+  readonly budget?: ContextBudget | undefined;
 }
 
 export interface AnswerOutcome {
@@ -30,19 +33,21 @@ export const ANSWER_PLEASE =
 
 /** Streams the answer; returns it. Throws CancelledError on Stop and ModelApiError when the model fails. */
 export async function runAnswerPhase(context: AnswerPhaseContext): Promise<AnswerOutcome> {
-  const turn = await streamAnswer(context, context.messages);
+  // Condensed in place when it nears the window, so the follow-up below builds on the shorter list.
+  const messages = [...context.messages];
+  const turn = await streamAnswer(context, messages);
   if (turn.content.trim() || !turn.reasoning.trim()) return { text: turn.content, finishReason: turn.finishReason, reasoningOnly: false };
-  const again = await streamAnswer(context, [...context.messages, { role: 'user', content: ANSWER_PLEASE }]);
+  const again = await streamAnswer(context, [...messages, { role: 'user', content: ANSWER_PLEASE }]);
   return { text: again.content, finishReason: again.finishReason, reasoningOnly: !again.content.trim() };
 }
 
-async function streamAnswer(context: AnswerPhaseContext, messages: readonly ChatMessage[]): Promise<ModelTurn> {
+async function streamAnswer(context: AnswerPhaseContext, messages: ChatMessage[]): Promise<ModelTurn> {
   const { emitter, model } = context;
   const role = 'answer' as const;
   let thinking: StreamedMessage = emitter.reasoning(role, model.name);
   let answer: StreamedMessage = emitter.text('answer', role, model.name);
   try {
-    const turn = await runModelTurn(model, { messages }, context.signal, {
+    const call = () => runModelTurn(model, { messages }, context.signal, {
       onReasoning: (delta) => thinking.append(delta),
       onText: (delta) => answer.append(delta),
       onPartialUsage: (partial) => context.usage.recordPartial(role, partial),
@@ -55,6 +60,7 @@ async function streamAnswer(context: AnswerPhaseContext, messages: readonly Chat
         answer = emitter.text('answer', role, model.name);
       },
     });
+    const turn = await (context.budget ? context.budget.request(role, messages, undefined, context.signal, call) : call());
     context.usage.recordCall(role, turn);
     emitter.custom(CustomEventName.usage, context.usage.snapshot());
     return turn;

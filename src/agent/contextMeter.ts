@@ -8,19 +8,31 @@ import { CustomEventName, type ContextPayload, type ModelRole } from '../protoco
 import type { RunEmitter } from './runEmitter';
 import type { UsageTracker } from './usageTracker';
 
+/** The run's view of both models' windows: the best known now, and the settled one. */
+export interface RunWindows {
+  current(role: ModelRole): ContextWindow;
+  /** Waits (bounded by the /models lookup's own timeout) for the endpoint's answer. */
+  settled(role: ModelRole): Promise<ContextWindow>;
+}
+
 export function attachContextMeter(
   usage: UsageTracker,
   emitter: RunEmitter,
   models: Readonly<Record<ModelRole, ModelSettings>>,
   resolve: (settings: ModelSettings) => Promise<ContextWindow> = resolveContextWindow,
-): void {
+): RunWindows {
   const windows: Record<ModelRole, ContextWindow> = {
     'function-call': staticContextWindow(models['function-call']),
     answer: staticContextWindow(models.answer),
   };
+  const settled = {} as Record<ModelRole, Promise<ContextWindow>>;
   for (const role of ['function-call', 'answer'] as const) {
-    void resolve(models[role]).then((window) => (windows[role] = window), () => undefined);
+    settled[role] = resolve(models[role]).then(
+      (window) => (windows[role] = window),
+      () => windows[role],
+    );
   }
+  const runWindows: RunWindows = { current: (role) => windows[role], settled: (role) => settled[role] };
   usage.onCall = (role: ModelRole, turn: Pick<ModelTurn, 'usage'>) => {
     const tokens = turn.usage.promptTokens;
     if (tokens === undefined) return;
@@ -34,4 +46,5 @@ export function attachContextMeter(
       windowSource: window.source,
     } satisfies ContextPayload);
   };
+  return runWindows;
 }

@@ -93,7 +93,8 @@ export function answerMessages(
   /** The system prompt made from the built-in one (the user's template, the rules). */
   system: (builtIn: string) => string = (builtIn) => withRules(builtIn, rules),
 ): ChatMessage[] {
-  const history = conversation.filter((message) => message.role === 'user' || (message.role === 'assistant' && message.content));
+  // A system message in the conversation is a condensed summary of earlier turns: it stays.
+  const history = conversation.filter((message) => message.role === 'user' || message.role === 'system' || (message.role === 'assistant' && message.content));
   if (findings.length === 0 && stopNote === undefined) {
     return [{ role: 'system', content: system(ANSWER_SYSTEM_PROMPT) }, ...history];
   }

@@ -10,7 +10,8 @@ import type { AgentSettings } from './agentSettings';
 import { runAnswerPhase } from './answerPhase';
 import { noticeAnswerEnding } from './answerEnding';
 import { attachContextMeter } from './contextMeter';
-import { CancelledError, isCancellation, ModelApiError, TandemError } from '../common/errors';
+import { CancelledError, ContextOverflowError, isCancellation, ModelApiError, TandemError } from '../common/errors';
+import { ContextBudget } from './contextBudget';
 import { EventChannel } from './eventChannel';
 import { answerMessages, CHAT_SYSTEM_PROMPT } from './prompts';
 import { rulesNotice } from './rules';
@@ -90,7 +91,9 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
   const usage = new UsageTracker(deps.functionCallModel.name, deps.answerModel.name, settings.pricing);
   const names = { functionCallModel: deps.functionCallModel.name, answerModel: deps.answerModel.name };
   const singleModel = deps.functionCallModel === deps.answerModel;
-  attachContextMeter(usage, emitter, { 'function-call': settings.functionCallModel, answer: settings.answerModel });
+  const models = { 'function-call': settings.functionCallModel, answer: settings.answerModel };
+  const windows = attachContextMeter(usage, emitter, models);
+  const budget = new ContextBudget({ models, windows, summarizer: deps.answerModel, emitter, usage, log: deps.log }, input.messages);
   let answer = '';
   const finished = (stopReason: RunResult['stopReason']) => {
     emitter.closeAll();
@@ -131,7 +134,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
 
     if (mode === 'chat') {
       stopReason = 'chatMode';
-      answerInput = [{ role: 'system', content: systemPrompt(settings.prompts, 'chat', CHAT_SYSTEM_PROMPT, { model: names.answerModel, rules: input.rules }) }, ...input.messages];
+      answerInput = [{ role: 'system', content: systemPrompt(settings.prompts, 'chat', CHAT_SYSTEM_PROMPT, { model: names.answerModel, rules: input.rules }) }, ...budget.conversation];
     } else {
       emitter.custom(CustomEventName.phase, { phase: 'tools', role: 'function-call', model: names.functionCallModel, ...names } satisfies PhasePayload, {
         role: 'function-call',
@@ -155,6 +158,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
         clock,
         rules,
         singleModel,
+        budget,
       });
       usage.endPhase();
       stopReason = tools.stopReason;
@@ -184,7 +188,8 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
       }
       const concluded = tools.finalReply ? `The tool-using model concluded: ${tools.finalReply}` : undefined;
       const limited = stopReason === 'noToolCall' || stopReason === 'finished' || stopReason === 'sufficient' ? undefined : tools.reason;
-      answerInput = answerMessages(input.messages, tools.findings, [limited, concluded].filter(Boolean).join(' ') || undefined, rules.files(), (builtIn) =>
+      // The conversation as the tool phase left it (earlier turns condensed, if they were).
+      answerInput = answerMessages(budget.conversation, tools.findings, [limited, concluded].filter(Boolean).join(' ') || undefined, rules.files(), (builtIn) =>
         systemPrompt(settings.prompts, 'answer', builtIn, { model: names.answerModel, rules: rules.files() }),
       );
       emitter.custom(
@@ -203,7 +208,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
       );
     }
     emitter.stepStarted('answer');
-    const outcome = await runAnswerPhase({ model: deps.answerModel, messages: answerInput, emitter, usage, signal });
+    const outcome = await runAnswerPhase({ model: deps.answerModel, messages: answerInput, emitter, usage, signal, budget });
     answer = outcome.text;
     emitter.stepFinished();
     noticeAnswerEnding(outcome, emitter, settings.answerModel.maxTokens);
@@ -226,7 +231,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
     emitter.emit({
       type: EventType.RUN_ERROR,
       message,
-      code: error instanceof ModelApiError ? 'MODEL_API_ERROR' : error instanceof TandemError ? error.name : 'INTERNAL_ERROR',
+      code: error instanceof ContextOverflowError ? 'CONTEXT_OVERFLOW' : error instanceof ModelApiError ? 'MODEL_API_ERROR' : error instanceof TandemError ? error.name : 'INTERNAL_ERROR',
       metadata: { suggestion, phase },
       usage: usage.toAgUi(),
     });

@@ -32,6 +32,7 @@ import type { UsageTracker } from './usageTracker';
 import type { ApprovalGate } from '../tools/tool';
 import type { ElicitationHandler } from '../tools/elicitation';
 import type { ChatModel } from '../models/chatModel';
+import type { ContextBudget } from './contextBudget';
 
 export { MISTAKE_LIMIT };
 
@@ -56,6 +57,8 @@ export interface ToolPhaseContext {
   readonly rules?: RunRules | undefined;
   /** One model serves both phases: a reply without a tool call is the answer, streamed as a text message. */
   readonly singleModel?: boolean | undefined;
+  /** Keeps each request inside the window (condenses older turns); absent: requests go as they are. */
+  readonly budget?: ContextBudget | undefined;
 }
 
 export interface ToolPhaseResult {
@@ -194,7 +197,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
     let gate = new TextGate((text) => interim.append(text));
     let turn: ModelTurn;
     try {
-      turn = await runModelTurn(context.model, { messages, tools: schemas }, phase.signal, {
+      const call = () => runModelTurn(context.model, { messages, tools: schemas }, phase.signal, {
         onReasoning: (delta) => thinking.append(delta),
         onText: (delta) => gate.write(delta),
         onPartialUsage: (partial) => usage.recordPartial(role, partial),
@@ -208,6 +211,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
           gate = new TextGate((text) => interim.append(text));
         },
       });
+      turn = await (context.budget ? context.budget.request(role, messages, schemas, phase.signal, call) : call());
     } catch (error) {
       thinking.close();
       interim.close();

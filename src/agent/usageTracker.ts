@@ -50,8 +50,9 @@ export class UsageTracker {
   /** Told of every finished call (the run's context meter listens). */
   onCall: ((role: ModelRole, turn: Pick<ModelTurn, 'usage'>) => void) | undefined;
 
-  recordCall(role: ModelRole, turn: Pick<ModelTurn, 'usage'>): void {
-    this.onCall?.(role, turn);
+  /** `meter: false`: a call on the side (a condensed summary) that is not the request the context meter shows. */
+  recordCall(role: ModelRole, turn: Pick<ModelTurn, 'usage'>, options?: { meter?: boolean }): void {
+    if (options?.meter !== false) this.onCall?.(role, turn);
     const tally = this.tallies[role];
     const first = tally.calls === 0 && tally.partialAttempts === 0;
     tally.calls++;

@@ -34,6 +34,13 @@ export class ModelApiError extends TandemError {
   }
 }
 
+/**
+ * The server said the request is larger than the model's context window. Not
+ * retried as it is: the loop condenses the conversation and asks once more,
+ * and when even that does not fit, says so with this error.
+ */
+export class ContextOverflowError extends ModelApiError {}
+
 /** Settings that cannot be used as they are. */
 export class ConfigurationError extends TandemError {}
 

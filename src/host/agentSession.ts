@@ -15,8 +15,12 @@ import type { ApprovalRequest, Tool } from '../tools/tool';
 import type { RevertOutcome } from '../tools/editJournal';
 import type { JournalRunSnapshot } from '../tools/editJournalSnapshot';
 import { historyMessages } from '../protocol/conversationHistory';
+import { CustomEventName } from '../protocol/agentEvents';
+import { condenseConversation } from '../agent/conversationCondenser';
+import { isCancellation } from '../common/errors';
 import { HostEventName } from '../protocol/hostEventNames';
-import { appendCompacted, titleFrom, type ConversationStore, type StoredConversation } from './conversationStore';
+import { appendCompacted } from '../protocol/eventCompaction';
+import { titleFrom, type ConversationStore, type StoredConversation } from './conversationStore';
 import type { AttachedContext } from './contextAttachments';
 import type { OutputLog } from './outputLog';
 import { createNestedRulesFinder, type NestedRulesFinder } from '../tools/nestedRules';
@@ -60,6 +64,8 @@ export interface SessionDependencies {
   readonly toolSources: () => ToolSources;
   /** Settings with API keys filled in. */
   readonly settings: () => Promise<AgentSettings>;
+  /** The same for a call without tools (condensing): no MCP servers start. Defaults to `settings`. */
+  readonly modelSettings?: (() => Promise<AgentSettings>) | undefined;
   /** Events for the panel, in order. */
   readonly emit: (conversationId: string, event: AgentEvent) => void;
   readonly onDidChangeRunning: (running: boolean) => void;
@@ -221,6 +227,56 @@ export class AgentSession implements vscode.Disposable {
     const { restored, skipped, failed } = outcome;
     this.append({ type: 'CUSTOM', name: HostEventName.runReverted, value: { runId, files: restored, skipped }, timestamp: Date.now() } as AgentEvent);
     this.notice('reverted', revertSummary(outcome), skipped.length + failed.length > 0 ? 'warning' : 'info');
+  }
+
+  /**
+   * Tandem: Condense Conversation: the earlier turns become a summary by the
+   * answer model (the latest turn stays); later runs send the summary. Holds
+   * the run slot meanwhile, so Stop cancels it and nothing is sent during it.
+   */
+  async condense(): Promise<void> {
+    if (this.run) {
+      void vscode.window.showInformationMessage('Tandem is still working on the last question. Condense after it has finished, or stop it first.');
+      return;
+    }
+    const history = historyMessages(this.conversation.events);
+    if (history.filter((message) => message.role === 'user').length < 2) {
+      this.notice('condense', 'There is nothing to condense yet: the conversation has only one turn.');
+      return;
+    }
+    const controller = new AbortController();
+    let finish!: () => void;
+    this.run = { controller, done: new Promise<void>((resolve) => (finish = resolve)) };
+    this.deps.onDidChangeRunning(true);
+    const conversation = this.conversation;
+    try {
+      const settings = await (this.deps.modelSettings ?? this.deps.settings)();
+      const model = (this.deps.createModel ?? createModelFor)(settings.answerModel);
+      const condensed = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Tandem: condensing the conversation with ${model.name}…`, cancellable: true },
+        (_progress, token) => {
+          const onCancel = token.onCancellationRequested(() => controller.abort());
+          return condenseConversation(history, settings.answerModel, model, controller.signal).finally(() => onCancel.dispose());
+        },
+      );
+      if (conversation !== this.conversation) return;
+      if (!condensed) {
+        this.notice('condense', 'There is nothing to condense yet: the conversation has only one turn.');
+        return;
+      }
+      this.deps.log.info(`condensed ${condensed.messages} messages: ${condensed.tokensBefore} → ${condensed.tokensAfter} tokens`);
+      this.append({ type: 'CUSTOM', name: CustomEventName.condensed, value: condensed, timestamp: Date.now() } as AgentEvent);
+    } catch (error) {
+      if (isCancellation(error) || controller.signal.aborted) return;
+      const message = error instanceof Error ? error.message : String(error);
+      this.deps.log.error(`condensing failed: ${message}`);
+      this.notice('condense', `Could not condense the conversation: ${message}`, 'warning');
+    } finally {
+      this.run = undefined;
+      finish();
+      this.deps.onDidChangeRunning(false);
+      await this.save();
+    }
   }
 
   /** Stops the run; resolves when it has ended. */

@@ -15,7 +15,10 @@ import { ApprovalCenter } from './approvalCenter';
 import { PanelElicitor } from './panelElicitor';
 import { signalFromToken } from './cancellation';
 import { exportTranscript } from './transcriptExport';
-import { appendCompacted, ConversationStore, JsonFileState } from './conversationStore';
+import { ConversationStore, JsonFileState, type StoredConversation } from './conversationStore';
+import { appendCompacted } from '../protocol/eventCompaction';
+import { eventsAfter, positionOf, type StreamPosition } from '../protocol/streamPosition';
+import { randomUUID } from 'node:crypto';
 import type { OutputLog } from './outputLog';
 import { RunPreparation, WORKSPACE_TRUSTED_MESSAGE } from './runPreparation';
 import { ApiKeys } from './secrets';
@@ -71,6 +74,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private queueConversation: string | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
   private lastMode: string | undefined;
+  /** A name for each conversation copy in memory, so a reopened panel's position is checked against the right one. */
+  private readonly streams = new WeakMap<StoredConversation, string>();
   private lastResponseMode: string | undefined;
   /** Set by `focusPrompt` before the panel's page is up: focus the box once it says it is ready. */
   private focusWhenReady = false;
@@ -134,6 +139,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           withVscodeContextWindows(
             await this.preparation.prepare((code, message, level, action) => this.session.notice(code, message, level, action), this.options.beforeRun),
           ),
+        modelSettings: async () =>
+          withVscodeContextWindows(await this.preparation.prepare((code, message, level, action) => this.session.notice(code, message, level, action))),
         emit: (conversationId, event) => {
           this.enqueue(conversationId, event);
           // A card nobody can see would stall the run: bring the panel up (keeping focus where it is).
@@ -192,7 +199,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     if (this.queue.length === 0 || !this.queueConversation) return;
-    this.post({ type: 'events', conversationId: this.queueConversation, events: this.queue });
+    const current = this.session.current;
+    const position = current.id === this.queueConversation ? this.positionOf(current) : undefined;
+    this.post({ type: 'events', conversationId: this.queueConversation, events: this.queue, position });
     this.queue = [];
   }
 
@@ -214,7 +223,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private async handle(message: FromWebview): Promise<void> {
     switch (message.type) {
       case 'ready':
-        this.postConversation();
+        this.postConversation(message.resume);
         this.postSettings();
         this.postHistory();
         this.postMcpStatus();
@@ -381,6 +390,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     await this.session.stop();
   }
 
+  /** Tandem: Condense Conversation. */
+  async condense(): Promise<void> {
+    await this.reveal();
+    await this.session.condense();
+  }
+
   async newChat(): Promise<void> {
     await this.session.open(undefined);
     this.postConversation();
@@ -451,10 +466,28 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   // --- what the panel is told -----------------------------------------------
 
-  private postConversation(): void {
+  /** Sends the open conversation; to a panel that restored part of it (`resume`), only the rest. */
+  private postConversation(resume?: StreamPosition & { readonly conversationId: string }): void {
     this.flush();
     const conversation = this.session.current;
-    this.post({ type: 'conversation', id: conversation.id, events: conversation.events, running: this.session.running });
+    const position = this.positionOf(conversation);
+    const running = this.session.running;
+    const rest = resume?.conversationId === conversation.id ? eventsAfter(conversation.events, position.stream, resume) : undefined;
+    if (rest) {
+      this.log.info(`panel reopened: sent ${rest.length} of ${conversation.events.length} events`);
+      this.post({ type: 'conversation', id: conversation.id, events: rest, running, position, continues: true });
+    } else {
+      this.post({ type: 'conversation', id: conversation.id, events: conversation.events, running, position });
+    }
+  }
+
+  private positionOf(conversation: StoredConversation): StreamPosition {
+    let stream = this.streams.get(conversation);
+    if (!stream) {
+      stream = randomUUID();
+      this.streams.set(conversation, stream);
+    }
+    return positionOf(conversation.events, stream);
   }
 
   private postSettings(): void {

@@ -48,6 +48,7 @@ export function registerCommands(context: vscode.ExtensionContext, host: Command
     await panel.newChat();
   });
   register('tandem.stop', async () => (await host.panel()).stop());
+  register('tandem.condense', async () => (await host.panel()).condense());
   register('tandem.toggleMode', async () => (await host.panel()).toggleMode());
   register('tandem.toggleResponseMode', async () => (await host.panel()).toggleResponseMode());
   register('tandem.setApiKey', async () => (await host.panel()).setApiKey());

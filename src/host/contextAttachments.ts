@@ -81,11 +81,6 @@ export class ContextAttachments {
   }
 }
 
-/** The typed text followed by the attached items' blocks: what the models read. */
-export function withAttachedContext(text: string, attached: AttachedContext | undefined): string {
-  return attached === undefined || attached.text === '' ? text : `${text}\n\n${attached.text}`;
-}
-
 function keyOf(item: ContextAttachment): string {
   return item.key ?? item.path;
 }

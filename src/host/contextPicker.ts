@@ -62,9 +62,11 @@ export class ContextPicker {
    * palette or a key, the active editor's selection, else its file.
    */
   async addContext(target?: unknown, targets?: unknown): Promise<boolean> {
-    const uris = (Array.isArray(targets) ? targets : [target]).filter((each): each is vscode.Uri => each instanceof vscode.Uri);
+    // The explorer passes its whole selection as an array: those files and folders, never an editor's selection.
+    const fromExplorer = Array.isArray(targets);
+    const uris = (fromExplorer ? targets : [target]).filter((each): each is vscode.Uri => each instanceof vscode.Uri);
     const editor = vscode.window.activeTextEditor;
-    if (uris.length === 0 || (uris.length === 1 && editor !== undefined && uris[0]!.toString() === editor.document.uri.toString())) {
+    if (uris.length === 0 || (!fromExplorer && editor !== undefined && uris[0]!.toString() === editor.document.uri.toString())) {
       if (editor === undefined) {
         void vscode.window.showInformationMessage('Tandem: open a file (or choose one in the explorer) to add it to the context.');
         return false;

@@ -71,32 +71,8 @@ const indexKey = 'tandem.conversations';
 const currentKey = 'tandem.currentConversation';
 const maxConversations = 100;
 
-/**
- * Appends an event, merging a delta into the previous one when both continue
- * the same message or tool call, and keeping only the latest usage figures:
- * a stored conversation replays the same but is far smaller than the stream.
- */
-export function appendCompacted(events: AgentEvent[], event: AgentEvent, sealed = 0): void {
-  // Events before `sealed` are already on disk: never merge into them.
-  const last = events.length > sealed ? events[events.length - 1] : undefined;
-  if (last && last.type === event.type) {
-    const mergeable =
-      event.type === 'TEXT_MESSAGE_CONTENT' || event.type === 'REASONING_MESSAGE_CONTENT'
-        ? last['messageId'] === event['messageId']
-        : event.type === 'TOOL_CALL_ARGS'
-          ? last['toolCallId'] === event['toolCallId']
-          : false;
-    if (mergeable) {
-      events[events.length - 1] = { ...last, delta: String(last['delta'] ?? '') + String(event['delta'] ?? '') };
-      return;
-    }
-    if (event.type === 'CUSTOM' && event['name'] === 'tandem.usage' && last['name'] === 'tandem.usage') {
-      events[events.length - 1] = event;
-      return;
-    }
-  }
-  events.push(event);
-}
+// Moved to the protocol (the panel compacts what it keeps too); re-exported for existing callers.
+export { appendCompacted } from '../protocol/eventCompaction';
 
 export class ConversationStore {
   /** The edit journals of the conversations' runs (what "Revert this run's edits" restores). */
@@ -124,6 +100,7 @@ export class ConversationStore {
   }
 
   async setCurrent(id: string | undefined): Promise<void> {
+    if (this.currentId() === id) return; // each save during a run asks again: the index is not rewritten for nothing
     await this.state.update(currentKey, id);
   }
 

@@ -15,6 +15,7 @@ import type { Approver } from '../agent/runApprovalGate';
 import { addToAlwaysAllow } from './alwaysAllowSetting';
 import { ApprovalCenter } from './approvalCenter';
 import { TerminalCommandRunner } from './terminalCommandRunner';
+import { VscodeDiagnostics } from './vscodeDiagnostics';
 import { VscodeWorkspaceHost } from './workspaceVscodeHost';
 
 export const APPROVE_EDIT_COMMAND = 'tandem.approveEdit';
@@ -25,7 +26,7 @@ export const RESTORE_ANYWAY = 'Restore anyway';
 export const KEEP_CHANGES = 'Skip';
 
 export interface WorkspaceToolsForVscode extends vscode.Disposable {
-  /** The eight workspace tools (built on first call). */
+  /** The workspace tools, run_command and get_diagnostics (built on first call). */
   tools(): readonly Tool[];
   /** The gate for one run; `policy` defaults to the `tandem.tools.autoApprove` setting. */
   approvalGateFor(runId: string, policy?: AutoApprovePolicy | ApprovalPolicy): ApprovalGate;
@@ -85,7 +86,8 @@ export function createWorkspaceToolsForVscode(owner: DisposableOwner, log: (line
     journal,
     tools: () =>
       (tools ??= [
-        ...createWorkspaceTools(host, journal),
+        // Edits report the file's problems once VS Code's language services settle; get_diagnostics lists them.
+        ...createWorkspaceTools(host, journal, new VscodeDiagnostics(log)),
         // The Tandem terminal where shell integration works, else a child process; never in Restricted Mode (checked at each call).
         createRunCommandTool({ host, runner: (terminals = new TerminalCommandRunner(new ChildProcessRunner(), log)), isTrusted: () => vscode.workspace.isTrusted }),
       ]),

@@ -3,10 +3,11 @@
 // error so the user knows what to do.
 
 import type * as OpenAiModule from 'openai';
-import { ModelApiError } from '../common/errors';
+import { ContextOverflowError, ModelApiError } from '../common/errors';
+import { isContextOverflow } from './contextOverflow';
 import { isRetryableStatus, parseRetryAfterMs } from './retryPolicy';
 
-export type FailureKind = 'http' | 'connection' | 'malformed-stream' | 'stream-error';
+export type FailureKind = 'http' | 'connection' | 'malformed-stream' | 'stream-error' | 'context-overflow';
 
 export interface ModelFailure {
   readonly kind: FailureKind;
@@ -28,6 +29,10 @@ export function classifyFailure(error: unknown, sdk: SdkErrors, now: number): Mo
   }
   if (error instanceof sdk.APIError) {
     const status = error.status;
+    if (isContextOverflow(error)) {
+      // Whatever the status (400, or an error inside the stream): the same request fails the same way.
+      return failure('context-overflow', status, false, undefined, `the request does not fit the model's context window: ${error.message.replace(/^\d{3}\s+/, '')}`, error);
+    }
     if (status === undefined) {
       // An error object inside the stream (`data: {"error": ...}`): the server
       // reported a failure mid-reply, usually an upstream hiccup.
@@ -78,6 +83,9 @@ function causeCode(error: unknown): string | undefined {
 
 /** What the user can do about a failure that ended a call. */
 export function suggestionFor(failure: ModelFailure, baseUrl: string, model: string): string {
+  if (failure.kind === 'context-overflow') {
+    return `The conversation is too long for "${model}". Start a new chat or send a shorter message; or choose a model with a larger window (set its size in tandem.*.contextWindow).`;
+  }
   switch (failure.status) {
     case 401:
       return 'Check the API key: set it with "Tandem: Set API Key" or the OPENAI_API_KEY environment variable.';
@@ -110,7 +118,8 @@ export function suggestionFor(failure: ModelFailure, baseUrl: string, model: str
 
 export function toModelApiError(failure: ModelFailure, attempts: number, baseUrl: string, model: string): ModelApiError {
   const tries = attempts === 1 ? '' : ` after ${attempts} attempts`;
-  return new ModelApiError(`Model "${model}" failed${tries}: ${failure.reason}`, {
+  const ErrorClass = failure.kind === 'context-overflow' ? ContextOverflowError : ModelApiError;
+  return new ErrorClass(`Model "${model}" failed${tries}: ${failure.reason}`, {
     status: failure.status,
     retryable: failure.retryable,
     attempts,

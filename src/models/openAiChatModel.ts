@@ -14,6 +14,7 @@ import { StreamAccumulator, type WireUsage } from './streamAccumulator';
 import { samplingParameters } from './modelQuirks';
 import { fallbackFor, fallbackReason, rememberedFallbacks, rememberFallback, type RequestFallback } from './requestFallbacks';
 import { estimateUsage } from './usageEstimate';
+import { withNestedErrorBodies } from './errorBodies';
 
 export interface ChatModelOptions {
   readonly retry?: RetryOptions;
@@ -111,7 +112,7 @@ async function connectTo(settings: ModelSettings, fetchOverride: typeof fetch | 
     maxRetries: 0,
     // The SDK would print unparsable stream lines (model output) to the console.
     logLevel: 'off',
-    ...(fetchOverride ? { fetch: fetchOverride } : {}),
+    fetch: withNestedErrorBodies(fetchOverride ?? ((input, init) => fetch(input, init))),
   });
   return { sdk, client };
 }

@@ -4,7 +4,7 @@ import type { ChatCompletionMessageParam, ChatCompletionFunctionTool } from 'ope
 import type { ChatMessage, ToolSchema } from './chatModel';
 
 export function toOpenAiMessages(messages: readonly ChatMessage[]): ChatCompletionMessageParam[] {
-  return messages.map((message): ChatCompletionMessageParam => {
+  return leadingSystemMerged(messages).map((message): ChatCompletionMessageParam => {
     switch (message.role) {
       case 'system':
       case 'user':
@@ -33,4 +33,20 @@ export function toOpenAiTools(tools: readonly ToolSchema[]): ChatCompletionFunct
     type: 'function' as const,
     function: { name: tool.name, description: tool.description, parameters: tool.parameters },
   }));
+}
+
+/**
+ * System messages at the head become one (the rules, then e.g. a condensed
+ * summary of earlier turns): many chat templates (Mistral's, Gemma's) accept
+ * only a single system message, and only first.
+ */
+function leadingSystemMerged(messages: readonly ChatMessage[]): readonly ChatMessage[] {
+  if (messages[0]?.role !== 'system' || messages[1]?.role !== 'system') return messages;
+  let end = 1;
+  while (messages[end]?.role === 'system') end++;
+  const content = messages
+    .slice(0, end)
+    .map((message) => message.content ?? '')
+    .join('\n\n');
+  return [{ role: 'system', content }, ...messages.slice(end)];
 }

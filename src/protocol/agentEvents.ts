@@ -52,7 +52,35 @@ export const CustomEventName = {
   elicitation: 'tandem.elicitation',
   /** How full the model's context window was on the last request: `ContextPayload`. */
   context: 'tandem.context',
+  /** Older turns were condensed into a summary to fit the window: `CondensedPayload`. */
+  condensed: 'tandem.condensed',
 } as const;
+
+/**
+ * Older turns condensed by the answer model into a summary. The rules and the
+ * current task stay verbatim, and so do the most recent tool exchanges. The
+ * first `historyMessages` messages of the conversation as it stood (the run's
+ * input, or the whole history for Tandem: Condense Conversation) are replaced
+ * by the summary in every later request.
+ */
+export interface CondensedPayload {
+  /** Whose request was condensed (`answer` also for the on-demand command). */
+  readonly role: ModelRole;
+  /** The model that wrote the summary (the answer model). */
+  readonly model: string;
+  readonly summary: string;
+  /** Messages the summary replaced (earlier turns and older tool exchanges). */
+  readonly messages: number;
+  /** Of those, the conversation's own earlier messages (what later turns' history drops). */
+  readonly historyMessages: number;
+  /** The request's tokens before and after. */
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  /** True when the counts are estimates (not OpenAI's own encoding for this model). */
+  readonly estimated: boolean;
+  /** `nearWindow`: the request neared the window; `overflow`: the server said it did not fit; `manual`: Tandem: Condense Conversation. */
+  readonly reason: 'nearWindow' | 'overflow' | 'manual';
+}
 
 /** The last request's size against the model's window (the panel's context meter). */
 export interface ContextPayload {
@@ -107,7 +135,8 @@ export type NoticeCode =
   | 'rules'
   | 'answerTruncated'
   | 'contentFiltered'
-  | 'emptyAnswer';
+  | 'emptyAnswer'
+  | 'condense';
 
 /** Commands the panel may ask the host to run (buttons, notice actions). */
 export const PANEL_COMMANDS = [

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { PANEL_COMMANDS, type AgentEvent, type ModelRole } from './agentEvents';
 import type { McpServerStatus } from '../mcp/mcpServerStatus';
+import type { StreamPosition } from './streamPosition';
 
 const role = z.enum(['function-call', 'answer']);
 /** What the `@` picker offers. */
@@ -12,7 +13,18 @@ const id = z.string().min(1).max(200);
 
 /** Every message the webview may send, one schema per `type`. */
 export const fromWebviewSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('ready') }),
+  /** The panel loaded; `resume`: what it restored from its saved state (it is sent only what came after). */
+  z.object({
+    type: z.literal('ready'),
+    resume: z
+      .object({
+        conversationId: id,
+        stream: z.string().min(1).max(100),
+        count: z.number().int().min(0),
+        tail: z.number().int().min(0),
+      })
+      .optional(),
+  }),
   z.object({ type: z.literal('send'), text: z.string().trim().min(1).max(200_000) }),
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('newChat') }),
@@ -123,15 +135,21 @@ export interface WelcomeState {
 }
 
 export type ToWebview =
-  /** Replaces everything the panel shows with this conversation. */
+  /**
+   * Replaces everything the panel shows with this conversation; with
+   * `continues`, the events come after what the panel restored (its `ready` said where).
+   */
   | {
       readonly type: 'conversation';
       readonly id: string;
       readonly events: readonly AgentEvent[];
       readonly running: boolean;
+      /** Where the stream is after these events. */
+      readonly position: StreamPosition;
+      readonly continues?: boolean;
     }
-  /** Events of the running conversation, in order, coalesced per frame. */
-  | { readonly type: 'events'; readonly conversationId: string; readonly events: readonly AgentEvent[] }
+  /** Events of the running conversation, in order, coalesced per frame; `position`: where the stream is after them. */
+  | { readonly type: 'events'; readonly conversationId: string; readonly events: readonly AgentEvent[]; readonly position?: StreamPosition | undefined }
   | { readonly type: 'settings'; readonly settings: PanelSettings }
   | { readonly type: 'history'; readonly conversations: readonly ConversationSummary[] }
   | {

@@ -3,6 +3,7 @@
 
 import { z } from 'zod';
 import { CancelledError, isCancellation, TandemError } from '../common/errors';
+import type { DiagnosticsSource } from './diagnostics';
 import type { EditJournal } from './editJournal';
 import { resolveScopedPath, scopeFolders, NO_FOLDER_MESSAGE, type ScopedFolder, type ScopedPath } from './pathScope';
 import type { Tool, ToolContext, ToolResult } from './tool';
@@ -13,6 +14,8 @@ export const REJECTED_EDIT_TEXT = 'The user rejected this edit; the file is unch
 export interface WorkspaceToolDeps {
   readonly host: WorkspaceHost;
   readonly journal: EditJournal;
+  /** The host's diagnostics: an applied edit's result carries the file's errors and warnings. Absent outside VS Code. */
+  readonly diagnostics?: DiagnosticsSource | undefined;
 }
 
 /** A fault the model should read as the result (a refused path, a missing string). */

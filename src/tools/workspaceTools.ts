@@ -1,6 +1,8 @@
 // The workspace tools as the agent loop sees them, built over a host.
 
+import type { DiagnosticsSource } from './diagnostics';
 import type { EditJournal } from './editJournal';
+import { createGetDiagnosticsTool } from './getDiagnosticsTool';
 import { createFindFilesTool } from './findFilesTool';
 import { createListDirTool } from './listDirTool';
 import { createReadFileTool } from './readFileTool';
@@ -9,8 +11,9 @@ import type { Tool } from './tool';
 import { createCreateDirectoryTool, createDeleteFileTool, createEditFileTool, createWriteFileTool } from './writeTools';
 import type { WorkspaceHost } from './workspaceHost';
 
-export function createWorkspaceTools(host: WorkspaceHost, journal: EditJournal): Tool[] {
-  const deps = { host, journal };
+/** With a diagnostics source (VS Code), edits report the file's problems and get_diagnostics is offered. */
+export function createWorkspaceTools(host: WorkspaceHost, journal: EditJournal, diagnostics?: DiagnosticsSource): Tool[] {
+  const deps = { host, journal, diagnostics };
   return [
     createReadFileTool(deps),
     createListDirTool(deps),
@@ -20,5 +23,6 @@ export function createWorkspaceTools(host: WorkspaceHost, journal: EditJournal):
     createEditFileTool(deps),
     createCreateDirectoryTool(deps),
     createDeleteFileTool(deps),
+    ...(diagnostics ? [createGetDiagnosticsTool({ host, diagnostics })] : []),
   ];
 }

@@ -3,6 +3,7 @@
 
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { editDiagnosticsText } from './diagnostics';
 import { applyExactEdits } from './exactEdits';
 import type { ScopedPath } from './pathScope';
 import type { Tool } from './tool';
@@ -34,6 +35,16 @@ async function requireWritableFile(deps: WorkspaceToolDeps, input: string): Prom
   return target;
 }
 
+/** The file's errors and warnings once they settle after an applied change, as a paragraph for the result; '' without a source. */
+async function diagnosticsNote(deps: WorkspaceToolDeps, target: ScopedPath, signal: AbortSignal): Promise<string> {
+  if (!deps.diagnostics) return '';
+  try {
+    return `\n\n${editDiagnosticsText(target.display, await deps.diagnostics.settled(target.absolute, signal))}`;
+  } catch {
+    return ''; // The change is made; missing diagnostics never turn it into a failure.
+  }
+}
+
 function lineCount(text: string): number {
   return text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 }
@@ -53,7 +64,7 @@ export function createWriteFileTool(deps: WorkspaceToolDeps): Tool {
       if (before === args.content) return { text: `${target.display} already has exactly this content; nothing changed.` };
       const rejected = await applyApprovedChange(deps, context, { toolName: 'write_file', target, before, after: args.content });
       if (rejected !== undefined) return rejected;
-      const text = `${before === undefined ? 'Created' : 'Replaced'} ${target.display} (${lineCount(args.content)} lines).`;
+      const text = `${before === undefined ? 'Created' : 'Replaced'} ${target.display} (${lineCount(args.content)} lines).` + (await diagnosticsNote(deps, target, context.signal));
       return { text, summary: summaryPreview(text), touchedPaths: [target.absolute] };
     },
   });
@@ -90,7 +101,7 @@ export function createEditFileTool(deps: WorkspaceToolDeps): Tool {
       if (!edited.ok) throw new WorkspaceToolFault(`${target.display}: ${edited.message} Nothing was changed.`);
       const rejected = await applyApprovedChange(deps, context, { toolName: 'edit_file', target, before, after: edited.text });
       if (rejected !== undefined) return rejected;
-      const text = `Edited ${target.display}: ${edited.replacements} replacement${edited.replacements === 1 ? '' : 's'}.`;
+      const text = `Edited ${target.display}: ${edited.replacements} replacement${edited.replacements === 1 ? '' : 's'}.` + (await diagnosticsNote(deps, target, context.signal));
       return { text, summary: summaryPreview(text), touchedPaths: [target.absolute] };
     },
   });

@@ -9,7 +9,9 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { launchVsCode, type VsCodeSession } from './harness';
+import type { Frame } from 'playwright-core';
 import { streamIntoPanel } from '../../bench/panel/streamIntoPanel';
+import { markersIn, streamedAnswer } from '../../bench/panel/streamedAnswer';
 
 let server: ScriptedModelServer;
 let session: VsCodeSession;
@@ -99,6 +101,64 @@ test('2,000 streamed tokens all reach the DOM, in order', { timeout: 120_000 }, 
     assert.ok(run.figures.complete);
   } catch (error) {
     await session.screenshot('panel-streaming-order-failure').catch(() => undefined);
+    console.error(session.logs());
+    throw error;
+  }
+});
+
+/** Switches the sidebar to the Explorer (the Tandem page is thrown away) and back; returns the new page's frame. */
+async function hideAndReopen(view: Frame, whileHidden: () => Promise<void> = async () => undefined): Promise<Frame> {
+  await session.page.locator('.activitybar .action-item:has(a[aria-label^="Explorer"])').first().click();
+  const deadline = Date.now() + 15_000;
+  while (!view.isDetached() && Date.now() < deadline) await session.page.waitForTimeout(100);
+  assert.ok(view.isDetached(), 'the hidden view\'s page was disposed');
+  await whileHidden();
+  return session.webview();
+}
+
+async function answerMarkers(view: Frame): Promise<number[][]> {
+  const texts = await view.locator('[data-testid="answer"]').allTextContents();
+  return texts.map(markersIn);
+}
+
+test('a reopened view shows its conversation from its saved state and is sent only what it missed', { timeout: 120_000 }, async () => {
+  try {
+    let view = await session.webview();
+    await view.locator('[data-testid="new-chat"]').click();
+    const first = streamedAnswer(300);
+    server.push({ content: first.content, tokensPerSecond: 2_000 });
+    await view.locator('[data-testid="prompt"]').fill('First question.');
+    await view.locator('[data-testid="prompt"]').press('Enter');
+    await view.locator('[data-kind="answer"][data-done="true"]').waitFor({ timeout: 30_000 });
+    await view.waitForTimeout(600); // the idle snapshot is written after a short pause
+
+    // Nothing happened while hidden: the snapshot is all, the host sends no event.
+    view = await hideAndReopen(view);
+    assert.ok(Number(await view.locator('body').getAttribute('data-restored-events')) > 0, 'restored from the saved state');
+    await view.locator('body[data-resumed-events]').waitFor({ state: 'attached', timeout: 10_000 });
+    assert.equal(await view.locator('body').getAttribute('data-resumed-events'), '0');
+    assert.deepEqual(await answerMarkers(view), [first.markerToken.map((_, index) => index)]);
+
+    // A run streams on while the view is hidden: the reopened view gets the rest, whole and in order.
+    const second = streamedAnswer(500);
+    server.push({ content: second.content, tokensPerSecond: 150 });
+    await view.locator('[data-testid="prompt"]').fill('Second question.');
+    await view.locator('[data-testid="prompt"]').press('Enter');
+    await view.locator('[data-kind="answer"][data-done="false"]').waitFor({ timeout: 30_000 });
+    const restoredBefore = Number(await view.locator('body').getAttribute('data-restored-events'));
+    view = await hideAndReopen(view, async () => {
+      const deadline = Date.now() + 30_000;
+      while (server.requests.at(-1)?.outcome !== 'completed' && Date.now() < deadline) await session.page.waitForTimeout(200);
+    });
+    await view.locator('body[data-resumed-events]').waitFor({ state: 'attached', timeout: 10_000 });
+    const restored = Number(await view.locator('body').getAttribute('data-restored-events'));
+    const resumed = Number(await view.locator('body').getAttribute('data-resumed-events'));
+    assert.ok(restored >= restoredBefore && resumed > 0, `restored ${restored}, resumed ${resumed}`);
+    await view.locator('[data-kind="answer"][data-done="true"] >> nth=1').waitFor({ timeout: 30_000 });
+    assert.deepEqual(await answerMarkers(view), [first.markerToken.map((_, index) => index), second.markerToken.map((_, index) => index)]);
+    assert.equal(await view.locator('[data-testid="user-message"]').count(), 2);
+  } catch (error) {
+    await session.screenshot('panel-reopen-failure').catch(() => undefined);
     console.error(session.logs());
     throw error;
   }

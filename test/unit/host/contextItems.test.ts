@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ContextAttachments, withAttachedContext } from '../../../src/host/contextAttachments';
+import { ContextAttachments } from '../../../src/host/contextAttachments';
 import { formatProblems, openEditorsAttachment, pathAttachment, PROBLEMS_MAX_ENTRIES, problemsAttachment, selectionAttachment } from '../../../src/host/contextItems';
-import { historyMessages } from '../../../src/protocol/conversationHistory';
+import { historyMessages, promptWithAttachments } from '../../../src/protocol/conversationHistory';
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
 import { NodeWorkspaceHost } from '../../../src/tools/nodeWorkspaceHost';
 import { makeTempDir } from '../tools/workspaceTestKit';
@@ -39,7 +39,7 @@ describe('context items', () => {
     assert.deepEqual(attachments.list().map((item) => item.path), ['src/a.ts', 'private.txt', 'selection:src/b.py:3-4']);
     const attached = await attachments.take(signal);
     assert.deepEqual(attached?.labels, ['a.ts', 'private.txt', 'b.py:3-4']);
-    const message = withAttachedContext('Explain.', attached);
+    const message = promptWithAttachments('Explain.', attached?.text);
     assert.ok(message.startsWith('Explain.\n\nAttached file src/a.ts:\n```ts\nconst unsaved = 2;\n'), message); // the editor's unsaved text
     assert.ok(message.includes('Attached path private.txt was not attached: ') && !message.includes('PRIVATE'), message);
     assert.ok(message.includes('Attached selection from src/b.py, lines 3-4:\n```python\nx = 1\ny = 2\n```'), message);

@@ -132,6 +132,29 @@ describe('conversation store', () => {
     assert.equal(reloaded?.events.filter((entry) => entry.type === 'TEXT_MESSAGE_CONTENT')[0]?.['delta'], 'Hello');
   });
 
+  it('saves during a run write the new lines only: the index is written once, however many saves', async () => {
+    const state = new MemoryState();
+    let indexWrites = 0;
+    const update = state.update.bind(state);
+    state.update = async (key, value) => {
+      indexWrites++;
+      await update(key, value);
+    };
+    const { store: conversations } = await store(state);
+    const conversation = conversations.create();
+    conversation.title = 'Run';
+    conversation.events.push(event('RUN_STARTED'));
+    await conversations.save(conversation, { final: false });
+    await conversations.setCurrent(conversation.id);
+    const afterFirst = indexWrites;
+    for (let index = 0; index < 20; index++) {
+      conversation.events.push(event('TOOL_CALL_START', { toolCallId: `c${index}` }));
+      await conversations.save(conversation, { final: false });
+      await conversations.setCurrent(conversation.id);
+    }
+    assert.equal(indexWrites, afterFirst);
+  });
+
   it('a delta after a stored event starts a new line instead of changing the stored one', async () => {
     const { store: conversations, directory, state } = await store();
     const conversation = conversations.create();

@@ -4,8 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { McpHub } from '../../../src/mcp/mcpHub';
-import { ContextAttachments, withAttachedContext } from '../../../src/host/contextAttachments';
+import { ContextAttachments } from '../../../src/host/contextAttachments';
 import { mcpResourceAttachment } from '../../../src/host/mcpResourceAttachments';
+import { promptWithAttachments } from '../../../src/protocol/conversationHistory';
 import { FAULT_SERVER, stdioServer } from '../mcp/mcpTestSupport';
 
 describe('attached MCP resources', () => {
@@ -25,7 +26,7 @@ describe('attached MCP resources', () => {
     attach('fault://other', 'other');
     attachments.detach('fault://other');
     assert.deepEqual(attachments.list().map((item) => item.path), ['fault://readme', 'fault://missing']);
-    const text = withAttachedContext('Summarise.', await attachments.take(new AbortController().signal));
+    const text = promptWithAttachments('Summarise.', (await attachments.take(new AbortController().signal))?.text);
     assert.match(text, /^Summarise\.\n\nAttached resource fault:\/\/readme \(MCP server "fault"\):\n```\nThe fault fixture hangs, crashes and changes its lists\.\n```/);
     assert.match(text, /Attached resource fault:\/\/missing could not be read: /);
     assert.equal(attachments.list().length, 0);

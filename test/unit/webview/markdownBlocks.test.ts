@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Marked } from 'marked';
 import { MarkdownBlockSplitter } from '../../../webview/markdownBlocks';
+import { streamedAnswer } from '../../../bench/panel/streamedAnswer';
+import { splitTokens } from '../../../test/fixtures/scriptedModelReplies';
 
 const full = new Marked({ gfm: true, breaks: false, async: false });
 
@@ -17,6 +19,11 @@ const corpus = [
   '> quoted\nlazy continuation\n\n> second quote\n\n',
   '---\n\n    indented code\n    more\n\nText after <b>html</b> and https://auto.link/path.\n\n',
   '<div class="x">\nblock html\n</div>\n\n',
+  // Fences whose insides look like other blocks, a longer fence holding a shorter one, a tilde fence.
+  '```md\n# not a heading\n\n- not a list\n\n| not | a table |\n|---|---|\n```\n\n',
+  '````\n```\ninner fence\n```\n````\n\n~~~py\nprint("```")\n~~~\n\n',
+  '- item with code:\n\n  ```\n  inside the item\n  ```\n- next item\n\n',
+  '| long | table |\n| --- | --- |\n' + Array.from({ length: 12 }, (_, row) => `| ${row} | cell ${row} |\n`).join('') + '\n',
   'Line with trailing spaces  \nbreak.\n\n~~~\nunterminated fence at the end',
 ];
 const document = corpus.join('');
@@ -68,6 +75,24 @@ describe('incremental Markdown blocks', () => {
     }
     assert.ok(text.length > 60_000);
     assert.ok(largest < 200, `lexed ${largest} characters in one update`);
+  });
+
+  it('the benchmark answer (headings, paragraphs, lists, code, tables) streamed token by token equals a full render, lexing only the tail', () => {
+    const answer = streamedAnswer(3_000).content;
+    const splitter = new MarkdownBlockSplitter();
+    let finished: string[] = [];
+    let text = '';
+    let largest = 0;
+    for (const token of splitTokens(answer)) {
+      text += token;
+      const update = splitter.update(text);
+      if (update.reset) finished = [];
+      finished.push(...update.finished);
+      largest = Math.max(largest, splitter.pendingLength);
+    }
+    const update = splitter.update(text);
+    assert.equal(finished.join('') + update.finished.join('') + update.tail.join(''), full.parse(answer));
+    assert.ok(largest < 1_000, `lexed ${largest} of ${answer.length} characters in one update`);
   });
 
   it('starts over when the text is not a continuation, and stays right', () => {

@@ -228,7 +228,7 @@ describe('view model details', () => {
     assert.equal(answer.text, 'Hello');
   });
 
-  it('applies a 1,000-step conversation quickly', () => {
+  it('applies a 1,000-step conversation, with the deltas of each answer merged into one step', () => {
     const events: AgentEvent[] = [];
     for (let index = 0; index < 250; index++) {
       events.push(event('CUSTOM', { name: 'tandem.userMessage', value: { text: `question ${index}` } }));
@@ -237,11 +237,9 @@ describe('view model details', () => {
       events.push(event('TEXT_MESSAGE_START', { messageId: `a${index}` }));
       for (let delta = 0; delta < 20; delta++) events.push(event('TEXT_MESSAGE_CONTENT', { messageId: `a${index}`, delta: 'word ' }));
     }
-    const started = performance.now();
+    // How fast is measured by `npm run bench`, not asserted here.
     const view = applyEvents(createConversationView(), events);
-    const elapsed = performance.now() - started;
     assert.equal(view.steps.length, 1000);
-    assert.ok(elapsed < 200, `took ${elapsed.toFixed(1)} ms`);
   });
 
   it('shows a phase switch notice with both model names and the reason', () => {

@@ -1,0 +1,186 @@
+// Keeps every request of a run inside its model's window. Before a request:
+// when it nears the window (over 85% of what the window leaves after the
+// reply's reserved tokens) the older turns are condensed by the answer model
+// into a summary. When the server still says the request is too long, the
+// conversation is condensed as far as it goes and the request is sent once
+// more; if that fails too, the error says plainly that it does not fit.
+import type { ChatMessage, ChatModel, ModelSettings, ToolSchema } from '../models/chatModel';
+import type { ContextWindow } from '../models/contextWindow';
+import { RequestTokenCounter, type TokenCount } from '../models/tokenCounter';
+import { ContextOverflowError, isCancellation, ModelApiError } from '../common/errors';
+import { CustomEventName, type CondensedPayload, type ModelRole } from '../protocol/agentEvents';
+import { summaryMessage } from '../protocol/conversationHistory';
+import { condenseRequest, planCondense, transcriptOf } from './condensePlan';
+import type { RunWindows } from './contextMeter';
+import { runModelTurn } from './modelTurn';
+import type { RunEmitter } from './runEmitter';
+import type { UsageTracker } from './usageTracker';
+
+/** Condense when a request passes this share of what the window leaves for it. */
+export const NEAR_WINDOW = 0.85;
+
+export interface ContextBudgetOptions {
+  readonly models: Readonly<Record<ModelRole, ModelSettings>>;
+  readonly windows: RunWindows;
+  /** Writes the summaries: the answer model. */
+  readonly summarizer: ChatModel;
+  readonly emitter: RunEmitter;
+  readonly usage?: UsageTracker | undefined;
+  readonly log?: ((line: string) => void) | undefined;
+}
+
+/** Tokens kept free for the reply: the model's maxTokens, else an eighth of the window (at most 4096). */
+export function reservedTokens(settings: ModelSettings, window: number): number {
+  return settings.maxTokens && settings.maxTokens > 0 ? settings.maxTokens : Math.min(4096, Math.floor(window / 8));
+}
+
+/** The request size above which a request is condensed first. */
+export function condenseThreshold(settings: ModelSettings, window: ContextWindow): number {
+  return Math.floor(NEAR_WINDOW * Math.max(0, window.tokens - reservedTokens(settings, window.tokens)));
+}
+
+export class ContextBudget {
+  private readonly counters: Record<ModelRole, RequestTokenCounter>;
+  private conversationNow: readonly ChatMessage[];
+  private readonly task: ChatMessage | undefined;
+
+  constructor(
+    private readonly options: ContextBudgetOptions,
+    conversation: readonly ChatMessage[],
+  ) {
+    this.counters = { 'function-call': new RequestTokenCounter(options.models['function-call']), answer: new RequestTokenCounter(options.models.answer) };
+    this.conversationNow = conversation;
+    const last = conversation[conversation.length - 1];
+    this.task = last?.role === 'user' ? last : undefined;
+  }
+
+  /** The run's conversation as later requests see it: earlier turns replaced by their summary once condensed. */
+  get conversation(): readonly ChatMessage[] {
+    return this.conversationNow;
+  }
+
+  /**
+   * Sends a request through `call` so that it fits: condensed first when it
+   * nears the window; condensed as far as it goes and sent once more when the
+   * server says it is too long. `messages` is condensed in place, so the
+   * caller's later requests build on the shorter list.
+   */
+  async request<T>(role: ModelRole, messages: ChatMessage[], tools: readonly ToolSchema[] | undefined, signal: AbortSignal, call: () => Promise<T>): Promise<T> {
+    await this.fit(role, messages, tools, signal);
+    let overflow: ContextOverflowError;
+    try {
+      return await call();
+    } catch (error) {
+      if (!(error instanceof ContextOverflowError)) throw error;
+      overflow = error;
+    }
+    let condensed: boolean;
+    try {
+      condensed = await this.condense(role, messages, tools, signal, 'overflow', 1);
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      throw this.doesNotFit(role, overflow, `condensing failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (!condensed) throw this.doesNotFit(role, overflow, 'nothing older is left to condense');
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof ContextOverflowError) throw this.doesNotFit(role, error, 'even after condensing');
+      throw error;
+    }
+  }
+
+  /** Condenses `messages` when the request nears the window. */
+  async fit(role: ModelRole, messages: ChatMessage[], tools: readonly ToolSchema[] | undefined, signal: AbortSignal): Promise<void> {
+    const settings = this.options.models[role];
+    const counter = this.counters[role];
+    const bound = counter.upperBound({ messages, tools });
+    let window = this.options.windows.current(role);
+    // A guessed window, or a request that may be near it: wait for what the endpoint reports.
+    if (window.source === 'fallback' || bound > condenseThreshold(settings, window)) window = await this.options.windows.settled(role);
+    const threshold = condenseThreshold(settings, window);
+    if (bound <= threshold) return; // far from the window: no need to tokenize
+    const before = await counter.count({ messages, tools });
+    if (before.tokens <= threshold) return;
+    this.options.log?.(`context: ${role} request ~${before.tokens} tokens > ${threshold} (window ${window.tokens}); condensing`);
+    try {
+      await this.condense(role, messages, tools, signal, 'nearWindow', 2, before);
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      // Sent as it is: the server may still take it, and an overflow comes back here.
+      this.options.emitter.notice('condense', 'warning', `Could not condense the conversation (${error instanceof Error ? error.message : String(error)}); sending it as it is.`);
+    }
+  }
+
+  /** Replaces the older part of `messages` with a summary; false when nothing older is left. */
+  private async condense(
+    role: ModelRole,
+    messages: ChatMessage[],
+    tools: readonly ToolSchema[] | undefined,
+    signal: AbortSignal,
+    reason: CondensedPayload['reason'],
+    keepExchanges: number,
+    before?: TokenCount,
+  ): Promise<boolean> {
+    const plan = planCondense(messages, this.task, keepExchanges);
+    if (!plan) return false;
+    const counter = this.counters[role];
+    const counted = before ?? (await counter.count({ messages, tools }));
+    const summary = await summarize(this.options.summarizer, plan.older, this.summarizerChars(), signal, this.options.usage);
+    const replacement = summaryMessage(summary);
+    messages.splice(0, messages.length, ...plan.head, replacement, ...plan.kept);
+    const after = await counter.count({ messages, tools });
+    this.conversationNow = plan.historyMessages > 0 ? [replacement, ...this.conversationNow.slice(plan.historyMessages)] : this.conversationNow;
+    this.options.emitter.custom(CustomEventName.condensed, {
+      role,
+      model: this.options.summarizer.name,
+      summary,
+      messages: plan.older.length,
+      historyMessages: plan.historyMessages,
+      tokensBefore: counted.tokens,
+      tokensAfter: after.tokens,
+      estimated: counted.estimated,
+      reason,
+    } satisfies CondensedPayload);
+    return true;
+  }
+
+  /** How much transcript the answer model can read in one summary request. */
+  private summarizerChars(): number {
+    const settings = this.options.models.answer;
+    const window = this.options.windows.current('answer');
+    return summarizerChars(settings, window.tokens);
+  }
+
+  private doesNotFit(role: ModelRole, overflow: ContextOverflowError, why: string): ContextOverflowError {
+    const settings = this.options.models[role];
+    const window = this.options.windows.current(role);
+    const key = role === 'answer' ? 'tandem.answerModel.contextWindow' : 'tandem.functionCallModel.contextWindow';
+    return new ContextOverflowError(
+      `The conversation does not fit the context window of "${settings.model}" (${window.tokens} tokens, ${window.source === 'fallback' ? 'a guess' : `from the ${window.source}`}): ${why}. The server said: ${overflow.message}`,
+      {
+        status: overflow.status,
+        retryable: false,
+        attempts: overflow.attempts,
+        cause: overflow,
+        suggestion: `Start a new chat (Tandem: New Chat) or send a shorter message. If the model can hold more, raise its window on the server and set ${key} to match; or choose a model with a larger window.`,
+      },
+    );
+  }
+}
+
+/** Characters of transcript that fit the answer model's window with room for its reply (about 3 a token, to be safe). */
+export function summarizerChars(settings: ModelSettings, window: number): number {
+  return Math.max(4_000, (window - reservedTokens(settings, window) - 1_000) * 3);
+}
+
+/** The answer model's summary of `older`. Throws when the call fails or the summary is empty. */
+export async function summarize(model: ChatModel, older: readonly ChatMessage[], limitChars: number, signal: AbortSignal, usage?: UsageTracker): Promise<string> {
+  const turn = await runModelTurn(model, { messages: condenseRequest(transcriptOf(older, limitChars)) }, signal, {
+    onPartialUsage: (partial) => usage?.recordPartial('answer', partial),
+  });
+  usage?.recordCall('answer', turn, { meter: false });
+  const summary = turn.content.trim();
+  if (!summary) throw new ModelApiError(`"${model.name}" wrote an empty summary`, { retryable: false, attempts: turn.attempts });
+  return summary;
+}

@@ -1,0 +1,128 @@
+// Counts the tokens of a request before it is sent, so the loop can tell
+// whether it fits the model's window. OpenAI's models are counted with their
+// own encoding (gpt-tokenizer: o200k_base, cl100k_base for gpt-4 and
+// gpt-3.5); any other model is counted with o200k_base and the count is
+// labelled an estimate, since its real tokenizer is unknown here.
+//
+// Cost: the tokenizer's tables take ~300 ms to load and ~2 ms per 17 kB to
+// run, so it is loaded on first need (never at activation), every message's
+// count is cached by object, and `upperBound` answers the common case — a
+// request far from the window — from byte lengths without tokenizing at all.
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import type { ChatMessage, ModelSettings, ToolSchema } from './chatModel';
+
+export type EncodingName = 'o200k_base' | 'cl100k_base';
+
+export interface TokenCount {
+  readonly tokens: number;
+  /** True unless the model is OpenAI's and its own encoding counted it. */
+  readonly estimated: boolean;
+  readonly encoding: EncodingName;
+}
+
+export interface CountedRequest {
+  readonly messages: readonly ChatMessage[];
+  readonly tools?: readonly ToolSchema[] | undefined;
+}
+
+/** Per message: role markers and separators of the chat format (OpenAI's is 3; templates of other servers add a few more). */
+const MESSAGE_OVERHEAD = 4;
+/** The reply's priming tokens. */
+const REQUEST_OVERHEAD = 3;
+/** The byte bound's allowance per message for a chat template's special tokens. */
+const BOUND_MESSAGE_OVERHEAD = 8;
+
+/** Which encoding counts `model`, and whether that count is exact (OpenAI's host or an OpenAI model name). */
+export function encodingFor(settings: Pick<ModelSettings, 'baseUrl' | 'model'>): { readonly encoding: EncodingName; readonly exact: boolean } {
+  const name = settings.model.toLowerCase().replace(/^openai\//, '');
+  const openAiName = /^(gpt-|chatgpt-|o\d)/.test(name);
+  const legacy = /^gpt-(4(?!o|\.)|3\.5)/.test(name);
+  return { encoding: legacy ? 'cl100k_base' : 'o200k_base', exact: openAiName || isOpenAiHost(settings.baseUrl) };
+}
+
+function isOpenAiHost(baseUrl: string): boolean {
+  try {
+    return new URL(baseUrl).hostname === 'api.openai.com';
+  } catch {
+    return false;
+  }
+}
+
+type Counter = (text: string) => number;
+
+const loading = new Map<EncodingName, Promise<Counter>>();
+
+/**
+ * The encoding's counter, loaded once. The packaged extension ships each
+ * encoding as its own bundle beside this one (dist/tokenizer-<name>.js, see
+ * esbuild.mjs) so host.js stays small; unbundled (tests, tsx) the package is
+ * required directly.
+ */
+export function loadCounter(encoding: EncodingName): Promise<Counter> {
+  let pending = loading.get(encoding);
+  if (!pending) {
+    pending = new Promise<Counter>((resolve) => {
+      const bundled = path.join(__dirname, `tokenizer-${encoding}.js`);
+      // A computed specifier: esbuild must not pull the tables into the bundle that contains this file.
+      const specifier = existsSync(bundled) ? bundled : ['gpt-tokenizer', 'encoding', encoding].join('/');
+      const module = require(specifier) as { countTokens(text: string): number };
+      resolve((text) => module.countTokens(text));
+    });
+    loading.set(encoding, pending);
+  }
+  return pending;
+}
+
+/** Counts requests for one model, remembering each message's count (messages are immutable values). */
+export class RequestTokenCounter {
+  readonly encoding: EncodingName;
+  readonly exact: boolean;
+  private readonly counts = new WeakMap<object, number>();
+  private readonly bytes = new WeakMap<object, number>();
+
+  constructor(settings: Pick<ModelSettings, 'baseUrl' | 'model'>) {
+    const { encoding, exact } = encodingFor(settings);
+    this.encoding = encoding;
+    this.exact = exact;
+  }
+
+  /**
+   * A bound no tokenizer exceeds: byte-level BPE and SentencePiece with byte
+   * fallback spend at least one byte per token, plus the template's markers.
+   * Cheap (cached byte lengths), so it runs before every request.
+   */
+  upperBound(request: CountedRequest): number {
+    let total = REQUEST_OVERHEAD;
+    for (const message of request.messages) total += this.cached(this.bytes, message, () => Buffer.byteLength(messageText(message)) + BOUND_MESSAGE_OVERHEAD);
+    if (request.tools?.length) total += this.cached(this.bytes, request.tools, () => Buffer.byteLength(JSON.stringify(request.tools)));
+    return total;
+  }
+
+  /** The request's tokens by this model's encoding (an estimate unless `exact`). */
+  async count(request: CountedRequest): Promise<TokenCount> {
+    const counter = await loadCounter(this.encoding);
+    let total = REQUEST_OVERHEAD;
+    for (const message of request.messages) total += this.cached(this.counts, message, () => counter(messageText(message)) + MESSAGE_OVERHEAD);
+    // Tool schemas: their JSON, which is close to (a little above) what OpenAI's internal rendering costs.
+    if (request.tools?.length) total += this.cached(this.counts, request.tools, () => counter(JSON.stringify(request.tools)));
+    return { tokens: total, estimated: !this.exact, encoding: this.encoding };
+  }
+
+  private cached(cache: WeakMap<object, number>, key: object, compute: () => number): number {
+    let value = cache.get(key);
+    if (value === undefined) {
+      value = compute();
+      cache.set(key, value);
+    }
+    return value;
+  }
+}
+
+/** What of a message the model reads: its text, and a tool call's name and arguments. */
+function messageText(message: ChatMessage): string {
+  if (message.role === 'assistant' && message.toolCalls?.length) {
+    return (message.content ?? '') + message.toolCalls.map((call) => `${call.name}${call.arguments}`).join('');
+  }
+  return message.content ?? '';
+}

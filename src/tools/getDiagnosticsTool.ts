@@ -1,0 +1,98 @@
+// get_diagnostics: the errors and warnings VS Code reports for a file, a
+// folder or the whole workspace. Read-only, so it runs unasked under the
+// default policy. For one file the host shows it first (VS Code computes a
+// file's diagnostics only while it is open) and waits for them to settle; a
+// folder or the workspace lists what VS Code knows now. Files outside the
+// workspace, in `.git/` or excluded by the ignore files are left out.
+import { stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { diagnosticsListText, SEVERITIES, type DiagnosticsSource, type FileDiagnostic, type ShownDiagnostic } from './diagnostics';
+import { IgnoreRules } from './ignoreRules';
+import * as path from 'node:path';
+import { isInside, resolveScopedPath, type ScopedFolder } from './pathScope';
+import type { Tool } from './tool';
+import { refuseIgnored } from './workspaceFiles';
+import { defineWorkspaceTool, requireFolders, requireScopedPath, summaryPreview } from './workspaceToolSupport';
+import type { WorkspaceHost } from './workspaceHost';
+
+export const GET_DIAGNOSTICS_TOOL = 'get_diagnostics';
+export const DIAGNOSTICS_DEFAULT_LIMIT = 100;
+
+export interface GetDiagnosticsDeps {
+  readonly host: WorkspaceHost;
+  readonly diagnostics: DiagnosticsSource;
+}
+
+export function createGetDiagnosticsTool(deps: GetDiagnosticsDeps): Tool {
+  return defineWorkspaceTool({
+    name: GET_DIAGNOSTICS_TOOL,
+    description:
+      'List the problems (errors, warnings) that VS Code reports: for one file (opened so its language service checks it), for a folder, or for the whole workspace (files VS Code has checked). ' +
+      'Use it after changes, or to find what is broken.',
+    readOnly: true,
+    input: z.object({
+      path: z.string().optional().describe('A file or folder relative to the workspace folder; omit for the whole workspace.'),
+      severity: z.enum(SEVERITIES as [string, ...string[]]).default('warning').describe("The least severe level to include: 'error', 'warning' (default: errors and warnings), 'information' or 'hint'."),
+      maxResults: z.number().int().min(1).max(500).default(DIAGNOSTICS_DEFAULT_LIMIT).describe('At most this many lines.'),
+    }),
+    run: async (args, context) => {
+      const minSeverity = args.severity as (typeof SEVERITIES)[number];
+      const options = { minSeverity, limit: args.maxResults };
+      if (args.path !== undefined && args.path.trim() !== '' && args.path.trim() !== '.') {
+        const { target, folders } = await requireScopedPath(deps.host, args.path);
+        const isDirectory = target.exists && (await stat(target.absolute)).isDirectory();
+        await refuseIgnored(target, isDirectory, 'read');
+        if (!isDirectory) {
+          const report = await deps.diagnostics.settled(target.absolute, context.signal);
+          const entries = report.diagnostics.map((diagnostic) => ({ diagnostic, shown: target.display }));
+          const unsettled = report.settled ? '' : '\n(No final report from a language service within the wait; this may be incomplete.)';
+          const text = diagnosticsListText(entries, { ...options, scope: target.display }) + unsettled;
+          return { text, summary: summaryPreview(text.split('\n')[0] ?? text) };
+        }
+        const entries = await shownInScope(deps.diagnostics.current([target.absolute]), folders);
+        const text = diagnosticsListText(entries, { ...options, scope: `${target.display}/` });
+        return { text, summary: summaryPreview(text.split('\n')[0] ?? text) };
+      }
+      const folders = await requireFolders(deps.host);
+      const entries = await shownInScope(deps.diagnostics.current(folders.map((folder) => folder.given)), folders);
+      const text = diagnosticsListText(entries, { ...options, scope: 'the workspace' });
+      return { text, summary: summaryPreview(text.split('\n')[0] ?? text) };
+    },
+  });
+}
+
+/** The diagnostics of files inside the workspace and not ignored, with their workspace-relative paths. */
+async function shownInScope(diagnostics: readonly FileDiagnostic[], folders: readonly ScopedFolder[]): Promise<ShownDiagnostic[]> {
+  const byPath = new Map<string, FileDiagnostic[]>();
+  for (const diagnostic of diagnostics) {
+    const list = byPath.get(diagnostic.path) ?? [];
+    list.push(diagnostic);
+    byPath.set(diagnostic.path, list);
+  }
+  const ignoreRules = new Map<string, IgnoreRules>();
+  const shown: ShownDiagnostic[] = [];
+  for (const [file, list] of byPath) {
+    const input = workspaceRelative(file, folders);
+    if (input === undefined) continue;
+    const target = await resolveScopedPath(input, folders);
+    if (!target.ok) continue;
+    const rules = ignoreRules.get(target.folder.real) ?? new IgnoreRules(target.folder.real);
+    ignoreRules.set(target.folder.real, rules);
+    if ((await rules.ignoredBy(target.relative, false)) !== undefined) continue;
+    for (const diagnostic of list) shown.push({ diagnostic, shown: target.display });
+  }
+  return shown;
+}
+
+/** The path as a tool argument (relative, named by folder in a multi-root workspace), so it is checked like any other. */
+function workspaceRelative(file: string, folders: readonly ScopedFolder[]): string | undefined {
+  for (const folder of folders) {
+    for (const root of [folder.given, folder.real]) {
+      if (!isInside(root, file)) continue;
+      const relative = path.relative(root, file).split(path.sep).join('/');
+      if (relative === '') return undefined;
+      return folders.length > 1 ? `${folder.name}/${relative}` : relative;
+    }
+  }
+  return undefined;
+}

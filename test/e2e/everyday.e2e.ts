@@ -1,0 +1,140 @@
+// Everyday agent work in a real VS Code (code-server + headless Chromium)
+// against the scripted model server, one run: reading a file under a nested
+// AGENTS.md brings its text into both models' system prompts; an edit that
+// breaks a JSON file (a field of the wrong type for its local `$schema`; the
+// package.json schemas need schemastore.org, which is offline here) returns
+// the diagnostic to the model; run_command goes
+// through the Tandem terminal's shell integration (escape sequences stripped),
+// and a timeout or Stop ends a command there.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
+import { launchVsCode, type VsCodeSession } from './harness';
+
+const fc = 'fc-model';
+const answerModel = 'answer-model';
+let server: ScriptedModelServer;
+let session: VsCodeSession;
+let workspace: string;
+
+before(async () => {
+  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-everyday-'));
+  fs.mkdirSync(path.join(workspace, 'pkg'));
+  fs.writeFileSync(path.join(workspace, 'pkg', 'AGENTS.md'), 'Package rules: keep names short. NESTED-MARKER-5150\n');
+  fs.writeFileSync(path.join(workspace, 'pkg', 'notes.txt'), 'Some notes.\n');
+  fs.writeFileSync(path.join(workspace, 'server.schema.json'), JSON.stringify({ type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer' } } }, null, 2));
+  fs.writeFileSync(path.join(workspace, 'server.json'), '{\n  "$schema": "./server.schema.json",\n  "name": "everyday",\n  "port": 8080\n}\n');
+  server = await startScriptedModelServer({ models: [fc, answerModel] });
+  session = await launchVsCode({
+    workspace,
+    settings: {
+      'tandem.functionCallModel.baseUrl': server.baseUrl,
+      'tandem.functionCallModel.model': fc,
+      'tandem.answerModel.model': answerModel,
+      'tandem.agent.mode': 'agent',
+      'tandem.agent.maxIterations': 10,
+      'tandem.agent.maxExecutionSeconds': 120,
+      'tandem.tools.autoApprove': 'all',
+      'tandem.tools.alwaysAllow': ['run_command:printf', 'run_command:sleep'],
+    },
+  });
+});
+
+after(async () => {
+  await session?.close();
+  await server?.close();
+  fs.rmSync(workspace, { recursive: true, force: true });
+});
+
+async function waitFor(check: () => Promise<boolean>, what: string, limitMs = 30_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  throw new Error(`timed out after ${limitMs / 1000} s waiting for ${what}`);
+}
+
+function toolResult(callId: string): string {
+  for (const request of server.requests) {
+    for (const message of request.body?.messages ?? []) {
+      if (message.role === 'tool' && message.tool_call_id === callId) return String(message.content);
+    }
+  }
+  return '';
+}
+
+/** Process ids of `sleep 41` commands on this machine (the one the test starts). */
+function runningSleeps(): string[] {
+  const table = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
+  return table.split('\n').filter((line) => /^\s*\d+ sleep 41$/.test(line));
+}
+
+function systemPrompt(request: { body: { messages: { role: string; content: unknown }[] } }): string {
+  return String(request.body.messages.find((message) => message.role === 'system')?.content ?? '');
+}
+
+test('nested AGENTS.md reaches both models, an edit returns its diagnostic, run_command uses the terminal', { timeout: 150_000 }, async () => {
+  try {
+    server.push(
+      { model: fc, toolCalls: [{ id: 'read', name: 'read_file', arguments: { path: 'pkg/notes.txt' } }] },
+      { model: fc, toolCalls: [{ id: 'rename', name: 'edit_file', arguments: { path: 'server.json', edits: [{ oldText: '"everyday"', newText: '"daily"' }] } }] },
+      { model: fc, toolCalls: [{ id: 'edit', name: 'edit_file', arguments: { path: 'server.json', edits: [{ oldText: '8080', newText: '"eighty"' }] } }] },
+      { model: fc, toolCalls: [{ id: 'printf', name: 'run_command', arguments: { command: "printf 'plain \\033[31mred\\033[0m done\\n'" } }] },
+      { model: fc, toolCalls: [{ id: 'sleep', name: 'run_command', arguments: { command: 'sleep 30', timeoutSeconds: 2 } }] },
+      { model: fc, content: 'Done.' },
+      { model: answerModel, content: 'All done.' },
+    );
+    const view = await session.webview();
+    const prompt = view.locator('[data-testid="prompt"]');
+    await prompt.fill('Read the notes, break the manifest and run two commands.');
+    await prompt.press('Enter');
+    await waitFor(async () => (await view.locator('body').getAttribute('data-running')) === 'false' && server.requests.some((request) => request.body?.model === answerModel), 'the run to end', 120_000);
+
+    // Nested rules: absent from the first request, in every later one of both models.
+    const requests = server.requests.filter((request) => request.body?.model === fc || request.body?.model === answerModel);
+    assert.equal(requests.length, 7);
+    assert.doesNotMatch(systemPrompt(requests[0]!), /NESTED-MARKER-5150/);
+    for (const request of requests.slice(1)) assert.match(systemPrompt(request), /--- pkg\/AGENTS\.md ---\nPackage rules: keep names short\. NESTED-MARKER-5150/, request.body.model);
+    const notices = await view.locator('[data-testid="notice"]').allInnerTexts();
+    assert.ok(notices.some((text) => text.includes('Rules: + pkg/AGENTS.md (for pkg/notes.txt)')), notices.join(' | '));
+
+    // Diagnostics: a clean edit says so (it also starts the JSON language server, which can take
+    // most of the wait on a loaded machine); the schema's complaint about the port reaches the model.
+    assert.match(toolResult('rename'), /^Edited server\.json: 1 replacement\.\n\nVS Code reports no errors or warnings in server\.json/);
+    // (On a loaded machine the reports may not go quiet within the 3 s bound; the result then says so.)
+    const edit = toolResult('edit');
+    assert.match(edit, /^Edited server\.json: 1 replacement\./, edit);
+    assert.match(edit, /VS Code reports 1 warning in server\.json after this change[^:\n]*:\n- server\.json:4:11 warning: Incorrect type\. Expected "integer"\./, edit);
+
+    // run_command through the terminal: plain text, exit code; the timeout ends the command.
+    const printed = toolResult('printf');
+    assert.match(printed, /exit code 0/, printed);
+    assert.match(printed, /plain red done/, printed);
+    assert.doesNotMatch(printed, /\u001b/, 'no escape sequences reach the model');
+    const slept = toolResult('sleep');
+    assert.match(slept, /timed out after 2 s/, slept);
+    const duration = Number(/, (\d+) ms/.exec(slept)?.[1]);
+    assert.ok(duration < 10_000, `the timeout ended sleep: ${slept}`);
+    const logs = session.logs();
+    assert.match(logs, /run_command: via the Tandem terminal \(shell integration\): printf/, 'printf ran in the terminal');
+    assert.match(logs, /run_command: via the Tandem terminal \(shell integration\): sleep 30/, 'sleep ran in the terminal');
+
+    // Stop while a command runs in the terminal: the run ends and so does the command.
+    server.push({ model: fc, toolCalls: [{ id: 'long', name: 'run_command', arguments: { command: 'sleep 41' } }] });
+    await prompt.fill('Wait a while.');
+    await prompt.press('Enter');
+    await waitFor(async () => runningSleeps().length > 0, 'sleep 41 to start');
+    await view.locator('[data-testid="stop"]').click();
+    await waitFor(async () => (await view.locator('body').getAttribute('data-running')) === 'false', 'the run to stop', 20_000);
+    await waitFor(async () => runningSleeps().length === 0, 'Stop to end sleep 41', 10_000);
+  } catch (error) {
+    await session.screenshot('everyday-failure').catch(() => undefined);
+    console.error(session.logs());
+    throw error;
+  }
+});

@@ -1,0 +1,208 @@
+// The context budget through the real SDK against the scripted server: a
+// request the server says is too long (in each server's own words) is
+// condensed by the answer model and sent once more; a second refusal ends
+// the run with an honest error; a request near the window is condensed
+// before it is sent; the rules and the current task stay verbatim.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ChatMessage } from '../../../src/models/chatModel';
+import type { CondensedPayload } from '../../../src/protocol/agentEvents';
+import { historyMessages } from '../../../src/protocol/conversationHistory';
+import type { AgentEvent } from '../../../src/protocol/agentEvents';
+import type { ContextServer } from '../../fixtures/scriptedModelServer';
+import { customValues, runScripted, scriptedServers, settingsFor, TableTool } from './agentTestSupport';
+
+const serve = scriptedServers();
+
+const LONG_ANSWER = `The build uses esbuild. ${'Details about the bundles and their entry points. '.repeat(160)}`;
+const TASK = 'Now, which file holds the loop?';
+
+/** Two earlier turns (one long answer), then the current task. */
+function conversation(): ChatMessage[] {
+  return [
+    { role: 'user', content: 'How is it built?' },
+    { role: 'assistant', content: LONG_ANSWER },
+    { role: 'user', content: 'And tested?' },
+    { role: 'assistant', content: 'With node:test.' },
+    { role: 'user', content: TASK },
+  ];
+}
+
+const SUMMARY = 'The user asked how the project is built (esbuild bundles) and tested (node:test).';
+
+function systemText(request: { messages: { role: string; content: unknown }[] }): string {
+  return request.messages.filter((message) => message.role === 'system').map((message) => String(message.content)).join('\n');
+}
+
+const servers: ContextServer[] = ['openai', 'vllm', 'vllm-legacy', 'llamacpp', 'ollama', 'lmstudio'];
+
+describe('context budget', () => {
+  for (const contextServer of servers) {
+    it(`a context-length error from ${contextServer} condenses the older turns and retries once`, async () => {
+      const model = await serve([
+        { model: 'fc-model', content: 'I know enough.', maxPromptTokens: 1500, contextServer },
+        { model: 'answer-model', content: SUMMARY },
+        { model: 'answer-model', content: 'The loop is in src/agent/toolPhase.ts.' },
+      ]);
+      const run = await runScripted(settingsFor(model), { messages: conversation(), tools: [new TableTool('lookup', {})] });
+      assert.equal(run.error, undefined, JSON.stringify(run.error));
+      assert.equal(run.result?.answer, 'The loop is in src/agent/toolPhase.ts.');
+
+      const [condensed, ...more] = customValues<CondensedPayload>(run.events, 'tandem.condensed');
+      assert.equal(more.length, 0);
+      assert.equal(condensed?.reason, 'overflow');
+      assert.equal(condensed?.summary, SUMMARY);
+      assert.equal(condensed?.messages, 4);
+      assert.equal(condensed?.historyMessages, 4);
+      assert.equal(condensed?.model, 'answer-model');
+      assert.ok(condensed!.tokensAfter < condensed!.tokensBefore, `${condensed?.tokensBefore} → ${condensed?.tokensAfter}`);
+
+      const fc = model.requests.filter((request) => request.model === 'fc-model');
+      assert.deepEqual(fc.map((request) => request.outcome), ['fault', 'completed'], 'one refusal, one retry: not the generic retry policy');
+      assert.equal(customValues(run.events, 'tandem.retry').length, 0);
+      const retried = fc[1]!;
+      assert.equal(retried.messages[0].role, 'system', 'the rules and the summary are one system message');
+      assert.equal(retried.messages.filter((message: { role: string }) => message.role === 'system').length, 1);
+      assert.match(systemText(retried), /tool-using half of Tandem/, 'the rules stay');
+      assert.match(systemText(retried), new RegExp(SUMMARY.slice(0, 30)));
+      assert.deepEqual(retried.messages.slice(1), [{ role: 'user', content: TASK }], 'the task stays verbatim, the older turns are gone');
+
+      const [summaryRequest, answerRequest] = model.requests.filter((request) => request.model === 'answer-model');
+      assert.match(JSON.stringify(summaryRequest?.messages), /Details about the bundles/, 'the answer model condensed the older turns');
+      assert.doesNotMatch(JSON.stringify(answerRequest?.messages), /Details about the bundles/, 'the answer phase uses the summary too');
+      assert.match(JSON.stringify(answerRequest?.messages), /esbuild bundles/);
+    });
+  }
+
+  it('a second refusal after condensing ends the run with an honest error', async () => {
+    const model = await serve([
+      { model: 'fc-model', fault: { kind: 'contextLength', server: 'llamacpp', window: 2048 } },
+      { model: 'answer-model', content: SUMMARY },
+      { model: 'fc-model', fault: { kind: 'contextLength', server: 'llamacpp', window: 2048 } },
+    ]);
+    const run = await runScripted(settingsFor(model), { messages: conversation() });
+    assert.equal(run.error?.code, 'CONTEXT_OVERFLOW');
+    assert.match(String(run.error?.message), /does not fit the context window of "fc-model".*even after condensing/);
+    assert.match(String(run.error?.message), /exceeds the available context size/, 'the server’s words are kept');
+    assert.match(String((run.error?.metadata as { suggestion?: string }).suggestion), /New Chat.*tandem\.functionCallModel\.contextWindow/);
+    assert.equal(customValues(run.events, 'tandem.condensed').length, 1);
+    assert.equal(model.requests.length, 3, 'no more requests than that');
+  });
+
+  it('nothing older to condense: the refusal is reported at once, honestly', async () => {
+    const model = await serve([{ model: 'answer-model', fault: { kind: 'contextLength', server: 'ollama' } }]);
+    const run = await runScripted(settingsFor(model), { mode: 'chat', messages: [{ role: 'user', content: 'A long first message.' }] });
+    assert.equal(run.error?.code, 'CONTEXT_OVERFLOW');
+    assert.match(String(run.error?.message), /nothing older is left to condense.*the input length exceeds the context length/);
+    assert.equal(model.requests.length, 1);
+  });
+
+  it('a request near the window is condensed before it is sent (counts labelled as estimates for a non-OpenAI model)', async () => {
+    const model = await serve([
+      { model: 'answer-model', content: SUMMARY },
+      { model: 'fc-model', content: 'I know enough.', maxPromptTokens: 1500 },
+      { model: 'answer-model', content: 'In src/agent/toolPhase.ts.' },
+    ]);
+    const settings = settingsFor(model);
+    const run = await runScripted(
+      { ...settings, functionCallModel: { ...settings.functionCallModel, contextWindow: 2000, maxTokens: 256 } },
+      { messages: conversation(), tools: [new TableTool('lookup', {})] },
+    );
+    assert.equal(run.error, undefined, JSON.stringify(run.error));
+    const [condensed] = customValues<CondensedPayload>(run.events, 'tandem.condensed');
+    assert.equal(condensed?.reason, 'nearWindow');
+    assert.equal(condensed?.role, 'function-call');
+    assert.equal(condensed?.estimated, true, 'fc-model is not an OpenAI model: its counts are estimates');
+    assert.ok(condensed!.tokensBefore > 0.85 * (2000 - 256), `before: ${condensed?.tokensBefore}`);
+    assert.ok(condensed!.tokensAfter < condensed!.tokensBefore);
+    const fc = model.requests.filter((request) => request.model === 'fc-model');
+    assert.deepEqual(fc.map((request) => request.outcome), ['completed'], 'the first request already fit');
+
+    // Later turns: the summary stands in for the condensed turns.
+    const stored: AgentEvent[] = [
+      { type: 'CUSTOM', name: 'tandem.userMessage', value: { text: 'How is it built?' } },
+      { type: 'RUN_FINISHED', result: { answer: LONG_ANSWER } },
+      { type: 'CUSTOM', name: 'tandem.userMessage', value: { text: 'And tested?' } },
+      { type: 'RUN_FINISHED', result: { answer: 'With node:test.' } },
+      { type: 'CUSTOM', name: 'tandem.userMessage', value: { text: TASK } },
+      ...run.events,
+    ] as AgentEvent[];
+    const history = historyMessages(stored);
+    assert.equal(history.length, 3);
+    assert.equal(history[0]?.role, 'system');
+    assert.match(String(history[0]?.content), /Summary of the earlier conversation/);
+    assert.deepEqual(history.slice(1), [
+      { role: 'user', content: TASK },
+      { role: 'assistant', content: 'In src/agent/toolPhase.ts.' },
+    ]);
+  });
+
+  it('mid-run, older tool exchanges are condensed and the two most recent stay verbatim', async () => {
+    const result = (key: string) => `${key}: ${Array.from({ length: 700 }, (_, index) => `${key}${index}`).join(' ')}`;
+    const table = { a: result('alpha'), b: result('beta'), c: result('gamma') };
+    const model = await serve([
+      { model: 'fc-model', toolCalls: [{ name: 'lookup', arguments: { key: 'a' } }] },
+      { model: 'fc-model', toolCalls: [{ name: 'lookup', arguments: { key: 'b' } }] },
+      { model: 'fc-model', toolCalls: [{ name: 'lookup', arguments: { key: 'c' } }] },
+      { model: 'answer-model', content: 'lookup a returned alpha values.' },
+      { model: 'fc-model', content: 'I know enough.' },
+      { model: 'answer-model', content: 'Done.' },
+    ]);
+    const settings = settingsFor(model);
+    const run = await runScripted(
+      { ...settings, functionCallModel: { ...settings.functionCallModel, contextWindow: 5000, maxTokens: 256 }, minResultLength: 0 },
+      { messages: [{ role: 'user', content: TASK }], tools: [new TableTool('lookup', table)] },
+    );
+    assert.equal(run.error, undefined, JSON.stringify(run.error));
+    const condensed = customValues<CondensedPayload>(run.events, 'tandem.condensed');
+    assert.equal(condensed.length, 1, JSON.stringify(condensed.map((value) => [value.tokensBefore, value.tokensAfter])));
+    assert.equal(condensed[0]?.messages, 2, 'the oldest exchange: the call and its result');
+    assert.equal(condensed[0]?.historyMessages, 0, 'no earlier turns: later history is untouched');
+    const last = model.requests.filter((request) => request.model === 'fc-model').at(-1)!;
+    const text = JSON.stringify(last.messages);
+    assert.doesNotMatch(text, /alpha12 /, 'the oldest result is condensed');
+    assert.match(text, /lookup a returned alpha values/);
+    assert.match(text, /beta12 /);
+    assert.match(text, /gamma12 /);
+    assert.equal(last.messages[1].content, TASK, 'the task stays verbatim, right after the rules');
+    const answer = model.requests.filter((request) => request.model === 'answer-model').at(-1)!;
+    assert.match(JSON.stringify(answer.messages), /alpha12 /, 'the answer model still gets every finding');
+  });
+
+  it('a small request is not condensed and the tokenizer is not needed', async () => {
+    const model = await serve([{ model: 'answer-model', content: 'Hi.' }]);
+    const run = await runScripted(settingsFor(model), { mode: 'chat', messages: [{ role: 'user', content: 'Hello' }] });
+    assert.equal(run.error, undefined);
+    assert.equal(customValues(run.events, 'tandem.condensed').length, 0);
+  });
+});
+
+describe('Tandem: Condense Conversation', () => {
+  it('condenses the earlier turns of a stored conversation; the latest turn stays', async () => {
+    const { condenseConversation } = await import('../../../src/agent/conversationCondenser');
+    const { createChatModel } = await import('../../../src/models/openAiChatModel');
+    const model = await serve([{ model: 'answer-model', content: SUMMARY }]);
+    const settings = settingsFor(model).answerModel;
+    const history: ChatMessage[] = [...conversation(), { role: 'assistant', content: 'src/agent/toolPhase.ts' }];
+    const condensed = await condenseConversation(history, settings, createChatModel(settings), new AbortController().signal);
+    assert.equal(condensed?.reason, 'manual');
+    assert.equal(condensed?.messages, 4);
+    assert.equal(condensed?.historyMessages, 4);
+    assert.ok(condensed!.tokensAfter < condensed!.tokensBefore);
+    assert.match(JSON.stringify(model.requests[0]?.messages), /Details about the bundles/);
+    assert.doesNotMatch(JSON.stringify(model.requests[0]?.messages), /src\/agent\/toolPhase/, 'the latest turn is not condensed');
+    const later = historyMessages([
+      ...history.map((message) =>
+        message.role === 'user'
+          ? ({ type: 'CUSTOM', name: 'tandem.userMessage', value: { text: message.content } } as AgentEvent)
+          : ({ type: 'RUN_FINISHED', result: { answer: message.content } } as AgentEvent),
+      ),
+      { type: 'CUSTOM', name: 'tandem.condensed', value: condensed } as AgentEvent,
+    ]);
+    assert.deepEqual(later.slice(1), [
+      { role: 'user', content: TASK },
+      { role: 'assistant', content: 'src/agent/toolPhase.ts' },
+    ]);
+    assert.equal(await condenseConversation(later.slice(1), settings, createChatModel(settings), new AbortController().signal), undefined, 'one turn: nothing to condense');
+  });
+});

@@ -1,0 +1,114 @@
+// What the panel keeps in VS Code's webview state, so a view that was hidden
+// (its page thrown away) comes back at once and asks the host only for what
+// it missed: the prompt's draft, and a snapshot of the conversation shown —
+// its compacted events and where they end in the host's stream.
+// setState serialises the whole state, so the snapshot is written when the
+// panel is idle (a run ended, a conversation opened) or hidden, never per
+// token; the draft is written after typing pauses.
+import type { AgentEvent } from '../src/protocol/agentEvents';
+import { appendCompacted } from '../src/protocol/eventCompaction';
+import type { StreamPosition } from '../src/protocol/streamPosition';
+
+export interface Snapshot {
+  readonly conversationId: string;
+  readonly position: StreamPosition;
+  readonly running: boolean;
+  readonly events: readonly AgentEvent[];
+}
+
+interface SavedState {
+  readonly draft?: string;
+  readonly snapshot?: Snapshot;
+}
+
+export interface StateStorage {
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+
+export class PanelState {
+  private draft: string;
+  private readonly restored: Snapshot | undefined;
+  /** The conversation as the panel has it: compacted events and the host's position after them. */
+  private conversationId: string | undefined;
+  private events: AgentEvent[] = [];
+  private position: StreamPosition | undefined;
+  private running = false;
+  private saved: Snapshot | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly storage: StateStorage,
+    private readonly delayMs = 300,
+  ) {
+    const state = (storage.getState() ?? {}) as SavedState;
+    this.draft = typeof state.draft === 'string' ? state.draft : '';
+    this.restored = isSnapshot(state.snapshot) ? state.snapshot : undefined;
+    this.saved = this.restored;
+    if (this.restored) {
+      this.conversationId = this.restored.conversationId;
+      this.events = [...this.restored.events];
+      this.position = this.restored.position;
+      this.running = this.restored.running;
+    }
+  }
+
+  get initialDraft(): string {
+    return this.draft;
+  }
+
+  /** The conversation the last page showed, if its state survived. */
+  get snapshot(): Snapshot | undefined {
+    return this.restored;
+  }
+
+  setDraft(draft: string): void {
+    this.draft = draft;
+    this.schedule();
+  }
+
+  /** The host replaced the conversation (or, with `continues`, sent what came after the snapshot). */
+  onConversation(id: string, events: readonly AgentEvent[], position: StreamPosition | undefined, running: boolean, continues: boolean): void {
+    if (!continues || this.conversationId !== id) this.events = [];
+    this.conversationId = id;
+    for (const event of events) appendCompacted(this.events, event);
+    this.position = position;
+    this.running = running;
+    if (!running) this.schedule();
+  }
+
+  onEvents(events: readonly AgentEvent[], position: StreamPosition | undefined, running: boolean): void {
+    for (const event of events) appendCompacted(this.events, event);
+    this.position = position;
+    this.running = running;
+    if (!running) this.schedule();
+  }
+
+  /** Writes the snapshot now (the page is being hidden). */
+  flush(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.conversationId !== undefined && this.position !== undefined) {
+      this.saved = { conversationId: this.conversationId, position: this.position, running: this.running, events: this.events };
+    } else {
+      this.saved = undefined;
+    }
+    this.storage.setState({ draft: this.draft, ...(this.saved ? { snapshot: this.saved } : {}) });
+  }
+
+  private schedule(): void {
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(() => this.flush(), this.delayMs);
+  }
+}
+
+function isSnapshot(value: unknown): value is Snapshot {
+  const snapshot = value as Partial<Snapshot> | undefined;
+  return (
+    typeof snapshot?.conversationId === 'string' &&
+    Array.isArray(snapshot.events) &&
+    typeof snapshot.position?.stream === 'string' &&
+    Number.isInteger(snapshot.position.count) &&
+    Number.isInteger(snapshot.position.tail)
+  );
+}
