@@ -119,10 +119,16 @@ export interface PanelFigures {
 
 /**
  * Token-to-DOM latency of each marker: when it first showed in the DOM minus
- * when the server sent the chunk carrying it. Tokens per second: markers over
- * the time from the first to the last one showing.
+ * when the server sent the chunk carrying it. Tokens per second: tokens from
+ * the first marker to the last over the time between their showing.
  */
-export function panelFigures(reading: ProbeReading, markerSentAt: readonly number[], complete: boolean): PanelFigures {
+export function panelFigures(
+  reading: ProbeReading,
+  markerSentAt: readonly number[],
+  complete: boolean,
+  /** The token carrying each marker (tokens without one, such as list bullets, count toward the rate); default: one per marker. */
+  markerToken: readonly number[] = markerSentAt.map((_, index) => index),
+): PanelFigures {
   const latencies: number[] = [];
   let arrival = 0;
   for (let marker = 0; marker < markerSentAt.length; marker++) {
@@ -136,7 +142,7 @@ export function panelFigures(reading: ProbeReading, markerSentAt: readonly numbe
   return {
     tokenToDomP50Ms: round(percentile(latencies, 0.5)),
     tokenToDomP99Ms: round(percentile(latencies, 0.99)),
-    tokensPerSecond: Math.round(last > first ? ((latencies.length - 1) * 1000) / (last - first) : 0),
+    tokensPerSecond: Math.round(last > first && latencies.length > 1 ? ((markerToken[latencies.length - 1]! - markerToken[0]!) * 1000) / (last - first) : 0),
     complete: complete && latencies.length === markerSentAt.length,
     firstTenthP99Ms: round(percentile(latencies.slice(0, tenth), 0.99)),
     lastTenthP99Ms: round(percentile(latencies.slice(-tenth), 0.99)),

@@ -37,5 +37,5 @@ export async function streamIntoPanel(view: Frame, server: ScriptedModelServer, 
   const inOrder = markers.length === answer.markerToken.length && markers.every((marker, index) => marker === index);
   const dump = process.env['TANDEM_BENCH_PANEL_DUMP'];
   if (dump) writeFileSync(dump, JSON.stringify({ markerSentAt, reading }));
-  return { figures: panelFigures(reading, markerSentAt, inOrder), markers, expectedMarkers: answer.markerToken.length };
+  return { figures: panelFigures(reading, markerSentAt, inOrder, answer.markerToken), markers, expectedMarkers: answer.markerToken.length };
 }

@@ -90,6 +90,22 @@ export class ContextBudget {
     }
   }
 
+  /**
+   * Characters each of `count` tool findings may keep in the answer request
+   * (at most `limit`), so that together they take at most 60% of what the
+   * answer model's window leaves (at ~3 characters a token, to be safe): the
+   * conversation and the reply need the rest. A summary cannot stand in for
+   * findings, which are what the answer is written from; they are shortened
+   * (head and tail kept) instead.
+   */
+  async findingLimit(count: number, limit: number): Promise<number> {
+    if (count === 0) return limit;
+    let window = this.options.windows.current('answer');
+    if (window.source === 'fallback') window = await this.options.windows.settled('answer');
+    const share = condenseThreshold(this.options.models.answer, window) * 0.6 * 3;
+    return Math.max(1_000, Math.min(limit, Math.floor(share / count)));
+  }
+
   /** Condenses `messages` when the request nears the window. */
   async fit(role: ModelRole, messages: ChatMessage[], tools: readonly ToolSchema[] | undefined, signal: AbortSignal): Promise<void> {
     const settings = this.options.models[role];

@@ -82,7 +82,8 @@ export interface Finding {
   readonly isError: boolean;
 }
 
-const FINDING_LIMIT = 12_000;
+/** Characters of one finding the answer model sees at most (fewer when many findings must share a small window). */
+export const FINDING_LIMIT = 12_000;
 
 /** The answer model's view of a run: the conversation, then the findings and the stop reason. */
 export function answerMessages(
@@ -92,6 +93,7 @@ export function answerMessages(
   rules?: readonly RuleFile[],
   /** The system prompt made from the built-in one (the user's template, the rules). */
   system: (builtIn: string) => string = (builtIn) => withRules(builtIn, rules),
+  findingLimit = FINDING_LIMIT,
 ): ChatMessage[] {
   // A system message in the conversation is a condensed summary of earlier turns: it stays.
   const history = conversation.filter((message) => message.role === 'user' || message.role === 'system' || (message.role === 'assistant' && message.content));
@@ -100,7 +102,7 @@ export function answerMessages(
   }
   const body = findings
     .map((finding, index) => {
-      const text = capResult(finding.text, FINDING_LIMIT);
+      const text = capResult(finding.text, findingLimit);
       return `[${index + 1}] ${finding.toolName}(${finding.arguments})${finding.isError ? ' FAILED' : ''}\n${text}`;
     })
     .join('\n\n');

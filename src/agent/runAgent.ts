@@ -13,7 +13,7 @@ import { attachContextMeter } from './contextMeter';
 import { CancelledError, ContextOverflowError, isCancellation, ModelApiError, TandemError } from '../common/errors';
 import { ContextBudget } from './contextBudget';
 import { EventChannel } from './eventChannel';
-import { answerMessages, CHAT_SYSTEM_PROMPT } from './prompts';
+import { answerMessages, CHAT_SYSTEM_PROMPT, FINDING_LIMIT } from './prompts';
 import { rulesNotice } from './rules';
 import { systemPrompt } from './promptTemplates';
 import type { NestedRulesFinder } from '../tools/nestedRules';
@@ -189,8 +189,14 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
       const concluded = tools.finalReply ? `The tool-using model concluded: ${tools.finalReply}` : undefined;
       const limited = stopReason === 'noToolCall' || stopReason === 'finished' || stopReason === 'sufficient' ? undefined : tools.reason;
       // The conversation as the tool phase left it (earlier turns condensed, if they were).
-      answerInput = answerMessages(budget.conversation, tools.findings, [limited, concluded].filter(Boolean).join(' ') || undefined, rules.files(), (builtIn) =>
-        systemPrompt(settings.prompts, 'answer', builtIn, { model: names.answerModel, rules: rules.files() }),
+      const findingLimit = await budget.findingLimit(tools.findings.length, FINDING_LIMIT);
+      answerInput = answerMessages(
+        budget.conversation,
+        tools.findings,
+        [limited, concluded].filter(Boolean).join(' ') || undefined,
+        rules.files(),
+        (builtIn) => systemPrompt(settings.prompts, 'answer', builtIn, { model: names.answerModel, rules: rules.files() }),
+        findingLimit,
       );
       emitter.custom(
         CustomEventName.phase,

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { isInside, resolveScopedPath, type ScopedFolder } from './pathScope';
 import type { Tool } from './tool';
 import { refuseIgnored } from './workspaceFiles';
-import { defineWorkspaceTool, requireFolders, requireScopedPath, summaryPreview } from './workspaceToolSupport';
+import { defineWorkspaceTool, requireFolders, requireScopedPath, summaryPreview, WorkspaceToolFault } from './workspaceToolSupport';
 import type { WorkspaceHost } from './workspaceHost';
 
 export const GET_DIAGNOSTICS_TOOL = 'get_diagnostics';
@@ -41,7 +41,9 @@ export function createGetDiagnosticsTool(deps: GetDiagnosticsDeps): Tool {
       if (args.path !== undefined && args.path.trim() !== '' && args.path.trim() !== '.') {
         const { target, folders } = await requireScopedPath(deps.host, args.path);
         const isDirectory = target.exists && (await stat(target.absolute)).isDirectory();
+        // Before anything else, so an ignored path answers as a read does.
         await refuseIgnored(target, isDirectory, 'read');
+        if (!target.exists) throw new WorkspaceToolFault(`${target.display} does not exist.`);
         if (!isDirectory) {
           const report = await deps.diagnostics.settled(target.absolute, context.signal);
           const entries = report.diagnostics.map((diagnostic) => ({ diagnostic, shown: target.display }));

@@ -169,6 +169,30 @@ describe('context budget', () => {
     assert.match(JSON.stringify(answer.messages), /alpha12 /, 'the answer model still gets every finding');
   });
 
+  it('findings share a small answer window: each is shortened (head and tail kept), all of them reach the answer model', async () => {
+    const result = (key: string) => `${key.toUpperCase()}-HEAD ${'filler text '.repeat(500)}${key.toUpperCase()}-TAIL`;
+    const table = { a: result('a'), b: result('b'), c: result('c') };
+    const model = await serve([
+      { model: 'fc-model', toolCalls: [{ name: 'lookup', arguments: { key: 'a' } }, { name: 'lookup', arguments: { key: 'b' } }, { name: 'lookup', arguments: { key: 'c' } }] },
+      { model: 'fc-model', content: 'I know enough.' },
+      { model: 'answer-model', content: 'Done.', maxPromptTokens: 3_000 },
+    ]);
+    const settings = settingsFor(model);
+    const run = await runScripted(
+      { ...settings, answerModel: { ...settings.answerModel, contextWindow: 4_000, maxTokens: 256 } },
+      { messages: [{ role: 'user', content: TASK }], tools: [new TableTool('lookup', table)] },
+    );
+    assert.equal(run.error, undefined, JSON.stringify(run.error));
+    const answer = model.requests.filter((request) => request.model === 'answer-model');
+    assert.deepEqual(answer.map((request) => request.outcome), ['completed'], 'the answer request fit at once');
+    const text = JSON.stringify(answer[0]?.messages);
+    for (const key of ['A', 'B', 'C']) {
+      assert.match(text, new RegExp(`${key}-HEAD`));
+      assert.match(text, new RegExp(`${key}-TAIL`));
+    }
+    assert.match(text, /characters left out/);
+  });
+
   it('a small request is not condensed and the tokenizer is not needed', async () => {
     const model = await serve([{ model: 'answer-model', content: 'Hi.' }]);
     const run = await runScripted(settingsFor(model), { mode: 'chat', messages: [{ role: 'user', content: 'Hello' }] });

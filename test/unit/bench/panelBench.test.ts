@@ -27,6 +27,11 @@ describe('panel benchmark', () => {
     assert.equal(figures.longestTaskMs, 80);
   });
 
+  it('counts tokens without a marker (list bullets, table pipes) toward the rate', () => {
+    const figures = panelFigures({ arrivals: [5, 1, 40, 3], messages: [], frames: [], longTasks: [], answerText: '' }, [0, 10, 20, 30], true, [0, 2, 4, 6]);
+    assert.equal(figures.tokensPerSecond, Math.round((6 * 1000) / 35));
+  });
+
   it('is not complete when a marker never showed', () => {
     const figures = panelFigures({ arrivals: [5, 1], messages: [], frames: [], longTasks: [], answerText: '' }, [0, 1, 2], true);
     assert.equal(figures.complete, false);

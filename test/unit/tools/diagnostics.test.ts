@@ -149,6 +149,8 @@ describe('diagnostics in the tools', () => {
     assert.match(ignored.text, /excluded by \.gitignore/);
     const outside = await run('get_diagnostics', { path: '/elsewhere/x.ts' });
     assert.equal(outside.isError, true);
+    const missing = await run('get_diagnostics', { path: 'src/missing.ts' });
+    assert.equal(missing.text, 'Error: src/missing.ts does not exist.');
     const bad = await run('get_diagnostics', { severity: 'fatal' });
     assert.equal(bad.isError, true);
   });
