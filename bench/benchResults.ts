@@ -5,15 +5,17 @@ import * as path from 'node:path';
 
 export const resultsFile = path.join(__dirname, 'results.json');
 
-export function updateResults(section: string, value: unknown): void {
-  let results: Record<string, unknown> = {};
-  if (existsSync(resultsFile)) {
-    try {
-      results = JSON.parse(readFileSync(resultsFile, 'utf8')) as Record<string, unknown>;
-    } catch {
-      results = {};
-    }
+export function readResults(): Record<string, unknown> {
+  if (!existsSync(resultsFile)) return {};
+  try {
+    return JSON.parse(readFileSync(resultsFile, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return {};
   }
+}
+
+export function updateResults(section: string, value: unknown): void {
+  const results = readResults();
   results[section] = value;
   writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
 }

@@ -26,7 +26,7 @@ export interface LoopFigures {
   allocMbPerRun: number;
 }
 
-function startServer(): Promise<{ baseUrl: string; stop: () => void }> {
+export function startServer(): Promise<{ baseUrl: string; stop: () => void }> {
   const script = path.join(tmpdir(), `tandem-bench-script-${process.pid}.json`);
   writeFileSync(script, JSON.stringify({ turns: [], models: ['fc-model', 'answer-model'] }));
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/scriptedModelServer.ts', '--script', script], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });

@@ -1,5 +1,6 @@
 // `npm test`: builds, then runs every suite and ends with "N passed, N failed".
 //   unit         plain Node: node --import tsx --test test/unit/**/*.test.ts
+//   reliability  plain Node: faults on purpose through real runs (test/reliability/*.test.ts)
 //   integration  the extension-host mocha suite inside code-server
 //   e2e          Playwright against code-server: test/e2e/**/*.e2e.ts (node:test)
 //   mcp-conformance  the official MCP client scenarios through Tandem's MCP layer
@@ -17,7 +18,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const allSuites = ['unit', 'mcp-conformance', 'integration', 'e2e'];
+const allSuites = ['unit', 'reliability', 'mcp-conformance', 'integration', 'e2e'];
 const onlyArgument = process.argv.find((argument) => argument.startsWith('--only='));
 const selected = onlyArgument ? onlyArgument.slice('--only='.length).split(',') : allSuites;
 for (const name of selected) {
@@ -124,6 +125,11 @@ async function main() {
   if (selected.includes('unit')) {
     if (!(await step('setup-unit', 'bash', ['scripts/setup-unit.sh']))) return;
     await nodeTestSuite('unit', findFiles(path.join(root, 'test', 'unit'), '.test.ts'));
+  }
+  if (selected.includes('reliability')) {
+    // Uses rg like the unit suite; its own timeout per file so a hang fails instead of stalling the run.
+    if (!selected.includes('unit') && !(await step('setup-unit', 'bash', ['scripts/setup-unit.sh']))) return;
+    await nodeTestSuite('reliability', findFiles(path.join(root, 'test', 'reliability'), '.test.ts'), ['--test-timeout=120000']);
   }
   if (selected.includes('mcp-conformance')) await conformanceSuite();
   if (needsVsCode) {

@@ -61,8 +61,8 @@ async function main(): Promise<void> {
   }
   const cpuShort = median(short.map((sample) => sample.cpuMs));
   const cpuLong = median(long.map((sample) => sample.cpuMs));
-  // The long run streams LONG - SHORT more content chunks (one word each) in its last reply.
-  const usCpuPerChunk = ((cpuLong - cpuShort) * 1000) / (LONG - SHORT);
+  // Every text reply of the long run (the stack's `replies`, one word per chunk) streams LONG - SHORT more chunks.
+  const usCpuPerChunk = ((cpuLong - cpuShort) * 1000) / (stack!.replies * (LONG - SHORT));
   process.stdout.write(
     `${JSON.stringify({
       cpuMsPerRun: cpuShort,

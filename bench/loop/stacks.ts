@@ -67,7 +67,7 @@ const floor: Stack = {
   },
 };
 
-class LookupTool implements Tool {
+export class LookupTool implements Tool {
   readonly name = TOOL_NAME;
   readonly description = TOOL_DESCRIPTION;
   readonly parameters = TOOL_PARAMETERS as unknown as Record<string, unknown>;
@@ -78,7 +78,7 @@ class LookupTool implements Tool {
   }
 }
 
-function tandemSettings(baseUrl: string): AgentSettings {
+export function tandemSettings(baseUrl: string): AgentSettings {
   return {
     functionCallModel: { baseUrl, model: 'fc-model', temperature: 0, maxTokens: 512 },
     answerModel: { baseUrl, model: 'answer-model', temperature: 0.3, maxTokens: 512 },

@@ -80,9 +80,8 @@ export function runAgent(input: RunInput, deps: AgentDependencies, signal: Abort
   const channel = new EventChannel<AgentEvent>();
   const emitter = new RunEmitter((event) => channel.push(event));
   void execute(input, deps, signal, emitter).finally(() => channel.close());
-  return (async function* () {
-    yield* channel;
-  })();
+  // The channel is the stream itself: no generator wrapped around it, one promise hop per event.
+  return channel;
 }
 
 async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSignal, emitter: RunEmitter): Promise<void> {

@@ -22,8 +22,10 @@ export class RunEmitter {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** Stamps and sends `event`; the object is the caller's fresh literal, so it is stamped in place, not copied. */
   emit(event: { type: EventType; [key: string]: unknown }): void {
-    this.push({ ...event, timestamp: this.now() } as AgentEvent);
+    event['timestamp'] = this.now();
+    this.push(event as AgentEvent);
   }
 
   custom(name: string, value: unknown, metadata?: Record<string, unknown>): void {

@@ -14,10 +14,11 @@ export class TextGate {
       this.held += delta;
       return;
     }
+    // Runs per streamed token: two index lookups, no arrays.
     const brace = delta.indexOf('{');
     const fence = delta.indexOf('`');
-    const cut = [brace, fence].filter((index) => index >= 0).reduce((min, index) => Math.min(min, index), Infinity);
-    if (cut === Infinity) {
+    const cut = brace < 0 ? fence : fence < 0 ? brace : Math.min(brace, fence);
+    if (cut < 0) {
       this.release(delta);
       return;
     }

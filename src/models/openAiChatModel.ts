@@ -26,30 +26,48 @@ export interface ChatModelOptions {
 
 type OpenAiModule = typeof import('openai');
 
+/** The SDK, loaded once per process on first use (each model and run shares it). */
+let sdkModule: Promise<OpenAiModule> | undefined;
+const loadSdk = () => (sdkModule ??= import('openai'));
+
 const DEFAULT_STALL_MS = 90_000;
 
-/** Aborts an attempt when nothing arrives for `ms`; `touch` on every chunk. */
+/**
+ * Aborts an attempt when nothing arrives for `ms`. `touch` runs on every
+ * streamed chunk, so it only notes the time; one timer checks that note
+ * and re-arms for what is left, instead of a timer reset per chunk.
+ */
 class StallWatch {
   private readonly controller = new AbortController();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastActivity = performance.now();
+  private readonly forwardAbort = () => this.controller.abort(this.outer.reason);
   stalled = false;
   readonly signal: AbortSignal;
   constructor(
     private readonly ms: number,
-    outer: AbortSignal,
+    private readonly outer: AbortSignal,
   ) {
-    this.signal = AbortSignal.any([outer, this.controller.signal]);
-    this.touch();
+    // A listener, not AbortSignal.any: cheaper per attempt and removed in dispose.
+    this.signal = this.controller.signal;
+    if (outer.aborted) this.controller.abort(outer.reason);
+    else outer.addEventListener('abort', this.forwardAbort, { once: true });
+    this.arm(ms);
   }
   touch(): void {
-    clearTimeout(this.timer);
+    this.lastActivity = performance.now();
+  }
+  private arm(delay: number): void {
     this.timer = setTimeout(() => {
+      const quiet = performance.now() - this.lastActivity;
+      if (quiet < this.ms) return this.arm(this.ms - quiet);
       this.stalled = true;
       this.controller.abort(new Error('stalled'));
-    }, this.ms);
+    }, delay);
   }
   dispose(): void {
     clearTimeout(this.timer);
+    this.outer.removeEventListener('abort', this.forwardAbort);
   }
 }
 
@@ -98,7 +116,7 @@ export async function listModels(
 }
 
 async function connectTo(settings: ModelSettings, fetchOverride: typeof fetch | undefined): Promise<Connection> {
-  const sdk = await import('openai');
+  const sdk = await loadSdk();
   const hasKey = Boolean(settings.apiKey);
   const client = new sdk.OpenAI({
     baseURL: settings.baseUrl,
@@ -150,7 +168,7 @@ async function* streamTurn(
       for await (const chunk of stream) {
         watch.touch();
         chunks++;
-        yield* accumulator.accept(chunk);
+        for (const delta of accumulator.accept(chunk)) yield delta;
       }
       // The SDK ends the iteration quietly when the signal aborts.
       if (signal.aborted) throw new CancelledError();
@@ -203,6 +221,9 @@ async function* streamTurn(
         if (signal.aborted) throw new CancelledError();
         throw sleepError;
       }
+    } finally {
+      // Also when the consumer stops iterating: no timer or listener outlives the attempt.
+      watch.dispose();
     }
   }
 }

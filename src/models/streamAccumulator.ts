@@ -27,6 +27,15 @@ type LenientDelta = ChatCompletionChunk.Choice.Delta & {
 
 type LenientToolCallDelta = Omit<ChatCompletionChunk.Choice.Delta.ToolCall, 'index'> & { index?: number };
 
+/** Shared by every chunk that carries nothing; never mutated (see `append`). */
+const NO_DELTAS: ModelDelta[] = [];
+
+function append(deltas: ModelDelta[], delta: ModelDelta): ModelDelta[] {
+  if (deltas === NO_DELTAS) return [delta];
+  deltas.push(delta);
+  return deltas;
+}
+
 export class StreamAccumulator {
   content = '';
   reasoning = '';
@@ -34,28 +43,36 @@ export class StreamAccumulator {
   usage: WireUsage | undefined;
   private readonly calls: PartialToolCall[] = [];
 
-  /** The deltas this chunk carries, in stream order. */
-  *accept(chunk: ChatCompletionChunk): Generator<ModelDelta> {
+  /**
+   * The deltas this chunk carries, in stream order. An array, not a
+   * generator: this runs once per streamed chunk, and most chunks carry one
+   * text delta, so no iterator object is made for them.
+   */
+  accept(chunk: ChatCompletionChunk): readonly ModelDelta[] {
     if (chunk.usage) this.usage = chunk.usage;
-    for (const choice of chunk.choices ?? []) {
+    const choices = chunk.choices;
+    if (!choices || choices.length === 0) return NO_DELTAS;
+    let deltas: ModelDelta[] = NO_DELTAS;
+    for (const choice of choices) {
       if (choice.index !== undefined && choice.index !== 0) continue;
       const delta = (choice.delta ?? {}) as LenientDelta;
       const reasoning = delta.reasoning_content ?? delta.reasoning;
       if (typeof reasoning === 'string' && reasoning !== '') {
         this.reasoning += reasoning;
-        yield { type: 'reasoning', delta: reasoning };
+        deltas = append(deltas, { type: 'reasoning', delta: reasoning });
       }
       if (typeof delta.content === 'string' && delta.content !== '') {
         this.content += delta.content;
-        yield { type: 'text', delta: delta.content };
+        deltas = append(deltas, { type: 'text', delta: delta.content });
       }
-      const toolCalls = (delta.tool_calls ?? []) as LenientToolCallDelta[];
-      for (const callDelta of toolCalls) yield* this.acceptToolCall(callDelta);
+      const toolCalls = delta.tool_calls as LenientToolCallDelta[] | undefined;
+      if (toolCalls) for (const callDelta of toolCalls) deltas = this.acceptToolCall(callDelta, deltas);
       if (choice.finish_reason) this.finishReason = choice.finish_reason;
     }
+    return deltas;
   }
 
-  private *acceptToolCall(callDelta: LenientToolCallDelta): Generator<ModelDelta> {
+  private acceptToolCall(callDelta: LenientToolCallDelta, deltas: ModelDelta[]): ModelDelta[] {
     const index = callDelta.index ?? this.indexWithoutIndex(callDelta);
     const call = (this.calls[index] ??= { id: undefined, name: '', arguments: '', started: false });
     if (callDelta.id) call.id = callDelta.id;
@@ -63,15 +80,16 @@ export class StreamAccumulator {
     if (callDelta.function?.name && call.name === '') call.name = callDelta.function.name;
     if (!call.started && call.name !== '') {
       call.started = true;
-      yield { type: 'toolCallStart', index, id: this.idOf(call, index), name: call.name };
+      deltas = append(deltas, { type: 'toolCallStart', index, id: this.idOf(call, index), name: call.name });
       // Arguments that came before the name was known.
-      if (call.arguments !== '') yield { type: 'toolCallArgs', index, delta: call.arguments };
+      if (call.arguments !== '') deltas = append(deltas, { type: 'toolCallArgs', index, delta: call.arguments });
     }
     const args = callDelta.function?.arguments;
     if (typeof args === 'string' && args !== '') {
       call.arguments += args;
-      if (call.started) yield { type: 'toolCallArgs', index, delta: args };
+      if (call.started) deltas = append(deltas, { type: 'toolCallArgs', index, delta: args });
     }
+    return deltas;
   }
 
   /** Servers that omit `index`: an id or a name opens a new call, anything else continues the last one. */

@@ -1,31 +1,33 @@
 // Agent time: a deadline fires after its agent time, and time paused (a
-// person deciding) does not count.
+// person deciding) does not count. Mocked timers and Date make it exact, so a
+// busy machine cannot turn it into a race.
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
+import { afterEach, beforeEach, it, mock } from 'node:test';
 import { AgentClock } from '../../../src/agent/agentClock';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 1_000_000 }));
+afterEach(() => mock.timers.reset());
 
-it('fires a deadline after its agent time; paused time does not count', async () => {
-  const clock = new AgentClock();
+it('fires a deadline after its agent time; paused time does not count', () => {
+  const clock = new AgentClock(() => Date.now());
   let fired = 0;
-  const started = Date.now();
   clock.deadline(150, () => fired++);
-  await sleep(50);
+  mock.timers.tick(50);
   const resume = clock.pause();
-  await sleep(200);
+  mock.timers.tick(200);
   assert.equal(fired, 0, 'not while paused');
   resume();
   resume(); // once only
-  await sleep(60);
-  assert.equal(fired, 0, 'about 50 ms of agent time were left');
-  await sleep(120);
+  mock.timers.tick(99);
+  assert.equal(fired, 0, '100 ms of agent time were left');
+  mock.timers.tick(1);
   assert.equal(fired, 1);
-  assert.ok(Date.now() - started >= 340);
+  mock.timers.tick(1_000);
+  assert.equal(fired, 1, 'once only');
 });
 
-it('nested pauses resume the clock only when the last one ends; dispose cancels', async () => {
-  const clock = new AgentClock();
+it('nested pauses resume the clock only when the last one ends; dispose cancels', () => {
+  const clock = new AgentClock(() => Date.now());
   let fired = 0;
   const first = clock.pause();
   const second = clock.pause();
@@ -33,10 +35,10 @@ it('nested pauses resume the clock only when the last one ends; dispose cancels'
   const cancelled = clock.deadline(30, () => fired++);
   cancelled.dispose();
   first();
-  await sleep(60);
+  mock.timers.tick(60);
   assert.equal(fired, 0, 'still paused by the second wait');
   assert.equal(clock.paused, true);
   second();
-  await sleep(60);
+  mock.timers.tick(30);
   assert.equal(fired, 1);
 });

@@ -1,0 +1,106 @@
+// `npm run bench` (activation part): Tandem's activation time as VS Code
+// itself reports it — the "Activation: N ms" of Developer: Show Running
+// Extensions (VS Code's activate-call plus activate-resolved time; the hover
+// says what activated it) — in code-server, over several fresh extension hosts
+// (each window reload starts one); the median is reported. Also the sizes of
+// the built bundles. Needs `npm run build` (the `bench` script builds first).
+//   TANDEM_BENCH_ACTIVATIONS (default 5): how many extension hosts to sample.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { launchVsCode, type VsCodeSession } from '../test/e2e/harness';
+import { median, updateResults } from './benchResults';
+
+const SAMPLES = Number(process.env['TANDEM_BENCH_ACTIVATIONS'] ?? 5);
+const root = path.resolve(__dirname, '..');
+
+export interface ActivationFigures {
+  /** Median of VS Code's reported activation time, ms. */
+  ms: number;
+  samplesMs: number[];
+  /** VS Code's hover text of the last sample (what activated it). */
+  reportedAs: string;
+  /** dist/*.js sizes in bytes; extension.js is what activation loads, host.js loads right after. */
+  bundleBytes: Record<string, number>;
+}
+
+export function bundleSizes(): Record<string, number> {
+  const dist = path.join(root, 'dist');
+  const sizes: Record<string, number> = {};
+  for (const name of fs.readdirSync(dist).filter((file) => file.endsWith('.js')).sort()) {
+    sizes[name] = fs.statSync(path.join(dist, name)).size;
+  }
+  return sizes;
+}
+
+/** Reads Tandem's row of the Running Extensions editor: its "Activation: N ms" and the hover behind it. */
+async function reportedActivation(session: VsCodeSession): Promise<{ ms: number; hover: string }> {
+  // Tandem activates on startup finished: until then its row is missing or has no time yet, so ask again.
+  const row = session.page.locator('.runtime-extensions-editor .monaco-list-row', { has: session.page.locator('.name', { hasText: /^Tandem$/ }) }).first();
+  const time = row.locator('.activation-time');
+  const deadline = Date.now() + 90_000;
+  let text = '';
+  while (!/\d\s*ms/.test(text)) {
+    if (Date.now() > deadline) throw new Error(`Running Extensions showed no activation time for Tandem within 90 s (last: "${text}")`);
+    await session.runCommand('workbench.action.showRuntimeExtensions', 'Developer: Show Running Extensions');
+    text = (await time.waitFor({ state: 'visible', timeout: 5_000 }).then(() => time.textContent()).catch(() => '')) ?? '';
+  }
+  const match = /([\d.]+)\s*ms/.exec(text);
+  if (!match) throw new Error(`no activation time in "${text}"`);
+  await time.hover();
+  const hover = session.page.locator('.workbench-hover, .monaco-hover').first();
+  const hoverText = (await hover.waitFor({ state: 'visible', timeout: 5_000 }).then(() => hover.innerText()).catch(() => '')).trim();
+  await session.page.keyboard.press('Escape');
+  return { ms: Number(match[1]), hover: `${text.trim()}${hoverText ? ` — ${hoverText.replace(/\s+/g, ' ')}` : ''}` };
+}
+
+/** Samples activation in `session`'s window, reloading it between samples (each reload starts a new extension host). */
+export async function measureActivation(session: VsCodeSession, samples: number): Promise<ActivationFigures> {
+  const samplesMs: number[] = [];
+  let reportedAs = '';
+  for (let sample = 0; sample < samples; sample++) {
+    if (sample > 0) {
+      // No editor restored into the next window: it starts as the first one did.
+      await session.runCommand('workbench.action.closeAllEditors', 'View: Close All Editors');
+      await session.reload();
+    }
+    const reported = await reportedActivation(session);
+    samplesMs.push(reported.ms);
+    reportedAs = reported.hover;
+  }
+  return { ms: median(samplesMs), samplesMs, reportedAs, bundleBytes: bundleSizes() };
+}
+
+/** One code-server window for `body`, closed afterwards; its logs are printed when `body` fails. */
+export async function withVsCode<T>(body: (session: VsCodeSession) => Promise<T>): Promise<T> {
+  const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-bench-vscode-'));
+  const session = await launchVsCode({ workspace });
+  try {
+    return await body(session);
+  } catch (error) {
+    console.error(session.logs());
+    throw error;
+  } finally {
+    await session.close();
+    fs.rmSync(workspace, { recursive: true, force: true });
+  }
+}
+
+export function printActivation(figures: ActivationFigures): void {
+  console.log(`activation ${figures.ms} ms (median of ${figures.samplesMs.join(', ')}; goal < 25 ms) — ${figures.reportedAs}`);
+  for (const [name, bytes] of Object.entries(figures.bundleBytes)) console.log(`  dist/${name.padEnd(14)} ${(bytes / 1024).toFixed(1).padStart(8)} KiB`);
+}
+
+async function main(): Promise<void> {
+  console.log(`activation: ${SAMPLES} extension hosts in code-server, as Developer: Show Running Extensions reports it`);
+  const figures = await withVsCode((session) => measureActivation(session, SAMPLES));
+  printActivation(figures);
+  updateResults('activation', figures);
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
