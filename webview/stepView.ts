@@ -219,6 +219,9 @@ function updateInPlace(article: HTMLElement, step: Step): boolean {
     if (!markdown) return false;
     markdown.update(step.text);
     body.setAttribute('aria-busy', String(!step.done));
+    // Streamed text that turns out to be the answer (no tool call followed) gets the answer hook too.
+    if (step.messageKind === 'answer') body.setAttribute('data-testid', 'answer');
+    else body.removeAttribute('data-testid');
   } else {
     const shown = thinkingShown.get(body) ?? 0;
     body.append(step.text.slice(shown)); // thinking only grows while it is live

@@ -369,9 +369,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.log.warn(`welcome: ${baseUrl} / ${model} is not among the local models found; ignored`);
       return;
     }
-    await writeUserSetting('functionCallModel.baseUrl', baseUrl);
+    // The model first: the welcome view goes away with the last write, when all of it is in place.
     await writeUserSetting('functionCallModel.model', model);
     if (this.settings().functionCallModel.provider === 'vscode') await writeUserSetting('functionCallModel.provider', 'openai');
+    await writeUserSetting('functionCallModel.baseUrl', baseUrl);
     this.log.info(`welcome: the function-call model is now ${model} at ${baseUrl} (user settings)`);
   }
 
@@ -381,8 +382,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.log.warn(`welcome: VS Code offers no model ${id}; ignored`);
       return;
     }
-    await writeUserSetting('functionCallModel.provider', 'vscode');
     await writeUserSetting('functionCallModel.model', id);
+    await writeUserSetting('functionCallModel.provider', 'vscode');
     this.log.info(`welcome: the function-call model is now VS Code's ${id} (user settings)`);
   }
 

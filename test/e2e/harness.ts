@@ -45,6 +45,8 @@ export interface LaunchOptions {
    * untrusted, in Restricted Mode, without the startup prompt.
    */
   workspaceTrust?: boolean;
+  /** Extra code-server arguments, e.g. `--enable-proposed-api <extension id>`. */
+  codeServerArgs?: string[];
 }
 
 const chromiumPath = '/usr/bin/chromium';
@@ -106,7 +108,7 @@ export async function launchVsCode(options: LaunchOptions): Promise<VsCodeSessio
     fs.rmSync(scratch, { recursive: true, force: true });
   };
   try {
-    server = await startCodeServer({ userDataDir, extensionsDir, workspace, env: options.env ?? {}, workspaceTrust: options.workspaceTrust ?? false });
+    server = await startCodeServer({ userDataDir, extensionsDir, workspace, env: options.env ?? {}, workspaceTrust: options.workspaceTrust ?? false, extraArgs: options.codeServerArgs ?? [] });
     browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
     // tsx compiles test files with esbuild's keepNames, so a function passed to

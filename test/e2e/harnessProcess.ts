@@ -47,6 +47,8 @@ export async function startCodeServer(options: {
   signal?: AbortSignal;
   /** Keep Workspace Trust (default: off, with --disable-workspace-trust). */
   workspaceTrust?: boolean;
+  /** Extra code-server arguments, before the folder. */
+  extraArgs?: readonly string[];
 }): Promise<CodeServerProcess> {
   if (!fs.existsSync(codeServerBinary)) {
     throw new Error(`code-server is not installed at ${codeServerBinary}; run: bash scripts/setup-vscode.sh`);
@@ -63,6 +65,7 @@ export async function startCodeServer(options: {
     '--config', path.join(options.userDataDir, 'code-server.yaml'),
     // e.g. TANDEM_CODE_SERVER_LOG=trace when debugging the workbench itself.
     ...(process.env['TANDEM_CODE_SERVER_LOG'] ? ['--log', process.env['TANDEM_CODE_SERVER_LOG']] : []),
+    ...(options.extraArgs ?? []),
     options.workspace,
   ];
   let output = '';

@@ -52,8 +52,21 @@ after(async () => {
   fs.rmSync(workspace, { recursive: true, force: true });
 });
 
-function userSettings(): Record<string, unknown> {
-  return JSON.parse(fs.readFileSync(path.join(session!.userDataDir, 'User', 'settings.json'), 'utf8')) as Record<string, unknown>;
+/** The user settings once `ready` holds (the file may be mid-write when first read). */
+async function settingsWhen(ready: (settings: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+  const file = path.join(session!.userDataDir, 'User', 'settings.json');
+  const deadline = Date.now() + 10_000;
+  let last: Record<string, unknown> = {};
+  while (Date.now() < deadline) {
+    try {
+      last = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+      if (ready(last)) return last;
+    } catch {
+      // Being written: read again.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return last;
 }
 
 async function typeIntoInputBox(page: Page, text: string): Promise<string> {
@@ -110,7 +123,8 @@ test('with nothing configured the welcome view shows; a key or a local server ma
     // Choose the local server's model: user settings point at it, and a run works.
     await view.locator(`[data-testid="welcome-local-model"][data-model="${localModel}"]`).click();
     await welcomeHidden(view);
-    const written = userSettings();
+    // VS Code writes the two settings one after the other: read once both are there.
+    const written = await settingsWhen((settings) => settings['tandem.functionCallModel.model'] === localModel && settings['tandem.functionCallModel.baseUrl'] === server!.baseUrl);
     assert.equal(written['tandem.functionCallModel.baseUrl'], server.baseUrl);
     assert.equal(written['tandem.functionCallModel.model'], localModel);
 

@@ -1,0 +1,111 @@
+// Issue 10, provider `vscode`: Tandem on VS Code's language models. code-server
+// has none (no Copilot), so a tiny test extension (test/fixtures/fake-lm-extension)
+// registers a scripted one through VS Code 1.100's proposed chatProvider API.
+// Checked: the tools go in the request, the model's LanguageModelToolCallPart
+// runs the workspace tool, its result comes back as a LanguageModelToolResultPart,
+// the reply streams into the panel, usage is estimated (countTokens), and
+// Select Models lists the model beside the endpoint's.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { repositoryRoot } from './harnessProcess';
+import { launchVsCode, type VsCodeSession } from './harness';
+
+const fakeExtension = path.join(repositoryRoot, 'test', 'fixtures', 'fake-lm-extension');
+let session: VsCodeSession | undefined;
+let scratch: string;
+let requestLog: string;
+
+interface LoggedLmRequest {
+  readonly tools: string[];
+  readonly messages: { role: string; parts: { kind: string; text?: string; name?: string; callId?: string }[] }[];
+}
+
+before(async () => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-vscode-lm-'));
+  const workspace = path.join(scratch, 'workspace');
+  fs.mkdirSync(workspace);
+  fs.writeFileSync(path.join(workspace, 'launch-notes.md'), '# Launch\n');
+  requestLog = path.join(scratch, 'lm-requests.jsonl');
+  session = await launchVsCode({
+    workspace,
+    extensions: [fakeExtension],
+    codeServerArgs: ['--enable-proposed-api', 'tandem-test.fake-lm'],
+    env: { FAKE_LM_LOG: requestLog, TANDEM_LOCAL_SERVERS: 'None=http://127.0.0.1:9/v1' },
+    settings: {
+      'tandem.functionCallModel.provider': 'vscode',
+      'tandem.functionCallModel.model': 'fake-lm-1',
+      'tandem.agent.mode': 'agent',
+    },
+  });
+});
+
+after(async () => {
+  await session?.close();
+  fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+function loggedRequests(): LoggedLmRequest[] {
+  if (!fs.existsSync(requestLog)) return [];
+  return fs.readFileSync(requestLog, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as LoggedLmRequest);
+}
+
+test("provider vscode runs a tool through VS Code's language model API and answers", { timeout: 120_000 }, async () => {
+  assert.ok(session);
+  try {
+    const view = await session.webview();
+    await view.locator('[data-testid="prompt"]').fill('What is in this folder?');
+    await view.locator('[data-testid="send"]').click();
+    // The model answers in the tool phase (no tool call): that text is the answer.
+    const answer = view.locator('[data-testid="answer"]:visible').last();
+    await answer.waitFor({ state: 'visible', timeout: 45_000 });
+    const deadline = Date.now() + 30_000;
+    while (!(await answer.innerText()).includes('launch-notes.md') && Date.now() < deadline) await view.waitForTimeout(200);
+    assert.match(await answer.innerText(), /FAKE-LM answer\. The tool said: .*launch-notes\.md/);
+    assert.equal(await view.locator('[data-testid="welcome"]').isVisible(), false);
+
+    const toolCalls = await view.locator('[data-testid="step"][data-kind="tool-call"]').allInnerTexts();
+    assert.equal(toolCalls.length, 1);
+    assert.match(toolCalls[0]!, /list_dir/);
+
+    const requests = loggedRequests();
+    assert.ok(requests.length >= 2, `expected at least two requests, saw ${requests.length}`);
+    assert.ok(requests[0]!.tools.includes('list_dir') && requests[0]!.tools.includes('read_file'), `tools offered: ${requests[0]!.tools.join(', ')}`);
+    const second = requests[1]!;
+    const parts = second.messages.flatMap((message) => message.parts.map((part) => ({ role: message.role, ...part })));
+    assert.ok(parts.some((part) => part.role === 'assistant' && part.kind === 'toolCall' && part.name === 'list_dir' && part.callId === 'fake-call-1'), 'the tool call went back as a LanguageModelToolCallPart');
+    assert.ok(parts.some((part) => part.role === 'user' && part.kind === 'toolResult' && part.callId === 'fake-call-1' && /launch-notes\.md/.test(part.text ?? '')), 'the tool result went back as a LanguageModelToolResultPart');
+
+    // No usage from the API: counted with countTokens and marked as estimated.
+    const usage = await view.locator('[data-testid="usage"]').innerText();
+    assert.match(usage, /fake-lm-1/);
+    assert.match(usage, /~\d+/);
+    await session.screenshot('vscode-lm-run');
+  } catch (error) {
+    await session.screenshot('vscode-lm-failure').catch(() => undefined);
+    const frame = await session.webview().catch(() => undefined);
+    console.error('panel steps:', await frame?.evaluate(() => [...document.querySelectorAll('[data-testid="step"]')].map((node) => node.outerHTML.slice(0, 600)).join('\n')));
+    console.error(session.logs());
+    console.error(JSON.stringify(loggedRequests().map((request) => ({ tools: request.tools.length, messages: request.messages.map((message) => `${message.role}: ${message.parts.map((part) => `${part.kind}${part.name ? ` ${part.name}` : ''} ${(part.text ?? '').slice(0, 60)}`).join(' | ')}`) }))));
+    throw error;
+  }
+});
+
+test("Select Models lists VS Code's language models beside the endpoint's", { timeout: 60_000 }, async () => {
+  assert.ok(session);
+  try {
+    await session.runCommand('tandem.selectModels');
+    const widget = session.page.locator('.quick-input-widget');
+    await widget.locator('.quick-input-list .monaco-list-row').first().waitFor({ state: 'visible', timeout: 20_000 });
+    const text = await widget.innerText();
+    assert.match(text, /Fake LM/);
+    assert.doesNotMatch(text, /No VS Code language models/);
+    await session.page.keyboard.press('Escape');
+  } catch (error) {
+    await session.screenshot('vscode-lm-picker-failure').catch(() => undefined);
+    console.error(session.logs());
+    throw error;
+  }
+});
