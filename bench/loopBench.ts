@@ -85,7 +85,7 @@ export async function measureLoop(stackNames: readonly string[], rounds: number,
 export function loopTable(results: Record<string, LoopFigures>): string {
   const floor = results['floor'];
   const ratio = (value: number, base: number | undefined) => (base ? ` (${(value / base).toFixed(2)}x)` : '');
-  const lines = ['stack          cpu ms/run        wall ms/run       requests  µs cpu/chunk   alloc MB/run'];
+  const lines = ['stack          cpu ms/run        wall ms/run       requests  µs cpu/chunk (over floor)  alloc MB/run'];
   for (const [name, figures] of Object.entries(results)) {
     lines.push(
       [
@@ -93,7 +93,7 @@ export function loopTable(results: Record<string, LoopFigures>): string {
         `${figures.cpuMsPerRun.toFixed(2)}${ratio(figures.cpuMsPerRun, floor?.cpuMsPerRun)}`.padEnd(18),
         `${figures.wallMsPerRun.toFixed(2)}${ratio(figures.wallMsPerRun, floor?.wallMsPerRun)}`.padEnd(18),
         String(figures.requestsPerRun).padEnd(10),
-        figures.usCpuPerChunk.toFixed(1).padEnd(15),
+        `${figures.usCpuPerChunk.toFixed(1)}${floor ? ` (${(figures.usCpuPerChunk - floor.usCpuPerChunk >= 0 ? '+' : '')}${(figures.usCpuPerChunk - floor.usCpuPerChunk).toFixed(1)})` : ''}`.padEnd(27),
         figures.allocMbPerRun.toFixed(2),
       ].join(''),
     );
