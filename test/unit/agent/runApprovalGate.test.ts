@@ -3,7 +3,7 @@
 // the policy (alwaysAllow, sensitive), "Always allow" applying within the run,
 // and the clock paused while a person decides.
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, mock } from 'node:test';
 import { randomUUID } from 'node:crypto';
 import { AgentClock } from '../../../src/agent/agentClock';
 import { runAgent } from '../../../src/agent/runAgent';
@@ -131,10 +131,11 @@ describe('approvals in the run', () => {
   it('an approval that waits past maxExecutionSeconds still lands: the clock is paused while it waits', async () => {
     const model = await serve([fc({ toolCalls: [store('a', 'slow-1')] }), fc({ content: 'done' }), answer('stored')]);
     const tool = new TableTool('store', { a: 'stored a' }, false);
-    const approver = new ScriptedApprover(['approved'], 1500);
+    // 2 s of agent time is plenty for the model turns even on a busy machine; the person takes 3.5 s.
+    const approver = new ScriptedApprover(['approved'], 3500);
     const started = Date.now();
-    const events = await run(settingsFor(model, { maxExecutionSeconds: 0.5 }), [tool], approver);
-    assert.ok(Date.now() - started >= 1500);
+    const events = await run(settingsFor(model, { maxExecutionSeconds: 2 }), [tool], approver);
+    assert.ok(Date.now() - started >= 3500);
     assert.equal(tool.runs, 1, 'the approved call ran');
     const finished = events.find((event) => event.type === 'RUN_FINISHED');
     assert.notEqual((finished?.['result'] as { stopReason?: string }).stopReason, 'timeLimit');
@@ -142,15 +143,23 @@ describe('approvals in the run', () => {
   });
 
   it('the clock: a paused deadline does not fire, and fires after the remaining agent time', async () => {
-    const clock = new AgentClock();
-    let fired = 0;
-    clock.deadline(100, () => fired++);
-    const resume = clock.pause();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    assert.equal(fired, 0);
-    resume();
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    assert.equal(fired, 1);
+    // Mocked timers and Date: exact, whatever the machine's load.
+    mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 1_000_000 });
+    try {
+      const clock = new AgentClock(() => Date.now());
+      let fired = 0;
+      clock.deadline(100, () => fired++);
+      const resume = clock.pause();
+      mock.timers.tick(200);
+      assert.equal(fired, 0);
+      resume();
+      mock.timers.tick(99);
+      assert.equal(fired, 0);
+      mock.timers.tick(1);
+      assert.equal(fired, 1);
+    } finally {
+      mock.timers.reset();
+    }
   });
 
   it('Stop while an approval waits ends the run and records the request as cancelled', async () => {
