@@ -205,19 +205,22 @@ describe('workspace tools in the extension host', () => {
     assert.equal(fs.readFileSync(file('stored.ts'), 'utf8'), 'before\n');
   });
 
-  it('decides only the request named exactly: by id or by its own diff, never the oldest by fallback', async () => {
-    fs.writeFileSync(file('first.ts'), 'first\n');
-    fs.writeFileSync(file('second.ts'), 'second\n');
-    const first = run('write_file', { path: 'tools-it/first.ts', content: 'first changed\n' }, 'it-exact');
+  it('decides only the request named exactly: by id or by its own diff, never the oldest by fallback', async function () {
+    // Two diffs open at once plus the diagnostics wait after the approved write: more than mocha's 20 s on a busy
+    // host. Plain text files, since this is about routing decisions, not about a language server starting.
+    this.timeout(60_000);
+    fs.writeFileSync(file('first.txt'), 'first\n');
+    fs.writeFileSync(file('second.txt'), 'second\n');
+    const first = run('write_file', { path: 'tools-it/first.txt', content: 'first changed\n' }, 'it-exact');
     await waitFor('the first request', () => (ApprovalCenter.current()?.pendingRequests().length ?? 0) === 1);
-    const second = run('write_file', { path: 'tools-it/second.ts', content: 'second changed\n' }, 'it-exact');
+    const second = run('write_file', { path: 'tools-it/second.txt', content: 'second changed\n' }, 'it-exact');
     await waitFor('both requests', () => (ApprovalCenter.current()?.pendingRequests().length ?? 0) === 2);
     const center = ApprovalCenter.current()!;
     const [firstId, secondId] = center.pendingRequests().map((pending) => pending.id);
     assert.ok(firstId && secondId && firstId !== secondId);
     // Unknown targets decide nothing (the old code fell back to the oldest request).
     assert.equal(await vscode.commands.executeCommand('tandem.approveEdit', 'no-such-id'), false);
-    assert.equal(await vscode.commands.executeCommand('tandem.approveEdit', vscode.Uri.file(file('first.ts'))), false);
+    assert.equal(await vscode.commands.executeCommand('tandem.approveEdit', vscode.Uri.file(file('first.txt'))), false);
     assert.equal(center.answer('no-such-id', 'approved'), false);
     assert.equal(center.answer(secondId, 'alwaysAllowed'), false, '"Always allow" only where it was offered');
     assert.equal(center.pendingRequests().length, 2);
@@ -225,11 +228,11 @@ describe('workspace tools in the extension host', () => {
     assert.equal(center.answer(secondId, 'approved'), true);
     assert.match((await second).text, /^Replaced/u);
     assert.deepEqual(center.pendingRequests().map((pending) => pending.id), [firstId]);
-    assert.equal(fs.readFileSync(file('first.ts'), 'utf8'), 'first\n');
+    assert.equal(fs.readFileSync(file('first.txt'), 'utf8'), 'first\n');
     assert.equal(await vscode.commands.executeCommand('tandem.rejectEdit', firstId), true);
     assert.equal((await first).text, REJECTED_EDIT_TEXT);
-    assert.equal(fs.readFileSync(file('first.ts'), 'utf8'), 'first\n');
-    assert.equal(fs.readFileSync(file('second.ts'), 'utf8'), 'second changed\n');
+    assert.equal(fs.readFileSync(file('first.txt'), 'utf8'), 'first\n');
+    assert.equal(fs.readFileSync(file('second.txt'), 'utf8'), 'second changed\n');
     await waitFor('the diffs to close', () => proposedDiffTabs().length === 0);
   });
 
