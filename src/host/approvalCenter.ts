@@ -140,29 +140,40 @@ export class ApprovalCenter implements vscode.TextDocumentContentProvider {
     const onAbort = (): void => settle(new CancelledError());
     signal.addEventListener('abort', onAbort, { once: true });
     disposables.push({ dispose: () => signal.removeEventListener('abort', onAbort) });
+    // Whether the diff's tab has been seen open: from then on, its absence is a rejection.
+    let seen = false;
     if (proposedUri !== undefined) {
       // Closing the diff without deciding is a rejection.
       disposables.push(
         vscode.window.tabGroups.onDidChangeTabs((event) => {
           if (event.closed.some((tab) => isDiffOf(tab, proposedUri))) settle('rejected');
+          else if ([...event.opened, ...event.changed].some((tab) => isDiffOf(tab, proposedUri))) seen = true;
         }),
       );
     }
+    let shown: Promise<void> | undefined;
     try {
       await this.updateContext();
       if (request.kind === 'edit' && proposedUri !== undefined) {
-        await this.showDiff(id, request, proposedUri);
-        // The close event can be missed when the tab closes while the diff is
-        // still opening; once shown, a diff whose tab is gone is a rejection.
+        // The watch starts before the diff is asked for and does not wait for
+        // it: a tab closed while the diff is still opening can leave both the
+        // close event and the `vscode.diff` command without an answer (the
+        // likely cause of a CI hang). A diff seen and then gone, or not there
+        // 2 s after it was shown, is a rejection.
         const diffIsOpen = () => vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => isDiffOf(tab, proposedUri)));
-        const shownAt = Date.now();
-        let seen = diffIsOpen();
+        let shownAt: number | undefined;
         const watch = setInterval(() => {
-          const open = diffIsOpen();
-          if (open) seen = true;
-          else if (seen || Date.now() - shownAt > 2000) settle('rejected');
+          if (diffIsOpen()) seen = true;
+          else if (seen || (shownAt !== undefined && Date.now() - shownAt > 2000)) settle('rejected');
         }, 100);
         disposables.push({ dispose: () => clearInterval(watch) });
+        shown = this.showDiff(id, request, proposedUri);
+        shown.then(
+          () => {
+            shownAt = Date.now();
+          },
+          (error: unknown) => settle(error instanceof Error ? error : new Error(String(error))),
+        );
       }
       return await decision;
     } finally {
@@ -170,7 +181,13 @@ export class ApprovalCenter implements vscode.TextDocumentContentProvider {
       const index = this.pending.findIndex((item) => item.id === id);
       if (index >= 0) this.pending.splice(index, 1);
       void this.updateContext();
-      if (proposedUri !== undefined) await this.closeDiff(id, proposedUri);
+      if (proposedUri !== undefined) {
+        // A decision can come before the diff has finished opening (from the
+        // card): wait for it (briefly, since it may never answer), so the close
+        // finds its tab; if it opens later still, close it then.
+        if (shown !== undefined && !(await settlesWithin(shown, 3000))) void shown.then(() => this.closeDiff(id, proposedUri), () => undefined);
+        await this.closeDiff(id, proposedUri);
+      }
     }
   }
 
@@ -218,6 +235,19 @@ export class ApprovalCenter implements vscode.TextDocumentContentProvider {
 
   private async updateContext(): Promise<void> {
     await vscode.commands.executeCommand('setContext', EDIT_PENDING_CONTEXT, this.pending.length > 0);
+  }
+}
+
+/** Whether the promise settles (either way) within the time. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true, () => true), timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -56,18 +56,14 @@ export class VscodeWorkspaceHost implements WorkspaceHost {
       return;
     }
     // An existing text file: replace the document's text, so the editor's undo stack holds the change.
-    const open = findOpenDocument(absolutePath);
-    const document = open ?? (await vscode.workspace.openTextDocument(uri));
-    if (open === undefined && document.isDirty) {
-      // Unsaved text restored from a backup after a reload, which the change was not made against.
-      throw new Error(`${absolutePath} has unsaved changes in VS Code that were not seen; nothing was written. Read it again.`);
+    try {
+      await replaceDocumentText(uri, absolutePath, content);
+    } catch (error) {
+      // The document found open can be closed under us (the approval diff that
+      // held it closing a moment earlier): once more, with the document reopened.
+      if (!(error instanceof DocumentClosedError)) throw error;
+      await replaceDocumentText(uri, absolutePath, content);
     }
-    // Unsaved text the user typed stays unsaved: the change joins it in the editor and the document stays dirty.
-    const keepUnsaved = document.isDirty;
-    const fullRange = document.validateRange(new vscode.Range(0, 0, document.lineCount, 0));
-    edit.replace(document.uri, fullRange, new TextDecoder().decode(content));
-    await apply(edit, absolutePath);
-    if (!keepUnsaved && !(await document.save())) throw new Error(`VS Code could not save ${absolutePath}`);
   }
 
   async deleteFile(absolutePath: string, signal: AbortSignal): Promise<void> {
@@ -92,6 +88,29 @@ export class VscodeWorkspaceHost implements WorkspaceHost {
       return; // Already gone.
     }
     if (entries.length === 0) await vscode.workspace.fs.delete(uri, { recursive: false, useTrash: false });
+  }
+}
+
+class DocumentClosedError extends Error {}
+
+async function replaceDocumentText(uri: vscode.Uri, absolutePath: string, content: Uint8Array): Promise<void> {
+  const open = findOpenDocument(absolutePath);
+  const document = open ?? (await vscode.workspace.openTextDocument(uri));
+  if (open === undefined && document.isDirty) {
+    // Unsaved text restored from a backup after a reload, which the change was not made against.
+    throw new Error(`${absolutePath} has unsaved changes in VS Code that were not seen; nothing was written. Read it again.`);
+  }
+  // Unsaved text the user typed stays unsaved: the change joins it in the editor and the document stays dirty.
+  const keepUnsaved = document.isDirty;
+  try {
+    const edit = new vscode.WorkspaceEdit();
+    const fullRange = document.validateRange(new vscode.Range(0, 0, document.lineCount, 0));
+    edit.replace(document.uri, fullRange, new TextDecoder().decode(content));
+    await apply(edit, absolutePath);
+    if (!keepUnsaved && !(await document.save())) throw new Error(`VS Code could not save ${absolutePath}`);
+  } catch (error) {
+    if (document.isClosed && !keepUnsaved) throw new DocumentClosedError(error instanceof Error ? error.message : String(error));
+    throw error;
   }
 }
 
