@@ -4,12 +4,13 @@
 // announced to the consumer as a `retry` delta.
 
 import type OpenAI from 'openai';
-import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { CancelledError, ModelApiError } from '../common/errors';
 import type { ChatModel, ModelDelta, ModelSettings, ModelTurn, TokenUsage, TurnRequest } from './chatModel';
 import { classifyFailure, toModelApiError, type ModelFailure } from './modelFailure';
 import { toOpenAiMessages, toOpenAiTools } from './openAiMessages';
 import { resolveRetryOptions, retryDelayMs, type ResolvedRetryOptions, type RetryOptions } from './retryPolicy';
+import { SseChunkParser } from './sseChunks';
 import { StreamAccumulator, type WireUsage } from './streamAccumulator';
 import { samplingParameters } from './modelQuirks';
 import { fallbackFor, fallbackReason, rememberedFallbacks, rememberFallback, type RequestFallback } from './requestFallbacks';
@@ -164,13 +165,28 @@ async function* streamTurn(
     let chunks = 0;
     const watch = new StallWatch(stallMs, signal);
     try {
-      const stream = await client.chat.completions.create(body, { signal: watch.signal });
-      for await (const chunk of stream) {
-        watch.touch();
-        chunks++;
-        for (const delta of accumulator.accept(chunk)) yield delta;
+      // The raw response, read by SseChunkParser: the SDK's own stream costs far more per event (see sseChunks.ts).
+      const response = await client.chat.completions.create(body, { signal: watch.signal }).asResponse();
+      if (!response.body) throw new sdk.OpenAIError('Attempted to iterate over a response with no body');
+      const parser = new SseChunkParser((error) => new sdk.APIError(undefined, error as object, undefined, response.headers));
+      try {
+        for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
+          watch.touch();
+          for (const chunk of parser.push(bytes)) {
+            chunks++;
+            for (const delta of accumulator.accept(chunk as ChatCompletionChunk)) yield delta;
+          }
+          parser.check();
+        }
+        for (const chunk of parser.end()) {
+          chunks++;
+          for (const delta of accumulator.accept(chunk as ChatCompletionChunk)) yield delta;
+        }
+        parser.check();
+      } catch (error) {
+        // As in the SDK's stream, an abort ends the reading quietly; the checks below tell Stop from a stall.
+        if (!isAbort(error, sdk)) throw error;
       }
-      // The SDK ends the iteration quietly when the signal aborts.
       if (signal.aborted) throw new CancelledError();
       if (watch.stalled) throw new Error('stalled');
       // A body with no SSE event in it (e.g. a server that ignored `stream`) is not a reply.
