@@ -1,8 +1,13 @@
 // Composition root: wires the pieces and nothing else. Activation stays cheap
-// (measured ~1-3 ms to load and activate): everything but the view and the
-// command registrations lives in dist/host.js, a bundle of its own that is
-// loaded right after activate() returns; the MCP servers start then, and the
-// panel host (loop, model client, zod) on first use.
+// (its own share, logged as "Activated: own share N ms", is a few ms): activate()
+// only registers the view and the commands, and awaits nothing; everything else
+// lives in dist/host.js, a bundle of its own that is loaded in a later task,
+// after activate() returns; the MCP servers start then, and the panel host
+// (loop, model client, zod) on first use. onStartupFinished stays the
+// activation event: AG-UI autostart and MCP servers need Tandem running
+// without the view being opened.
+// First import: it timestamps the start of this module's evaluation.
+import { ownActivationLine } from './host/activationTiming';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registerCommands } from './host/commands';
@@ -17,7 +22,11 @@ function loadHostModule(): Promise<typeof import('./host/hostMain')> {
   return new Promise((resolve) => resolve(require(file) as typeof import('./host/hostMain')));
 }
 
+/** When this module's imports and body finished evaluating. */
+const moduleEnd = performance.now();
+
 export function activate(context: vscode.ExtensionContext): void {
+  const activateStart = performance.now();
   const log = new OutputLog();
   context.subscriptions.push(log);
   const services = () =>
@@ -36,8 +45,10 @@ export function activate(context: vscode.ExtensionContext): void {
     copyAgUiEndpoint: async () => (await services()).agui.copyEndpoint(),
     addContext: async (target, targets) => (await services()).context.addContext(target, targets),
   });
+  const activateEnd = performance.now();
   // Start MCP servers and register the approval commands without delaying activation.
   setTimeout(() => {
+    log.info(ownActivationLine(moduleEnd, activateStart, activateEnd));
     services().catch((error: unknown) => log.error(`Tandem failed to start: ${error instanceof Error ? error.message : String(error)}`));
   }, 0);
 }

@@ -6,6 +6,21 @@
 /** Characters of one tool result the model sees at most (about 8k tokens). */
 export const RESULT_CAP_CHARS = 32_000;
 
+/**
+ * Characters of one tool result that travel in its event (to the panel, to
+ * AG-UI clients, to the log): far more than the model reads, but a 10 MB
+ * output does not become a 10 MB message or DOM node.
+ */
+export const EVENT_RESULT_CAP_CHARS = 100_000;
+
+/** Results longer than this are not kept in the session cache: running the tool again is cheaper than holding them. */
+export const CACHEABLE_RESULT_CHARS = 1_000_000;
+
+/** A short preview for log lines. */
+export function logPreview(text: string, limit = 2_000): string {
+  return text.length <= limit ? text : `${text.slice(0, limit)} [… ${text.length - limit} more characters]`;
+}
+
 export function capResult(text: string, limit = RESULT_CAP_CHARS): string {
   if (text.length <= limit) return text;
   const tailLength = Math.floor(limit / 4);

@@ -5,7 +5,7 @@
 // calls run one after another, in the order the model gave.
 
 import { EventType } from '@ag-ui/core';
-import { capResult } from './resultCap';
+import { CACHEABLE_RESULT_CHARS, capResult, EVENT_RESULT_CAP_CHARS, logPreview } from './resultCap';
 import { randomUUID } from 'node:crypto';
 import type { ApprovalGate, Tool, ToolResult } from '../tools/tool';
 import { CustomEventName, type ToolCallStatus, type ToolStatusPayload } from '../protocol/agentEvents';
@@ -111,8 +111,8 @@ async function runOne(call: PlannedCall, context: ExecutionContext): Promise<Cal
     });
     // A tool that finished is reported even if the run was stopped meanwhile:
     // a completed write must never go unmentioned.
-    context.log?.(`tool ${tool.name} output${result.isError ? ' (error)' : ''}: ${result.text}`);
-    if (cacheable && !result.isError) context.cache.set(tool.name, args, result);
+    context.log?.(`tool ${tool.name} output${result.isError ? ' (error)' : ''}: ${logPreview(result.text)}`);
+    if (cacheable && !result.isError && result.text.length <= CACHEABLE_RESULT_CHARS) context.cache.set(tool.name, args, result);
     if (!tool.readOnly && !result.isError) context.cache.invalidate();
     return finish(args, result, result.isError ? 'failed' : 'done');
   } catch (error) {
@@ -126,7 +126,8 @@ async function runOne(call: PlannedCall, context: ExecutionContext): Promise<Cal
 function report(outcome: CallOutcome, context: ExecutionContext): void {
   const tool = context.tools.get(outcome.call.name);
   const note = context.notes.get(outcome.call.id);
-  const content = note ? `${outcome.result.text}\n\n${note}` : outcome.result.text;
+  const text = capResult(outcome.result.text, EVENT_RESULT_CAP_CHARS);
+  const content = note ? `${text}\n\n${note}` : text;
   context.emitter.emit({ type: EventType.TOOL_CALL_RESULT, messageId: randomUUID(), toolCallId: outcome.call.id, content, role: 'tool' });
   const status: ToolStatusPayload = {
     toolCallId: outcome.call.id,

@@ -3,10 +3,15 @@
 // in the request options; tool calls come back as LanguageModelToolCallPart
 // and results go back as LanguageModelToolResultPart. The API reports no
 // usage, so the counts come from `model.countTokens` and are marked estimated.
+// Temperature and max tokens go in `modelOptions` (languageModelOptions.ts); a
+// model saying the input is too long becomes a ContextOverflowError, which the
+// loop answers by condensing the conversation and asking once more.
 import * as vscode from 'vscode';
-import { CancelledError, ModelApiError } from '../common/errors';
+import { CancelledError, ContextOverflowError, ModelApiError } from '../common/errors';
 import type { ChatModel, ModelDelta, ModelSettings, ModelTurn, TokenUsage, ToolCall, TurnRequest } from '../models/chatModel';
+import { isContextOverflow } from '../models/contextOverflow';
 import { languageModelMessageText, toLanguageModelMessages, type LanguageModelMessage } from '../models/languageModelMessages';
+import { languageModelOptions } from '../models/languageModelOptions';
 
 /** What the pickers and the welcome view show of one VS Code model. */
 export interface VscodeModelInfo {
@@ -92,8 +97,10 @@ async function* streamTurn(settings: ModelSettings, request: TurnRequest, signal
     if (!model) throw noModelError(settings);
     const plan = toLanguageModelMessages(request.messages);
     const tools = (request.tools ?? []).map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters }));
+    const modelOptions = languageModelOptions(settings, model.id, model.family);
     const options: vscode.LanguageModelChatRequestOptions = {
       justification: 'Tandem runs your request with this model.',
+      ...(modelOptions ? { modelOptions } : {}),
       ...(tools.length > 0 ? { tools, toolMode: vscode.LanguageModelChatToolMode.Auto } : {}),
     };
     let content = '';
@@ -138,6 +145,14 @@ async function* streamTurn(settings: ModelSettings, request: TurnRequest, signal
 
 function toModelError(error: unknown, model: vscode.LanguageModelChat): ModelApiError {
   const text = error instanceof Error ? error.message : String(error);
+  if (isContextOverflow(error)) {
+    return new ContextOverflowError(`VS Code's model ${model.name} says the request does not fit its context window: ${text}`, {
+      retryable: false,
+      attempts: 1,
+      cause: error,
+      suggestion: `Start a new chat (Tandem: New Chat) or send a shorter message; ${model.name} takes at most ${model.maxInputTokens} input tokens.`,
+    });
+  }
   const code = error instanceof vscode.LanguageModelError ? error.code : undefined;
   const suggestion =
     code === 'NoPermissions'

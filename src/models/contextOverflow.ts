@@ -6,10 +6,12 @@
 //   vLLM       "This model's maximum context length is N tokens. However, you requested M tokens (…)" / "… and your request has M input tokens"
 //   llama.cpp  type `exceed_context_size_error`: "request (M tokens) exceeds the available context size (N tokens)"; older "the request exceeds the available context size, try increasing it"
 //   Ollama     "the input length exceeds the context length"
+//   VS Code language models (`vscode.lm`): GitHub Copilot Chat, and the providers built on VS Code's
+//              provider sample, throw a plain Error "Message exceeds token limit." before sending
 //   LM Studio  "Trying to keep the first M tokens when context the overflows. However, the model is loaded with context length of only N tokens, …"; older "Input length M exceeds context length N"
 const OVERFLOW_CODES = new Set(['context_length_exceeded', 'exceed_context_size_error', 'string_above_max_length']);
 const OVERFLOW_TEXT =
-  /maximum context length|exceeds? the (?:available )?context (?:size|length|window)|input length (?:\d+ )?exceeds (?:the )?context length|context the overflows|when context overflows|reached context length|is too long and exceeds limit|context length exceeded|context window (?:is )?(?:full|exceeded)|prompt is too long|too many tokens in (?:the )?(?:prompt|request)/i;
+  /maximum context length|exceeds? the (?:available )?context (?:size|length|window)|input length (?:\d+ )?exceeds (?:the )?context length|context the overflows|when context overflows|reached context length|is too long and exceeds limit|context length exceeded|context window (?:is )?(?:full|exceeded)|prompt is too long|too many tokens in (?:the )?(?:prompt|request)|message exceeds token limit/i;
 
 /** True when an error's code or text says the request is larger than the model's window. */
 export function isContextOverflow(error: unknown): boolean {

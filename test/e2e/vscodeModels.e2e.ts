@@ -4,7 +4,10 @@
 // Checked: the tools go in the request, the model's LanguageModelToolCallPart
 // runs the workspace tool, its result comes back as a LanguageModelToolResultPart,
 // the reply streams into the panel, usage is estimated (countTokens), and
-// Select Models lists the model beside the endpoint's.
+// Select Models lists the model beside the endpoint's; the temperature and max
+// tokens settings reach the model as modelOptions; the model's too-long-input
+// error ("Message exceeds token limit.", as Copilot Chat throws it) is a
+// context overflow.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -20,6 +23,7 @@ let requestLog: string;
 
 interface LoggedLmRequest {
   readonly tools: string[];
+  readonly modelOptions: Record<string, unknown> | null;
   readonly messages: { role: string; parts: { kind: string; text?: string; name?: string; callId?: string }[] }[];
 }
 
@@ -37,6 +41,8 @@ before(async () => {
     settings: {
       'tandem.functionCallModel.provider': 'vscode',
       'tandem.functionCallModel.model': 'fake-lm-1',
+      'tandem.functionCallModel.temperature': 0.25,
+      'tandem.functionCallModel.maxTokens': 777,
       'tandem.agent.mode': 'agent',
     },
   });
@@ -73,6 +79,7 @@ test("provider vscode runs a tool through VS Code's language model API and answe
     const requests = loggedRequests();
     assert.ok(requests.length >= 2, `expected at least two requests, saw ${requests.length}`);
     assert.ok(requests[0]!.tools.includes('list_dir') && requests[0]!.tools.includes('read_file'), `tools offered: ${requests[0]!.tools.join(', ')}`);
+    for (const request of requests) assert.deepEqual(request.modelOptions, { temperature: 0.25, max_tokens: 777 }, 'the sampling settings arrive as modelOptions');
     const second = requests[1]!;
     const parts = second.messages.flatMap((message) => message.parts.map((part) => ({ role: message.role, ...part })));
     assert.ok(parts.some((part) => part.role === 'assistant' && part.kind === 'toolCall' && part.name === 'list_dir' && part.callId === 'fake-call-1'), 'the tool call went back as a LanguageModelToolCallPart');
@@ -105,6 +112,27 @@ test("Select Models lists VS Code's language models beside the endpoint's", { ti
     await session.page.keyboard.press('Escape');
   } catch (error) {
     await session.screenshot('vscode-lm-picker-failure').catch(() => undefined);
+    console.error(session.logs());
+    throw error;
+  }
+});
+
+test("the model's too-long-input error is a context overflow, not a plain failure", { timeout: 90_000 }, async () => {
+  assert.ok(session);
+  try {
+    // A new chat: nothing older to condense, so the overflow ends the run with its own error at once.
+    await session.runCommand('tandem.newChat');
+    const view = await session.webview();
+    await view.locator('[data-testid="prompt"]').fill('FAKE-LM-OVERFLOW: explain everything');
+    await view.locator('[data-testid="send"]').click();
+    const error = view.locator('[data-testid="step"][data-kind="error"]').last();
+    await error.waitFor({ state: 'visible', timeout: 45_000 });
+    const text = await error.innerText();
+    assert.match(text, /does not fit the context window of "fake-lm-1"/);
+    assert.match(text, /Message exceeds token limit/);
+    assert.match(await error.locator('[data-testid="error-suggestion"]').innerText(), /New Chat|shorter message/);
+  } catch (error) {
+    await session.screenshot('vscode-lm-overflow-failure').catch(() => undefined);
     console.error(session.logs());
     throw error;
   }

@@ -146,6 +146,12 @@ describe('workspace faults', () => {
     assert.match(result, /^start of the log/);
     assert.match(result, /end of the log: 3 errors$/);
     assert.ok(eventLines(conversation.events).length < 1_000_000, 'the conversation as stored on disk does not keep 10 MB either');
+    // Nor does the event the panel and AG-UI clients get: head and tail, and how much was left out.
+    const shown = conversation.events.find((event) => event.type === 'TOOL_CALL_RESULT')?.['content'] as string;
+    assert.ok(shown.length < 120_000, `the result event carries ${shown.length} characters`);
+    assert.match(shown, /^start of the log/);
+    assert.match(shown, /\[\.\.\. 10\d{6} characters left out/);
+    assert.match(shown, /end of the log: 3 errors$/);
     await carriesOn(conversation, kit.tools);
   });
 
