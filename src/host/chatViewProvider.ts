@@ -1,5 +1,5 @@
 // The `tandem.chat` webview view: its HTML (strict CSP with a nonce), the
-// transport to the panel (events coalesced per frame), and the handling of
+// transport to the panel (events merged and paced, panelEventQueue.ts), and the handling of
 // every message from the panel, validated with zod first.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -16,7 +16,7 @@ import { PanelElicitor } from './panelElicitor';
 import { signalFromToken } from './cancellation';
 import { exportTranscript } from './transcriptExport';
 import { ConversationStore, JsonFileState, type StoredConversation } from './conversationStore';
-import { appendCompacted } from '../protocol/eventCompaction';
+import { PanelEventQueue } from './panelEventQueue';
 import { eventsAfter, positionOf, type StreamPosition } from '../protocol/streamPosition';
 import { randomUUID } from 'node:crypto';
 import type { OutputLog } from './outputLog';
@@ -57,8 +57,6 @@ export interface ChatViewOptions {
   readonly beforeRun?: ((settings: AgentSettings) => Promise<void>) | undefined;
 }
 
-const frameMs = 16;
-
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
   private readonly disposables: vscode.Disposable[] = [];
@@ -70,9 +68,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private session: AgentSession;
   /** MCP servers' questions, answered by the panel's elicitation card. */
   private readonly elicitor = new PanelElicitor();
-  private queue: AgentEvent[] = [];
-  private queueConversation: string | undefined;
-  private flushTimer: NodeJS.Timeout | undefined;
+  /** The run's events on their way to the panel, merged and paced (panelEventQueue.ts). */
+  private readonly queue = new PanelEventQueue({ send: (conversationId, events) => this.postEvents(conversationId, events) });
   private lastMode: string | undefined;
   /** A name for each conversation copy in memory, so a reopened panel's position is checked against the right one. */
   private readonly streams = new WeakMap<StoredConversation, string>();
@@ -142,7 +139,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         modelSettings: async () =>
           withVscodeContextWindows(await this.preparation.prepare((code, message, level, action) => this.session.notice(code, message, level, action))),
         emit: (conversationId, event) => {
-          this.enqueue(conversationId, event);
+          this.queue.push(conversationId, event);
           // A card nobody can see would stall the run: bring the panel up (keeping focus where it is).
           if (isPendingCard(event) && this.view?.visible !== true) void this.reveal();
         },
@@ -187,22 +184,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     void this.view?.webview.postMessage(message);
   }
 
-  /** Queues an event; the queue goes out at most once per frame, deltas merged. */
-  private enqueue(conversationId: string, event: AgentEvent): void {
-    if (this.queueConversation !== conversationId) this.flush();
-    this.queueConversation = conversationId;
-    appendCompacted(this.queue, event);
-    this.flushTimer ??= setTimeout(() => this.flush(), frameMs);
+  private postEvents(conversationId: string, events: AgentEvent[]): PromiseLike<unknown> | undefined {
+    const current = this.session.current;
+    const position = current.id === conversationId ? this.positionOf(current) : undefined;
+    return this.view?.webview.postMessage({ type: 'events', conversationId, events, position } satisfies ToWebview);
   }
 
   private flush(): void {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
-    if (this.queue.length === 0 || !this.queueConversation) return;
-    const current = this.session.current;
-    const position = current.id === this.queueConversation ? this.positionOf(current) : undefined;
-    this.post({ type: 'events', conversationId: this.queueConversation, events: this.queue, position });
-    this.queue = [];
+    this.queue.flush();
   }
 
   private async receive(raw: unknown): Promise<void> {
@@ -553,6 +542,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   dispose(): void {
     this.flush();
+    this.queue.dispose();
     this.session.dispose();
     this.elicitor.dispose();
     for (const disposable of this.disposables) disposable.dispose();

@@ -15,6 +15,7 @@ import { after, before, test } from 'node:test';
 import type { Frame, Locator } from 'playwright-core';
 import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { launchVsCode, type VsCodeSession } from './harness';
+import { failureReporter, send, waitFor, waitIdle } from './viewSteps';
 
 const fc = 'fc-model';
 const answerModel = 'answer-model';
@@ -56,30 +57,7 @@ after(async () => {
   fs.rmSync(workspace, { recursive: true, force: true });
 });
 
-async function guarded(name: string, body: () => Promise<void>): Promise<void> {
-  try {
-    await body();
-  } catch (error) {
-    await session.screenshot(`approvals-${name}-failure`).catch(() => undefined);
-    console.error(session.logs());
-    throw error;
-  }
-}
-
-async function waitFor(check: () => Promise<boolean>, what: string, limitMs = 30_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-  throw new Error(`timed out after ${limitMs / 1000} s waiting for ${what}`);
-}
-
-async function send(view: Frame, question: string): Promise<void> {
-  const prompt = view.locator('[data-testid="prompt"]');
-  await prompt.fill(question);
-  await prompt.press('Enter');
-}
+const guarded = failureReporter('approvals', () => session);
 
 /** The next card that waits for an answer (not one of `seen`), held by its request id. */
 async function pendingCard(view: Frame, seen: Set<string>, tool: string): Promise<Locator> {
@@ -100,10 +78,6 @@ async function pendingCard(view: Frame, seen: Set<string>, tool: string): Promis
 
 async function decided(card: Locator, status: 'approved' | 'rejected'): Promise<void> {
   await waitFor(async () => (await card.getAttribute('data-status')) === status, `the card to show ${status}`);
-}
-
-async function waitIdle(view: Frame): Promise<void> {
-  await waitFor(async () => (await view.locator('body').getAttribute('data-running')) === 'false', 'the run to end', 60_000);
 }
 
 function userSettings(): Record<string, unknown> {

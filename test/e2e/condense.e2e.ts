@@ -13,6 +13,7 @@ import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { launchVsCode, type VsCodeSession } from './harness';
+import { failureReporter, waitFor } from './viewSteps';
 
 const model = 'condense-model';
 const LONG_ANSWER = `LONG-ANSWER-MARKER ${Array.from({ length: 500 }, (_, index) => `detail${index}`).join(' ')}`;
@@ -43,15 +44,6 @@ after(async () => {
   fs.rmSync(workspace, { recursive: true, force: true });
 });
 
-async function waitFor(check: () => Promise<boolean>, what: string, limitMs = 30_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-  throw new Error(`timed out after ${limitMs / 1000} s waiting for ${what}`);
-}
-
 async function ask(view: Frame, text: string, answer: string): Promise<void> {
   const prompt = view.locator('[data-testid="prompt"]');
   await prompt.fill(text);
@@ -64,15 +56,7 @@ function lastRequestText(): string {
   return JSON.stringify(server.requests.at(-1)?.messages ?? []);
 }
 
-async function guarded(name: string, body: () => Promise<void>): Promise<void> {
-  try {
-    await body();
-  } catch (error) {
-    await session.screenshot(`condense-${name}-failure`).catch(() => undefined);
-    console.error(session.logs());
-    throw error;
-  }
-}
+const guarded = failureReporter('condense', () => session);
 
 test('a request near the window is condensed first: a condensed step, the summary on click, the summary sent', { timeout: 120_000 }, () =>
   guarded('near-window', async () => {

@@ -14,6 +14,7 @@ import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { launchVsCode, type VsCodeSession } from './harness';
+import { failureReporter, waitFor } from './viewSteps';
 
 const model = 'context-model';
 let server: ScriptedModelServer;
@@ -44,15 +45,6 @@ after(async () => {
   fs.rmSync(workspace, { recursive: true, force: true });
 });
 
-async function waitFor(check: () => Promise<boolean>, what: string, limitMs = 30_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-  throw new Error(`timed out after ${limitMs / 1000} s waiting for ${what}`);
-}
-
 /** The last user message the model received. */
 function lastPrompt(): string {
   return String(server.requests.at(-1)?.messages.filter((message: { role: string }) => message.role === 'user').at(-1)?.content ?? '');
@@ -63,15 +55,7 @@ async function answered(view: Frame, text: string): Promise<void> {
   await waitFor(async () => (await view.locator('body').getAttribute('data-running')) === 'false', 'the run to end');
 }
 
-async function guarded(name: string, body: () => Promise<void>): Promise<void> {
-  try {
-    await body();
-  } catch (error) {
-    await session.screenshot(`context-${name}-failure`).catch(() => undefined);
-    console.error(session.logs());
-    throw error;
-  }
-}
+const guarded = failureReporter('context', () => session);
 
 test('@ picks a file with the keyboard, × removes a chip, and the file content goes with the message', { timeout: 90_000 }, () =>
   guarded('picker', async () => {

@@ -15,6 +15,7 @@ import type { Frame, Locator } from 'playwright-core';
 import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { answerDialogs } from './dialogs';
 import { launchVsCode, type VsCodeSession } from './harness';
+import { failureReporter, send, waitFor, waitIdle } from './viewSteps';
 
 const fc = 'fc-model';
 const answerModel = 'answer-model';
@@ -48,34 +49,7 @@ after(async () => {
   fs.rmSync(workspace, { recursive: true, force: true });
 });
 
-async function guarded(name: string, body: () => Promise<void>): Promise<void> {
-  try {
-    await body();
-  } catch (error) {
-    await session.screenshot(`elicitation-${name}-failure`).catch(() => undefined);
-    console.error(session.logs());
-    throw error;
-  }
-}
-
-async function waitFor(check: () => Promise<boolean>, what: string, limitMs = 60_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-  throw new Error(`timed out after ${limitMs / 1000} s waiting for ${what}`);
-}
-
-async function send(view: Frame, question: string): Promise<void> {
-  const prompt = view.locator('[data-testid="prompt"]');
-  await prompt.fill(question);
-  await prompt.press('Enter');
-}
-
-async function waitIdle(view: Frame): Promise<void> {
-  await waitFor(async () => (await view.locator('body').getAttribute('data-running')) === 'false', 'the run to end');
-}
+const guarded = failureReporter('elicitation', () => session);
 
 async function pendingCard(view: Frame): Promise<Locator> {
   const card = view.locator('[data-testid="elicitation"][data-status="pending"]').last();

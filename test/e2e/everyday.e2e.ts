@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { launchVsCode, type VsCodeSession } from './harness';
+import { waitFor } from './viewSteps';
 
 const fc = 'fc-model';
 const answerModel = 'answer-model';
@@ -49,15 +50,6 @@ after(async () => {
   await server?.close();
   fs.rmSync(workspace, { recursive: true, force: true });
 });
-
-async function waitFor(check: () => Promise<boolean>, what: string, limitMs = 30_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-  throw new Error(`timed out after ${limitMs / 1000} s waiting for ${what}`);
-}
 
 function toolResult(callId: string): string {
   for (const request of server.requests) {

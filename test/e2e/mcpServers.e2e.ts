@@ -9,9 +9,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Frame, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { launchVsCode, type VsCodeSession } from './harness';
+import { failureReporter, send, waitFor, waitIdle } from './viewSteps';
 
 const fc = 'fc-model';
 const answerModel = 'answer-model';
@@ -46,25 +47,6 @@ after(async () => {
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-async function waitFor(check: () => Promise<boolean>, what: string, limitMs = 60_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-  throw new Error(`timed out after ${limitMs / 1000} s waiting for ${what}`);
-}
-
-async function send(view: Frame, question: string): Promise<void> {
-  const prompt = view.locator('[data-testid="prompt"]');
-  await prompt.fill(question);
-  await prompt.press('Enter');
-}
-
-async function waitIdle(view: Frame): Promise<void> {
-  await waitFor(async () => (await view.locator('body').getAttribute('data-running')) === 'false', 'the run to end');
-}
-
 const rows = (page: Page) => page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
 
 /** Opens Tandem: Show MCP Servers and the actions of the everything server. */
@@ -91,15 +73,7 @@ function offeredTools(): string[] {
   return (last?.tools ?? []).map((tool: { function: { name: string } }) => tool.function.name);
 }
 
-async function guarded(name: string, body: () => Promise<void>): Promise<void> {
-  try {
-    await body();
-  } catch (error) {
-    await session.screenshot(`mcp-servers-${name}-failure`).catch(() => undefined);
-    console.error(session.logs());
-    throw error;
-  }
-}
+const guarded = failureReporter('mcp-servers', () => session);
 
 test('readOnlyHint counts only for a trusted server; a tool switched off is not offered; both persist', { timeout: 180_000 }, () =>
   guarded('switches', async () => {

@@ -10,11 +10,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Frame, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startOAuthMcpServer, type OAuthMcpServer } from '../fixtures/mcp/oauthMcpServer';
 import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { answerDialogs } from './dialogs';
 import { launchVsCode, type VsCodeSession } from './harness';
+import { send, waitFor, waitIdle } from './viewSteps';
 
 const fc = 'fc-model';
 const answerModel = 'answer-model';
@@ -52,25 +53,6 @@ after(async () => {
   await other?.close();
   fs.rmSync(workspace, { recursive: true, force: true });
 });
-
-async function waitFor(check: () => Promise<boolean>, what: string, limitMs = 60_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-  throw new Error(`timed out after ${limitMs / 1000} s waiting for ${what}`);
-}
-
-async function send(view: Frame, question: string): Promise<void> {
-  const prompt = view.locator('[data-testid="prompt"]');
-  await prompt.fill(question);
-  await prompt.press('Enter');
-}
-
-async function waitIdle(view: Frame): Promise<void> {
-  await waitFor(async () => (await view.locator('body').getAttribute('data-running')) === 'false', 'the run to end');
-}
 
 test('a 401 shows "sign-in required" with Sign in; signing in through the browser makes the tool work', { timeout: 150_000 }, async () => {
   try {

@@ -10,6 +10,7 @@ import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { startScriptedModelServer, type LoggedRequest, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { launchVsCode, type VsCodeSession } from './harness';
+import { failureReporter, panelAfterReload, waitFor, waitIdle } from './viewSteps';
 
 const fc = 'fc-model';
 const everythingServer = path.resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -49,15 +50,7 @@ after(async () => {
 });
 
 /** Runs a test body; on failure saves a screenshot and prints the logs. */
-async function guarded(name: string, body: () => Promise<void>): Promise<void> {
-  try {
-    await body();
-  } catch (error) {
-    await session.screenshot(`panel-${name}-failure`).catch(() => undefined);
-    console.error(session.logs());
-    throw error;
-  }
-}
+const guarded = failureReporter('panel', () => session);
 
 /** Asks a question; returns a function that waits until its run has ended with a new answer. */
 async function ask(view: Frame, question: string): Promise<() => Promise<void>> {
@@ -73,46 +66,12 @@ async function ask(view: Frame, question: string): Promise<() => Promise<void>> 
   };
 }
 
-async function waitFor(check: () => Promise<boolean>, what: string, limitMs = 60_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-  throw new Error(`timed out after ${limitMs / 1000} s waiting for ${what}`);
-}
-
-async function waitIdle(view: Frame): Promise<void> {
-  await waitFor(async () => (await view.locator('body').getAttribute('data-running')) === 'false', 'the run to end');
-}
-
 /**
  * After a reload the workbench restores its sidebar late, and a click on the
  * Tandem entry while it is restoring can toggle the sidebar shut again. So:
  * look for the panel's frame, and click the entry only when it is not the
  * active one and the last click has had time to take effect.
  */
-async function openPanelAfterReload(): Promise<Frame> {
-  const page = session.page;
-  const entry = page.locator('.activitybar .action-item:has(a[aria-label^="Tandem"])').first();
-  const deadline = Date.now() + 90_000;
-  let lastClick = Date.now();
-  while (Date.now() < deadline) {
-    for (const frame of page.frames()) {
-      if (frame !== page.mainFrame() && (await frame.$('[data-testid="prompt"]').catch(() => null))) return frame;
-    }
-    if (Date.now() - lastClick > 4000 && (await entry.count()) > 0) {
-      const active = ((await entry.getAttribute('class')) ?? '').split(/\s+/).includes('checked');
-      if (!active) {
-        await entry.click();
-        await page.mouse.move(700, 450);
-        lastClick = Date.now();
-      }
-    }
-    await page.waitForTimeout(250);
-  }
-  throw new Error('the Tandem panel did not come back after the reload');
-}
 
 const normalise = (text: string) => text.replace(/\s+/g, ' ').trim();
 const sum = (requests: LoggedRequest[], field: 'prompt_tokens' | 'completion_tokens') =>
@@ -405,7 +364,7 @@ test('a window reload keeps the conversation; New chat starts fresh and the hist
     assert.ok(prompts.length >= 3);
 
     await session.reload();
-    view = await openPanelAfterReload();
+    view = await panelAfterReload(session);
     await waitFor(async () => (await view.locator('[data-testid="user-message"]').count()) === prompts.length, 'the restored prompts');
     assert.deepEqual(await view.locator('[data-testid="user-message"]').allTextContents(), prompts);
     assert.deepEqual(await view.locator('[data-testid="answer"]').allTextContents(), answers);

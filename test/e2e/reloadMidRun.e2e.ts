@@ -6,9 +6,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import type { Frame } from 'playwright-core';
 import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { launchVsCode, type VsCodeSession } from './harness';
+import { panelAfterReload } from './viewSteps';
 
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-reload-'));
 let server: ScriptedModelServer | undefined;
@@ -19,28 +19,6 @@ after(async () => {
   await server?.close();
   fs.rmSync(workspace, { recursive: true, force: true });
 });
-
-/** After a reload the restored view can take long to resolve on a loaded machine: look for it, clicking its entry if it is not showing. */
-async function panelAfterReload(current: VsCodeSession): Promise<Frame> {
-  const page = current.page;
-  const entry = page.locator('.activitybar .action-item:has(a[aria-label^="Tandem"])').first();
-  const deadline = Date.now() + 90_000;
-  let lastClick = Date.now();
-  while (Date.now() < deadline) {
-    for (const frame of page.frames()) {
-      if (frame !== page.mainFrame() && (await frame.$('[data-testid="prompt"]').catch(() => null))) return frame;
-    }
-    if (Date.now() - lastClick > 4000 && (await entry.count()) > 0) {
-      if (!((await entry.getAttribute('class')) ?? '').split(/\s+/).includes('checked')) {
-        await entry.click();
-        await page.mouse.move(700, 450);
-      }
-      lastClick = Date.now();
-    }
-    await page.waitForTimeout(250);
-  }
-  throw new Error('the Tandem panel did not come back after the reload');
-}
 
 test('a window reload in the middle of a run leaves the conversation intact and usable', { timeout: 180_000 }, async () => {
   const slow = Array.from({ length: 60 }, (_, index) => `word${index}`).join(' ');

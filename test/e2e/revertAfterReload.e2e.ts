@@ -11,6 +11,7 @@ import type { Frame } from 'playwright-core';
 import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { answerDialogs } from './dialogs';
 import { launchVsCode, type VsCodeSession } from './harness';
+import { failureReporter, panelAfterReload, waitFor } from './viewSteps';
 
 const fc = 'fc-model';
 const answerModel = 'answer-model';
@@ -43,47 +44,7 @@ after(async () => {
 
 const read = (relative: string) => fs.readFileSync(path.join(workspace, relative), 'utf8');
 
-async function guarded(name: string, body: () => Promise<void>): Promise<void> {
-  try {
-    await body();
-  } catch (error) {
-    await session.screenshot(`revert-${name}-failure`).catch(() => undefined);
-    console.error(session.logs());
-    throw error;
-  }
-}
-
-async function waitFor(check: () => Promise<boolean> | boolean, what: string, limitMs = 30_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-  throw new Error(`timed out after ${limitMs / 1000} s waiting for ${what}`);
-}
-
-/** After a reload the sidebar may come back closed: click the Tandem entry until the panel shows. */
-async function openPanelAfterReload(): Promise<Frame> {
-  const page = session.page;
-  const entry = page.locator('.activitybar .action-item:has(a[aria-label^="Tandem"])').first();
-  const deadline = Date.now() + 90_000;
-  let lastClick = 0;
-  while (Date.now() < deadline) {
-    for (const frame of page.frames()) {
-      if (frame !== page.mainFrame() && (await frame.$('[data-testid="prompt"]').catch(() => null))) return frame;
-    }
-    if (Date.now() - lastClick > 4000 && (await entry.count()) > 0) {
-      const active = ((await entry.getAttribute('class')) ?? '').split(/\s+/).includes('checked');
-      if (!active) {
-        await entry.click();
-        await page.mouse.move(700, 450);
-        lastClick = Date.now();
-      }
-    }
-    await page.waitForTimeout(250);
-  }
-  throw new Error('the Tandem panel did not come back after the reload');
-}
+const guarded = failureReporter('revert', () => session);
 
 /** Sends a prompt and waits for its answer and the end of the run. */
 async function runPrompt(view: Frame, text: string): Promise<void> {
@@ -107,7 +68,7 @@ test('after a window reload, "Revert this run\'s edits" still restores the file'
     assert.equal(read('notes.txt'), 'rewritten by the run\n');
 
     await session.reload();
-    view = await openPanelAfterReload();
+    view = await panelAfterReload(session);
     const revert = view.locator('[data-testid="revert-run"]');
     await revert.waitFor({ state: 'visible', timeout: 30_000 });
     await revert.click();

@@ -3,7 +3,6 @@
 // what the server sent — steps, model labels, the answer and the usage.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ScriptedTurn } from '../../fixtures/scriptedModelServer';
 import { runScripted, scriptedServers, settingsFor, TableTool } from '../agent/agentTestSupport';
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
 import { appendCompacted } from '../../../src/host/conversationStore';

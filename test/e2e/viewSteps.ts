@@ -1,0 +1,71 @@
+// Steps the e2e files share: polling for a condition, sending a question from
+// the panel's prompt box, waiting for a run to end, and keeping a screenshot
+// and the logs of a failed test.
+import type { Frame } from 'playwright-core';
+import type { VsCodeSession } from './harness';
+
+/** Polls until `check` holds; generous by default, since CI machines are slow and only a failure waits that long. */
+export async function waitFor(check: () => Promise<boolean> | boolean, what: string, limitMs = 60_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  throw new Error(`timed out after ${limitMs / 1000} s waiting for ${what}`);
+}
+
+/** Types a question into the prompt box and sends it with Enter. */
+export async function send(view: Frame, question: string): Promise<void> {
+  const prompt = view.locator('[data-testid="prompt"]');
+  await prompt.fill(question);
+  await prompt.press('Enter');
+}
+
+/** Waits until the panel says no run is in progress. */
+export async function waitIdle(view: Frame, limitMs = 60_000): Promise<void> {
+  await waitFor(async () => (await view.locator('body').getAttribute('data-running')) === 'false', 'the run to end', limitMs);
+}
+
+/**
+ * Runs a test body; on failure keeps a screenshot named `<prefix>-<name>-failure`
+ * and prints the session's logs. `current` gives the session at that moment
+ * (a file may relaunch VS Code between tests).
+ */
+export function failureReporter(prefix: string, current: () => VsCodeSession | undefined) {
+  return async (name: string, body: () => Promise<void>): Promise<void> => {
+    try {
+      await body();
+    } catch (error) {
+      const session = current();
+      await session?.screenshot(`${prefix}-${name}-failure`).catch(() => undefined);
+      if (session) console.error(session.logs());
+      throw error;
+    }
+  };
+}
+
+/**
+ * The panel's frame after a window reload. The restored view can take long to
+ * resolve on a loaded machine: look for it, clicking its activity-bar entry
+ * (every 4 s at most) while it is not showing.
+ */
+export async function panelAfterReload(session: VsCodeSession, limitMs = 90_000): Promise<Frame> {
+  const page = session.page;
+  const entry = page.locator('.activitybar .action-item:has(a[aria-label^="Tandem"])').first();
+  const deadline = Date.now() + limitMs;
+  let lastClick = Date.now();
+  while (Date.now() < deadline) {
+    for (const frame of page.frames()) {
+      if (frame !== page.mainFrame() && (await frame.$('[data-testid="prompt"]').catch(() => null))) return frame;
+    }
+    if (Date.now() - lastClick > 4000 && (await entry.count()) > 0) {
+      if (!((await entry.getAttribute('class')) ?? '').split(/\s+/).includes('checked')) {
+        await entry.click();
+        await page.mouse.move(700, 450);
+      }
+      lastClick = Date.now();
+    }
+    await page.waitForTimeout(250);
+  }
+  throw new Error('the Tandem panel did not come back after the reload');
+}
