@@ -5,7 +5,8 @@
 // one's). Then Tandem: Add to Tandem Context from the palette attaches the
 // editor's selection, the focus key puts the caret in the prompt box, `@`
 // attaches another selection and the problems, and all of it reaches the
-// model. One code-server session.
+// model; the explorer's and the editor's context menus attach too. One
+// code-server session.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -139,5 +140,51 @@ test('Tandem: Add to Tandem Context attaches the selection; the focus key puts t
     assert.match(sent, /^What do these lines do\?\n\nAttached selection from picked\.py, line 2:\n```python\nsecond = "SELECTION-MARKER-77"\n```/);
     assert.match(sent, /Attached selection from picked\.py, line 3:\n```python\nthird = 3\n```/);
     assert.match(sent, /Attached problems \(the diagnostics VS Code reports for the workspace\):/);
+  }),
+);
+
+test("the explorer's and the editor's context menus attach a file and a selection", { timeout: 90_000 }, () =>
+  guarded('menus', async () => {
+    const page = session.page;
+    const menuItem = page.locator('.context-view .monaco-menu .action-item', { hasText: 'Add to Tandem Context' });
+    await session.webview(); // the extension host is up, so the menus hold Tandem's items
+    await page.keyboard.press('Control+Shift+E');
+    const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'other.md' }).first();
+    await row.waitFor({ state: 'visible', timeout: 15_000 });
+    await row.click({ button: 'right' });
+    await menuItem.first().waitFor({ state: 'visible', timeout: 10_000 });
+    await session.screenshot('context-explorer-menu');
+    // A menu can drop a click that comes right as it opens; the hovered item also takes Enter.
+    await menuItem.first().hover();
+    await page.keyboard.press('Enter');
+    const view = await session.webview(); // the command brings the panel back in place of the explorer
+    await view.locator('[data-testid="context-chip"][data-path="other.md"]').waitFor({ state: 'visible', timeout: 15_000 });
+
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('picked.py');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'picked.py' }).first().waitFor({ state: 'visible' });
+    await input.press('Enter');
+    const editor = page.locator('.monaco-editor[data-uri$="picked.py"] .view-lines');
+    await editor.waitFor({ state: 'visible' });
+    await editor.click();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('Shift+End'); // line 1
+    await editor.click({ button: 'right', position: { x: 20, y: 5 } });
+    await menuItem.first().waitFor({ state: 'visible', timeout: 10_000 });
+    await menuItem.first().hover();
+    await page.keyboard.press('Enter');
+    await view.locator('[data-testid="context-chip"][data-path="selection:picked.py:1"]').waitFor({ state: 'visible', timeout: 15_000 });
+
+    server.push({ model, content: 'Both arrived.' });
+    const prompt = view.locator('[data-testid="prompt"]');
+    await prompt.click();
+    await prompt.pressSequentially('What are these?');
+    await prompt.press('Enter');
+    await answered(view, 'Both arrived.');
+    const sent = lastPrompt();
+    assert.match(sent, /Attached file other\.md:\n```(markdown|md)?\nOTHER-MARKER-must-not-be-sent/);
+    assert.match(sent, /Attached selection from picked\.py, line 1:\n```python\nfirst = 1\n```/);
   }),
 );

@@ -168,29 +168,32 @@ async function waitForWorkbench(page: Page): Promise<void> {
   await page.locator('.monaco-workbench .activitybar').waitFor({ state: 'visible', timeout: 60_000 });
 }
 
-/** The frame that holds the Tandem panel, opening the view first when it is not showing. */
-async function openTandemWebview(page: Page): Promise<Frame> {
-  const deadline = Date.now() + 60_000;
-  let clicked = false;
+/**
+ * The frame that holds the Tandem panel, opening the view when it is not
+ * showing. The container's activity-bar entry toggles the sidebar, so it is
+ * clicked only while it is not the active one, and again every 4 s while the
+ * view has not come (a reveal racing the click can close what it opened).
+ * `firstClickAfterMs` lets a view that is coming back by itself (after a
+ * reload) arrive before the first click.
+ */
+export async function openTandemWebview(page: Page, { firstClickAfterMs = 0, limitMs = 60_000 } = {}): Promise<Frame> {
+  const entry = page.locator('.activitybar .action-item:has(a[aria-label^="Tandem"])').first();
+  const deadline = Date.now() + limitMs;
+  let nextClick = Date.now() + firstClickAfterMs;
   while (Date.now() < deadline) {
     const frame = await findFrameWith(page, '[data-testid="prompt"]');
     if (frame) return frame;
-    if (!clicked) {
-      // The container's activity-bar entry toggles the sidebar, so click it only when it is not the active one.
-      const entry = page.locator('.activitybar .action-item:has(a[aria-label^="Tandem"])').first();
-      if ((await entry.count()) > 0) {
-        const active = ((await entry.getAttribute('class')) ?? '').split(/\s+/).includes('checked');
-        if (!active) {
-          await entry.click();
-          // Away from the entry, so its tooltip stays out of screenshots.
-          await page.mouse.move(700, 450);
-        }
-        clicked = true;
+    if (Date.now() >= nextClick && (await entry.count()) > 0) {
+      if (!((await entry.getAttribute('class')) ?? '').split(/\s+/).includes('checked')) {
+        await entry.click();
+        // Away from the entry, so its tooltip stays out of screenshots.
+        await page.mouse.move(700, 450);
       }
+      nextClick = Date.now() + 4000;
     }
     await page.waitForTimeout(250);
   }
-  throw new Error('the Tandem view (a webview with [data-testid="prompt"]) did not appear within 60 s');
+  throw new Error(`the Tandem view (a webview with [data-testid="prompt"]) did not appear within ${limitMs / 1000} s`);
 }
 
 async function findFrameWith(page: Page, selector: string): Promise<Frame | undefined> {

@@ -2,7 +2,7 @@
 // the panel's prompt box, waiting for a run to end, and keeping a screenshot
 // and the logs of a failed test.
 import type { Frame } from 'playwright-core';
-import type { VsCodeSession } from './harness';
+import { openTandemWebview, type VsCodeSession } from './harness';
 
 /** Polls until `check` holds; generous by default, since CI machines are slow and only a failure waits that long. */
 export async function waitFor(check: () => Promise<boolean> | boolean, what: string, limitMs = 60_000): Promise<void> {
@@ -44,28 +44,7 @@ export function failureReporter(prefix: string, current: () => VsCodeSession | u
   };
 }
 
-/**
- * The panel's frame after a window reload. The restored view can take long to
- * resolve on a loaded machine: look for it, clicking its activity-bar entry
- * (every 4 s at most) while it is not showing.
- */
-export async function panelAfterReload(session: VsCodeSession, limitMs = 90_000): Promise<Frame> {
-  const page = session.page;
-  const entry = page.locator('.activitybar .action-item:has(a[aria-label^="Tandem"])').first();
-  const deadline = Date.now() + limitMs;
-  let lastClick = Date.now();
-  while (Date.now() < deadline) {
-    for (const frame of page.frames()) {
-      if (frame !== page.mainFrame() && (await frame.$('[data-testid="prompt"]').catch(() => null))) return frame;
-    }
-    if (Date.now() - lastClick > 4000 && (await entry.count()) > 0) {
-      if (!((await entry.getAttribute('class')) ?? '').split(/\s+/).includes('checked')) {
-        await entry.click();
-        await page.mouse.move(700, 450);
-      }
-      lastClick = Date.now();
-    }
-    await page.waitForTimeout(250);
-  }
-  throw new Error('the Tandem panel did not come back after the reload');
+/** The panel's frame after a window reload: the restored view can take long to resolve on a loaded machine. */
+export function panelAfterReload(session: VsCodeSession): Promise<Frame> {
+  return openTandemWebview(session.page, { firstClickAfterMs: 4000, limitMs: 90_000 });
 }
