@@ -41,7 +41,7 @@ const bodies: Record<string, string> = {
   cr: 'data: {"a":1}\r\rdata: {"a":2}\r\r',
   multiline: 'data: {"a":\ndata: 1}\n\n',
   comments: ': ping\n\n: ping\ndata: {"a":1}\n\n',
-  named: 'event: message\ndata: {"a":1}\n\nevent: other\n\n',
+  named: 'event: message\ndata: {"a":1}\n\nevent: other\ndata: {"b":2}\n\n',
   afterDone: 'data: {"a":1}\n\ndata: [DONE]\n\ndata: {"a":2}\n\n',
   unterminated: 'data: {"a":1}\n\ndata: {"a":2}\n',
   unicode: 'data: {"text":"héllo — 世界 🙂"}\n\n',
@@ -79,6 +79,10 @@ describe('SseChunkParser', () => {
       assert.deepEqual(parse([...body]).values, expected.values);
     });
   }
+
+  it('an event with no data line is no event, as the SSE standard says (the SDK would fail on its empty data)', () => {
+    assert.deepEqual(parse(['data: {"a":1}\n\nevent: other\n\ndata: {"a":2}\n\n']), { values: [{ a: 1 }, { a: 2 }] });
+  });
 
   it('hands out the events before a bad one, then throws its error', () => {
     const { values, error } = parse(['data: {"a":1}\n\ndata: nope\n\ndata: {"a":3}\n\n']);
