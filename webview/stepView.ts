@@ -337,8 +337,14 @@ export function updateStepElement(article: HTMLElement, step: Step, context: Ste
   details.open = open;
   details.append(summaryLine(step));
   if (open) details.append(body(step, context));
+  // The user's choice is what their click on the title asks for. Not the toggle
+  // event: setting `open` above fires one too, later, and taking that as a
+  // choice kept a live thinking step open once it was done.
+  details.addEventListener('click', (event) => {
+    const target = event.target instanceof Element ? event.target.closest('summary') : null;
+    if (target !== null && target === details.firstElementChild) context.userOpen.set(step.id, !details.open);
+  });
   details.addEventListener('toggle', () => {
-    context.userOpen.set(step.id, details.open);
     if (details.open && details.childElementCount === 1) details.append(body(step, context));
   });
   article.replaceChildren(details);

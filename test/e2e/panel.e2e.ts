@@ -82,7 +82,8 @@ test('a run shows thinking, tool calls, results, the phase switch, the streamed 
     const answerText = 'The release is on **Tuesday** and Ada owns it.\n\n```ts\nexport const owner = "Ada";\n```';
     const firstRequest = server.requests.length;
     server.push(
-      { model: fc, reasoning: 'The notes file should say when the release is.', toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }] },
+      // The thinking streams slowly, so the panel shows it live (open) before it is done (then collapsed).
+      { model: fc, reasoning: 'The notes file should say when the release is.', toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }], chunkDelayMs: 80 },
       { model: fc, content: 'The notes answer it.' },
       { model: answerModel, content: answerText, chunkDelayMs: 60 },
     );
