@@ -15,7 +15,7 @@ import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { launchVsCode, type VsCodeSession } from './harness';
-import { failureReporter, waitFor } from './viewSteps';
+import { failureReporter, openFileInEditor, waitFor } from './viewSteps';
 
 const model = 'context-model';
 let server: ScriptedModelServer;
@@ -101,15 +101,7 @@ test('@ picks a file with the keyboard, × removes a chip, and the file content 
 test('Tandem: Add to Tandem Context attaches the selection; the focus key puts the caret in the prompt box', { timeout: 90_000 }, () =>
   guarded('command', async () => {
     const page = session.page;
-    await page.keyboard.press('Control+P');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill('picked.py');
-    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'picked.py' }).first().waitFor({ state: 'visible' });
-    await input.press('Enter');
-    const editor = page.locator('.monaco-editor[data-uri$="picked.py"] .view-lines');
-    await editor.waitFor({ state: 'visible' });
-    await editor.click();
+    const editor = await openFileInEditor(session, 'picked.py');
     await page.keyboard.press('Control+Home');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Shift+End'); // line 2
@@ -160,15 +152,7 @@ test("the explorer's and the editor's context menus attach a file and a selectio
     const view = await session.webview(); // the command brings the panel back in place of the explorer
     await view.locator('[data-testid="context-chip"][data-path="other.md"]').waitFor({ state: 'visible', timeout: 15_000 });
 
-    await page.keyboard.press('Control+P');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill('picked.py');
-    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'picked.py' }).first().waitFor({ state: 'visible' });
-    await input.press('Enter');
-    const editor = page.locator('.monaco-editor[data-uri$="picked.py"] .view-lines');
-    await editor.waitFor({ state: 'visible' });
-    await editor.click();
+    const editor = await openFileInEditor(session, 'picked.py');
     await page.keyboard.press('Control+Home');
     await page.keyboard.press('Shift+End'); // line 1
     await editor.click({ button: 'right', position: { x: 20, y: 5 } });

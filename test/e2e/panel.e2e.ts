@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { startScriptedModelServer, type LoggedRequest, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { launchVsCode, type VsCodeSession } from './harness';
-import { failureReporter, panelAfterReload, waitFor, waitIdle } from './viewSteps';
+import { failureReporter, openFileInEditor, panelAfterReload, waitFor, waitIdle } from './viewSteps';
 
 const fc = 'fc-model';
 const everythingServer = path.resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -284,15 +284,7 @@ test('the model picker lists the endpoint\'s models and writes the setting', { t
 test('Ask About Selection sends the selected text with its file and lines', { timeout: 120_000 }, () =>
   guarded('selection', async () => {
     const page = session.page;
-    await page.keyboard.press('Control+P');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill('notes.md');
-    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'notes.md' }).first().waitFor({ state: 'visible' });
-    await input.press('Enter');
-    const editor = page.locator('.monaco-editor[data-uri$="notes.md"] .view-lines');
-    await editor.waitFor({ state: 'visible' });
-    await editor.click();
+    await openFileInEditor(session, 'notes.md');
     await page.keyboard.press('Control+A');
     server.push({ model: fc, content: 'No tools needed.' }, { model: answerModel, content: 'Those are release notes.' });
     const view = await session.webview();

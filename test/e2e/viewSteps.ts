@@ -1,7 +1,7 @@
 // Steps the e2e files share: polling for a condition, sending a question from
 // the panel's prompt box, waiting for a run to end, and keeping a screenshot
 // and the logs of a failed test.
-import type { Frame } from 'playwright-core';
+import type { Frame, Locator } from 'playwright-core';
 import { openTandemWebview, type VsCodeSession } from './harness';
 
 /** Polls until `check` holds; generous by default, since CI machines are slow and only a failure waits that long. */
@@ -47,4 +47,19 @@ export function failureReporter(prefix: string, current: () => VsCodeSession | u
 /** The panel's frame after a window reload: the restored view can take long to resolve on a loaded machine. */
 export function panelAfterReload(session: VsCodeSession): Promise<Frame> {
   return openTandemWebview(session.page, { firstClickAfterMs: 4000, limitMs: 90_000 });
+}
+
+/** Opens a workspace file through Quick Open (Ctrl+P) and clicks into its editor; returns the editor's text area. */
+export async function openFileInEditor(session: VsCodeSession, name: string): Promise<Locator> {
+  const page = session.page;
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(name);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible' });
+  await input.press('Enter');
+  const editor = page.locator(`.monaco-editor[data-uri$="${name}"] .view-lines`);
+  await editor.waitFor({ state: 'visible' });
+  await editor.click();
+  return editor;
 }
