@@ -140,7 +140,7 @@ function pre(text: string, className = 'code'): HTMLElement {
 function thinkingBody(step: ThinkingStep): HTMLElement {
   const body = element('div', 'thinking-text');
   body.textContent = step.text;
-  thinkingShown.set(body, step.text.length);
+  step.unrendered = '';
   return body;
 }
 
@@ -192,12 +192,10 @@ function answerBody(step: AnswerStep, context: StepRenderContext): HTMLElement {
   body.setAttribute('aria-busy', String(!step.done));
   const markdown = new StreamingMarkdown(body, context.onCopy);
   markdown.update(step.text);
+  step.unrendered = '';
   streamingBodies.set(body, markdown);
   return body;
 }
-
-/** Characters of a live thinking step already in its body. */
-const thinkingShown = new WeakMap<Element, number>();
 
 /** The incremental renderer behind each answer body, so later frames only add what is new. */
 const streamingBodies = new WeakMap<Element, StreamingMarkdown>();
@@ -217,15 +215,16 @@ function updateInPlace(article: HTMLElement, step: Step): boolean {
   if (step.kind === 'answer') {
     const markdown = streamingBodies.get(body);
     if (!markdown) return false;
-    markdown.update(step.text);
+    // Only the text added since the last frame: the frame's cost does not grow with the answer.
+    markdown.append(step.unrendered);
+    step.unrendered = '';
     body.setAttribute('aria-busy', String(!step.done));
     // Streamed text that turns out to be the answer (no tool call followed) gets the answer hook too.
     if (step.messageKind === 'answer') body.setAttribute('data-testid', 'answer');
     else body.removeAttribute('data-testid');
   } else {
-    const shown = thinkingShown.get(body) ?? 0;
-    body.append(step.text.slice(shown)); // thinking only grows while it is live
-    thinkingShown.set(body, step.text.length);
+    body.append(step.unrendered); // thinking only grows while it is live
+    step.unrendered = '';
   }
   return true;
 }
@@ -331,6 +330,7 @@ export function updateStepElement(article: HTMLElement, step: Step, context: Ste
   if (step.kind === 'thinking') article.dataset['done'] = String(step.done);
   if (step.kind === 'notice') article.dataset['code'] = step.code;
   if (updateInPlace(article, step)) return;
+  if (step.kind === 'answer' || step.kind === 'thinking') step.unrendered = ''; // rebuilt from the whole text
 
   const open = context.userOpen.get(step.id) ?? defaultOpen(step);
   const details = element('details');

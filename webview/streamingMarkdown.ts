@@ -5,7 +5,7 @@
 // and paint (content-visibility), so the layout each frame forces stays the
 // same size however long the answer grows. Nodes never move between segments.
 import { safeFragment } from './markdown';
-import { MarkdownBlockSplitter } from './markdownBlocks';
+import { MarkdownBlockSplitter, type BlockUpdate } from './markdownBlocks';
 
 interface LiveBlock {
   readonly html: string;
@@ -25,8 +25,17 @@ export class StreamingMarkdown {
     private readonly onCopy: (text: string) => void,
   ) {}
 
+  /** Shows `markdown` (the whole text; a continuation of what is shown only re-renders the tail). */
   update(markdown: string): void {
-    const update = this.splitter.update(markdown);
+    this.apply(this.splitter.update(markdown));
+  }
+
+  /** Shows `delta` added at the end: the streaming path, whose cost does not grow with the answer. */
+  append(delta: string): void {
+    this.apply(this.splitter.append(delta));
+  }
+
+  private apply(update: BlockUpdate): void {
     if (update.reset) {
       this.target.replaceChildren();
       this.live = [];

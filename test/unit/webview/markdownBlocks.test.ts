@@ -51,6 +51,22 @@ function streamAndCompare(text: string, random: () => number, maxChunk: number):
   }
 }
 
+/** The same as streamAndCompare, through `append` (only the new text each time), as the panel streams. */
+function appendAndCompare(text: string, random: () => number, maxChunk: number): void {
+  const splitter = new MarkdownBlockSplitter();
+  let finished: string[] = [];
+  let offset = 0;
+  while (offset < text.length) {
+    const next = Math.min(text.length, offset + 1 + Math.floor(random() * maxChunk));
+    const update = splitter.append(text.slice(offset, next));
+    offset = next;
+    if (update.reset) finished = [];
+    finished.push(...update.finished);
+    const prefix = text.slice(0, offset);
+    assert.equal(finished.join('') + update.tail.join(''), full.parse(prefix), `differs after ${offset} characters: ${JSON.stringify(prefix.slice(-40))}`);
+  }
+}
+
 describe('incremental Markdown blocks', () => {
   it('renders the same HTML as a full render for random splits of the corpus', () => {
     for (let seed = 1; seed <= 40; seed++) streamAndCompare(document, seededRandom(seed), seed % 2 ? 5 : 40);
@@ -115,5 +131,40 @@ describe('incremental Markdown blocks', () => {
 
   it('carriage returns render like a full render', () => {
     streamAndCompare('a\r\nb\r\n\r\n- x\r\n- y\r\n', () => 0, 1);
+  });
+
+  it('appending only the new text renders the same as a full render (random splits, one character at a time, CR LF split between appends)', () => {
+    for (let seed = 1; seed <= 40; seed++) appendAndCompare(document, seededRandom(seed), seed % 2 ? 5 : 40);
+    appendAndCompare(document, () => 0, 1);
+    for (const piece of corpus) appendAndCompare(piece, () => 0, 1);
+    appendAndCompare('a\r\nb\r\n\r\n- x\r\n- y\r\n\rz', () => 0, 1);
+    appendAndCompare('See [the docs][d].\n\nMore text.\n\n[d]: https://example.com/docs\n\nEnd.', () => 0, 1);
+  });
+
+  it('append and update mix: a whole text that continues what was appended only adds its end', () => {
+    const splitter = new MarkdownBlockSplitter();
+    const finished: string[] = [];
+    for (const piece of ['First para', 'graph.\r', '\n\r\nSecond', ' one.\n\n']) finished.push(...splitter.append(piece).finished);
+    const update = splitter.update('First paragraph.\r\n\r\nSecond one.\n\nThird.');
+    assert.equal(update.reset, false);
+    finished.push(...update.finished);
+    assert.equal(finished.join('') + update.tail.join(''), full.parse('First paragraph.\n\nSecond one.\n\nThird.'));
+  });
+
+  it('appending the benchmark answer token by token lexes only the tail', () => {
+    const answer = streamedAnswer(3_000).content;
+    const splitter = new MarkdownBlockSplitter();
+    let finished: string[] = [];
+    let largest = 0;
+    let tail: readonly string[] = [];
+    for (const token of splitTokens(answer)) {
+      const update = splitter.append(token);
+      if (update.reset) finished = [];
+      finished.push(...update.finished);
+      tail = update.tail;
+      largest = Math.max(largest, splitter.pendingLength);
+    }
+    assert.equal(finished.join('') + tail.join(''), full.parse(answer));
+    assert.ok(largest < 1_000, `lexed ${largest} of ${answer.length} characters in one update`);
   });
 });

@@ -227,6 +227,23 @@ describe('view model details', () => {
     assert.equal(answer.text, 'Hello');
   });
 
+  it('keeps the text a streamed step gained since the panel drew it, so a frame handles only what is new', () => {
+    const view = createConversationView();
+    applyEvents(view, [
+      event('REASONING_MESSAGE_START', { messageId: 'r1' }),
+      event('REASONING_MESSAGE_CONTENT', { messageId: 'r1', delta: 'Hmm' }),
+      event('TEXT_MESSAGE_START', { messageId: 'm1' }),
+      event('TEXT_MESSAGE_CONTENT', { messageId: 'm1', delta: 'Hel' }),
+    ]);
+    const [thinking, answer] = view.steps as [Step & { unrendered: string }, AnswerStep];
+    assert.equal(thinking.unrendered, 'Hmm');
+    assert.equal(answer.unrendered, 'Hel');
+    answer.unrendered = ''; // what stepView does once drawn
+    applyEvents(view, [event('TEXT_MESSAGE_CONTENT', { messageId: 'm1', delta: 'lo' }), event('TEXT_MESSAGE_CONTENT', { messageId: 'm1', delta: '!' })]);
+    assert.equal(answer.unrendered, 'lo!');
+    assert.equal(answer.text, 'Hello!');
+  });
+
   it('applies a 1,000-step conversation, with the deltas of each answer merged into one step', () => {
     const events: AgentEvent[] = [];
     for (let index = 0; index < 250; index++) {
