@@ -80,6 +80,21 @@ describe('PanelEventQueue', () => {
     queue.dispose();
   });
 
+  it('by default waits for the answer to the last message, so a slow browser gets fewer, larger messages', async () => {
+    const { sent, send } = recorder('by hand');
+    const queue = new PanelEventQueue({ send, intervalMs: 1 });
+    queue.push('c', delta('a'));
+    await tick();
+    queue.push('c', delta('b'));
+    await sleep(20);
+    assert.deepEqual(sent.map((message) => message.text), ['a'], 'the second waits for the first answer, not only the interval');
+    queue.push('c', delta('c'));
+    sent[0]!.answer();
+    await until(() => sent.length === 2);
+    assert.deepEqual(sent.map((message) => message.text), ['a', 'bc']);
+    queue.dispose();
+  });
+
   it('does not stop for an answer that never comes', async () => {
     const { sent, send } = recorder('by hand');
     const queue = new PanelEventQueue({ send, intervalMs: 1, window: 1, answerTimeoutMs: 30 });
