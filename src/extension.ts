@@ -1,5 +1,6 @@
 // Composition root: wires the pieces and nothing else. Activation stays cheap
-// (its own share, logged as "Activated: own share N ms", is a few ms): activate()
+// (its own share, logged as "Activated: own share N ms", is a few ms; what VS
+// Code counts besides it is in src/host/activationTiming.ts): activate()
 // only registers the view and the commands, and awaits nothing; everything else
 // lives in dist/host.js, a bundle of its own that is loaded in a later task,
 // after activate() returns; the MCP servers start then, and the panel host
@@ -7,7 +8,7 @@
 // activation event: AG-UI autostart and MCP servers need Tandem running
 // without the view being opened.
 // First import: it timestamps the start of this module's evaluation.
-import { ownActivationLine } from './host/activationTiming';
+import { extensionHostMarks, loadedBeforeLine, loadedJustBefore, moduleLoads, ownActivationLine } from './host/activationTiming';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registerCommands } from './host/commands';
@@ -49,6 +50,8 @@ export function activate(context: vscode.ExtensionContext): void {
   // Start MCP servers and register the approval commands without delaying activation.
   setTimeout(() => {
     log.info(ownActivationLine(moduleEnd, activateStart, activateEnd));
+    const marks = extensionHostMarks();
+    log.info(loadedBeforeLine(marks && loadedJustBefore(moduleLoads(marks), context.extension.id)));
     services().catch((error: unknown) => log.error(`Tandem failed to start: ${error instanceof Error ? error.message : String(error)}`));
   }, 0);
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { moduleStart, ownActivationLine, parseOwnActivation } from '../../../src/host/activationTiming';
+import { extensionHostMarks, loadedBeforeLine, loadedJustBefore, moduleLoads, moduleStart, ownActivationLine, parseLoadedBefore, parseOwnActivation, type PerformanceMark } from '../../../src/host/activationTiming';
 
 test('the own-share line adds module evaluation and activate(), and the bench parses it back', () => {
   const line = ownActivationLine(moduleStart + 3.25, moduleStart + 10, moduleStart + 11.5);
@@ -8,4 +8,51 @@ test('the own-share line adds module evaluation and activate(), and the bench pa
   const log = `2026-01-01 10:00:00.000 [info] ${line}\n2026-01-01 10:00:01.000 [info] other\n[info] Activated: own share 12.0 ms (module 9.0 ms + activate() 3.0 ms)`;
   assert.deepEqual(parseOwnActivation(log), [4.8, 12]);
   assert.deepEqual(parseOwnActivation('nothing here'), []);
+});
+
+// The marks of a real code-server 1.100 extension host (an onStartupFinished pass: two
+// builtins, then Tandem), shortened; times are Date.now() ms.
+const passMarks: PerformanceMark[] = [
+  { name: 'code/extHost/willLoadExtensionCode/vscode.git', startTime: 1000 },
+  { name: 'code/extHost/didLoadExtensionCode/vscode.git', startTime: 1056 },
+  { name: 'code/extHost/willActivateExtension/vscode.git', startTime: 1100 },
+  { name: 'code/extHost/willLoadExtensionCode/vscode.debug-auto-launch', startTime: 1200 },
+  { name: 'code/extHost/didLoadExtensionCode/vscode.debug-auto-launch', startTime: 1202 },
+  { name: 'code/extHost/willLoadExtensionCode/vscode.merge-conflict', startTime: 1202 },
+  { name: 'code/extHost/didLoadExtensionCode/vscode.merge-conflict', startTime: 1227 },
+  { name: 'code/extHost/willLoadExtensionCode/tandem-dev.tandem', startTime: 1228 },
+  { name: 'code/extHost/didLoadExtensionCode/tandem-dev.tandem', startTime: 1232 },
+];
+
+test('the modules loaded back to back before Tandem are the rest of its pass, not an earlier load', () => {
+  const loads = moduleLoads(passMarks);
+  assert.deepEqual(loads.map((load) => load.id), ['vscode.git', 'vscode.debug-auto-launch', 'vscode.merge-conflict', 'tandem-dev.tandem']);
+  const before = loadedJustBefore(loads, 'tandem-dev.tandem');
+  assert.deepEqual(before.map((load) => [load.id, load.endMs - load.startMs]), [['vscode.debug-auto-launch', 2], ['vscode.merge-conflict', 25]]);
+  const line = loadedBeforeLine(before);
+  assert.equal(line, 'Loaded right before it, back to back: 27 ms (vscode.debug-auto-launch 2 ms, vscode.merge-conflict 25 ms)');
+  assert.deepEqual(parseLoadedBefore(`[info] ${line}\n[info] ${loadedBeforeLine([])}`), [27, 0]);
+});
+
+test('a load after a quiet moment has nothing before it; no marks is said plainly', () => {
+  const alone = [...passMarks.slice(0, 3), { name: 'code/extHost/willLoadExtensionCode/tandem-dev.tandem', startTime: 1300 }, { name: 'code/extHost/didLoadExtensionCode/tandem-dev.tandem', startTime: 1304 }];
+  assert.deepEqual(loadedJustBefore(moduleLoads(alone), 'tandem-dev.tandem'), []);
+  assert.deepEqual(loadedJustBefore(moduleLoads(passMarks), 'someone.else'), []);
+  assert.match(loadedBeforeLine(undefined), /unknown/);
+  assert.deepEqual(parseLoadedBefore(loadedBeforeLine(undefined)), []);
+});
+
+test('the extension host marks are read only when VS Code keeps them, and only well-formed ones', () => {
+  const global = globalThis as { MonacoPerformanceMarks?: unknown };
+  const saved = global.MonacoPerformanceMarks;
+  try {
+    delete global.MonacoPerformanceMarks;
+    assert.equal(extensionHostMarks(), undefined);
+    global.MonacoPerformanceMarks = { getMarks: () => [{ name: 'code/timeOrigin', startTime: 5 }, { name: 7 }, null] };
+    assert.deepEqual(extensionHostMarks(), [{ name: 'code/timeOrigin', startTime: 5 }]);
+    global.MonacoPerformanceMarks = { getMarks: () => { throw new Error('gone'); } };
+    assert.equal(extensionHostMarks(), undefined);
+  } finally {
+    global.MonacoPerformanceMarks = saved;
+  }
 });
