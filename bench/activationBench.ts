@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { launchVsCode, type VsCodeSession } from '../test/e2e/harness';
-import { parseLoadedBefore, parseOwnActivation } from '../src/host/activationTiming';
+import { parseCodeLoading, parseOwnActivation } from '../src/host/activationTiming';
 import { median, updateResults } from './benchResults';
 
 const SAMPLES = Number(process.env['TANDEM_BENCH_ACTIVATIONS'] ?? 5);
@@ -27,14 +27,27 @@ export interface ActivationFigures {
   /** Median of Tandem's own share (its module's evaluation + activate()), ms, as Tandem logs it. */
   ownMs: number;
   ownSamplesMs: number[];
-  /** Per sample: the modules loaded back to back right before Tandem's, ms (NaN when not logged). */
-  loadedBeforeSamplesMs: number[];
-  /** Median of loadedBeforeSamplesMs. */
+  /** Median of the modules required back to back right before Tandem's (the rest of its pass), ms. */
   loadedBeforeMs: number;
+  /** Each sample taken apart from what Tandem logged in that extension host (NaN where nothing was logged). */
+  breakdown: SampleBreakdown[];
   /** VS Code's hover text of the last sample (what activated it). */
   reportedAs: string;
   /** dist/*.js sizes in bytes; extension.js is what activation loads, host.js loads right after. */
   bundleBytes: Record<string, number>;
+}
+
+/** One sample of VS Code's figure, taken apart; all ms. */
+export interface SampleBreakdown {
+  reportedMs: number;
+  /** Modules the extension host required back to back right before Tandem's. */
+  loadedBeforeMs: number;
+  /** Tandem's require(): reading, compiling and evaluating dist/extension.js. */
+  ownRequireMs: number;
+  /** Tandem's activate() call. */
+  activateMs: number;
+  /** The rest: the extension host's own work between the start of Tandem's code loading and the first require(), and rounding. */
+  restMs: number;
 }
 
 export function bundleSizes(): Record<string, number> {
@@ -83,15 +96,22 @@ export async function measureActivation(session: VsCodeSession, samples: number)
   }
   // Each extension host logs once, to its own log file, in sample order.
   const hostLogs = tandemLogsByHost(session.logs());
-  const ownSamplesMs = hostLogs.map((text) => parseOwnActivation(text)[0] ?? NaN);
-  const loadedBeforeSamplesMs = hostLogs.map((text) => parseLoadedBefore(text)[0] ?? NaN);
+  const breakdown = samplesMs.map((reportedMs, index): SampleBreakdown => {
+    const own = parseOwnActivation(hostLogs[index] ?? '')[0];
+    const loading = parseCodeLoading(hostLogs[index] ?? '')[0];
+    const loadedBeforeMs = loading?.beforeMs ?? NaN;
+    const ownRequireMs = loading?.ownRequireMs ?? NaN;
+    const activateMs = own?.activateMs ?? NaN;
+    return { reportedMs, loadedBeforeMs, ownRequireMs, activateMs, restMs: reportedMs - loadedBeforeMs - ownRequireMs - activateMs };
+  });
+  const ownSamplesMs = hostLogs.map((text) => parseOwnActivation(text)[0]?.ownMs ?? NaN);
   return {
     ms: median(samplesMs),
     samplesMs,
     ownMs: medianOf(ownSamplesMs),
     ownSamplesMs,
-    loadedBeforeMs: medianOf(loadedBeforeSamplesMs),
-    loadedBeforeSamplesMs,
+    loadedBeforeMs: medianOf(breakdown.map((sample) => sample.loadedBeforeMs)),
+    breakdown,
     reportedAs,
     bundleBytes: bundleSizes(),
   };
@@ -126,8 +146,11 @@ export async function withVsCode<T>(body: (session: VsCodeSession) => Promise<T>
 export function printActivation(figures: ActivationFigures): void {
   const format = (ms: number) => (Number.isFinite(ms) ? ms.toFixed(1) : '?');
   console.log(`activation ${figures.ms} ms (median of ${figures.samplesMs.join(', ')}; goal < 25 ms) — ${figures.reportedAs}`);
-  console.log(`  of which modules loaded right before Tandem's in the same pass: median ${format(figures.loadedBeforeMs)} ms (${figures.loadedBeforeSamplesMs.map(format).join(', ')})`);
-  console.log(`  of which Tandem's own share (module + activate()): median ${format(figures.ownMs)} ms (${figures.ownSamplesMs.map(format).join(', ')})`);
+  console.log(`  modules required right before Tandem's in the same pass: median ${format(figures.loadedBeforeMs)} ms; Tandem's own share (module + activate()): median ${format(figures.ownMs)} ms`);
+  console.log('  each sample: VS Code = required before Tandem + Tandem\'s require() + activate() + rest (ms)');
+  for (const sample of figures.breakdown) {
+    console.log(`    ${String(sample.reportedMs).padStart(5)} = ${format(sample.loadedBeforeMs).padStart(6)} + ${format(sample.ownRequireMs).padStart(5)} + ${format(sample.activateMs).padStart(5)} + ${format(sample.restMs).padStart(5)}`);
+  }
   for (const [name, bytes] of Object.entries(figures.bundleBytes)) console.log(`  dist/${name.padEnd(14)} ${(bytes / 1024).toFixed(1).padStart(8)} KiB`);
 }
 

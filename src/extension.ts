@@ -8,7 +8,7 @@
 // activation event: AG-UI autostart and MCP servers need Tandem running
 // without the view being opened.
 // First import: it timestamps the start of this module's evaluation.
-import { extensionHostMarks, loadedBeforeLine, loadedJustBefore, moduleLoads, ownActivationLine } from './host/activationTiming';
+import { codeLoadingLine, extensionHostMarks, moduleLoads, ownActivationLine } from './host/activationTiming';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registerCommands } from './host/commands';
@@ -51,7 +51,7 @@ export function activate(context: vscode.ExtensionContext): void {
   setTimeout(() => {
     log.info(ownActivationLine(moduleEnd, activateStart, activateEnd));
     const marks = extensionHostMarks();
-    log.info(loadedBeforeLine(marks && loadedJustBefore(moduleLoads(marks), context.extension.id)));
+    log.info(codeLoadingLine(marks && moduleLoads(marks), context.extension.id));
     services().catch((error: unknown) => log.error(`Tandem failed to start: ${error instanceof Error ? error.message : String(error)}`));
   }, 0);
 }
