@@ -27,23 +27,15 @@ export function attachContextPicker(prompt: HTMLTextAreaElement, post: (message:
     className: 'context-picker',
     testid: 'context-picker',
     ariaLabel: 'Attach to the message',
-    renderOption: (suggestion, option) => {
-      option.className = 'context-option';
-      option.dataset['testid'] = 'context-option';
-      option.dataset['kind'] = suggestion.kind;
-      option.dataset['path'] = suggestion.path;
-      // No icons: a folder's label ends with '/', and the special items carry a description.
-      const label = document.createElement('span');
-      label.className = 'context-option-label';
-      label.textContent = suggestion.label;
-      option.append(label);
-      if (suggestion.detail) {
-        const detail = document.createElement('span');
-        detail.className = 'muted';
-        detail.textContent = ` ${suggestion.detail}`;
-        option.append(detail);
-      }
-    },
+    // No icons: a folder's label ends with '/', and the special items carry a description.
+    describe: (suggestion) => ({
+      className: 'context-option',
+      testid: 'context-option',
+      data: { kind: suggestion.kind, path: suggestion.path },
+      label: suggestion.label,
+      labelClassName: 'context-option-label',
+      ...(suggestion.detail ? { detail: suggestion.detail } : {}),
+    }),
     onPick: (chosen) => {
       const picked = mention;
       mention = undefined;

@@ -24,21 +24,14 @@ export function attachSlashCommands(prompt: HTMLTextAreaElement): SlashCommandLi
     className: 'slash-commands',
     testid: 'slash-commands',
     ariaLabel: 'MCP prompts',
-    renderOption: (command, item) => {
-      item.className = 'slash-command';
-      item.dataset['testid'] = 'slash-command';
-      item.dataset['command'] = command.command;
-      const name = document.createElement('span');
-      name.className = 'slash-command-name';
-      name.textContent = `/${command.command}${command.arguments.length > 0 ? ` ${command.arguments.map((argument) => `${argument}=…`).join(' ')}` : ''}`;
-      item.append(name);
-      if (command.description) {
-        const description = document.createElement('span');
-        description.className = 'muted';
-        description.textContent = ` ${command.description}`;
-        item.append(description);
-      }
-    },
+    describe: (command) => ({
+      className: 'slash-command',
+      testid: 'slash-command',
+      data: { command: command.command },
+      label: `/${command.command}${command.arguments.length > 0 ? ` ${command.arguments.map((argument) => `${argument}=…`).join(' ')}` : ''}`,
+      labelClassName: 'slash-command-name',
+      ...(command.description ? { detail: command.description } : {}),
+    }),
     onPick: (command) => {
       prompt.value = `/${command.command} `;
       prompt.dispatchEvent(new Event('input', { bubbles: true }));

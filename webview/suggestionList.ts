@@ -10,9 +10,19 @@ export interface SuggestionListOptions<T> {
   readonly className: string;
   readonly testid: string;
   readonly ariaLabel: string;
-  /** Fills an option element (class, data-testid, text) for an item. */
-  readonly renderOption: (item: T, option: HTMLElement) => void;
+  /** How an item is shown. */
+  readonly describe: (item: T) => SuggestionView;
   readonly onPick: (item: T) => void;
+}
+
+/** An option: its class, data-testid and other data attributes, its label and a muted detail after it. */
+export interface SuggestionView {
+  readonly className: string;
+  readonly testid: string;
+  readonly data: Readonly<Record<string, string>>;
+  readonly label: string;
+  readonly labelClassName: string;
+  readonly detail?: string;
 }
 
 export interface SuggestionList<T> {
@@ -78,10 +88,22 @@ export function attachSuggestionList<T>(prompt: HTMLTextAreaElement, options: Su
     prompt.setAttribute('aria-expanded', 'true');
     list.replaceChildren(
       ...next.map((item, index) => {
+        const view = options.describe(item);
         const option = document.createElement('div');
         option.id = optionId(index);
+        option.className = view.className;
         option.setAttribute('role', 'option');
-        options.renderOption(item, option);
+        Object.assign(option.dataset, view.data, { testid: view.testid });
+        const label = document.createElement('span');
+        label.className = view.labelClassName;
+        label.textContent = view.label;
+        option.append(label);
+        if (view.detail) {
+          const detail = document.createElement('span');
+          detail.className = 'muted';
+          detail.textContent = ` ${view.detail}`;
+          option.append(detail);
+        }
         option.addEventListener('mousedown', (event) => event.preventDefault()); // keep the caret in the box
         option.addEventListener('click', () => pick(index));
         return option;
