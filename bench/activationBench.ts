@@ -1,18 +1,20 @@
 // `npm run bench` (activation part): Tandem's activation time as VS Code
 // itself reports it — the "Activation: N ms" of Developer: Show Running
-// Extensions (VS Code's activate-call plus activate-resolved time; the hover
-// says what activated it) — in code-server, over several fresh extension hosts
-// (each window reload starts one); the median is reported. VS Code's figure for
-// an onStartupFinished extension also holds the loading of the extensions
-// started in the same batch before it (src/host/activationTiming.ts), so
-// Tandem's own share (module evaluation + activate(), which Tandem logs) is
-// reported beside it. Also the sizes of the built bundles. Needs `npm run build` (the `bench` script builds first).
+// Extensions, which is VS Code's code-loading time plus the activate() call
+// (not the promise activate() returns; the hover says what activated it) — in
+// code-server, over several fresh extension hosts (each window reload starts
+// one); the median is reported. Each sample is taken apart from what Tandem
+// logs in that extension host (src/host/activationTiming.ts): the modules the
+// extension host required back to back right before Tandem's (for an
+// onStartupFinished extension: the builtins of the same pass, which VS Code
+// times as part of Tandem's code loading) and Tandem's own share (its module's
+// evaluation + activate()). Also the sizes of the built bundles. Needs `npm run build` (the `bench` script builds first).
 //   TANDEM_BENCH_ACTIVATIONS (default 5): how many extension hosts to sample.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { launchVsCode, type VsCodeSession } from '../test/e2e/harness';
-import { parseOwnActivation } from '../src/host/activationTiming';
+import { parseCodeLoading, parseOwnActivation } from '../src/host/activationTiming';
 import { median, updateResults } from './benchResults';
 
 const SAMPLES = Number(process.env['TANDEM_BENCH_ACTIVATIONS'] ?? 5);
@@ -25,10 +27,27 @@ export interface ActivationFigures {
   /** Median of Tandem's own share (its module's evaluation + activate()), ms, as Tandem logs it. */
   ownMs: number;
   ownSamplesMs: number[];
+  /** Median of the modules required back to back right before Tandem's (the rest of its pass), ms. */
+  loadedBeforeMs: number;
+  /** Each sample taken apart from what Tandem logged in that extension host (NaN where nothing was logged). */
+  breakdown: SampleBreakdown[];
   /** VS Code's hover text of the last sample (what activated it). */
   reportedAs: string;
   /** dist/*.js sizes in bytes; extension.js is what activation loads, host.js loads right after. */
   bundleBytes: Record<string, number>;
+}
+
+/** One sample of VS Code's figure, taken apart; all ms. */
+export interface SampleBreakdown {
+  reportedMs: number;
+  /** Modules the extension host required back to back right before Tandem's. */
+  loadedBeforeMs: number;
+  /** Tandem's require(): reading, compiling and evaluating dist/extension.js. */
+  ownRequireMs: number;
+  /** Tandem's activate() call. */
+  activateMs: number;
+  /** The rest: the extension host's own work between the start of Tandem's code loading and the first require(), and rounding. */
+  restMs: number;
 }
 
 export function bundleSizes(): Record<string, number> {
@@ -75,9 +94,38 @@ export async function measureActivation(session: VsCodeSession, samples: number)
     samplesMs.push(reported.ms);
     reportedAs = reported.hover;
   }
-  // Each extension host logs Tandem's own share once, to its own log file.
-  const ownSamplesMs = parseOwnActivation(session.logs());
-  return { ms: median(samplesMs), samplesMs, ownMs: ownSamplesMs.length ? median(ownSamplesMs) : NaN, ownSamplesMs, reportedAs, bundleBytes: bundleSizes() };
+  // Each extension host logs once, to its own log file, in sample order.
+  const hostLogs = tandemLogsByHost(session.logs());
+  const breakdown = samplesMs.map((reportedMs, index): SampleBreakdown => {
+    const own = parseOwnActivation(hostLogs[index] ?? '')[0];
+    const loading = parseCodeLoading(hostLogs[index] ?? '')[0];
+    const loadedBeforeMs = loading?.beforeMs ?? NaN;
+    const ownRequireMs = loading?.ownRequireMs ?? NaN;
+    const activateMs = own?.activateMs ?? NaN;
+    return { reportedMs, loadedBeforeMs, ownRequireMs, activateMs, restMs: reportedMs - loadedBeforeMs - ownRequireMs - activateMs };
+  });
+  const ownSamplesMs = hostLogs.map((text) => parseOwnActivation(text)[0]?.ownMs ?? NaN);
+  return {
+    ms: median(samplesMs),
+    samplesMs,
+    ownMs: medianOf(ownSamplesMs),
+    ownSamplesMs,
+    loadedBeforeMs: medianOf(breakdown.map((sample) => sample.loadedBeforeMs)),
+    breakdown,
+    reportedAs,
+    bundleBytes: bundleSizes(),
+  };
+}
+
+function medianOf(values: number[]): number {
+  const known = values.filter((value) => Number.isFinite(value));
+  return known.length ? median(known) : NaN;
+}
+
+/** Tandem's output-channel log of each extension host, ordered by the host's number (exthost1, exthost2, …, exthost10). */
+export function tandemLogsByHost(logs: string): string[] {
+  const sections = [...logs.matchAll(/^--- [^\n]*?exthost(\d+)\/tandem-dev\.tandem\/Tandem\.log\n([\s\S]*?)(?=^--- |^=== |(?![\s\S]))/gm)];
+  return sections.sort((left, right) => Number(left[1]) - Number(right[1])).map((section) => section[2] ?? '');
 }
 
 /** One code-server window for `body`, closed afterwards; its logs are printed when `body` fails. */
@@ -96,8 +144,13 @@ export async function withVsCode<T>(body: (session: VsCodeSession) => Promise<T>
 }
 
 export function printActivation(figures: ActivationFigures): void {
+  const format = (ms: number) => (Number.isFinite(ms) ? ms.toFixed(1) : '?');
   console.log(`activation ${figures.ms} ms (median of ${figures.samplesMs.join(', ')}; goal < 25 ms) — ${figures.reportedAs}`);
-  console.log(`  Tandem's own share (module + activate()): ${figures.ownMs.toFixed(1)} ms (median of ${figures.ownSamplesMs.map((ms) => ms.toFixed(1)).join(', ')}); the rest is the extensions loaded before it in the same onStartupFinished batch`);
+  console.log(`  modules required right before Tandem's in the same pass: median ${format(figures.loadedBeforeMs)} ms; Tandem's own share (module + activate()): median ${format(figures.ownMs)} ms`);
+  console.log('  each sample: VS Code = required before Tandem + Tandem\'s require() + activate() + rest (ms)');
+  for (const sample of figures.breakdown) {
+    console.log(`    ${String(sample.reportedMs).padStart(5)} = ${format(sample.loadedBeforeMs).padStart(6)} + ${format(sample.ownRequireMs).padStart(5)} + ${format(sample.activateMs).padStart(5)} + ${format(sample.restMs).padStart(5)}`);
+  }
   for (const [name, bytes] of Object.entries(figures.bundleBytes)) console.log(`  dist/${name.padEnd(14)} ${(bytes / 1024).toFixed(1).padStart(8)} KiB`);
 }
 

@@ -1,13 +1,16 @@
 // Composition root: wires the pieces and nothing else. Activation stays cheap
-// (its own share, logged as "Activated: own share N ms", is a few ms): activate()
+// (its own share, logged as "Activated: own share N ms", is a few ms; what VS
+// Code counts besides it is in src/host/activationTiming.ts): activate()
 // only registers the view and the commands, and awaits nothing; everything else
 // lives in dist/host.js, a bundle of its own that is loaded in a later task,
-// after activate() returns; the MCP servers start then, and the panel host
-// (loop, model client, zod) on first use. onStartupFinished stays the
-// activation event: AG-UI autostart and MCP servers need Tandem running
-// without the view being opened.
+// after activate() returns: the AG-UI endpoint starts then when enabled, the
+// MCP servers on the first agent run, and the panel host (loop, model client,
+// zod) on first use. onStartupFinished stays the activation event: AG-UI
+// autostart, and a changed tandem.agui.* setting starting or stopping the
+// endpoint, need Tandem running without the view being opened, and VS Code has
+// no activation event for a setting.
 // First import: it timestamps the start of this module's evaluation.
-import { ownActivationLine } from './host/activationTiming';
+import { codeLoadingLine, extensionHostMarks, moduleLoads, ownActivationLine } from './host/activationTiming';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registerCommands } from './host/commands';
@@ -46,9 +49,11 @@ export function activate(context: vscode.ExtensionContext): void {
     addContext: async (target, targets) => (await services()).context.addContext(target, targets),
   });
   const activateEnd = performance.now();
-  // Start MCP servers and register the approval commands without delaying activation.
+  // Load the host services (AG-UI autostart, the approval commands) without delaying activation.
   setTimeout(() => {
     log.info(ownActivationLine(moduleEnd, activateStart, activateEnd));
+    const marks = extensionHostMarks();
+    log.info(codeLoadingLine(marks && moduleLoads(marks), context.extension.id));
     services().catch((error: unknown) => log.error(`Tandem failed to start: ${error instanceof Error ? error.message : String(error)}`));
   }, 0);
 }

@@ -1,8 +1,9 @@
 // Suggestions for the prompt box: while the text is `/` plus part of a
-// command, the MCP prompts that match are listed above the box; a click (or
-// Tab on the only match) completes the command. The host expands the command
-// when it is sent, asking for the prompt's arguments.
+// command, the MCP prompts that match are listed above the box; Up/Down move,
+// Enter or Tab (or a click) complete the command, Escape closes the list. The
+// host expands the command when it is sent, asking for the prompt's arguments.
 import type { SlashCommand } from '../src/protocol/webviewMessages';
+import { attachSuggestionList } from './suggestionList';
 
 export interface SlashCommandList {
   setCommands(commands: readonly SlashCommand[]): void;
@@ -10,13 +11,6 @@ export interface SlashCommandList {
 
 export function attachSlashCommands(prompt: HTMLTextAreaElement): SlashCommandList {
   let commands: readonly SlashCommand[] = [];
-  const list = document.createElement('div');
-  list.className = 'slash-commands';
-  list.dataset['testid'] = 'slash-commands';
-  list.setAttribute('role', 'listbox');
-  list.setAttribute('aria-label', 'MCP prompts');
-  list.hidden = true;
-  prompt.insertAdjacentElement('beforebegin', list);
 
   const matching = (): SlashCommand[] => {
     const match = /^\/(\S*)$/.exec(prompt.value);
@@ -24,47 +18,32 @@ export function attachSlashCommands(prompt: HTMLTextAreaElement): SlashCommandLi
     const typed = (match[1] ?? '').toLowerCase();
     return commands.filter((each) => each.command.toLowerCase().startsWith(typed) || each.command.toLowerCase().includes(`.${typed}`));
   };
-  const complete = (command: SlashCommand): void => {
-    prompt.value = `/${command.command} `;
-    prompt.dispatchEvent(new Event('input', { bubbles: true }));
-    prompt.focus();
-    refresh();
-  };
+
+  const list = attachSuggestionList<SlashCommand>(prompt, {
+    id: 'tandem-slash-commands',
+    className: 'slash-commands',
+    testid: 'slash-commands',
+    ariaLabel: 'MCP prompts',
+    describe: (command) => ({
+      className: 'slash-command',
+      testid: 'slash-command',
+      data: { command: command.command },
+      label: `/${command.command}${command.arguments.length > 0 ? ` ${command.arguments.map((argument) => `${argument}=…`).join(' ')}` : ''}`,
+      labelClassName: 'slash-command-name',
+      ...(command.description ? { detail: command.description } : {}),
+    }),
+    onPick: (command) => {
+      prompt.value = `/${command.command} `;
+      prompt.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+  });
+
   const refresh = (): void => {
-    const shown = matching();
-    list.hidden = shown.length === 0;
-    list.replaceChildren(
-      ...shown.map((command) => {
-        const item = document.createElement('div');
-        item.className = 'slash-command';
-        item.dataset['testid'] = 'slash-command';
-        item.dataset['command'] = command.command;
-        item.setAttribute('role', 'option');
-        const name = document.createElement('span');
-        name.className = 'slash-command-name';
-        name.textContent = `/${command.command}${command.arguments.length > 0 ? ` ${command.arguments.map((argument) => `${argument}=…`).join(' ')}` : ''}`;
-        item.append(name);
-        if (command.description) {
-          const description = document.createElement('span');
-          description.className = 'muted';
-          description.textContent = ` ${command.description}`;
-          item.append(description);
-        }
-        item.addEventListener('mousedown', (event) => event.preventDefault()); // keep the caret in the box
-        item.addEventListener('click', () => complete(command));
-        return item;
-      }),
-    );
+    if (list.dismissed) list.close();
+    else list.show(matching());
   };
   prompt.addEventListener('input', refresh);
-  prompt.addEventListener('keydown', (event) => {
-    if (event.key !== 'Tab' || list.hidden) return;
-    const shown = matching();
-    if (shown.length === 1 && shown[0] !== undefined) {
-      event.preventDefault();
-      complete(shown[0]);
-    }
-  });
+  prompt.addEventListener('focus', refresh);
   return {
     setCommands: (next) => {
       commands = next;

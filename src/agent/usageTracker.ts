@@ -17,6 +17,8 @@ interface Tally {
   incomplete: boolean;
   /** Failed or aborted attempts whose (estimated) tokens are included. */
   partialAttempts: number;
+  /** The model's price, looked up once: the model and the pricing table are fixed for the run. */
+  readonly price: ReturnType<typeof findPrice>;
 }
 
 function add(total: number | undefined, value: number | undefined, first: boolean): number | undefined {
@@ -32,7 +34,7 @@ export class UsageTracker {
   constructor(
     functionCallModel: string,
     answerModel: string,
-    private readonly pricing: Readonly<Record<string, ModelPrice>>,
+    pricing: Readonly<Record<string, ModelPrice>>,
   ) {
     const empty = (model: string): Tally => ({
       model,
@@ -43,6 +45,7 @@ export class UsageTracker {
       estimated: false,
       incomplete: false,
       partialAttempts: 0,
+      price: findPrice(model, pricing),
     });
     this.tallies = { 'function-call': empty(functionCallModel), answer: empty(answerModel) };
   }
@@ -98,7 +101,7 @@ export class UsageTracker {
 
   private modelUsage(role: ModelRole): ModelUsage {
     const tally = this.tallies[role];
-    const found = findPrice(tally.model, this.pricing);
+    const found = tally.price;
     const cost = found && !tally.incomplete && tally.calls > 0 ? costOf(tally, found.price) : tally.calls === 0 && found ? 0 : undefined;
     return {
       role,

@@ -10,7 +10,7 @@ import type { AutoApprovePolicy } from '../agent/policyApprovalGate';
 import { runAgent, type AgentDependencies, type RunResult } from '../agent/runAgent';
 import { SessionCache } from '../agent/sessionCache';
 import type { ChatMessage } from '../models/chatModel';
-import { CustomEventName, type AgentEvent, type RunUsage } from '../protocol/agentEvents';
+import { CustomEventName, type AgentEvent, type CondensedPayload, type RunUsage } from '../protocol/agentEvents';
 import type { Tool, ToolResult } from '../tools/tool';
 import { createFrontendTools } from './frontendTools';
 import { createInterruptApprover } from './interruptApprover';
@@ -83,6 +83,8 @@ export class AgUiExecution {
   private expiry: NodeJS.Timeout | undefined;
   /** The final answer and the id of its message, once the loop finished. */
   answer: { messageId: string; text: string } | undefined;
+  /** The run's condensations of earlier turns, in order. */
+  readonly condensations: CondensedPayload[] = [];
   readonly ended: Promise<void>;
 
   constructor(private readonly setup: ExecutionSetup) {
@@ -218,6 +220,7 @@ export class AgUiExecution {
         break;
       case EventType.CUSTOM:
         if (event['name'] === CustomEventName.usage) this.latestUsage = tokenUsageOf(event['value'] as RunUsage);
+        else if (event['name'] === CustomEventName.condensed) this.condensations.push(event['value'] as CondensedPayload);
         break;
       case EventType.RUN_FINISHED:
       case EventType.RUN_ERROR: {

@@ -1,6 +1,7 @@
 // Turns each AG-UI run (a validated RunAgentInput) into events: a new loop on
 // the thread, or the thread's interrupted loop resumed with the answers. Owns
-// the threads (history, cache, waiting loops) and nothing HTTP.
+// the threads (history, its condensed beginning, cache, waiting loops) and
+// nothing HTTP.
 import { EventType, PROTOCOL_VERSION, type RunAgentInput } from '@ag-ui/core';
 import type { AgentSettings } from '../agent/agentSettings';
 import type { AutoApprovePolicy } from '../agent/policyApprovalGate';
@@ -10,6 +11,7 @@ import type { Tool } from '../tools/tool';
 import { AgUiExecution, type RunSink } from './agUiExecution';
 import { MessagesSnapshot } from './messagesSnapshot';
 import { ThreadStore, toolMessagesOf, type ThreadState } from './threadStore';
+import { applySummary, summaryAfter } from './threadSummary';
 
 /** What a new loop needs, built per run from the current settings. */
 export interface PreparedRun {
@@ -87,11 +89,12 @@ export class AgUiRunner {
       return;
     }
     const conversation = this.threads.conversationFor(thread, input);
-    const note = this.threads.contextNote(input);
+    const messages = conversation.map((entry) => entry.message);
+    const runConversation = applySummary(thread.summary, messages, this.threads.contextNote(input)?.message);
     const execution = new AgUiExecution({
       threadId,
       runId,
-      conversation: [...(note ? [note] : []), ...conversation].map((entry) => entry.message),
+      conversation: runConversation.messages,
       agent: { functionCallModel: prepared.functionCallModel, answerModel: prepared.answerModel, settings: prepared.settings, log: prepared.log },
       serverTools: prepared.tools,
       frontendTools: input.tools,
@@ -103,6 +106,7 @@ export class AgUiRunner {
     void execution.ended.then(() => {
       if (thread.execution !== execution) return;
       thread.execution = undefined;
+      thread.summary = summaryAfter(thread.summary, runConversation, messages, execution.condensations);
       const answer = execution.answer;
       this.threads.remember(thread, answer ? [...conversation, { id: answer.messageId, message: { role: 'assistant', content: answer.text } }] : conversation);
     });

@@ -6,6 +6,7 @@ import type { Message, RunAgentInput } from '@ag-ui/core';
 import { SessionCache } from '../agent/sessionCache';
 import type { ChatMessage } from '../models/chatModel';
 import type { AgUiExecution } from './agUiExecution';
+import type { ThreadSummary } from './threadSummary';
 
 export interface HistoryEntry {
   /** The AG-UI message id (the client's, or the answer's TEXT_MESSAGE id). */
@@ -20,6 +21,8 @@ export interface ThreadState {
   execution: AgUiExecution | undefined;
   /** True while an AG-UI run of this thread is streaming. */
   streaming: boolean;
+  /** The condensed beginning of the history, reused while the history starts the same. */
+  summary?: ThreadSummary | undefined;
 }
 
 export interface ThreadLimits {

@@ -1,7 +1,8 @@
 // The extension's host services, bundled apart from src/extension.ts (as
 // dist/host.js) so that activation only parses a few kilobytes. Loaded right
-// after activate() returns: it starts the MCP servers and builds the panel
-// host on first use.
+// after activate() returns: it wires the services and starts the AG-UI
+// endpoint when it is on; the MCP servers start on the first agent run, and
+// the panel host is built on first use.
 import * as vscode from 'vscode';
 import { createAgUiHostService, type AgUiHostService } from './agUiHostService';
 import type { ChatViewProvider } from './chatViewProvider';

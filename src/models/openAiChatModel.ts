@@ -72,15 +72,42 @@ class StallWatch {
   }
 }
 
-interface Connection {
+export interface Connection {
   readonly sdk: OpenAiModule;
   readonly client: OpenAI;
+}
+
+/**
+ * SDK clients by what they connect with (base URL and key, per fetch): a
+ * client holds only that configuration, and building one costs as much as a
+ * few streamed chunks, so the models of every run (the function-call and the
+ * answer model, run after run) share it. Bounded: the oldest goes first.
+ */
+const MAX_SHARED_CLIENTS = 8;
+const sharedClients = new WeakMap<typeof fetch | typeof sharedFetchKey, Map<string, Promise<Connection>>>();
+/** The key of the clients that use the global fetch. */
+const sharedFetchKey = {};
+
+export function sharedConnection(settings: Pick<ModelSettings, 'baseUrl' | 'apiKey'>, fetchOverride: typeof fetch | undefined): Promise<Connection> {
+  const owner = fetchOverride ?? sharedFetchKey;
+  let clients = sharedClients.get(owner);
+  if (!clients) sharedClients.set(owner, (clients = new Map()));
+  const key = `${settings.baseUrl}\n${settings.apiKey ?? ''}`;
+  let connection = clients.get(key);
+  if (!connection) {
+    connection = connectTo(settings, fetchOverride);
+    // A failed load is not kept: the next request tries again.
+    connection.catch(() => clients.delete(key));
+    clients.set(key, connection);
+    if (clients.size > MAX_SHARED_CLIENTS) clients.delete(clients.keys().next().value!);
+  }
+  return connection;
 }
 
 export function createChatModel(settings: ModelSettings, options: ChatModelOptions = {}): ChatModel {
   const retry = resolveRetryOptions(options.retry);
   let connection: Promise<Connection> | undefined;
-  const connect = () => (connection ??= connectTo(settings, options.fetch));
+  const connect = () => (connection ??= sharedConnection(settings, options.fetch));
   return {
     name: settings.model,
     streamTurn: (request, signal) => streamTurn(settings, connect, retry, request, signal, options.stallTimeoutMs ?? DEFAULT_STALL_MS),
@@ -116,7 +143,7 @@ export async function listModels(
   }
 }
 
-async function connectTo(settings: ModelSettings, fetchOverride: typeof fetch | undefined): Promise<Connection> {
+async function connectTo(settings: Pick<ModelSettings, 'baseUrl' | 'apiKey'>, fetchOverride: typeof fetch | undefined): Promise<Connection> {
   const sdk = await loadSdk();
   const hasKey = Boolean(settings.apiKey);
   const client = new sdk.OpenAI({

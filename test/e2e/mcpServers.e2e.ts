@@ -152,7 +152,7 @@ test('readOnlyHint counts only for a trusted server; a tool switched off is not 
   }),
 );
 
-test("a server's prompt is a slash command: offered after '/', arguments inline or asked for, its text is sent", { timeout: 90_000 }, () =>
+test("a server's prompt is a slash command: offered after '/', picked with the keyboard, arguments inline or asked for, its text is sent", { timeout: 90_000 }, () =>
   guarded('prompts', async () => {
     // Runs after the first test: the servers are up.
     const view = await session.webview();
@@ -162,8 +162,14 @@ test("a server's prompt is a slash command: offered after '/', arguments inline 
     await offered.waitFor({ state: 'visible', timeout: 10_000 });
     assert.match(await offered.innerText(), /city=… state=…/);
     await session.screenshot('mcp-servers-slash-commands');
-    await offered.click();
+    // The keyboard reaches the list: Down moves to the prompt, Enter completes it (and sends nothing).
+    const names = await view.locator('[data-testid="slash-command"]').evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset['command']));
+    const index = names.indexOf('everything.args-prompt');
+    for (let step = 0; step < index; step++) await prompt.press('ArrowDown');
+    assert.equal(await offered.getAttribute('aria-selected'), 'true', `Down moved to the prompt (${names.join(', ')})`);
+    await prompt.press('Enter');
     assert.equal(await prompt.inputValue(), '/everything.args-prompt ');
+    await view.locator('[data-testid="slash-commands"]').waitFor({ state: 'hidden', timeout: 5_000 });
     await prompt.pressSequentially('city=Paris');
     models();
     await prompt.press('Enter');

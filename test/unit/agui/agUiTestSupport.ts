@@ -40,6 +40,8 @@ export interface EndpointOptions {
   readonly turns?: ScriptedTurn[];
   readonly policy?: AutoApprovePolicy;
   readonly settings?: Partial<AgentSettings>;
+  /** Changes the settings once the model server's address is known (say, a model's window). */
+  readonly adjust?: (settings: AgentSettings) => AgentSettings;
   readonly allowedOrigins?: string[];
   readonly maxBodyBytes?: number;
   readonly runner?: Partial<AgUiRunnerOptions>;
@@ -55,7 +57,8 @@ export async function startEndpoint(options: EndpointOptions = {}): Promise<Endp
   const kit = makeKit();
   cleanup.push(() => kit.dispose());
   writeFileSync(path.join(kit.root, 'notes.md'), '# Notes\n\nThe release is on Tuesday; the owner is Ada.\n');
-  const settings = settingsFor(model, options.settings);
+  const base = settingsFor(model, options.settings);
+  const settings = options.adjust ? options.adjust(base) : base;
   const runner = new AgUiRunner({
     serverToolNames: () => new Set(kit.tools.map((tool) => tool.name)),
     prepare: async () => {
