@@ -3,11 +3,21 @@
 
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, item]) => item !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let index = 0; index < value.length; index++) out += (index > 0 ? ',' : '') + canonicalJson(value[index]);
+    return `${out}]`;
+  }
+  // One pass over the sorted keys, no intermediate arrays of entries: the loop guard runs this on every call's arguments.
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  let out = '{';
+  for (const key of keys) {
+    const item = record[key];
+    if (item === undefined) continue;
+    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${canonicalJson(item)}`;
+  }
+  return `${out}}`;
 }
 
 /** The identity of a tool call: its name and its canonical arguments. */
