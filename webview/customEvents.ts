@@ -155,7 +155,10 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
     }
     case HostEventName.runReverted: {
       const edits = view.edits.get(text(value['runId']));
-      if (edits) edits.reverted = true;
+      // Files whose restore failed are still recorded: the revert bar stays for them.
+      const remaining = Array.isArray(value['remaining']) ? value['remaining'].map(text) : [];
+      if (edits && remaining.length > 0) edits.files = remaining;
+      else if (edits) edits.reverted = true;
       view.chromeDirty = true;
       return;
     }

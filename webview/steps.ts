@@ -148,7 +148,8 @@ export interface CondensedStep extends StepBase {
 export type Step = UserStep | ThinkingStep | ToolCallStep | ToolResultStep | AnswerStep | NoticeStep | ErrorStep | ApprovalStep | ElicitationStep | CondensedStep;
 
 export interface RunEdits {
-  readonly files: readonly string[];
+  /** The run's changed files; after a revert that could not restore some, those. */
+  files: readonly string[];
   reverted: boolean;
 }
 

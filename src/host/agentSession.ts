@@ -223,10 +223,14 @@ export class AgentSession implements vscode.Disposable {
       this.notice('revertUnavailable', 'The edits of that run are no longer recorded, so they cannot be reverted.', 'warning');
       return;
     }
-    await this.deps.store.runEdits.remove(conversationId, runId).catch(() => undefined);
+    // Files whose restore failed stay recorded (and stored), so Revert can try them again.
+    const remaining = this.deps.toolSources().runEditsSnapshot?.(runId);
+    if (remaining) await this.storeRunEdits(conversationId, runId, this.deps.toolSources());
+    else await this.deps.store.runEdits.remove(conversationId, runId).catch(() => undefined);
     const { restored, skipped, failed } = outcome;
-    this.append({ type: 'CUSTOM', name: HostEventName.runReverted, value: { runId, files: restored, skipped }, timestamp: Date.now() } as AgentEvent);
-    this.notice('reverted', revertSummary(outcome), skipped.length + failed.length > 0 ? 'warning' : 'info');
+    const left = remaining?.files.map((file) => file.path) ?? [];
+    this.append({ type: 'CUSTOM', name: HostEventName.runReverted, value: { runId, files: restored, skipped, remaining: left }, timestamp: Date.now() } as AgentEvent);
+    this.notice('reverted', revertSummary(outcome) + (left.length > 0 ? ' Revert again to retry.' : ''), skipped.length + failed.length > 0 ? 'warning' : 'info');
   }
 
   /**

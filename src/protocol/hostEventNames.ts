@@ -6,6 +6,6 @@ export const HostEventName = {
   userMessage: 'tandem.userMessage',
   /** A run changed files that can be reverted: `{ runId, files }`. */
   runEdits: 'tandem.runEdits',
-  /** The edits of a run were reverted: `{ runId, files }`. */
+  /** The edits of a run were reverted: `{ runId, files, skipped, remaining }` (`remaining`: files whose restore failed, still revertable). */
   runReverted: 'tandem.runReverted',
 } as const;

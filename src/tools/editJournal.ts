@@ -118,7 +118,9 @@ export class EditJournal {
   /**
    * Restores every file the run touched, newest change first. A file that
    * does not hold what the run left is restored only when `confirm` says so.
-   * The run's record is then dropped.
+   * The run's record is then dropped, except for the workspace files whose
+   * restore failed (say, a read-only file): those stay, so a second revert
+   * can try them again.
    */
   async revertRun(runId: string, options: RevertOptions = {}): Promise<RevertOutcome> {
     const signal = options.signal ?? new AbortController().signal;
@@ -129,6 +131,7 @@ export class EditJournal {
     // A stored record names absolute paths: only those inside an open workspace folder are touched.
     const folders = await scopeFolders(this.host.folders());
     const inWorkspace = (file: string) => folders.some((folder) => isInside(folder.real, file));
+    const retry: [string, MutableEntry][] = [];
     for (const [file, entry] of [...run.files].reverse()) {
       try {
         if (!inWorkspace(file)) throw new Error('it is not inside an open workspace folder');
@@ -144,8 +147,10 @@ export class EditJournal {
         outcome.restored.push(file);
       } catch (error) {
         outcome.failed.push({ path: file, reason: error instanceof Error ? error.message : String(error) });
+        if (inWorkspace(file)) retry.unshift([file, entry]);
       }
     }
+    if (retry.length > 0) this.runs.set(runId, { files: new Map(retry), createdDirectories: [] });
     for (const directory of [...run.createdDirectories].reverse()) {
       try {
         if (!inWorkspace(directory)) throw new Error('it is not inside an open workspace folder');

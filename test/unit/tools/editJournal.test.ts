@@ -159,6 +159,32 @@ describe('edit journal revert', () => {
     assert.equal(read('src/app.ts'), 'const a = 1;\n');
   });
 
+  it('a file whose restore failed stays recorded, and the next revert restores it', async () => {
+    await kit.run('edit_file', { path: 'src/app.ts', edits: [{ oldText: '1', newText: '2' }] });
+    await kit.run('write_file', { path: 'new.txt', content: 'created\n' });
+    // The same workspace through a host whose first write fails (as on a read-only file).
+    let failures = 1;
+    const flaky = Object.create(kit.host) as typeof kit.host;
+    flaky.writeFile = async (target, content, signal) => {
+      if (failures-- > 0) throw new Error('EACCES: permission denied');
+      return kit.host.writeFile(target, content, signal);
+    };
+    const journal = new EditJournal(flaky);
+    journal.adopt('run-1', kit.journal.snapshot('run-1')!);
+
+    const first = await journal.revertRun('run-1');
+    assert.deepEqual(first.restored, [file('new.txt')], 'the created file was deleted');
+    assert.deepEqual(first.failed.map((failure) => failure.path), [file('src/app.ts')]);
+    assert.equal(read('src/app.ts'), 'const a = 2;\n');
+    assert.deepEqual(journal.touchedFiles('run-1'), [file('src/app.ts')], 'only the failed file is left to revert');
+    assert.deepEqual(journal.snapshot('run-1')?.files.map((entry) => entry.path), [file('src/app.ts')], 'and it is what gets stored');
+
+    const second = await journal.revertRun('run-1');
+    assert.deepEqual(second.restored, [file('src/app.ts')]);
+    assert.equal(read('src/app.ts'), 'const a = 1;\n');
+    assert.equal(journal.hasEdits('run-1'), false, 'nothing left once all is restored');
+  });
+
   it('a stored path outside the open folders is not touched', async () => {
     const outside = makeKit();
     try {

@@ -203,13 +203,16 @@ describe('view model details', () => {
     assert.equal(prettyArguments(''), '{}');
   });
 
-  it('records run edits and their revert for the revert button', () => {
+  it('records run edits and their revert for the revert button, which stays for files that could not be restored', () => {
     const view = createConversationView();
     applyEvents(view, [
       event('CUSTOM', { name: 'tandem.runEdits', value: { runId: 'r1', files: ['a.ts', 'b.ts'] } }),
     ]);
     assert.deepEqual(view.edits.get('r1'), { files: ['a.ts', 'b.ts'], reverted: false });
-    applyEvents(view, [event('CUSTOM', { name: 'tandem.runReverted', value: { runId: 'r1', files: ['a.ts'] } })]);
+    // b.ts could not be restored: the button stays, for it alone.
+    applyEvents(view, [event('CUSTOM', { name: 'tandem.runReverted', value: { runId: 'r1', files: ['a.ts'], skipped: [], remaining: ['b.ts'] } })]);
+    assert.deepEqual(view.edits.get('r1'), { files: ['b.ts'], reverted: false });
+    applyEvents(view, [event('CUSTOM', { name: 'tandem.runReverted', value: { runId: 'r1', files: ['b.ts'], skipped: [], remaining: [] } })]);
     assert.equal(view.edits.get('r1')?.reverted, true);
   });
 
