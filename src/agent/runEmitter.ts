@@ -14,7 +14,7 @@ export interface StreamedMessage {
 }
 
 export class RunEmitter {
-  private readonly open = new Set<Message>();
+  private readonly open = new Map<string, () => void>();
   private readonly steps: string[] = [];
 
   constructor(
@@ -48,109 +48,68 @@ export class RunEmitter {
 
   /** A streamed reasoning message (the thinking of a model). */
   reasoning(role: ModelRole, model: string): StreamedMessage {
-    return new ReasoningMessage(this, this.open, { role, model });
+    const metadata = { role, model };
+    return this.stream({
+      open: (messageId) => {
+        this.emit({ type: EventType.REASONING_START, messageId, metadata });
+        this.emit({ type: EventType.REASONING_MESSAGE_START, messageId, role: 'reasoning', metadata });
+      },
+      content: (messageId, delta) => this.emit({ type: EventType.REASONING_MESSAGE_CONTENT, messageId, delta, metadata }),
+      close: (messageId) => {
+        this.emit({ type: EventType.REASONING_MESSAGE_END, messageId, metadata });
+        this.emit({ type: EventType.REASONING_END, messageId, metadata });
+      },
+    });
   }
 
   /** A streamed assistant text message; `kind` tells the panel what it is. */
   text(kind: MessageKindPayload['kind'], role: ModelRole, model: string): StreamedMessage {
-    return new TextMessage(this, this.open, { role, model, kind });
+    const metadata = { role, model, kind };
+    return this.stream({
+      open: (messageId) => {
+        this.custom(CustomEventName.messageKind, { messageId, kind, role, model } satisfies MessageKindPayload, { role, model });
+        this.emit({ type: EventType.TEXT_MESSAGE_START, messageId, role: 'assistant', metadata });
+      },
+      content: (messageId, delta) => this.emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta, metadata }),
+      close: (messageId) => this.emit({ type: EventType.TEXT_MESSAGE_END, messageId, metadata }),
+    });
+  }
+
+  /**
+   * A message that opens on its first non-empty delta (an empty message emits
+   * nothing), closes once, and ignores text after it closed.
+   */
+  private stream(events: { open(messageId: string): void; content(messageId: string, delta: string): void; close(messageId: string): void }): StreamedMessage {
+    const messageId = randomUUID();
+    let state: 'new' | 'open' | 'closed' = 'new';
+    let text = '';
+    const close = () => {
+      this.open.delete(messageId);
+      if (state === 'open') events.close(messageId);
+      state = 'closed';
+    };
+    return {
+      messageId,
+      get text() {
+        return text;
+      },
+      append: (delta) => {
+        if (!delta || state === 'closed') return;
+        if (state === 'new') {
+          state = 'open';
+          this.open.set(messageId, close);
+          events.open(messageId);
+        }
+        text += delta;
+        events.content(messageId, delta);
+      },
+      close,
+    };
   }
 
   /** Closes every open message and step: called on every way out of a run. */
   closeAll(): void {
-    for (const message of [...this.open]) message.close();
+    for (const close of [...this.open.values()]) close();
     while (this.steps.length > 0) this.stepFinished();
-  }
-}
-
-/**
- * A message that opens on its first non-empty delta (an empty message emits
- * nothing), closes once, and ignores text after it closed. A class, not
- * closures: a run makes a few per step, and each closure is one more object.
- */
-abstract class Message implements StreamedMessage {
-  readonly messageId = randomUUID();
-  private state: 'new' | 'open' | 'closed' = 'new';
-  private textSoFar = '';
-
-  constructor(
-    protected readonly emitter: RunEmitter,
-    private readonly openMessages: Set<Message>,
-  ) {}
-
-  get text(): string {
-    return this.textSoFar;
-  }
-
-  append(delta: string): void {
-    if (!delta || this.state === 'closed') return;
-    if (this.state === 'new') {
-      this.state = 'open';
-      this.openMessages.add(this);
-      this.opened();
-    }
-    this.textSoFar += delta;
-    this.content(delta);
-  }
-
-  close(): void {
-    this.openMessages.delete(this);
-    if (this.state === 'open') this.closed();
-    this.state = 'closed';
-  }
-
-  protected abstract opened(): void;
-  protected abstract content(delta: string): void;
-  protected abstract closed(): void;
-}
-
-class ReasoningMessage extends Message {
-  constructor(
-    emitter: RunEmitter,
-    openMessages: Set<Message>,
-    private readonly metadata: { readonly role: ModelRole; readonly model: string },
-  ) {
-    super(emitter, openMessages);
-  }
-
-  protected opened(): void {
-    const { messageId, metadata } = this;
-    this.emitter.emit({ type: EventType.REASONING_START, messageId, metadata });
-    this.emitter.emit({ type: EventType.REASONING_MESSAGE_START, messageId, role: 'reasoning', metadata });
-  }
-
-  protected content(delta: string): void {
-    this.emitter.emit({ type: EventType.REASONING_MESSAGE_CONTENT, messageId: this.messageId, delta, metadata: this.metadata });
-  }
-
-  protected closed(): void {
-    const { messageId, metadata } = this;
-    this.emitter.emit({ type: EventType.REASONING_MESSAGE_END, messageId, metadata });
-    this.emitter.emit({ type: EventType.REASONING_END, messageId, metadata });
-  }
-}
-
-class TextMessage extends Message {
-  constructor(
-    emitter: RunEmitter,
-    openMessages: Set<Message>,
-    private readonly metadata: { readonly role: ModelRole; readonly model: string; readonly kind: MessageKindPayload['kind'] },
-  ) {
-    super(emitter, openMessages);
-  }
-
-  protected opened(): void {
-    const { messageId, metadata } = this;
-    const { kind, role, model } = metadata;
-    this.emitter.custom(CustomEventName.messageKind, { messageId, kind, role, model } satisfies MessageKindPayload, { role, model });
-    this.emitter.emit({ type: EventType.TEXT_MESSAGE_START, messageId, role: 'assistant', metadata });
-  }
-
-  protected content(delta: string): void {
-    this.emitter.emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: this.messageId, delta, metadata: this.metadata });
-  }
-
-  protected closed(): void {
-    this.emitter.emit({ type: EventType.TEXT_MESSAGE_END, messageId: this.messageId, metadata: this.metadata });
   }
 }

@@ -12,13 +12,11 @@ export function isReasoningModel(model: string): boolean {
 }
 
 export function samplingParameters(model: string, temperature: number | undefined, maxTokens: number | undefined): Record<string, number> {
-  // Plain assignments, not spreads of small literals: this runs before every request.
-  const parameters: Record<string, number> = {};
   if (isReasoningModel(model)) {
-    if (maxTokens !== undefined) parameters['max_completion_tokens'] = maxTokens;
-    return parameters;
+    return maxTokens === undefined ? {} : { max_completion_tokens: maxTokens };
   }
-  if (temperature !== undefined) parameters['temperature'] = temperature;
-  if (maxTokens !== undefined) parameters['max_tokens'] = maxTokens;
-  return parameters;
+  return {
+    ...(temperature !== undefined ? { temperature } : {}),
+    ...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
+  };
 }

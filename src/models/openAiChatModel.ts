@@ -164,16 +164,15 @@ async function connectTo(settings: Pick<ModelSettings, 'baseUrl' | 'apiKey'>, fe
 }
 
 function requestBody(settings: ModelSettings, request: TurnRequest): ChatCompletionCreateParamsStreaming {
-  const body: ChatCompletionCreateParamsStreaming = {
+  const tools = request.tools && request.tools.length > 0 ? toOpenAiTools(request.tools) : undefined;
+  return {
     model: settings.model,
     messages: toOpenAiMessages(request.messages),
     stream: true,
     stream_options: { include_usage: true },
+    ...samplingParameters(settings.model, settings.temperature, settings.maxTokens),
+    ...(tools ? { tools } : {}),
   };
-  // Assigned, not spread: the body is built before every request.
-  Object.assign(body, samplingParameters(settings.model, settings.temperature, settings.maxTokens));
-  if (request.tools && request.tools.length > 0) body.tools = toOpenAiTools(request.tools);
-  return body;
 }
 
 async function* streamTurn(
