@@ -140,7 +140,7 @@ function pre(text: string, className = 'code'): HTMLElement {
 function thinkingBody(step: ThinkingStep): HTMLElement {
   const body = element('div', 'thinking-text');
   body.textContent = step.text;
-  step.unrendered = '';
+  shownLength.set(body, step.text.length);
   return body;
 }
 
@@ -192,10 +192,13 @@ function answerBody(step: AnswerStep, context: StepRenderContext): HTMLElement {
   body.setAttribute('aria-busy', String(!step.done));
   const markdown = new StreamingMarkdown(body, context.onCopy);
   markdown.update(step.text);
-  step.unrendered = '';
+  shownLength.set(body, step.text.length);
   streamingBodies.set(body, markdown);
   return body;
 }
+
+/** Characters of a live step's text already in its body: a frame hands on only the rest. */
+const shownLength = new WeakMap<Element, number>();
 
 /** The incremental renderer behind each answer body, so later frames only add what is new. */
 const streamingBodies = new WeakMap<Element, StreamingMarkdown>();
@@ -216,15 +219,15 @@ function updateInPlace(article: HTMLElement, step: Step): boolean {
     const markdown = streamingBodies.get(body);
     if (!markdown) return false;
     // Only the text added since the last frame: the frame's cost does not grow with the answer.
-    markdown.append(step.unrendered);
-    step.unrendered = '';
+    markdown.append(step.text.slice(shownLength.get(body) ?? 0));
+    shownLength.set(body, step.text.length);
     body.setAttribute('aria-busy', String(!step.done));
     // Streamed text that turns out to be the answer (no tool call followed) gets the answer hook too.
     if (step.messageKind === 'answer') body.setAttribute('data-testid', 'answer');
     else body.removeAttribute('data-testid');
   } else {
-    body.append(step.unrendered); // thinking only grows while it is live
-    step.unrendered = '';
+    body.append(step.text.slice(shownLength.get(body) ?? 0)); // thinking only grows while it is live
+    shownLength.set(body, step.text.length);
   }
   return true;
 }
@@ -330,7 +333,6 @@ export function updateStepElement(article: HTMLElement, step: Step, context: Ste
   if (step.kind === 'thinking') article.dataset['done'] = String(step.done);
   if (step.kind === 'notice') article.dataset['code'] = step.code;
   if (updateInPlace(article, step)) return;
-  if (step.kind === 'answer' || step.kind === 'thinking') step.unrendered = ''; // rebuilt from the whole text
 
   const open = context.userOpen.get(step.id) ?? defaultOpen(step);
   const details = element('details');

@@ -28,8 +28,6 @@ export interface UserStep extends StepBase {
 export interface ThinkingStep extends StepBase {
   readonly kind: 'thinking';
   text: string;
-  /** Text appended since the panel last drew this step (stepView takes it), so a frame handles only what is new. */
-  unrendered: string;
   done: boolean;
   /** Streamed by an attempt that failed and was retried: hidden. */
   discarded?: boolean;
@@ -65,8 +63,6 @@ export interface AnswerStep extends StepBase {
   /** `answer`: the final answer; `interim`/`toolResult`: streaming-mode messages. */
   messageKind: MessageKindPayload['kind'];
   text: string;
-  /** Text appended since the panel last drew this step (stepView takes it), so a frame handles only what is new. */
-  unrendered: string;
   done: boolean;
   /** Streamed by an attempt that failed and was retried: hidden. */
   discarded?: boolean;

@@ -82,7 +82,6 @@ function startMessage(view: ConversationView, messageId: string, event: AgentEve
     messageId,
     messageKind,
     text: '',
-    unrendered: '',
     done: false,
     model,
   });
@@ -90,17 +89,10 @@ function startMessage(view: ConversationView, messageId: string, event: AgentEve
   return step;
 }
 
-/** Streamed text: kept whole in `text`, and in `unrendered` until the panel has drawn it. */
-function appendText(step: AnswerStep | ThinkingStep, delta: string): void {
-  step.text += delta;
-  step.unrendered += delta;
-}
-
 function startThinking(view: ConversationView, messageId: string, event: AgentEvent): ThinkingStep {
   const step = push<ThinkingStep>(view, {
     kind: 'thinking',
     text: '',
-    unrendered: '',
     done: false,
     model: modelOf(event) ?? view.toolsModel,
   });
@@ -147,7 +139,7 @@ export function applyEvent(view: ConversationView, event: AgentEvent): void {
     case 'REASONING_MESSAGE_CHUNK': {
       const messageId = text(event['messageId']);
       const step = view.byMessage.get(messageId) ?? startThinking(view, messageId, event);
-      appendText(step, text(event['delta']));
+      step.text += text(event['delta']);
       touch(view, step);
       return;
     }
@@ -170,7 +162,7 @@ export function applyEvent(view: ConversationView, event: AgentEvent): void {
       const messageId = text(event['messageId']);
       const step = view.byMessage.get(messageId) ?? view.resultMessages.get(messageId) ?? startMessage(view, messageId, event);
       if (step.kind === 'tool-result') step.message = (step.message ?? '') + text(event['delta']);
-      else appendText(step, text(event['delta']));
+      else step.text += text(event['delta']);
       touch(view, step);
       return;
     }

@@ -230,7 +230,7 @@ describe('view model details', () => {
     assert.equal(answer.text, 'Hello');
   });
 
-  it('keeps the text a streamed step gained since the panel drew it, so a frame handles only what is new', () => {
+  it('grows a streamed step by its deltas, thinking and answer apart (the panel draws only what it has not shown)', () => {
     const view = createConversationView();
     applyEvents(view, [
       event('REASONING_MESSAGE_START', { messageId: 'r1' }),
@@ -238,13 +238,12 @@ describe('view model details', () => {
       event('TEXT_MESSAGE_START', { messageId: 'm1' }),
       event('TEXT_MESSAGE_CONTENT', { messageId: 'm1', delta: 'Hel' }),
     ]);
-    const [thinking, answer] = view.steps as [Step & { unrendered: string }, AnswerStep];
-    assert.equal(thinking.unrendered, 'Hmm');
-    assert.equal(answer.unrendered, 'Hel');
-    answer.unrendered = ''; // what stepView does once drawn
+    const [thinking, answer] = view.steps as [Step & { text: string }, AnswerStep];
+    assert.equal(thinking.text, 'Hmm');
+    assert.equal(answer.text, 'Hel');
     applyEvents(view, [event('TEXT_MESSAGE_CONTENT', { messageId: 'm1', delta: 'lo' }), event('TEXT_MESSAGE_CONTENT', { messageId: 'm1', delta: '!' })]);
-    assert.equal(answer.unrendered, 'lo!');
     assert.equal(answer.text, 'Hello!');
+    assert.equal(thinking.text, 'Hmm');
   });
 
   it('applies a 1,000-step conversation, with the deltas of each answer merged into one step', () => {
