@@ -187,14 +187,13 @@ export class AgentSession implements vscode.Disposable {
     log.info(`run ${runId} ended after ${Date.now() - started} ms`);
     const edited = sources.editedFiles?.(runId) ?? [];
     if (edited.length > 0 && conversation === this.conversation) {
-      await this.storeRunEdits(conversation.id, runId, sources);
+      await this.storeRunEdits(conversation.id, runId, sources.runEditsSnapshot?.(runId));
       this.append({ type: 'CUSTOM', name: HostEventName.runEdits, value: { runId, files: edited }, timestamp: Date.now() } as AgentEvent);
     }
   }
 
   /** Keeps the run's journal with the conversation, so its revert survives a reload. */
-  private async storeRunEdits(conversationId: string, runId: string, sources: ToolSources): Promise<void> {
-    const snapshot = sources.runEditsSnapshot?.(runId);
+  private async storeRunEdits(conversationId: string, runId: string, snapshot: JournalRunSnapshot | undefined): Promise<void> {
     if (snapshot === undefined) return;
     try {
       await this.deps.store.runEdits.save(conversationId, runId, snapshot);
@@ -225,7 +224,7 @@ export class AgentSession implements vscode.Disposable {
     }
     // Files whose restore failed stay recorded (and stored), so Revert can try them again.
     const remaining = this.deps.toolSources().runEditsSnapshot?.(runId);
-    if (remaining) await this.storeRunEdits(conversationId, runId, this.deps.toolSources());
+    if (remaining) await this.storeRunEdits(conversationId, runId, remaining);
     else await this.deps.store.runEdits.remove(conversationId, runId).catch(() => undefined);
     const { restored, skipped, failed } = outcome;
     const left = remaining?.files.map((file) => file.path) ?? [];
