@@ -15,11 +15,14 @@ import { stacks } from './loop/stacks';
 
 const ROUNDS = Number(process.env['TANDEM_BENCH_ROUNDS'] ?? 5);
 const RUNS = Number(process.env['TANDEM_BENCH_RUNS'] ?? 7);
+const WARMUPS = Number(process.env['TANDEM_BENCH_WARMUPS'] ?? 3);
 const STACKS = (process.env['TANDEM_BENCH_STACKS'] ?? Object.keys(stacks).join(',')).split(',').filter(Boolean);
 const root = path.resolve(__dirname, '..');
 
 export interface LoopFigures {
   cpuMsPerRun: number;
+  /** Of cpuMsPerRun, the JavaScript thread's (Linux; NaN elsewhere). */
+  mainThreadCpuMsPerRun: number;
   wallMsPerRun: number;
   requestsPerRun: number;
   usCpuPerChunk: number;
@@ -70,6 +73,7 @@ export async function measureLoop(stackNames: readonly string[], rounds: number,
     for (const [name, figures] of samples) {
       result[name] = {
         cpuMsPerRun: median(figures.map((figure) => figure.cpuMsPerRun)),
+        mainThreadCpuMsPerRun: median(figures.map((figure) => figure.mainThreadCpuMsPerRun)),
         wallMsPerRun: median(figures.map((figure) => figure.wallMsPerRun)),
         requestsPerRun: median(figures.map((figure) => figure.requestsPerRun)),
         usCpuPerChunk: median(figures.map((figure) => figure.usCpuPerChunk)),
@@ -85,12 +89,13 @@ export async function measureLoop(stackNames: readonly string[], rounds: number,
 export function loopTable(results: Record<string, LoopFigures>): string {
   const floor = results['floor'];
   const ratio = (value: number, base: number | undefined) => (base ? ` (${(value / base).toFixed(2)}x)` : '');
-  const lines = ['stack          cpu ms/run        wall ms/run       requests  µs cpu/chunk (over floor)  alloc MB/run'];
+  const lines = ['stack          cpu ms/run        main thread ms/run  wall ms/run       requests  µs cpu/chunk (over floor)  alloc MB/run'];
   for (const [name, figures] of Object.entries(results)) {
     lines.push(
       [
         name.padEnd(14),
         `${figures.cpuMsPerRun.toFixed(2)}${ratio(figures.cpuMsPerRun, floor?.cpuMsPerRun)}`.padEnd(18),
+        `${figures.mainThreadCpuMsPerRun.toFixed(2)}${ratio(figures.mainThreadCpuMsPerRun, floor?.mainThreadCpuMsPerRun)}`.padEnd(20),
         `${figures.wallMsPerRun.toFixed(2)}${ratio(figures.wallMsPerRun, floor?.wallMsPerRun)}`.padEnd(18),
         String(figures.requestsPerRun).padEnd(10),
         `${figures.usCpuPerChunk.toFixed(1)}${floor ? ` (${(figures.usCpuPerChunk - floor.usCpuPerChunk >= 0 ? '+' : '')}${(figures.usCpuPerChunk - floor.usCpuPerChunk).toFixed(1)})` : ''}`.padEnd(27),
@@ -103,7 +108,7 @@ export function loopTable(results: Record<string, LoopFigures>): string {
 
 async function main(): Promise<void> {
   console.log(`loop: ${STACKS.join(', ')}; ${ROUNDS} interleaved rounds of one process per stack, ${RUNS} runs each (after warm-up)`);
-  const results = await measureLoop(STACKS, ROUNDS, RUNS);
+  const results = await measureLoop(STACKS, ROUNDS, RUNS, WARMUPS);
   console.log(loopTable(results));
   updateResults('loop', results);
 }

@@ -4,6 +4,7 @@
 //   node --expose-gc --import tsx bench/loop/loopWorker.ts <stack> <baseUrl> <runs> [warm-ups]
 import { performance } from 'node:perf_hooks';
 import { turnsForRun } from './conversation';
+import { mainThreadCpuMs } from './mainThreadCpu';
 import { stacks } from './stacks';
 
 const [stackName = '', baseUrl = '', runsText = '5', warmupsText = '3'] = process.argv.slice(2);
@@ -22,6 +23,8 @@ async function control(path: string, body?: unknown): Promise<unknown> {
 
 interface Sample {
   cpuMs: number;
+  /** The JavaScript thread's share of cpuMs (NaN off Linux); the rest is V8's and libuv's helper threads. */
+  mainThreadCpuMs: number;
   wallMs: number;
   requests: number;
   allocMb: number;
@@ -32,14 +35,17 @@ async function once(words: number): Promise<Sample> {
   const before = ((await control('requests')) as unknown[]).length;
   collect();
   const heap = process.memoryUsage().heapUsed;
+  const mainThread = mainThreadCpuMs();
   const cpu = process.cpuUsage();
   const started = performance.now();
   await stack!.run(baseUrl);
   const wallMs = performance.now() - started;
   const used = process.cpuUsage(cpu);
+  const mainThreadAfter = mainThreadCpuMs();
   const allocMb = (process.memoryUsage().heapUsed - heap) / 1e6;
   const requests = ((await control('requests')) as unknown[]).length - before;
-  return { cpuMs: (used.user + used.system) / 1000, wallMs, requests, allocMb };
+  const mainThreadMs = mainThread === undefined || mainThreadAfter === undefined ? Number.NaN : mainThreadAfter - mainThread;
+  return { cpuMs: (used.user + used.system) / 1000, mainThreadCpuMs: mainThreadMs, wallMs, requests, allocMb };
 }
 
 function median(values: number[]): number {
@@ -66,6 +72,7 @@ async function main(): Promise<void> {
   process.stdout.write(
     `${JSON.stringify({
       cpuMsPerRun: cpuShort,
+      mainThreadCpuMsPerRun: median(short.map((sample) => sample.mainThreadCpuMs)),
       wallMsPerRun: median(short.map((sample) => sample.wallMs)),
       requestsPerRun: median(short.map((sample) => sample.requests)),
       usCpuPerChunk,

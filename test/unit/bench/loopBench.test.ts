@@ -12,6 +12,7 @@ describe('loop benchmark harness', () => {
     assert.deepEqual(Object.keys(results), Object.keys(stacks));
     for (const [name, figures] of Object.entries(results)) {
       assert.ok(figures.cpuMsPerRun > 0, `${name}: cpu`);
+      if (process.platform === 'linux') assert.ok(figures.mainThreadCpuMsPerRun > 0, `${name}: the main thread's cpu`);
       assert.ok(figures.wallMsPerRun > 0, `${name}: wall`);
       assert.equal(figures.requestsPerRun, ROUNDS + stacks[name]!.replies, `${name}: the tool rounds and the text replies`);
       assert.ok(Number.isFinite(figures.usCpuPerChunk), `${name}: per chunk`);
