@@ -3,21 +3,13 @@
 // each message costs the browser a few tasks whatever it carries; so events
 // are merged (deltas compacted) and sent at most once per frame. The first
 // event after a quiet spell goes out at once (end of the current task), not a
-// frame later. At most `window` messages are unanswered at a time: when the
-// browser stalls, what arrives meanwhile waits here and goes out as one
-// message once it catches up, instead of a backlog of small messages that it
-// works through long after the stall (which made the tail latency).
-// The window is one message: the next goes out once the browser has taken the
-// last and a frame has passed, so the pace is one message a frame while the
-// browser answers within a frame (the one-way trip is ≈4 ms at best here) and
-// the browser's own pace when it is loaded (answers took 30 ms at the median
-// at load 10).
-// Each message costs the browser and the extension host the same whatever it
-// carries, so under load fewer, larger messages leave it less behind: in
-// code-server on a loaded 2-core machine (load 6-10), 20k tokens at 2k/s,
-// three interleaved rounds of 3 runs, p99 token-to-DOM went 235/373/172 ms ->
-// 170/99/53 ms against a window of 3 (two frames between messages did the
-// same: 690/394/209 -> 406/181/130; half a frame made it worse).
+// frame later. One message at a time is unanswered: when the browser stalls,
+// what arrives meanwhile waits here and goes out as one message once it
+// catches up, instead of a backlog of small messages worked through long
+// after the stall. So the pace is one message a frame while the browser keeps
+// up, and its own pace when it is loaded. (Why one frame and one message:
+// README, Performance, "Streaming to the screen"; sending twice a frame, or
+// as soon as answered, measured no better at p99.)
 // No vscode import: the transport is injected, so this is tested in Node.
 import type { AgentEvent } from '../protocol/agentEvents';
 import { appendCompacted } from '../protocol/eventCompaction';
