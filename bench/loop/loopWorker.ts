@@ -3,6 +3,7 @@
 // another process, so the CPU measured here is the stack's alone.
 //   node --expose-gc --import tsx bench/loop/loopWorker.ts <stack> <baseUrl> <runs> [warm-ups]
 import { performance } from 'node:perf_hooks';
+import { GCProfiler } from 'node:v8';
 import { turnsForRun } from './conversation';
 import { mainThreadCpuMs } from './mainThreadCpu';
 import { stacks } from './stacks';
@@ -34,6 +35,10 @@ async function once(words: number): Promise<Sample> {
   await control('turns', turnsForRun(stack!.replies, words));
   const before = ((await control('requests')) as unknown[]).length;
   collect();
+  // Bytes allocated = heap growth + what each collection during the run freed
+  // (after the forced collection above, all garbage is the run's own).
+  const collections = new GCProfiler();
+  collections.start();
   const heap = process.memoryUsage().heapUsed;
   const mainThread = mainThreadCpuMs();
   const cpu = process.cpuUsage();
@@ -42,7 +47,12 @@ async function once(words: number): Promise<Sample> {
   const wallMs = performance.now() - started;
   const used = process.cpuUsage(cpu);
   const mainThreadAfter = mainThreadCpuMs();
-  const allocMb = (process.memoryUsage().heapUsed - heap) / 1e6;
+  const grown = process.memoryUsage().heapUsed - heap;
+  let freed = 0;
+  for (const collection of collections.stop().statistics) {
+    freed += collection.beforeGC.heapStatistics.usedHeapSize - collection.afterGC.heapStatistics.usedHeapSize;
+  }
+  const allocMb = (grown + freed) / 1e6;
   const requests = ((await control('requests')) as unknown[]).length - before;
   const mainThreadMs = mainThread === undefined || mainThreadAfter === undefined ? Number.NaN : mainThreadAfter - mainThread;
   return { cpuMs: (used.user + used.system) / 1000, mainThreadCpuMs: mainThreadMs, wallMs, requests, allocMb };
@@ -76,7 +86,7 @@ async function main(): Promise<void> {
       wallMsPerRun: median(short.map((sample) => sample.wallMs)),
       requestsPerRun: median(short.map((sample) => sample.requests)),
       usCpuPerChunk,
-      allocMbPerRun: median(short.map((sample) => Math.max(0, sample.allocMb))),
+      allocMbPerRun: median(short.map((sample) => sample.allocMb)),
     })}\n`,
   );
 }
