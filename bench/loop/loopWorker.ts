@@ -14,6 +14,7 @@ if (!stack) throw new Error(`unknown stack ${stackName}; known: ${Object.keys(st
 const runs = Number(runsText);
 const SHORT = 20;
 const LONG = 2000;
+const SETTLE_MS = 100;
 const collect = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
 async function control(path: string, body?: unknown): Promise<unknown> {
@@ -35,6 +36,10 @@ async function once(words: number): Promise<Sample> {
   await control('turns', turnsForRun(stack!.replies, words));
   const before = ((await control('requests')) as unknown[]).length;
   collect();
+  // The forced collection leaves sweeping to V8's helper threads, which
+  // process.cpuUsage() would count in the sample (5-8 ms of 13-22 ms per run
+  // here, for every stack): let it finish first.
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   // Bytes allocated = heap growth + what each collection during the run freed
   // (after the forced collection above, all garbage is the run's own).
   const collections = new GCProfiler();
