@@ -180,6 +180,7 @@ window.addEventListener('message', (message: MessageEvent<ToWebview>) => {
       return;
     case 'prompt':
       layout.setPrompt(data.text);
+      if (data.held) welcome.held();
       if (data.send) layout.send();
       return;
   }

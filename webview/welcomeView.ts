@@ -8,6 +8,8 @@ import { button } from './components';
 export interface WelcomeView {
   readonly element: HTMLElement;
   set(state: WelcomeState | null): void;
+  /** A message was not sent for want of a model: say so at the top of the view and bring it into sight. */
+  held(): void;
 }
 
 function block(className: string, testId?: string): HTMLDivElement {
@@ -35,6 +37,10 @@ export function createWelcomeView(post: (message: FromWebview) => void): Welcome
   element.setAttribute('role', 'region');
   element.setAttribute('aria-label', 'Set up a model');
   element.hidden = true;
+  const heldNote = paragraph('Not sent: set up a model first. Your message is kept in the box below.', 'welcome-held');
+  heldNote.dataset['testid'] = 'welcome-held';
+  heldNote.setAttribute('role', 'status');
+  let wasHeld = false;
 
   const render = (state: WelcomeState): void => {
     const problems = block('welcome-problems', 'welcome-problems');
@@ -89,7 +95,7 @@ export function createWelcomeView(post: (message: FromWebview) => void): Welcome
     }
 
     const again = button({ label: 'Check again', testId: 'welcome-check', onClick: () => post({ type: 'checkModels' }) });
-    element.replaceChildren(heading('Welcome to Tandem'), problems, ...options, again);
+    element.replaceChildren(heading('Welcome to Tandem'), ...(wasHeld ? [heldNote] : []), problems, ...options, again);
   };
 
   return {
@@ -97,8 +103,20 @@ export function createWelcomeView(post: (message: FromWebview) => void): Welcome
     set(state) {
       element.hidden = state === null;
       if (state) render(state);
-      else element.replaceChildren();
+      else {
+        element.replaceChildren();
+        wasHeld = false;
+      }
       document.body.dataset['welcome'] = String(state !== null);
+    },
+    held() {
+      if (element.hidden) return;
+      if (!wasHeld) {
+        wasHeld = true;
+        element.children[0]?.after(heldNote);
+      }
+      element.scrollTop = 0;
+      element.scrollIntoView({ block: 'nearest' });
     },
   };
 }

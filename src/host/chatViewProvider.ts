@@ -347,7 +347,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
    */
   private async modelUsable(text: string): Promise<boolean> {
     if (this.readiness.current === null || this.preparation.consentPending() || (await this.readiness.check())) return true;
-    this.post({ type: 'prompt', text, send: false });
+    this.post({ type: 'prompt', text, send: false, held: true });
     await this.reveal();
     return false;
   }

@@ -170,5 +170,8 @@ export type ToWebview =
   | { readonly type: 'slashCommands'; readonly commands: readonly SlashCommand[] }
   /** The welcome view while no model is usable; null hides it. */
   | { readonly type: 'welcome'; readonly welcome: WelcomeState | null }
-  /** Puts text into the prompt box (Ask About Selection) and sends it when `send` is true. */
-  | { readonly type: 'prompt'; readonly text: string; readonly send: boolean };
+  /**
+   * Puts text into the prompt box (Ask About Selection) and sends it when `send` is true;
+   * `held`: the user's message was not sent because no model is usable (the welcome view says so).
+   */
+  | { readonly type: 'prompt'; readonly text: string; readonly send: boolean; readonly held?: true };

@@ -108,6 +108,10 @@ test('with nothing configured the welcome view shows; a key or a local server ma
     assert.equal(await view.locator('[data-testid="step"]').count(), 0, 'a run started');
     assert.equal(server.requests.length, 0);
     assert.ok(await welcome.isVisible());
+    // ...and the welcome view says why, at its top.
+    const held = view.locator('[data-testid="welcome-held"]');
+    await held.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match(await held.innerText(), /Not sent: set up a model first/);
 
     // Set an API key: the welcome view goes away at once (the key is never sent anywhere here).
     await view.locator('[data-testid="welcome-set-key"]').click();
