@@ -1,5 +1,6 @@
-// Usage figures as the panel prints them. A count the server did not report
-// shows as "–", never as 0; estimates are labelled.
+// Usage figures as the panel prints them. A count the server did not report,
+// or a cost with no known price, shows as "–", never as 0 (the line under the
+// table says why); estimates are labelled.
 import type { ModelUsage, RunUsage } from '../src/protocol/agentEvents';
 
 export interface UsageRow {
@@ -23,7 +24,7 @@ export function formatSeconds(ms: number): string {
 }
 
 export function formatCost(usd: number | undefined, estimate: boolean): string {
-  if (usd === undefined) return 'no price';
+  if (usd === undefined) return '–';
   const digits = usd !== 0 && usd < 1 ? 4 : 2;
   return `${estimate ? '≈ ' : ''}$${usd.toFixed(digits)}`;
 }

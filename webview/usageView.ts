@@ -95,9 +95,12 @@ export function renderUsage(panel: HTMLElement, usage: RunUsage | undefined, con
   cells(answer, table.answer);
   setNumbers(answer, usage.answer);
   cells(total, { ...table.total, label: 'Run' });
-  time.textContent = `Time: tools ${table.functionCall.time} · answer ${table.answer.time} · total ${table.total.time}`;
-  cost.textContent =
-    usage.totalCostUsd === undefined
+  // The function-call phase is the model's turns and the tools it called (and any retry waits), not the tools alone.
+  time.textContent = `Time: function-call phase ${table.functionCall.time} · answer ${table.answer.time} · total ${table.total.time}`;
+  const anyCall = usage.functionCall.calls + usage.answer.calls + (usage.functionCall.partialAttempts ?? 0) + (usage.answer.partialAttempts ?? 0) > 0;
+  cost.textContent = !anyCall
+    ? 'Cost: none: no model call completed.'
+    : usage.totalCostUsd === undefined
       ? 'Cost: no price known for these models (add them to tandem.pricing).'
       : `${table.costNote}: ${table.total.cost}.`;
   cost.dataset['usd'] = usage.totalCostUsd === undefined ? '' : String(usage.totalCostUsd);

@@ -21,7 +21,7 @@ describe('usage figures', () => {
     assert.equal(formatCount(undefined), '–');
     assert.equal(formatCount(1234), '1234');
     assert.equal(formatCount(1234, true), '~1234');
-    assert.equal(formatCost(undefined, true), 'no price');
+    assert.equal(formatCost(undefined, true), '–');
     assert.equal(formatCost(0.00123, true), '≈ $0.0012');
     assert.equal(formatCost(0.0102, true), '≈ $0.0102');
     assert.equal(formatCost(2.5, false), '$2.50');
