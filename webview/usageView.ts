@@ -99,7 +99,7 @@ export function renderUsage(panel: HTMLElement, usage: RunUsage | undefined, con
   time.textContent = `Time: function-call phase ${table.functionCall.time} · answer ${table.answer.time} · total ${table.total.time}`;
   const anyCall = usage.functionCall.calls + usage.answer.calls + (usage.functionCall.partialAttempts ?? 0) + (usage.answer.partialAttempts ?? 0) > 0;
   cost.textContent = !anyCall
-    ? 'Cost: none: no model call completed.'
+    ? 'Cost: none (no model call completed).'
     : usage.totalCostUsd === undefined
       ? 'Cost: no price known for these models (add them to tandem.pricing).'
       : `${table.costNote}: ${table.total.cost}.`;

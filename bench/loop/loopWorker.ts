@@ -37,8 +37,8 @@ async function once(words: number): Promise<Sample> {
   const before = ((await control('requests')) as unknown[]).length;
   collect();
   // The forced collection leaves sweeping to V8's helper threads, which
-  // process.cpuUsage() would count in the sample (5-8 ms of 13-22 ms per run
-  // here, for every stack): let it finish first.
+  // process.cpuUsage() would count in the sample (6.7-8 ms of the floor's
+  // 18-22 ms per run here): let it finish first.
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   // Bytes allocated = heap growth + what each collection during the run freed
   // (after the forced collection above, all garbage is the run's own).
