@@ -71,7 +71,11 @@ test('a 401 shows "sign-in required" with Sign in; signing in through the browse
 
     try {
       await status.locator('[data-testid="mcp-sign-in"][data-server="secure"]').click();
-      await waitFor(async () => /secure connected \(1 tools\)/.test(await status.innerText()), 'the server to connect after sign-in');
+      await waitFor(async () => /secure connected \(1 tools\)/.test(await status.innerText()), 'the server to connect after sign-in').catch(async (error: Error) => {
+        // What the next reader needs to tell a lost dialog from a failed exchange (seen once in CI: "secure error" after "register").
+        const title = await status.getAttribute('title').catch(() => '');
+        throw new Error(`${error.message}; status: ${await status.innerText().catch(() => '?')} (${title}); dialogs: ${JSON.stringify(dialogs.seen)}; server log: ${secure.log.join(', ')}`);
+      });
     } finally {
       await dialogs.stop();
     }
