@@ -73,7 +73,8 @@ function title(step: Step): string {
     case 'answer':
       return step.messageKind === 'answer' ? 'Answer' : step.messageKind === 'interim' ? 'Update' : 'Tool result';
     case 'notice':
-      return step.phase ? 'Switching to the answer model' : 'Notice';
+      // One model serving both phases switches to nothing: the step only says why the tool phase ended.
+      return step.phase ? (step.phase.functionCallModel === step.phase.answerModel ? 'Tool phase ended' : 'Switching to the answer model') : 'Notice';
     case 'error':
       return 'Error';
     case 'approval':
@@ -241,8 +242,10 @@ function noticeBody(step: NoticeStep, context: StepRenderContext): HTMLElement {
     const models = element('div', 'phase-models');
     models.dataset['testid'] = 'phase-switch';
     models.append(element('span', 'model-label', step.phase.functionCallModel));
-    models.append(element('span', 'arrow', ' → '));
-    models.append(element('span', 'model-label', step.phase.answerModel));
+    if (step.phase.answerModel !== step.phase.functionCallModel) {
+      models.append(element('span', 'arrow', ' → '));
+      models.append(element('span', 'model-label', step.phase.answerModel));
+    }
     body.append(models);
   } else {
     body.textContent = step.message;

@@ -143,6 +143,11 @@ test('with nothing configured the welcome view shows; a key or a local server ma
     assert.equal(chat[0]!.model, localModel);
     assert.match(JSON.stringify(chat[0]!.messages), /Is anyone there\?/);
     assert.equal(chat[0]!.authorization, undefined, 'no key goes to a local server');
+    // One model served both phases: the phase step says the tool phase ended, not that it switched models.
+    const phase = view.locator('[data-testid="phase-switch"]').last();
+    await phase.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal((await phase.innerText()).trim(), localModel);
+    assert.match(await view.locator('[data-kind="notice"]', { has: phase }).innerText(), /Tool phase ended/);
   } catch (error) {
     await session.screenshot('welcome-failure').catch(() => undefined);
     console.error(session.logs());
