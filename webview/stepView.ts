@@ -60,6 +60,11 @@ export function defaultOpen(step: Step): boolean {
   }
 }
 
+/** One model serves both phases (as the usage table tells it, by name): there is no switch, only the end of the tool phase. */
+function oneModel(phase: { readonly functionCallModel: string; readonly answerModel: string }): boolean {
+  return phase.functionCallModel === phase.answerModel;
+}
+
 function title(step: Step): string {
   switch (step.kind) {
     case 'user':
@@ -73,8 +78,7 @@ function title(step: Step): string {
     case 'answer':
       return step.messageKind === 'answer' ? 'Answer' : step.messageKind === 'interim' ? 'Update' : 'Tool result';
     case 'notice':
-      // One model serving both phases switches to nothing: the step only says why the tool phase ended.
-      return step.phase ? (step.phase.functionCallModel === step.phase.answerModel ? 'Tool phase ended' : 'Switching to the answer model') : 'Notice';
+      return step.phase ? (oneModel(step.phase) ? 'Tool phase ended' : 'Switching to the answer model') : 'Notice';
     case 'error':
       return 'Error';
     case 'approval':
@@ -242,7 +246,7 @@ function noticeBody(step: NoticeStep, context: StepRenderContext): HTMLElement {
     const models = element('div', 'phase-models');
     models.dataset['testid'] = 'phase-switch';
     models.append(element('span', 'model-label', step.phase.functionCallModel));
-    if (step.phase.answerModel !== step.phase.functionCallModel) {
+    if (!oneModel(step.phase)) {
       models.append(element('span', 'arrow', ' → '));
       models.append(element('span', 'model-label', step.phase.answerModel));
     }

@@ -37,10 +37,11 @@ export function createWelcomeView(post: (message: FromWebview) => void): Welcome
   element.setAttribute('role', 'region');
   element.setAttribute('aria-label', 'Set up a model');
   element.hidden = true;
+  // Shown once a message was held back, until a model is usable; kept across re-renders.
   const heldNote = paragraph('Not sent: set up a model first. Your message is kept in the box below.', 'welcome-held');
   heldNote.dataset['testid'] = 'welcome-held';
   heldNote.setAttribute('role', 'status');
-  let wasHeld = false;
+  heldNote.hidden = true;
 
   const render = (state: WelcomeState): void => {
     const problems = block('welcome-problems', 'welcome-problems');
@@ -95,7 +96,7 @@ export function createWelcomeView(post: (message: FromWebview) => void): Welcome
     }
 
     const again = button({ label: 'Check again', testId: 'welcome-check', onClick: () => post({ type: 'checkModels' }) });
-    element.replaceChildren(heading('Welcome to Tandem'), ...(wasHeld ? [heldNote] : []), problems, ...options, again);
+    element.replaceChildren(heading('Welcome to Tandem'), heldNote, problems, ...options, again);
   };
 
   return {
@@ -105,16 +106,12 @@ export function createWelcomeView(post: (message: FromWebview) => void): Welcome
       if (state) render(state);
       else {
         element.replaceChildren();
-        wasHeld = false;
+        heldNote.hidden = true;
       }
       document.body.dataset['welcome'] = String(state !== null);
     },
     held() {
-      if (element.hidden) return;
-      if (!wasHeld) {
-        wasHeld = true;
-        element.children[0]?.after(heldNote);
-      }
+      heldNote.hidden = false;
       element.scrollTop = 0;
       element.scrollIntoView({ block: 'nearest' });
     },
