@@ -30,7 +30,7 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
         view.toolsModel = { role: 'function-call', model: phase.model };
         return;
       }
-      push<NoticeStep>(view, {
+      const step = push<NoticeStep>(view, {
         kind: 'notice',
         code: 'phase',
         level: 'info',
@@ -43,6 +43,13 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
           answerModel: phase.answerModel,
         },
       });
+      // One model that answered directly: the loop knows its reply was the
+      // answer only once it has streamed, but the phase ended before it, so
+      // the step goes above that reply (the renderer inserts it in place).
+      const reply = view.steps.at(-2);
+      if (phase.functionCallModel === phase.answerModel && phase.stopReason === 'noToolCall' && reply?.kind === 'answer' && reply.runId === step.runId) {
+        view.steps.splice(-2, 2, step, reply);
+      }
       return;
     }
     case 'tandem.usage':

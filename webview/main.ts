@@ -77,8 +77,11 @@ layout.steps.addEventListener(
 
 function render(): void {
   let stick = followTail;
-  // Steps only grow at the end: new ones are appended in order, changed ones refreshed in place.
-  for (const step of view.dirty.size ? view.steps : []) {
+  // New steps come at the end, in order (a phase step may land just before the
+  // reply it ended, see customEvents.ts); changed ones are refreshed in place.
+  const steps = view.dirty.size ? view.steps : [];
+  for (let index = 0; index < steps.length; index++) {
+    const step = steps[index]!;
     if (!view.dirty.has(step.id)) continue;
     const existing = elements.get(step.id);
     if (existing) {
@@ -86,7 +89,8 @@ function render(): void {
     } else {
       const created = createStepElement(step, context);
       elements.set(step.id, created);
-      layout.steps.append(created);
+      const next = steps[index + 1];
+      layout.steps.insertBefore(created, (next && elements.get(next.id)) ?? null);
       if (step.kind === 'user') stick = true; // a new question always brings the view down
     }
     if ((step.kind === 'answer' || step.kind === 'thinking') && step.discarded) elements.get(step.id)!.hidden = true;

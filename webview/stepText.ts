@@ -1,5 +1,5 @@
 // Short texts the panel and the transcript show for steps.
-import type { CondensedStep, ToolResultStep } from './steps';
+import type { CondensedStep, PhaseSwitch, ToolResultStep } from './steps';
 
 export function prettyArguments(argsText: string): string {
   if (!argsText.trim()) return '{}';
@@ -31,4 +31,15 @@ export function condensedTitle(step: CondensedStep): string {
   const about = step.estimated ? '~' : '';
   const number = (value: number) => value.toLocaleString('en-US');
   return `Condensed ${step.messages} message${step.messages === 1 ? '' : 's'}: ${about}${number(step.tokensBefore)} → ${about}${number(step.tokensAfter)} tokens`;
+}
+
+/**
+ * The phase step's title and the models it names. Chat mode has no tool phase,
+ * and one model serving both phases (as the usage table tells it, by name) makes
+ * no switch: only a switch between two models names both.
+ */
+export function phaseLabel(phase: PhaseSwitch): { title: string; models: string[] } {
+  if (phase.stopReason === 'chatMode') return { title: 'Answering', models: [phase.answerModel] };
+  if (phase.functionCallModel === phase.answerModel) return { title: 'Tool phase ended', models: [phase.functionCallModel] };
+  return { title: 'Switching to the answer model', models: [phase.functionCallModel, phase.answerModel] };
 }

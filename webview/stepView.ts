@@ -5,7 +5,7 @@ import type { PanelCommand } from '../src/protocol/agentEvents';
 import { createApprovalCard, updateApprovalCard, type ApprovalCardHooks } from './approvalCard';
 import { createElicitationCard, updateElicitationCard, type ElicitationCardHooks } from './elicitationCard';
 import { StreamingMarkdown } from './streamingMarkdown';
-import { condensedTitle, prettyArguments, resultHeadline } from './stepText';
+import { condensedTitle, phaseLabel, prettyArguments, resultHeadline } from './stepText';
 import type {
   AnswerStep,
   CondensedStep,
@@ -60,11 +60,6 @@ export function defaultOpen(step: Step): boolean {
   }
 }
 
-/** One model serves both phases (as the usage table tells it, by name): there is no switch, only the end of the tool phase. */
-function oneModel(phase: { readonly functionCallModel: string; readonly answerModel: string }): boolean {
-  return phase.functionCallModel === phase.answerModel;
-}
-
 function title(step: Step): string {
   switch (step.kind) {
     case 'user':
@@ -78,7 +73,7 @@ function title(step: Step): string {
     case 'answer':
       return step.messageKind === 'answer' ? 'Answer' : step.messageKind === 'interim' ? 'Update' : 'Tool result';
     case 'notice':
-      return step.phase ? (oneModel(step.phase) ? 'Tool phase ended' : 'Switching to the answer model') : 'Notice';
+      return step.phase ? phaseLabel(step.phase).title : 'Notice';
     case 'error':
       return 'Error';
     case 'approval':
@@ -245,11 +240,10 @@ function noticeBody(step: NoticeStep, context: StepRenderContext): HTMLElement {
     body.append(element('div', undefined, step.phase.reason ?? 'The tool phase ended.'));
     const models = element('div', 'phase-models');
     models.dataset['testid'] = 'phase-switch';
-    models.append(element('span', 'model-label', step.phase.functionCallModel));
-    if (!oneModel(step.phase)) {
-      models.append(element('span', 'arrow', ' → '));
-      models.append(element('span', 'model-label', step.phase.answerModel));
-    }
+    phaseLabel(step.phase).models.forEach((model, index) => {
+      if (index > 0) models.append(element('span', 'arrow', ' → '));
+      models.append(element('span', 'model-label', model));
+    });
     body.append(models);
   } else {
     body.textContent = step.message;

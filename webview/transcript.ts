@@ -1,7 +1,7 @@
 // A conversation as Markdown, for `tandem.exportTranscript` (the JSON export is
 // the event list itself). Pure: built from the same view model the panel shows.
 import type { AgentEvent } from '../src/protocol/agentEvents';
-import { condensedTitle, prettyArguments, resultHeadline } from './stepText';
+import { condensedTitle, phaseLabel, prettyArguments, resultHeadline } from './stepText';
 import { createConversationView, type Step } from './steps';
 import { applyEvents } from './viewModel';
 
@@ -33,7 +33,7 @@ function stepMarkdown(step: Step): string {
       return step.messageKind === 'answer' ? `## Answer${by}\n\n${step.text}` : `**Update${by}**\n\n${step.text}`;
     case 'notice':
       return step.phase
-        ? `_${step.phase.reason ?? 'Answer phase.'} (${step.phase.functionCallModel} → ${step.phase.answerModel})_`
+        ? `_${step.phase.reason ?? 'Answer phase.'} (${phaseLabel(step.phase).models.join(' → ')})_`
         : `_${step.message}_`;
     case 'error':
       return `**Error:** ${step.message}${step.suggestion ? `\n\n${step.suggestion}` : ''}`;

@@ -18,6 +18,7 @@ import { launchVsCode, type VsCodeSession } from './harness';
 
 const localModel = 'local-test-model';
 const answerText = 'Answered by the local test model.';
+const directText = 'Answered directly in agent mode.';
 
 let server: ScriptedModelServer | undefined;
 let session: VsCodeSession | undefined;
@@ -143,11 +144,33 @@ test('with nothing configured the welcome view shows; a key or a local server ma
     assert.equal(chat[0]!.model, localModel);
     assert.match(JSON.stringify(chat[0]!.messages), /Is anyone there\?/);
     assert.equal(chat[0]!.authorization, undefined, 'no key goes to a local server');
-    // One model served both phases: the phase step says the tool phase ended, not that it switched models.
-    const phase = view.locator('[data-testid="phase-switch"]').last();
-    await phase.waitFor({ state: 'visible', timeout: 10_000 });
+    // Chat mode with one model: the phase step names that model once and claims no tool phase.
+    const chatPhase = view.locator('[data-testid="phase-switch"]').last();
+    await chatPhase.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal((await chatPhase.innerText()).trim(), localModel);
+    assert.match(await view.locator('[data-kind="notice"]', { has: chatPhase }).innerText(), /^Answering/);
+
+    // Agent mode, the same model answering directly: the phase step says the
+    // tool phase ended (no switch of models), above the reply that is the answer.
+    const toggle = view.locator('[data-testid="mode-toggle"]');
+    await toggle.click();
+    await view.locator('[data-testid="mode-toggle"][data-mode="agent"]').waitFor({ timeout: 10_000 });
+    server.push({ model: localModel, content: directText });
+    await view.locator('[data-testid="prompt"]').fill('And in agent mode?');
+    await view.locator('[data-testid="send"]').click();
+    const direct = view.locator('[data-testid="answer"]', { hasText: directText });
+    await direct.waitFor({ state: 'visible', timeout: 30_000 });
+    const phaseStep = view.locator('[data-kind="notice"]:has([data-testid="phase-switch"])').nth(1);
+    await phaseStep.waitFor({ state: 'visible', timeout: 10_000 });
+    const phase = phaseStep.locator('[data-testid="phase-switch"]');
     assert.equal((await phase.innerText()).trim(), localModel);
-    assert.match(await view.locator('[data-kind="notice"]', { has: phase }).innerText(), /Tool phase ended/);
+    assert.match(await phaseStep.innerText(), /^Tool phase ended/);
+    const above = await phase.evaluate((element, text) => {
+      const answer = [...document.querySelectorAll('[data-testid="answer"]')].find((node) => node.textContent?.includes(text));
+      return answer ? Boolean(element.compareDocumentPosition(answer) & Node.DOCUMENT_POSITION_FOLLOWING) : undefined;
+    }, directText);
+    assert.equal(above, true, 'the phase step is above the answer it ended');
+    await session.screenshot('welcome-direct-answer');
   } catch (error) {
     await session.screenshot('welcome-failure').catch(() => undefined);
     console.error(session.logs());

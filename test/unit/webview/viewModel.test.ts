@@ -110,6 +110,27 @@ describe('conversation view model', () => {
     assert.equal(view.usage?.answer.calls, 1);
   });
 
+  it('with one model that answers directly, puts the end of the tool phase above the answer it streamed', async () => {
+    const model = await serve([
+      { model: 'fc-model', toolCalls: [{ name: 'lookup', arguments: { key: 'france' } }] },
+      { model: 'fc-model', content: 'Paris, by the table.' },
+    ]);
+    const run = await runScripted(settingsFor(model, { singleModel: true }), { tools: [table()], singleModel: true });
+    // The loop streams the reply before it knows it is the answer: the phase event comes after it.
+    const types = run.events.map((event) => (event.type === 'CUSTOM' ? String(event['name']) : event.type));
+    assert.ok(types.lastIndexOf('tandem.phase') > types.indexOf('TEXT_MESSAGE_END'));
+    const compacted: AgentEvent[] = [];
+    for (const event of run.events) appendCompacted(compacted, event);
+    for (const view of [applyEvents(createConversationView(), run.events), applyEvents(createConversationView(), compacted)]) {
+      assert.deepEqual(kinds(view.steps), ['tool-call', 'tool-result', 'notice', 'answer']);
+      const [notice] = only(view.steps, 'notice');
+      assert.equal(notice?.phase?.stopReason, 'noToolCall');
+      assert.equal(only(view.steps, 'answer')[0]?.messageKind, 'answer');
+      assert.equal(only(view.steps, 'answer')[0]?.text, 'Paris, by the table.');
+    }
+    assert.match(transcriptMarkdown('Direct', run.events), /answered directly[\s\S]*## Answer/);
+  });
+
   it('replays a compacted stream to the same view as the live stream', async () => {
     const model = await serve([
       { model: 'fc-model', reasoning: 'Think a little about this one.', toolCalls: [{ name: 'lookup', arguments: { key: 'germany' } }] },
