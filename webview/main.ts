@@ -98,7 +98,7 @@ function render(): void {
   view.dirty.clear();
   if (view.chromeDirty) {
     view.chromeDirty = false;
-    renderUsage(layout.usage, view.usage, [...view.usageByRun.values()]);
+    renderUsage(layout.usage, view.usage, [...view.usageByRun.values()], view.running);
     layout.setContext(view.context);
     layout.setRunning(view.running);
     layout.setEdits(view.edits, view.runId);

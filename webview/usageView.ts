@@ -62,7 +62,7 @@ function setNumbers(row: HTMLElement, usage: RunUsage['functionCall']): void {
   row.dataset['model'] = usage.model;
 }
 
-export function renderUsage(panel: HTMLElement, usage: RunUsage | undefined, conversation: readonly RunUsage[] = []): void {
+export function renderUsage(panel: HTMLElement, usage: RunUsage | undefined, conversation: readonly RunUsage[] = [], running = false): void {
   const functionCall = panel.querySelector<HTMLElement>('[data-testid="usage-function-call"]');
   const answer = panel.querySelector<HTMLElement>('[data-testid="usage-answer"]');
   const total = panel.querySelector<HTMLElement>('[data-testid="usage-run-total"]');
@@ -83,7 +83,8 @@ export function renderUsage(panel: HTMLElement, usage: RunUsage | undefined, con
   }
   if (!usage) {
     for (const row of [functionCall, answer, total]) row.replaceChildren();
-    cost.textContent = 'No run yet.';
+    // A run's first figures come when its first model call ends (a retried first call can take a while).
+    cost.textContent = running ? 'This run: no model call has completed yet.' : 'No run yet.';
     time.textContent = '';
     return;
   }

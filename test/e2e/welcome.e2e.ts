@@ -155,9 +155,11 @@ test('with nothing configured the welcome view shows; a key or a local server ma
     const toggle = view.locator('[data-testid="mode-toggle"]');
     await toggle.click();
     await view.locator('[data-testid="mode-toggle"][data-mode="agent"]').waitFor({ timeout: 10_000 });
-    server.push({ model: localModel, content: directText });
+    // Slow chunks: until this run's first model call ends, the usage box says so (not "No run yet.").
+    server.push({ model: localModel, content: directText, chunkDelayMs: 300 });
     await view.locator('[data-testid="prompt"]').fill('And in agent mode?');
     await view.locator('[data-testid="send"]').click();
+    await view.locator('[data-testid="usage-cost"]', { hasText: 'This run: no model call has completed yet.' }).waitFor({ timeout: 5_000 });
     const direct = view.locator('[data-testid="answer"]', { hasText: directText });
     await direct.waitFor({ state: 'visible', timeout: 30_000 });
     const phaseStep = view.locator('[data-kind="notice"]:has([data-testid="phase-switch"])').nth(1);
