@@ -113,7 +113,7 @@ function summaryLine(step: Step): HTMLElement {
   }
   if (step.model) {
     const label = element('span', 'model-label', step.model.model || step.model.role);
-    label.title = step.model.role === 'answer' ? 'Answer model' : 'Function-call model';
+    label.title = `${step.model.role === 'answer' ? 'Answer model' : 'Function-call model'}: ${step.model.model || '(unnamed)'}`;
     summary.append(label);
   }
   const preview = previewText(step);
@@ -242,7 +242,9 @@ function noticeBody(step: NoticeStep, context: StepRenderContext): HTMLElement {
     models.dataset['testid'] = 'phase-switch';
     phaseLabel(step.phase).models.forEach((model, index) => {
       if (index > 0) models.append(element('span', 'arrow', ' → '));
-      models.append(element('span', 'model-label', model));
+      const label = element('span', 'model-label', model);
+      label.title = model;
+      models.append(label);
     });
     body.append(models);
   } else {
