@@ -95,7 +95,11 @@ export function loopTable(results: Record<string, LoopFigures>): string {
       [
         name.padEnd(14),
         `${figures.cpuMsPerRun.toFixed(2)}${ratio(figures.cpuMsPerRun, floor?.cpuMsPerRun)}`.padEnd(18),
-        `${figures.mainThreadCpuMsPerRun.toFixed(2)}${ratio(figures.mainThreadCpuMsPerRun, floor?.mainThreadCpuMsPerRun)}`.padEnd(20),
+        // Read from Linux's per-thread statistics: elsewhere (and as null in results.json) it is not measured.
+        (Number.isFinite(figures.mainThreadCpuMsPerRun)
+          ? `${figures.mainThreadCpuMsPerRun.toFixed(2)}${ratio(figures.mainThreadCpuMsPerRun, floor?.mainThreadCpuMsPerRun)}`
+          : 'n/a (Linux only)'
+        ).padEnd(20),
         `${figures.wallMsPerRun.toFixed(2)}${ratio(figures.wallMsPerRun, floor?.wallMsPerRun)}`.padEnd(18),
         String(figures.requestsPerRun).padEnd(10),
         `${figures.usCpuPerChunk.toFixed(1)}${floor ? ` (${(figures.usCpuPerChunk - floor.usCpuPerChunk >= 0 ? '+' : '')}${(figures.usCpuPerChunk - floor.usCpuPerChunk).toFixed(1)})` : ''}`.padEnd(27),

@@ -2,7 +2,7 @@
 // stack, each in its own process against the scripted server in another.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { measureLoop } from '../../../bench/loopBench';
+import { loopTable, measureLoop, type LoopFigures } from '../../../bench/loopBench';
 import { ROUNDS } from '../../../bench/loop/conversation';
 import { stacks } from '../../../bench/loop/stacks';
 
@@ -18,5 +18,12 @@ describe('loop benchmark harness', () => {
       assert.ok(Number.isFinite(figures.usCpuPerChunk), `${name}: per chunk`);
       assert.ok(figures.allocMbPerRun > 0, `${name}: alloc`);
     }
+  });
+
+  it('prints the main thread as not measured where it is not (off Linux), not NaN', () => {
+    const figures: LoopFigures = { cpuMsPerRun: 10, mainThreadCpuMsPerRun: Number.NaN, wallMsPerRun: 12, requestsPerRun: 7, usCpuPerChunk: 20, allocMbPerRun: 1.5 };
+    const table = loopTable({ floor: figures, tandem: { ...figures, cpuMsPerRun: 11 } });
+    assert.doesNotMatch(table, /NaN/);
+    assert.match(table, /tandem\s+11\.00 \(1\.10x\)\s+n\/a \(Linux only\)/);
   });
 });
