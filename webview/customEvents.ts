@@ -30,7 +30,7 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
         view.toolsModel = { role: 'function-call', model: phase.model };
         return;
       }
-      const step = push<NoticeStep>(view, {
+      push<NoticeStep>(view, {
         kind: 'notice',
         code: 'phase',
         level: 'info',
@@ -43,13 +43,6 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
           answerModel: phase.answerModel,
         },
       });
-      // One model that answered directly: the loop knows its reply was the
-      // answer only once it has streamed, but the phase ended before it, so
-      // the step goes above that reply (the renderer inserts it in place).
-      const reply = view.steps.at(-2);
-      if (phase.functionCallModel === phase.answerModel && phase.stopReason === 'noToolCall' && reply?.kind === 'answer' && reply.runId === step.runId) {
-        view.steps.splice(-2, 2, step, reply);
-      }
       return;
     }
     case 'tandem.usage':
@@ -114,6 +107,13 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
         // A streamed reply promoted, e.g. single-model mode's reply that is the answer.
         existing.messageKind = kind.kind;
         touch(view, existing);
+        // The loop can tell that reply was the answer only once it has streamed,
+        // so the phase step that ended the tool phase came after it: it goes above.
+        const phase = view.steps.at(-1);
+        if (kind.kind === 'answer' && phase?.kind === 'notice' && phase.phase && view.steps.at(-2) === existing) {
+          view.steps.splice(-2, 2, phase, existing);
+          touch(view, phase);
+        }
         return;
       }
       view.pendingKinds.set(kind.messageId, kind);

@@ -77,20 +77,23 @@ layout.steps.addEventListener(
 
 function render(): void {
   let stick = followTail;
-  // New steps come at the end, in order (a phase step may land just before the
-  // reply it ended, see customEvents.ts); changed ones are refreshed in place.
+  // New steps come at the end, in order; changed ones are refreshed in place.
+  // A step may also move above the one after it (a phase step above the reply
+  // it ended, see customEvents.ts): each dirty step goes before its successor.
   const steps = view.dirty.size ? view.steps : [];
   for (let index = 0; index < steps.length; index++) {
     const step = steps[index]!;
     if (!view.dirty.has(step.id)) continue;
+    const next = steps[index + 1];
+    const nextElement = (next && elements.get(next.id)) ?? null;
     const existing = elements.get(step.id);
     if (existing) {
       updateStepElement(existing, step, context);
+      if (nextElement && existing.nextElementSibling !== nextElement) layout.steps.insertBefore(existing, nextElement);
     } else {
       const created = createStepElement(step, context);
       elements.set(step.id, created);
-      const next = steps[index + 1];
-      layout.steps.insertBefore(created, (next && elements.get(next.id)) ?? null);
+      layout.steps.insertBefore(created, nextElement);
       if (step.kind === 'user') stick = true; // a new question always brings the view down
     }
     if ((step.kind === 'answer' || step.kind === 'thinking') && step.discarded) elements.get(step.id)!.hidden = true;
