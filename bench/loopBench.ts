@@ -27,6 +27,23 @@ export interface LoopFigures {
   requestsPerRun: number;
   usCpuPerChunk: number;
   allocMbPerRun: number;
+  /**
+   * CPU per run over the floor's, taken round by round (the two processes run
+   * minutes apart at most, so the machine's drift cancels): the median over
+   * rounds and its range. Absent for the floor itself.
+   */
+  cpuRatioToFloor?: RatioSpread;
+  mainThreadRatioToFloor?: RatioSpread;
+}
+
+export interface RatioSpread {
+  median: number;
+  min: number;
+  max: number;
+}
+
+function spread(values: readonly number[]): RatioSpread {
+  return { median: median(values), min: Math.min(...values), max: Math.max(...values) };
 }
 
 export function startServer(): Promise<{ baseUrl: string; stop: () => void }> {
@@ -70,7 +87,9 @@ export async function measureLoop(stackNames: readonly string[], rounds: number,
       for (const name of stackNames) samples.get(name)!.push(await runWorker(name, server.baseUrl, runs, warmups));
     }
     const result: Record<string, LoopFigures> = {};
+    const floor = samples.get('floor');
     for (const [name, figures] of samples) {
+      const paired = (pick: (figure: LoopFigures) => number) => spread(figures.map((figure, round) => pick(figure) / pick(floor![round]!)));
       result[name] = {
         cpuMsPerRun: median(figures.map((figure) => figure.cpuMsPerRun)),
         mainThreadCpuMsPerRun: median(figures.map((figure) => figure.mainThreadCpuMsPerRun)),
@@ -78,6 +97,9 @@ export async function measureLoop(stackNames: readonly string[], rounds: number,
         requestsPerRun: median(figures.map((figure) => figure.requestsPerRun)),
         usCpuPerChunk: median(figures.map((figure) => figure.usCpuPerChunk)),
         allocMbPerRun: median(figures.map((figure) => figure.allocMbPerRun)),
+        ...(floor && name !== 'floor'
+          ? { cpuRatioToFloor: paired((figure) => figure.cpuMsPerRun), mainThreadRatioToFloor: paired((figure) => figure.mainThreadCpuMsPerRun) }
+          : {}),
       };
     }
     return result;
@@ -106,6 +128,15 @@ export function loopTable(results: Record<string, LoopFigures>): string {
         figures.allocMbPerRun.toFixed(2),
       ].join(''),
     );
+  }
+  const pairs = Object.entries(results).filter(([, figures]) => figures.cpuRatioToFloor);
+  if (pairs.length > 0) {
+    const shown = (ratio: RatioSpread | undefined) =>
+      ratio && Number.isFinite(ratio.median) ? `${ratio.median.toFixed(2)}x (${ratio.min.toFixed(2)}-${ratio.max.toFixed(2)})` : 'n/a';
+    lines.push('over the floor in the same round (median of the rounds, and their range):');
+    for (const [name, figures] of pairs) {
+      lines.push(`${name.padEnd(14)}cpu ${shown(figures.cpuRatioToFloor).padEnd(22)}main thread ${shown(figures.mainThreadRatioToFloor)}`);
+    }
   }
   return lines.join('\n');
 }

@@ -17,7 +17,16 @@ describe('loop benchmark harness', () => {
       assert.equal(figures.requestsPerRun, ROUNDS + stacks[name]!.replies, `${name}: the tool rounds and the text replies`);
       assert.ok(Number.isFinite(figures.usCpuPerChunk), `${name}: per chunk`);
       assert.ok(figures.allocMbPerRun > 0, `${name}: alloc`);
+      if (name === 'floor') assert.equal(figures.cpuRatioToFloor, undefined);
+      // One round: the paired ratio is that round's, so it equals the ratio of the medians.
+      else assert.ok(Math.abs(figures.cpuRatioToFloor!.median - figures.cpuMsPerRun / results['floor']!.cpuMsPerRun) < 1e-9, `${name}: paired ratio`);
     }
+  });
+
+  it('prints each stack over the floor round by round, with the range', () => {
+    const figures: LoopFigures = { cpuMsPerRun: 10, mainThreadCpuMsPerRun: 8, wallMsPerRun: 12, requestsPerRun: 7, usCpuPerChunk: 20, allocMbPerRun: 1.5 };
+    const table = loopTable({ floor: figures, tandem: { ...figures, cpuRatioToFloor: { median: 1.15, min: 1.08, max: 1.3 }, mainThreadRatioToFloor: { median: 1.1, min: 1.02, max: 1.22 } } });
+    assert.match(table, /tandem\s+cpu 1\.15x \(1\.08-1\.30\)\s+main thread 1\.10x \(1\.02-1\.22\)/);
   });
 
   it('prints the main thread as not measured where it is not (off Linux), not NaN', () => {
