@@ -28,9 +28,9 @@ export interface LoopFigures {
   usCpuPerChunk: number;
   allocMbPerRun: number;
   /**
-   * CPU per run over the floor's, taken round by round (the two processes run
-   * minutes apart at most, so the machine's drift cancels): the median over
-   * rounds and its range. Absent for the floor itself.
+   * CPU per run over the floor's, taken round by round (a round's processes
+   * run within a minute of each other here, so the machine's slower drift
+   * mostly cancels): the median over rounds and its range. Absent for the floor.
    */
   cpuRatioToFloor?: RatioSpread;
   mainThreadRatioToFloor?: RatioSpread;
