@@ -8,6 +8,8 @@
 // `alloc` samples allocations instead (bytes allocated per run, by function and file).
 // Self time is counted in samples, not summed deltas: on a loaded machine a
 // descheduled thread's gap would otherwise land on whichever frame resumes.
+// It runs the stacks through tsx (readable names and lines), so absolute times
+// run higher than the bench's bundled workers.
 import { Session } from 'node:inspector/promises';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

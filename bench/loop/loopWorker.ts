@@ -2,6 +2,7 @@
 // after a warm-up and prints JSON medians. The scripted server runs in
 // another process, so the CPU measured here is the stack's alone.
 //   node --expose-gc --import tsx bench/loop/loopWorker.ts <stack> <baseUrl> <runs> [warm-ups]
+// (bench/loopBench.ts runs it as an esbuild bundle, as the extension ships).
 import { performance } from 'node:perf_hooks';
 import { GCProfiler } from 'node:v8';
 import { turnsForRun } from './conversation';
