@@ -26,6 +26,7 @@ import { SettingsConsentStore } from './settingsConsentStore';
 import { modelSettingKey, providerSettingKey, withApiKeys, writeSetting, writeUserSetting } from './settingsReader';
 import { listVscodeModels, withVscodeContextWindows } from './vscodeChatModel';
 import { ModelReadiness } from './modelReadiness';
+import { modeNotice } from './modeNotice';
 import { workspaceKey } from './workspaceIdentity';
 
 /** What the panel needs from MCP; the hub's status feed when MCP is wired. */
@@ -519,12 +520,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private onSettingsChanged(): void {
     const settings = this.settings();
     if (settings.mode !== this.lastMode) {
-      this.session.notice(
-        'modeChanged',
-        settings.mode === 'agent'
-          ? 'Agent mode: the function-call model may use tools before the answer model answers.'
-          : 'Chat mode: the answer model replies without tools.',
-      );
+      // One model: none set for answers, or the same model at the same endpoint.
+      const oneModel =
+        settings.singleModel ||
+        (settings.answerModel.model === settings.functionCallModel.model && settings.answerModel.baseUrl === settings.functionCallModel.baseUrl);
+      this.session.notice('modeChanged', modeNotice(settings.mode, oneModel));
     }
     if (settings.responseMode !== this.lastResponseMode) {
       this.session.notice(

@@ -155,6 +155,8 @@ test('with nothing configured the welcome view shows; a key or a local server ma
     const toggle = view.locator('[data-testid="mode-toggle"]');
     await toggle.click();
     await view.locator('[data-testid="mode-toggle"][data-mode="agent"]').waitFor({ timeout: 10_000 });
+    // The mode notice speaks of one model, as one is set.
+    await view.locator('[data-kind="notice"]', { hasText: 'Agent mode: the model may use tools before it answers.' }).waitFor({ timeout: 10_000 });
     // Slow chunks: until this run's first model call ends, the usage box says so (not "No run yet.").
     server.push({ model: localModel, content: directText, chunkDelayMs: 300 });
     await view.locator('[data-testid="prompt"]').fill('And in agent mode?');
