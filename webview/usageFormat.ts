@@ -79,6 +79,23 @@ export function usageTable(usage: RunUsage): UsageTable {
   };
 }
 
+/**
+ * The time line under the table, naming only the phases that ran: chat mode
+ * has no function-call phase, and a model that answered directly in the tool
+ * phase had no answer phase ("answer 0 ms" would suggest it answered in no time).
+ * The function-call phase is the model's turns, the tools it called and any
+ * retry waits, not the tools alone.
+ */
+export function timeLine(usage: RunUsage): string {
+  const ran = (model: ModelUsage, ms: number) => model.calls + (model.partialAttempts ?? 0) > 0 || Math.round(ms) > 0;
+  const phases = [
+    ...(ran(usage.functionCall, usage.toolPhaseMs) ? [`function-call phase ${formatSeconds(usage.toolPhaseMs)}`] : []),
+    ...(ran(usage.answer, usage.answerPhaseMs) ? [`answer ${formatSeconds(usage.answerPhaseMs)}`] : []),
+  ];
+  if (phases.length === 1) return `Time: ${phases[0]}`;
+  return `Time: ${[...phases, `total ${formatSeconds(usage.toolPhaseMs + usage.answerPhaseMs)}`].join(' · ')}`;
+}
+
 /** The conversation's totals: every run's last usage added up. A cost is shown only if every run's is known. */
 export function conversationRow(runs: readonly RunUsage[]): UsageRow & { readonly numbers: { tokensIn: number; tokensOut: number; calls: number; costUsd: number | undefined } } {
   let tokensIn = 0;

@@ -1,7 +1,7 @@
 // The usage panel: per model tokens in/out, calls and time, totals and the
 // estimated cost. Rows carry the raw numbers as data attributes for tests.
 import type { RunUsage } from '../src/protocol/agentEvents';
-import { conversationRow, usageTable, type UsageRow } from './usageFormat';
+import { conversationRow, timeLine, usageTable, type UsageRow } from './usageFormat';
 
 function cells(row: HTMLElement, values: UsageRow): void {
   const head = document.createElement('th');
@@ -96,8 +96,7 @@ export function renderUsage(panel: HTMLElement, usage: RunUsage | undefined, con
   cells(answer, table.answer);
   setNumbers(answer, usage.answer);
   cells(total, { ...table.total, label: 'Run' });
-  // The function-call phase is the model's turns and the tools it called (and any retry waits), not the tools alone.
-  time.textContent = `Time: function-call phase ${table.functionCall.time} · answer ${table.answer.time} · total ${table.total.time}`;
+  time.textContent = timeLine(usage);
   const anyCall = usage.functionCall.calls + usage.answer.calls + (usage.functionCall.partialAttempts ?? 0) + (usage.answer.partialAttempts ?? 0) > 0;
   cost.textContent = !anyCall
     ? 'Cost: none (no model call completed).'

@@ -149,6 +149,8 @@ test('with nothing configured the welcome view shows; a key or a local server ma
     await chatPhase.waitFor({ state: 'visible', timeout: 10_000 });
     assert.equal((await chatPhase.innerText()).trim(), localModel);
     assert.match(await view.locator('[data-kind="notice"]', { has: chatPhase }).innerText(), /^Answering/);
+    // Chat mode has no function-call phase: the time line names the answer only.
+    await view.locator('[data-testid="usage-time"]', { hasText: /^Time: answer [\d.]+ m?s$/ }).waitFor({ timeout: 10_000 });
 
     // Agent mode, the same model answering directly: the phase step says the
     // tool phase ended (no switch of models), above the reply that is the answer.
@@ -174,6 +176,8 @@ test('with nothing configured the welcome view shows; a key or a local server ma
       return answer ? Boolean(element.compareDocumentPosition(answer) & Node.DOCUMENT_POSITION_FOLLOWING) : undefined;
     }, directText);
     assert.equal(above, true, 'the phase step is above the answer it ended');
+    // It answered in the function-call phase: no "answer 0 ms" in the time line.
+    await view.locator('[data-testid="usage-time"]', { hasText: /^Time: function-call phase [\d.]+ m?s$/ }).waitFor({ timeout: 10_000 });
     await session.screenshot('welcome-direct-answer');
   } catch (error) {
     await session.screenshot('welcome-failure').catch(() => undefined);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ModelUsage, RunUsage } from '../../../src/protocol/agentEvents';
-import { formatCost, formatCount, usageTable } from '../../../webview/usageFormat';
+import { formatCost, formatCount, timeLine, usageTable } from '../../../webview/usageFormat';
 
 const model = (overrides: Partial<ModelUsage>): ModelUsage => ({
   role: 'function-call',
@@ -60,5 +60,22 @@ describe('usage figures', () => {
     assert.equal(table.singleModel?.tokensIn, '1000');
     assert.equal(table.singleModel?.calls, '2');
     assert.equal(usageTable({ ...usage, answer: { ...usage.answer, model: 'other' } }).singleModel, undefined);
+  });
+  it('names in the time line only the phases that ran', () => {
+    const base = { totalCostUsd: undefined };
+    const agent: RunUsage = { ...base, functionCall: model({ calls: 3 }), answer: model({ role: 'answer', calls: 1 }), toolPhaseMs: 2400, answerPhaseMs: 1300 };
+    assert.equal(timeLine(agent), 'Time: function-call phase 2.4 s · answer 1.3 s · total 3.7 s');
+    // Chat mode: no function-call phase.
+    const chat: RunUsage = { ...base, functionCall: model({ calls: 0 }), answer: model({ role: 'answer', calls: 1 }), toolPhaseMs: 0, answerPhaseMs: 900 };
+    assert.equal(timeLine(chat), 'Time: answer 900 ms');
+    // One model answered directly in the tool phase: no answer phase, not "answer 0 ms".
+    const direct: RunUsage = { ...base, functionCall: model({ calls: 1 }), answer: model({ role: 'answer', calls: 0 }), toolPhaseMs: 2400, answerPhaseMs: 0.2 };
+    assert.equal(timeLine(direct), 'Time: function-call phase 2.4 s');
+    // A first call that failed after retry waits still shows the time the phase took.
+    const failed: RunUsage = { ...base, functionCall: model({ calls: 0 }), answer: model({ role: 'answer', calls: 0 }), toolPhaseMs: 5200, answerPhaseMs: 0 };
+    assert.equal(timeLine(failed), 'Time: function-call phase 5.2 s');
+    // A partial answer attempt counts as an answer phase.
+    const partial: RunUsage = { ...base, functionCall: model({ calls: 2 }), answer: model({ role: 'answer', calls: 0, partialAttempts: 1 }), toolPhaseMs: 1000, answerPhaseMs: 0 };
+    assert.equal(timeLine(partial), 'Time: function-call phase 1.0 s · answer 0 ms · total 1.0 s');
   });
 });
