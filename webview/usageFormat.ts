@@ -5,6 +5,8 @@ import type { ModelUsage, RunUsage } from '../src/protocol/agentEvents';
 
 export interface UsageRow {
   readonly label: string;
+  /** The row's tooltip when it names no model (else the role and the model). */
+  readonly title?: string;
   readonly model: string;
   readonly tokensIn: string;
   readonly tokensOut: string;
@@ -115,7 +117,9 @@ export function conversationRow(runs: readonly RunUsage[]): UsageRow & { readonl
     costUsd = costUsd === undefined || run.totalCostUsd === undefined ? undefined : costUsd + run.totalCostUsd;
   }
   return {
-    label: 'Conversation',
+    // "Chat", as the panel's New chat button calls a conversation: short enough for a narrow sidebar.
+    label: 'Chat',
+    title: 'Every run of this chat',
     model: '',
     tokensIn: formatCount(tokensIn, estimated),
     tokensOut: formatCount(tokensOut, estimated),

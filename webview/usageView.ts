@@ -7,7 +7,7 @@ function cells(row: HTMLElement, values: UsageRow): void {
   const head = document.createElement('th');
   head.scope = 'row';
   head.textContent = values.model || values.label;
-  head.title = values.model ? `${values.label} model: ${values.model}` : values.label;
+  head.title = values.model ? `${values.label} model: ${values.model}` : (values.title ?? values.label);
   const texts = [values.tokensIn, values.tokensOut, values.calls, values.cost];
   row.replaceChildren(
     head,
@@ -95,7 +95,7 @@ export function renderUsage(panel: HTMLElement, usage: RunUsage | undefined, con
   answer.hidden = table.singleModel !== undefined;
   cells(answer, table.answer);
   setNumbers(answer, usage.answer);
-  cells(total, { ...table.total, label: 'Run' });
+  cells(total, { ...table.total, label: 'Run', title: 'The last run' });
   time.textContent = timeLine(usage);
   const anyCall = usage.functionCall.calls + usage.answer.calls + (usage.functionCall.partialAttempts ?? 0) + (usage.answer.partialAttempts ?? 0) > 0;
   cost.textContent = !anyCall

@@ -341,6 +341,11 @@ test('a model failure shows an error step with a suggestion; Shift+Enter adds a 
     await waitIdle(view);
     assert.match(await error.locator('[data-testid="error-suggestion"]').innerText(), /\S/);
     assert.equal(await prompt.inputValue(), '', 'the prompt box is cleared after sending');
+    // Many runs' totals in the sidebar's width: the cost column stays in view (long names are cut instead).
+    const usageBox = view.locator('[data-testid="usage"]');
+    const overflow = await usageBox.evaluate((node) => node.scrollWidth - node.clientWidth);
+    assert.ok(overflow <= 0, `the usage table is ${overflow}px wider than the panel`);
+    assert.match(await view.locator('[data-testid="usage-total"]').innerText(), /\$\d/);
     await session.screenshot('panel-error');
     // tandem.agent.verbose: tool inputs and outputs reached the log.
     assert.match(session.logs(), /tool read_file input: \{"path":"notes\.md"\}/);
