@@ -168,12 +168,16 @@ test('Stop ends a run in the middle with a notice', { timeout: 120_000 }, () =>
     const thinking = view.locator('[data-kind="thinking"][data-done="false"]');
     await thinking.waitFor({ state: 'visible', timeout: 30_000 });
     await session.screenshot('panel-stop-running');
+    const titleStop = session.page.locator('.part.sidebar .title-actions .codicon-debug-stop');
+    await waitFor(async () => (await titleStop.count()) === 1, 'the title bar Stop action while running', 10_000);
     await view.locator('[data-testid="stop"]').click();
     await view.locator('[data-testid="notice"][data-code="cancelled"]').waitFor({ state: 'visible', timeout: 15_000 });
     await waitIdle(view);
     assert.equal(await view.locator('[data-kind="thinking"][data-done="false"]').count(), 0);
     await server.idle();
     assert.equal(server.requests.at(-1)?.outcome, 'client-closed', 'the model request was aborted');
+    // The view title's Stop action (shown while tandem.running) goes with the run.
+    await waitFor(async () => (await titleStop.count()) === 0, 'the title bar Stop action to go', 10_000);
     await session.screenshot('panel-stop');
   }),
 );
