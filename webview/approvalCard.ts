@@ -50,7 +50,6 @@ export function updateApprovalCard(article: HTMLElement, step: ApprovalStep, hoo
   article.setAttribute('aria-label', `Approval for ${step.tool}`);
 
   const head = element('div', 'approval-head');
-  head.append(element('span', 'step-icon icon-approval'));
   head.append(element('span', 'approval-tool', step.tool));
   const status = element('span', `approval-status status-${step.status}`, step.alwaysAllowed ? 'Approved (always allowed from now on)' : STATUS_TEXT[step.status]);
   status.dataset['testid'] = 'approval-status';

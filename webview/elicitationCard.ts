@@ -58,7 +58,6 @@ export function updateElicitationCard(article: HTMLElement, step: ElicitationSte
   article.setAttribute('aria-label', `Question from MCP server ${step.serverName}`);
 
   const head = element('div', 'approval-head');
-  head.append(element('span', 'step-icon icon-elicitation'));
   head.append(element('span', 'approval-tool', `MCP server "${step.serverName}" asks`));
   const status = element('span', `approval-status status-${step.status === 'expired' ? 'expired' : step.status}`, STATUS_TEXT[step.status]);
   status.dataset['testid'] = 'elicitation-status';

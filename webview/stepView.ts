@@ -102,7 +102,6 @@ function condensedBody(step: CondensedStep): HTMLElement {
 
 function summaryLine(step: Step): HTMLElement {
   const summary = element('summary', 'step-summary');
-  summary.append(element('span', `step-icon icon-${step.kind}`));
   summary.append(element('span', 'step-title', title(step)));
   if (step.kind === 'tool-call') {
     const state = element('span', `tool-state state-${step.state}`, stateLabel[step.state]);

@@ -257,6 +257,13 @@ test('MCP servers show their status, and an MCP tool call appears as a step', { 
     await waitFor(async () => (await result.innerText()).includes('Echo: hello over MCP'), 'the echoed text');
     await call.locator('summary').click();
     await waitFor(async () => (await call.innerText()).includes('source: mcp:everything'), 'the MCP source');
+    // In the sidebar's width the tool's name stays whole: the badges beside it move to the next line instead.
+    const titleLines = await call.locator('.step-title').evaluate((node) => {
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+    });
+    assert.equal(titleLines, 1, 'the tool name is on one line');
     await session.screenshot('panel-mcp');
   }),
 );
