@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import { codeLoadingLine, extensionHostMarks, loadedJustBefore, moduleLoads, moduleStart, ownActivationLine, parseCodeLoading, parseOwnActivation, type PerformanceMark } from '../../../src/host/activationTiming';
 
 test('the own-share line adds module evaluation and activate(), and the bench parses it back', () => {
-  const line = ownActivationLine(moduleStart + 3.25, moduleStart + 10, moduleStart + 11.5);
+  // Durations away from a rounding edge: moduleStart is a timestamp, so (moduleStart + x) - moduleStart is x only to within 1e-12.
+  const line = ownActivationLine(moduleStart + 3.3, moduleStart + 10, moduleStart + 11.5);
   assert.equal(line, 'Activated: own share 4.8 ms (module 3.3 ms + activate() 1.5 ms)');
   const log = `2026-01-01 10:00:00.000 [info] ${line}\n2026-01-01 10:00:01.000 [info] other\n[info] Activated: own share 12.0 ms (module 9.0 ms + activate() 3.0 ms)`;
   assert.deepEqual(parseOwnActivation(log), [
