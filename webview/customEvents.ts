@@ -23,6 +23,11 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
   switch (name) {
     case HostEventName.userMessage:
       push<UserStep>(view, { kind: 'user', text: withAttachedLabels(text(value['text']), value['attached']), model: undefined });
+      // The run starts here, not at RUN_STARTED: preparing it (settings consent, MCP servers
+      // starting) can take seconds, and Stop must work and Send wait meanwhile.
+      view.running = true;
+      view.usage = undefined;
+      view.chromeDirty = true;
       return;
     case 'tandem.phase': {
       const phase = value as unknown as PhasePayload;

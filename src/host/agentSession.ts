@@ -138,19 +138,21 @@ export class AgentSession implements vscode.Disposable {
 
   private async execute(conversation: StoredConversation, runId: string, signal: AbortSignal): Promise<void> {
     const { log } = this.deps;
-    const settings = await this.deps.settings();
-    const createModel = this.deps.createModel ?? createModelFor;
-    const functionCallModel = createModel(settings.functionCallModel);
-    const answerModel = settings.singleModel ? functionCallModel : createModel(settings.answerModel);
-    const sources = this.deps.toolSources();
-    const tools = settings.mode === 'agent' ? sources.tools() : [];
-    // The loop itself logs thoughts, tool inputs and outputs when given a sink.
-    const trace = settings.verbose ? (line: string) => log.trace(line) : undefined;
-    log.info(
-      `run ${runId}: ${settings.mode} mode, ${settings.responseMode}, ${functionCallModel.name} → ${answerModel.name}, ${tools.length} tools`,
-    );
     const started = Date.now();
+    let sources: ToolSources | undefined;
+    // Preparing is part of the run (settings consent, MCP servers starting): a failure there also ends it with RUN_ERROR.
     try {
+      const settings = await this.deps.settings();
+      const createModel = this.deps.createModel ?? createModelFor;
+      const functionCallModel = createModel(settings.functionCallModel);
+      const answerModel = settings.singleModel ? functionCallModel : createModel(settings.answerModel);
+      sources = this.deps.toolSources();
+      const tools = settings.mode === 'agent' ? sources.tools() : [];
+      // The loop itself logs thoughts, tool inputs and outputs when given a sink.
+      const trace = settings.verbose ? (line: string) => log.trace(line) : undefined;
+      log.info(
+        `run ${runId}: ${settings.mode} mode, ${settings.responseMode}, ${functionCallModel.name} → ${answerModel.name}, ${tools.length} tools`,
+      );
       const events = runAgent(
         { threadId: conversation.id, runId, messages: historyMessages(conversation.events), mode: settings.mode, ...(await workspaceRules(settings.rulesFiles)) },
         {
@@ -173,7 +175,7 @@ export class AgentSession implements vscode.Disposable {
         this.scheduleSave();
       }
     } catch (error) {
-      // runAgent ends every stream itself; this is the last guard against a bug.
+      // runAgent ends every stream itself; this guards the preparation above and a bug.
       const message = error instanceof Error ? error.message : String(error);
       log.error(`run ${runId} threw: ${message}`);
       this.append({
@@ -185,9 +187,9 @@ export class AgentSession implements vscode.Disposable {
       } as AgentEvent);
     }
     log.info(`run ${runId} ended after ${Date.now() - started} ms`);
-    const edited = sources.editedFiles?.(runId) ?? [];
+    const edited = sources?.editedFiles?.(runId) ?? [];
     if (edited.length > 0 && conversation === this.conversation) {
-      await this.storeRunEdits(conversation.id, runId, sources.runEditsSnapshot?.(runId));
+      await this.storeRunEdits(conversation.id, runId, sources?.runEditsSnapshot?.(runId));
       this.append({ type: 'CUSTOM', name: HostEventName.runEdits, value: { runId, files: edited }, timestamp: Date.now() } as AgentEvent);
     }
   }

@@ -237,6 +237,19 @@ describe('view model details', () => {
     assert.equal(view.edits.get('r1')?.reverted, true);
   });
 
+  it('a run is running from its user message on, before RUN_STARTED, and a failure while preparing ends it', () => {
+    const view = createConversationView();
+    applyEvents(view, [event('RUN_STARTED', { runId: 'r0' }), event('CUSTOM', { name: 'tandem.usage', value: {} }), event('RUN_FINISHED', { runId: 'r0' })]);
+    assert.equal(view.running, false);
+    // Preparing the next run (consent, MCP servers starting) may take seconds: Stop must work meanwhile.
+    applyEvents(view, [event('CUSTOM', { name: 'tandem.userMessage', value: { text: 'next', runId: 'r1' } })]);
+    assert.equal(view.running, true);
+    assert.equal(view.usage, undefined, "the last run's figures are not shown as this run's");
+    applyEvents(view, [event('RUN_ERROR', { message: 'could not prepare the run', code: 'INTERNAL_ERROR' })]);
+    assert.equal(view.running, false);
+    assert.equal(only(view.steps, 'error').at(-1)?.message, 'could not prepare the run');
+  });
+
   it('marks only changed steps dirty, so a render touches what moved', () => {
     const view = createConversationView();
     applyEvents(view, [
