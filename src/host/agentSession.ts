@@ -142,7 +142,14 @@ export class AgentSession implements vscode.Disposable {
     let sources: ToolSources | undefined;
     // Preparing is part of the run (settings consent, MCP servers starting): a failure there also ends it with RUN_ERROR.
     try {
-      const settings = await this.deps.settings();
+      const settings = await unlessStopped(this.deps.settings(), signal);
+      if (settings === undefined) {
+        // Stopped while being prepared (consent asked, MCP servers starting): the run ends now, the preparation on its own.
+        log.info(`run ${runId}: stopped before it started`);
+        this.notice('cancelled', 'Stopped.');
+        this.append({ type: 'RUN_FINISHED', threadId: conversation.id, runId, result: { stopReason: 'cancelled', answer: '' }, outcome: { type: 'cancelled' }, timestamp: Date.now() } as AgentEvent);
+        return;
+      }
       const createModel = this.deps.createModel ?? createModelFor;
       const functionCallModel = createModel(settings.functionCallModel);
       const answerModel = settings.singleModel ? functionCallModel : createModel(settings.answerModel);
@@ -350,4 +357,23 @@ async function workspaceRules(patterns: readonly string[]): Promise<{ rules: Rul
   if (patterns.length === 0 || folders.length === 0) return { rules: [], nestedRules: undefined };
   const roots: RulesRoot[] = folders.map((folder) => ({ folder: folder.uri.fsPath, label: folders.length > 1 ? folder.name : '' }));
   return { rules: await loadRulesFiles(roots, patterns), nestedRules: createNestedRulesFinder(roots, patterns) };
+}
+
+/** `work`'s value, or undefined as soon as `signal` aborts (the work itself goes on). */
+function unlessStopped<T>(work: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise<T | undefined>((resolve, reject) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
