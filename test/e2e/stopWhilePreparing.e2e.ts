@@ -9,12 +9,13 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { launchVsCode, type VsCodeSession } from './harness';
-import { send, waitFor, waitIdle } from './viewSteps';
+import { failureReporter, send, waitFor, waitIdle } from './viewSteps';
 
 const fc = 'fc-model';
 let server: ScriptedModelServer;
 let session: VsCodeSession | undefined;
 let scratch: string;
+const guarded = failureReporter('stop-while-preparing', () => session);
 
 before(async () => {
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-stop-preparing-'));
@@ -42,9 +43,9 @@ after(async () => {
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-test('Stop works while the run waits for an MCP server to start, and ends it at once', { timeout: 120_000 }, async () => {
-  assert.ok(session);
-  try {
+test('Stop works while the run waits for an MCP server to start, and ends it at once', { timeout: 120_000 }, () =>
+  guarded('stop', async () => {
+    assert.ok(session);
     const view = await session.webview();
     await send(view, 'Hello?');
     await view.locator('[data-testid="user-message"]', { hasText: 'Hello?' }).waitFor({ timeout: 10_000 });
@@ -61,9 +62,5 @@ test('Stop works while the run waits for an MCP server to start, and ends it at 
     assert.ok(tookMs < 10_000, `Stop ended the run after ${tookMs} ms, not after the server's start timeout`);
     assert.equal(server.requests.filter((request) => request.path.endsWith('/chat/completions')).length, 0, 'no model was asked');
     await session.screenshot('stop-while-preparing');
-  } catch (error) {
-    await session.screenshot('stop-while-preparing-failure').catch(() => undefined);
-    console.error(session.logs());
-    throw error;
-  }
-});
+  }),
+);
