@@ -101,7 +101,7 @@ function render(): void {
   view.dirty.clear();
   if (view.chromeDirty) {
     view.chromeDirty = false;
-    renderUsage(layout.usage, view.usage, [...view.usageByRun.values()], view.running);
+    renderUsage(layout.usage, view.usage, [...view.usageByRun.values()], view.running, view.steps.some((step) => step.kind === 'user'));
     layout.setContext(view.context);
     layout.setRunning(view.running);
     layout.setEdits(view.edits, view.runId);

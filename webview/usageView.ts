@@ -62,7 +62,8 @@ function setNumbers(row: HTMLElement, usage: RunUsage['functionCall']): void {
   row.dataset['model'] = usage.model;
 }
 
-export function renderUsage(panel: HTMLElement, usage: RunUsage | undefined, conversation: readonly RunUsage[] = [], running = false): void {
+/** `hadRun`: the conversation has a question, so "No run yet." would not be true. */
+export function renderUsage(panel: HTMLElement, usage: RunUsage | undefined, conversation: readonly RunUsage[] = [], running = false, hadRun = false): void {
   const functionCall = panel.querySelector<HTMLElement>('[data-testid="usage-function-call"]');
   const answer = panel.querySelector<HTMLElement>('[data-testid="usage-answer"]');
   const total = panel.querySelector<HTMLElement>('[data-testid="usage-run-total"]');
@@ -84,7 +85,8 @@ export function renderUsage(panel: HTMLElement, usage: RunUsage | undefined, con
   if (!usage) {
     for (const row of [functionCall, answer, total]) row.replaceChildren();
     // A run's first figures come when its first model call ends (a retried first call can take a while).
-    cost.textContent = running ? 'This run: no model call has completed yet.' : 'No run yet.';
+    // A run stopped while it was prepared (before any model call) reports no usage.
+    cost.textContent = running ? 'This run: no model call has completed yet.' : hadRun ? 'The last run made no model call.' : 'No run yet.';
     time.textContent = '';
     return;
   }

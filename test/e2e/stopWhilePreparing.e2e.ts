@@ -61,6 +61,7 @@ test('Stop works while the run waits for an MCP server to start, and ends it at 
     const tookMs = Date.now() - stoppedAt;
     assert.ok(tookMs < 10_000, `Stop ended the run after ${tookMs} ms, not after the server's start timeout`);
     assert.equal(server.requests.filter((request) => request.path.endsWith('/chat/completions')).length, 0, 'no model was asked');
+    assert.equal(await view.locator('[data-testid="usage-cost"]').innerText(), 'The last run made no model call.');
     await session.screenshot('stop-while-preparing');
   }),
 );
