@@ -12,6 +12,7 @@ import { AgUiExecution, type RunSink } from './agUiExecution';
 import { MessagesSnapshot } from './messagesSnapshot';
 import { ThreadStore, toolMessagesOf, type ThreadState } from './threadStore';
 import { applySummary, summaryAfter } from './threadSummary';
+import { unlessAborted } from '../common/unlessAborted';
 
 /** What a new loop needs, built per run from the current settings. */
 export interface PreparedRun {
@@ -77,14 +78,15 @@ export class AgUiRunner {
 
     // Busy from here: a second run on this thread must not slip in while this one prepares.
     thread.streaming = true;
-    let prepared: PreparedRun;
+    let prepared: PreparedRun | undefined;
     try {
-      prepared = await this.options.prepare(input);
+      // A client that leaves while the run is prepared (MCP servers starting) frees the thread at once.
+      prepared = await unlessAborted(this.options.prepare(input), signal);
     } catch (error) {
       thread.streaming = false;
       return fail('CONFIGURATION_ERROR', error instanceof Error ? error.message : String(error));
     }
-    if (signal.aborted) {
+    if (prepared === undefined || signal.aborted) {
       thread.streaming = false;
       return;
     }

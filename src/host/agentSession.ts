@@ -18,6 +18,7 @@ import { historyMessages } from '../protocol/conversationHistory';
 import { CustomEventName } from '../protocol/agentEvents';
 import { condenseConversation } from '../agent/conversationCondenser';
 import { isCancellation } from '../common/errors';
+import { unlessAborted } from '../common/unlessAborted';
 import { HostEventName } from '../protocol/hostEventNames';
 import { appendCompacted } from '../protocol/eventCompaction';
 import { titleFrom, type ConversationStore, type StoredConversation } from './conversationStore';
@@ -142,7 +143,7 @@ export class AgentSession implements vscode.Disposable {
     let sources: ToolSources | undefined;
     // Preparing is part of the run (settings consent, MCP servers starting): a failure there also ends it with RUN_ERROR.
     try {
-      const settings = await unlessStopped(this.deps.settings(), signal);
+      const settings = await unlessAborted(this.deps.settings(), signal);
       if (settings === undefined) {
         // Stopped while being prepared (consent asked, MCP servers starting): the run ends now, the preparation on its own.
         log.info(`run ${runId}: stopped before it started`);
@@ -357,23 +358,4 @@ async function workspaceRules(patterns: readonly string[]): Promise<{ rules: Rul
   if (patterns.length === 0 || folders.length === 0) return { rules: [], nestedRules: undefined };
   const roots: RulesRoot[] = folders.map((folder) => ({ folder: folder.uri.fsPath, label: folders.length > 1 ? folder.name : '' }));
   return { rules: await loadRulesFiles(roots, patterns), nestedRules: createNestedRulesFinder(roots, patterns) };
-}
-
-/** `work`'s value, or undefined as soon as `signal` aborts (the work itself goes on). */
-function unlessStopped<T>(work: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
-  if (signal.aborted) return Promise.resolve(undefined);
-  return new Promise<T | undefined>((resolve, reject) => {
-    const onAbort = () => resolve(undefined);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

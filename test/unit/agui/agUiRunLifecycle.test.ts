@@ -100,6 +100,34 @@ it('keeps a bounded number of threads: the least recently used one is forgotten'
   assert.deepEqual(sent, ['Q4'], 'thread a was evicted, so only the new message is known');
 });
 
+it('a client that leaves while its run is prepared frees the thread at once, not when the preparation ends', async () => {
+  // The preparation (MCP servers starting, say) takes 4 s here.
+  const endpoint = await startEndpoint({ settings: { mode: 'chat' }, prepareDelayMs: 4_000, turns: [{ model: 'answer-model', content: 'The second run answers.' }] });
+  const controller = new AbortController();
+  const left = fetch(endpoint.url, {
+    method: 'POST',
+    signal: controller.signal,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+    body: JSON.stringify(runInput({ threadId: 'leaving', runId: 'r1' })),
+  }).catch(() => undefined);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  controller.abort();
+  await left;
+  const leftAt = Date.now();
+  // The endpoint notices the closed connection within moments: until then a new run may still meet THREAD_BUSY.
+  let ending: Record<string, any> | undefined;
+  for (;;) {
+    const started = Date.now();
+    const events = await sseEvents(await endpoint.post(runInput({ threadId: 'leaving', runId: `r2-${started}` })));
+    ending = events.at(-1);
+    if (ending?.code !== 'THREAD_BUSY' || Date.now() - leftAt > 3_000) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.notEqual(ending?.code, 'THREAD_BUSY', 'the thread was still busy 3 s after its client left');
+  assert.equal(ending?.result?.answer, 'The second run answers.');
+  assert.equal(endpoint.model.requests.length, 1, 'the run whose client left asked no model');
+});
+
 it('two runs posted together on one thread: one runs, the other gets THREAD_BUSY (even while the first still prepares)', async () => {
   const endpoint = await startEndpoint({ settings: { mode: 'chat' }, prepareDelayMs: 100, turns: [{ model: 'answer-model', content: 'Only once.' }] });
   const [first, second] = await Promise.all([
