@@ -38,6 +38,13 @@ function div(className: string, testId?: string): HTMLDivElement {
   return node;
 }
 
+/** How a server's state reads in the status line. Servers start on the first agent run, so until then (and after Tandem ends them) they have not started, not stopped. */
+function stateLabel(state: McpServerStatus['state']): string {
+  if (state === 'signInRequired') return 'sign-in required';
+  if (state === 'stopped') return 'not started';
+  return state;
+}
+
 function modelPicker(role: ModelRole, hooks: LayoutHooks): { root: HTMLElement; input: HTMLInputElement; list: HTMLDataListElement } {
   const root = div('picker');
   const label = document.createElement('label');
@@ -232,7 +239,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
       mcpStatus.textContent =
         'MCP: ' +
         servers
-          .map((server) => `${server.name} ${server.state === 'signInRequired' ? 'sign-in required' : server.state}${server.toolCount !== undefined ? ` (${server.toolCount} tools)` : ''}`)
+          .map((server) => `${server.name} ${stateLabel(server.state)}${server.toolCount !== undefined ? ` (${server.toolCount} tools)` : ''}`)
           .join(', ');
       mcpStatus.title = servers.map((server) => (server.error ? `${server.name}: ${server.error}` : '')).filter(Boolean).join('\n');
       // A remote server waiting for sign-in gets its Sign in button right here.

@@ -12,6 +12,7 @@ import type { ChatModel, ModelDelta, ModelSettings, ModelTurn, TokenUsage, ToolC
 import { isContextOverflow } from '../models/contextOverflow';
 import { languageModelMessageText, toLanguageModelMessages, type LanguageModelMessage } from '../models/languageModelMessages';
 import { languageModelOptions } from '../models/languageModelOptions';
+import { ThinkTagSplitter, type SplitText } from '../models/thinkTags';
 
 /** What the pickers and the welcome view show of one VS Code model. */
 export interface VscodeModelInfo {
@@ -104,14 +105,22 @@ async function* streamTurn(settings: ModelSettings, request: TurnRequest, signal
       ...(tools.length > 0 ? { tools, toolMode: vscode.LanguageModelChatToolMode.Auto } : {}),
     };
     let content = '';
+    let reasoning = '';
     const toolCalls: ToolCall[] = [];
+    // A model another extension serves may write its reasoning into the text between <think> tags.
+    const thinkTags = new ThinkTagSplitter();
+    function* split(part: SplitText): Generator<ModelDelta> {
+      reasoning += part.reasoning;
+      content += part.text;
+      if (part.reasoning) yield { type: 'reasoning', delta: part.reasoning };
+      if (part.text) yield { type: 'text', delta: part.text };
+    }
     try {
       const response = await model.sendRequest(toVscodeMessages(plan), options, cancellation.token);
       for await (const part of response.stream) {
         if (signal.aborted) break;
         if (part instanceof vscode.LanguageModelTextPart) {
-          content += part.value;
-          yield { type: 'text', delta: part.value };
+          yield* split(thinkTags.push(part.value));
         } else if (part instanceof vscode.LanguageModelToolCallPart) {
           const call: ToolCall = { id: part.callId, name: part.name, arguments: JSON.stringify(part.input ?? {}) };
           const index = toolCalls.push(call) - 1;
@@ -124,13 +133,14 @@ async function* streamTurn(settings: ModelSettings, request: TurnRequest, signal
       throw toModelError(error, model);
     }
     if (signal.aborted) throw new CancelledError();
+    yield* split(thinkTags.end());
     const promptTokens = await countTokens(model, [...plan.map(languageModelMessageText), tools.length > 0 ? JSON.stringify(tools) : ''], cancellation.token);
-    const completionTokens = await countTokens(model, [content, ...toolCalls.map((call) => `${call.name}(${call.arguments})`)], cancellation.token);
+    const completionTokens = await countTokens(model, [reasoning, content, ...toolCalls.map((call) => `${call.name}(${call.arguments})`)], cancellation.token);
     const usage: TokenUsage = { promptTokens, completionTokens, cachedTokens: undefined, estimated: true };
     return {
       model: settings.model || model.id,
       content,
-      reasoning: '',
+      reasoning,
       toolCalls,
       finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
       usage,

@@ -218,6 +218,7 @@ async function* streamTurn(
       if (watch.stalled) throw new Error('stalled');
       // A body with no SSE event in it (e.g. a server that ignored `stream`) is not a reply.
       if (chunks === 0) throw new SyntaxError('the response held no stream chunks');
+      for (const delta of accumulator.end()) yield delta;
       watch.dispose();
       return {
         model: settings.model,

@@ -2,10 +2,12 @@
 // consumer and the finished turn. Tolerant of what OpenAI-compatible servers
 // really send: reasoning as `reasoning_content` (DeepSeek, vLLM) or
 // `reasoning` (Ollama, OpenRouter), tool calls without an index or whose id
-// arrives late, and usage on the last chunk or not at all.
+// arrives late, usage on the last chunk or not at all, and reasoning
+// written into the text between <think> tags (thinkTags.ts).
 
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { ModelDelta, ToolCall } from './chatModel';
+import { ThinkTagSplitter, type SplitText } from './thinkTags';
 
 interface PartialToolCall {
   id: string | undefined;
@@ -42,6 +44,8 @@ export class StreamAccumulator {
   finishReason: string | undefined;
   usage: WireUsage | undefined;
   private readonly calls: PartialToolCall[] = [];
+  /** Until the reply's text is known not to open with <think>, or the reasoning in it has closed. */
+  private thinkTags: ThinkTagSplitter | undefined = new ThinkTagSplitter();
 
   /**
    * The deltas this chunk carries, in stream order. An array, not a
@@ -57,18 +61,39 @@ export class StreamAccumulator {
       if (choice.index !== undefined && choice.index !== 0) continue;
       const delta = (choice.delta ?? {}) as LenientDelta;
       const reasoning = delta.reasoning_content ?? delta.reasoning;
-      if (typeof reasoning === 'string' && reasoning !== '') {
-        this.reasoning += reasoning;
-        deltas = append(deltas, { type: 'reasoning', delta: reasoning });
-      }
+      if (typeof reasoning === 'string' && reasoning !== '') deltas = this.acceptReasoning(reasoning, deltas);
       if (typeof delta.content === 'string' && delta.content !== '') {
-        this.content += delta.content;
-        deltas = append(deltas, { type: 'text', delta: delta.content });
+        if (this.thinkTags) deltas = this.acceptSplit(this.thinkTags.push(delta.content), deltas);
+        else deltas = this.acceptText(delta.content, deltas);
       }
       const toolCalls = delta.tool_calls as LenientToolCallDelta[] | undefined;
       if (toolCalls) for (const callDelta of toolCalls) deltas = this.acceptToolCall(callDelta, deltas);
       if (choice.finish_reason) this.finishReason = choice.finish_reason;
     }
+    return deltas;
+  }
+
+  /** The stream ended: text held back while it might have been a <think> tag. */
+  end(): readonly ModelDelta[] {
+    const splitter = this.thinkTags;
+    this.thinkTags = undefined;
+    return splitter ? this.acceptSplit(splitter.end(), NO_DELTAS) : NO_DELTAS;
+  }
+
+  private acceptReasoning(reasoning: string, deltas: ModelDelta[]): ModelDelta[] {
+    this.reasoning += reasoning;
+    return append(deltas, { type: 'reasoning', delta: reasoning });
+  }
+
+  private acceptText(text: string, deltas: ModelDelta[]): ModelDelta[] {
+    this.content += text;
+    return append(deltas, { type: 'text', delta: text });
+  }
+
+  private acceptSplit(split: SplitText, deltas: ModelDelta[]): ModelDelta[] {
+    if (this.thinkTags?.passesThrough) this.thinkTags = undefined;
+    if (split.reasoning !== '') deltas = this.acceptReasoning(split.reasoning, deltas);
+    if (split.text !== '') deltas = this.acceptText(split.text, deltas);
     return deltas;
   }
 

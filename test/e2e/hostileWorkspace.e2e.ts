@@ -138,7 +138,7 @@ test('a hostile repository starts nothing, sends nothing elsewhere, and its sett
     assert.equal(fs.existsSync(marker), false, 'no MCP server started when the panel opened');
     assert.equal(dialogs.seen.length, 0, 'no dialog before the first run');
     const mcpStatus = view.locator('[data-testid="mcp-status"]');
-    await waitForText(mcpStatus, /marker stopped.*remote stopped/, 'the servers shown as not started');
+    await waitForText(mcpStatus, /marker not started.*remote not started/, 'the servers shown as not started');
 
     await ask('What is in this repository?', answerText);
 

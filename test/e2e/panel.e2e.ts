@@ -186,7 +186,8 @@ test('the mode toggle switches to Chat mode with a confirming notice, and Chat m
   guarded('mode', async () => {
     const view = await session.webview();
     const toggle = view.locator('[data-testid="mode-toggle"]');
-    assert.equal(await toggle.getAttribute('data-mode'), 'agent');
+    // Run on its own (--test-name-pattern), this test may find the panel before its settings arrived.
+    await waitFor(async () => (await toggle.getAttribute('data-mode')) === 'agent', 'agent mode at first');
     await toggle.click();
     await waitFor(async () => (await toggle.getAttribute('data-mode')) === 'chat', 'chat mode');
     await view.locator('[data-testid="notice"][data-code="modeChanged"]').last().waitFor({ state: 'visible' });
@@ -202,6 +203,18 @@ test('the mode toggle switches to Chat mode with a confirming notice, and Chat m
     const run = server.requests.slice(firstRequest);
     assert.deepEqual(run.map((request) => [request.model, request.tools?.length ?? 0]), [[answerModel, 0]]);
     await session.screenshot('panel-chat-mode');
+
+    // A model served without a reasoning parser writes its reasoning into the text between <think> tags:
+    // the panel shows it as the answer model's thinking, and the answer without it.
+    server.push({ model: answerModel, content: '<think>\nThey greet me again; a short reply will do.\n</think>\n\nHello again.' });
+    await (await ask(view, 'Hello again?'))();
+    assert.equal(normalise(await view.locator('[data-testid="answer"]').last().innerText()), 'Hello again.');
+    const thinking = view.locator('[data-kind="thinking"]').last();
+    assert.equal(await thinking.getAttribute('data-model'), 'answer');
+    await thinking.locator('summary').click();
+    await thinking.locator('.thinking-text').waitFor({ state: 'visible' });
+    assert.match(normalise(await thinking.innerText()), /They greet me again; a short reply will do\./);
+    await session.screenshot('panel-chat-mode-think-tags');
 
     await toggle.click();
     await waitFor(async () => (await toggle.getAttribute('data-mode')) === 'agent', 'agent mode again');

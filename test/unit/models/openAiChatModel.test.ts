@@ -61,6 +61,18 @@ describe('createChatModel streaming', () => {
     assert.equal(turn.content, 'Done.');
   });
 
+  it('reads reasoning written into the text between <think> tags (a server without a reasoning parser) as reasoning', async () => {
+    server.push({ content: '<think>\nThe user wants the export.\n</think>\n\nIt exports greet.' });
+    const { deltas, turn } = await collectTurn(
+      createChatModel(settings).streamTurn({ messages: [{ role: 'user', content: 'x' }] }, new AbortController().signal),
+    );
+    assert.equal(turn.reasoning, '\nThe user wants the export.\n');
+    assert.equal(turn.content, 'It exports greet.');
+    assert.equal(deltas.filter((delta) => delta.type === 'text').map((delta) => (delta.type === 'text' ? delta.delta : '')).join(''), 'It exports greet.');
+    const kinds = deltas.map((delta) => delta.type);
+    assert.ok(kinds.indexOf('text') > kinds.lastIndexOf('reasoning'), 'the reasoning streams before the answer');
+  });
+
   it('accumulates two parallel tool calls whose arguments arrive in pieces', async () => {
     server.push({
       toolCalls: [

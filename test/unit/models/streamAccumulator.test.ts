@@ -31,6 +31,30 @@ describe('StreamAccumulator', () => {
     assert.equal(accumulator.reasoning, 'a b');
   });
 
+  it('turns a reply that opens with <think> into reasoning, and keeps the answer after it as the content', () => {
+    const accumulator = new StreamAccumulator();
+    const deltas = [
+      ...feed(accumulator, [chunk({ content: '<thi' }), chunk({ content: 'nk>Check the ' }), chunk({ content: 'tests.</th' }), chunk({ content: 'ink>\n\nAll ' }), chunk({ content: 'pass.' })]),
+      ...accumulator.end(),
+    ];
+    assert.deepEqual(deltas, [
+      { type: 'reasoning', delta: 'Check the ' },
+      { type: 'reasoning', delta: 'tests.' },
+      { type: 'text', delta: 'All ' },
+      { type: 'text', delta: 'pass.' },
+    ]);
+    assert.equal(accumulator.reasoning, 'Check the tests.');
+    assert.equal(accumulator.content, 'All pass.');
+  });
+
+  it('gives back, at the end, text held while it might have opened a <think> tag', () => {
+    const accumulator = new StreamAccumulator();
+    assert.deepEqual(feed(accumulator, [chunk({ content: '<' })]), []);
+    assert.deepEqual([...accumulator.end()], [{ type: 'text', delta: '<' }]);
+    assert.equal(accumulator.content, '<');
+    assert.deepEqual([...accumulator.end()], [], 'once');
+  });
+
   it('accepts whole tool calls without an index, as some local servers send them', () => {
     const accumulator = new StreamAccumulator();
     const deltas = feed(accumulator, [
