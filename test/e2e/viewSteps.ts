@@ -14,11 +14,18 @@ export async function waitFor(check: () => Promise<boolean> | boolean, what: str
   throw new Error(`timed out after ${limitMs / 1000} s waiting for ${what}`);
 }
 
-/** Types a question into the prompt box and sends it with Enter. */
+/**
+ * Types a question into the prompt box, sends it with Enter and waits for it
+ * to show as the user's message: from then on the panel counts the run as
+ * going, so a waitIdle right after cannot return before the run began.
+ */
 export async function send(view: Frame, question: string): Promise<void> {
+  const messages = view.locator('[data-testid="user-message"]');
+  const before = await messages.count();
   const prompt = view.locator('[data-testid="prompt"]');
   await prompt.fill(question);
   await prompt.press('Enter');
+  await waitFor(async () => (await messages.count()) > before, `"${question}" to show as sent`, 30_000);
 }
 
 /** Waits until the panel says no run is in progress. */
