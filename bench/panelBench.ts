@@ -3,6 +3,9 @@
 // panel of code-server in headless Chromium; a probe in the webview times
 // each token's arrival in the DOM. One warm-up, then RUNS runs in the same
 // window (New Chat between them); each figure is the median over runs.
+// Beside it, the extension host's CPU per streamed token (Linux): the model
+// client, the loop and the panel's transport together, less the host's idle
+// CPU over the same time (measured once before the runs).
 //   TANDEM_BENCH_PANEL_TOKENS (default 20000), TANDEM_BENCH_PANEL_RATE
 //   (tokens/s, default 2000), TANDEM_BENCH_PANEL_RUNS (default 5: a run that
 //   meets one of the machine's stalls of a few hundred ms has its p99 doubled,
@@ -19,11 +22,14 @@ import { launchVsCode } from '../test/e2e/harness';
 import { median, updateResults } from './benchResults';
 import type { PanelFigures } from './panel/panelProbe';
 import { streamIntoPanel } from './panel/streamIntoPanel';
+import { findExtensionHost, processCpuMs } from './panel/extensionHostCpu';
 
 const TOKENS = Number(process.env['TANDEM_BENCH_PANEL_TOKENS'] ?? 20_000);
 const RATE = Number(process.env['TANDEM_BENCH_PANEL_RATE'] ?? 2_000);
 const RUNS = Number(process.env['TANDEM_BENCH_PANEL_RUNS'] ?? 5);
 const EXTENSION = process.env['TANDEM_BENCH_PANEL_EXTENSION'];
+/** How long the extension host's idle CPU is read before the runs. */
+const IDLE_MS = 5_000;
 
 async function main(): Promise<void> {
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-bench-panel-'));
@@ -38,12 +44,22 @@ async function main(): Promise<void> {
     ...(EXTENSION ? { extensionDir: path.resolve(EXTENSION) } : {}),
   });
   const runs: PanelFigures[] = [];
+  const hostUsPerToken: number[] = [];
+  let idleMsPerSecond = Number.NaN;
   try {
     const view = await session.webview();
     await streamIntoPanel(view, server, Math.min(TOKENS, 2_000), RATE); // warm-up
+    const host = findExtensionHost();
+    const hostCpu = host === undefined ? undefined : () => processCpuMs(host);
+    const idleBefore = hostCpu?.();
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+    const idleAfter = hostCpu?.();
+    if (idleBefore !== undefined && idleAfter !== undefined) idleMsPerSecond = ((idleAfter - idleBefore) * 1000) / IDLE_MS;
     for (let run = 0; run < RUNS; run++) {
-      const result = await streamIntoPanel(view, server, TOKENS, RATE);
-      console.log(`run ${run + 1}/${RUNS}: ${JSON.stringify(result.figures)}`);
+      const result = await streamIntoPanel(view, server, TOKENS, RATE, hostCpu);
+      const usPerToken = result.hostCpuMs === undefined ? Number.NaN : ((result.hostCpuMs - (idleMsPerSecond * result.wallMs) / 1000) * 1000) / TOKENS;
+      hostUsPerToken.push(usPerToken);
+      console.log(`run ${run + 1}/${RUNS}: ${JSON.stringify({ ...result.figures, hostCpuMs: result.hostCpuMs, hostUsPerToken: Number(usPerToken.toFixed(1)) })}`);
       runs.push(result.figures);
     }
   } catch (error) {
@@ -64,6 +80,8 @@ async function main(): Promise<void> {
     lastTenthP99Ms: figure('lastTenthP99Ms'),
     longTasks: figure('longTasks'),
     longestTaskMs: figure('longestTaskMs'),
+    hostCpuUsPerToken: Number(median(hostUsPerToken).toFixed(1)),
+    hostIdleCpuMsPerSecond: Number(idleMsPerSecond.toFixed(2)),
     tokens: TOKENS,
     sentTokensPerSecond: RATE,
     runs: RUNS,
@@ -79,7 +97,9 @@ async function main(): Promise<void> {
     'long tasks > 50 ms': panel.longTasks,
     'longest task (ms)': panel.longestTaskMs,
     'complete, in order': panel.complete,
+    'extension host CPU per token (µs)': panel.hostCpuUsPerToken,
   });
+  console.log(`  extension host CPU per token: model client, loop and panel transport, less its idle CPU (${panel.hostIdleCpuMsPerSecond} ms/s); DESIGN.md's budget: 30 µs`);
   if (!panel.complete) process.exitCode = 1;
 }
 

@@ -14,9 +14,19 @@ export interface StreamRun {
   readonly markers: readonly number[];
   /** How many markers the answer holds. */
   readonly expectedMarkers: number;
+  /** The extension host's CPU from the request to the finished answer, ms (when `hostCpuMs` was given and could be read). */
+  readonly hostCpuMs: number | undefined;
+  /** From the request to the finished answer, ms. */
+  readonly wallMs: number;
 }
 
-export async function streamIntoPanel(view: Frame, server: ScriptedModelServer, tokens: number, tokensPerSecond: number): Promise<StreamRun> {
+export async function streamIntoPanel(
+  view: Frame,
+  server: ScriptedModelServer,
+  tokens: number,
+  tokensPerSecond: number,
+  hostCpuMs?: () => number | undefined,
+): Promise<StreamRun> {
   const answer = streamedAnswer(tokens);
   await view.locator('[data-testid="new-chat"]').click();
   await view.locator('[data-testid="step"]').first().waitFor({ state: 'detached', timeout: 10_000 });
@@ -25,9 +35,13 @@ export async function streamIntoPanel(view: Frame, server: ScriptedModelServer, 
   server.push({ content: answer.content, tokensPerSecond });
   const prompt = view.locator('[data-testid="prompt"]');
   await prompt.fill('Write the long answer.');
+  const cpuBefore = hostCpuMs?.();
+  const started = performance.now();
   await prompt.press('Enter');
   const seconds = tokens / tokensPerSecond;
   await view.locator('[data-kind="answer"][data-done="true"]').waitFor({ timeout: Math.max(60_000, seconds * 8_000) });
+  const wallMs = performance.now() - started;
+  const cpuAfter = hostCpuMs?.();
   const reading = await readProbe(view);
   const request = server.requests.slice(served).find((entry) => entry.stream);
   if (!request) throw new Error('the scripted server saw no streamed request');
@@ -37,5 +51,11 @@ export async function streamIntoPanel(view: Frame, server: ScriptedModelServer, 
   const inOrder = markers.length === answer.markerToken.length && markers.every((marker, index) => marker === index);
   const dump = process.env['TANDEM_BENCH_PANEL_DUMP'];
   if (dump) writeFileSync(dump, JSON.stringify({ markerSentAt, reading }));
-  return { figures: panelFigures(reading, markerSentAt, inOrder, answer.markerToken), markers, expectedMarkers: answer.markerToken.length };
+  return {
+    figures: panelFigures(reading, markerSentAt, inOrder, answer.markerToken),
+    markers,
+    expectedMarkers: answer.markerToken.length,
+    hostCpuMs: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
+    wallMs,
+  };
 }

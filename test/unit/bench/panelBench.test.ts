@@ -1,10 +1,28 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { spawn } from 'node:child_process';
+import { findExtensionHost, processCpuMs } from '../../../bench/panel/extensionHostCpu';
 import { panelFigures, percentile } from '../../../bench/panel/panelProbe';
 import { markersIn, streamedAnswer } from '../../../bench/panel/streamedAnswer';
 import { splitTokens } from '../../../test/fixtures/scriptedModelReplies';
 
 describe('panel benchmark', () => {
+  it('reads a process\'s CPU from /proc and finds a process started as an extension host', { skip: process.platform !== 'linux' }, async () => {
+    const before = processCpuMs(process.pid)!;
+    const until = Date.now() + 120;
+    while (Date.now() < until) Math.sqrt(Math.random());
+    assert.ok(processCpuMs(process.pid)! >= before + 50, 'busy for 120 ms counts');
+    // A stand-in whose command line carries the flag VS Code gives its extension host.
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 10_000)', '--', '--type=extensionHost'], { stdio: 'ignore' });
+    try {
+      await new Promise((resolve) => child.once('spawn', resolve));
+      assert.equal(findExtensionHost(), child.pid);
+      assert.equal(processCpuMs(-1), undefined);
+    } finally {
+      child.kill();
+    }
+  });
+
   it('streams an answer of the asked size whose markers are numbered in order, each on a known token', () => {
     const answer = streamedAnswer(3_000);
     const tokens = splitTokens(answer.content);
