@@ -6,6 +6,7 @@ import type { ContextPayload } from '../src/protocol/agentEvents';
 const SOURCE: Record<ContextPayload['windowSource'], string> = {
   setting: 'your contextWindow setting',
   endpoint: "the endpoint's /models",
+  server: 'what the server runs the model with (Ollama: ollama ps)',
   table: "Tandem's table of known models",
   fallback: 'a default of 32768 (set contextWindow for this model)',
 };

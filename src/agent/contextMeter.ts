@@ -1,7 +1,9 @@
 // The run's context meter: after each model call, how many tokens the
 // request held against the model's window, as a `tandem.context` event. The
-// endpoint's /models is asked in the background: the first request never
-// waits on it, and until it answers the setting, the table or 32k stand in.
+// endpoint's /models (and Ollama's /api/ps) is asked in the background: the
+// first request never waits on it, and until it answers the setting, the
+// table or 32k stand in. A request that fills most of the window Ollama runs
+// the model with gets a warning: Ollama does not refuse what does not fit.
 import type { ModelSettings, ModelTurn } from '../models/chatModel';
 import { resolveContextWindow, staticContextWindow, type ContextWindow } from '../models/contextWindow';
 import { CustomEventName, type ContextPayload, type ModelRole } from '../protocol/agentEvents';
@@ -33,6 +35,7 @@ export function attachContextMeter(
     );
   }
   const runWindows: RunWindows = { current: (role) => windows[role], settled: (role) => settled[role] };
+  const warned = new Set<ModelRole>();
   usage.onCall = (role: ModelRole, turn: Pick<ModelTurn, 'usage'>) => {
     const tokens = turn.usage.promptTokens;
     if (tokens === undefined) return;
@@ -45,6 +48,22 @@ export function attachContextMeter(
       estimated: turn.usage.estimated,
       windowSource: window.source,
     } satisfies ContextPayload);
+    if (window.source === 'server' && tokens >= window.tokens * FILLED_SHARE && !warned.has(role)) {
+      // Ollama answers a request that does not fit without an error, having left out its oldest messages.
+      warned.add(role);
+      emitter.notice('contextFilled', 'warning', ollamaFilledNotice(models[role].model, tokens, window.tokens));
+    }
   };
   return runWindows;
+}
+
+/** From this share of the server's window on, the request may have been cut: Ollama leaves out whole messages. */
+const FILLED_SHARE = 0.8;
+
+export function ollamaFilledNotice(model: string, tokens: number, window: number): string {
+  return (
+    `The request to ${model} used ${tokens} of the ${window} tokens Ollama runs it with. A request that does not fit is ` +
+    'not refused: Ollama leaves out its oldest messages (your question first) and answers anyway. Give the model a larger ' +
+    'window: start Ollama with OLLAMA_CONTEXT_LENGTH=65536 (ollama ps shows what a loaded model got).'
+  );
 }

@@ -1,15 +1,18 @@
 // How many tokens a model's context window holds. The user's setting wins;
 // 0 means find out: the endpoint's own /models metadata where it reports one
 // (vLLM `max_model_len`, OpenRouter `context_length`, LM Studio
-// `max_context_length`, others `context_window`), else a table of well-known
-// models, else 32k — small enough to be safe for an unknown local model.
+// `max_context_length`, others `context_window`), else what Ollama runs the
+// model with (ollamaWindow.ts), else a table of well-known models, else 32k —
+// small enough to be safe for an unknown local model.
 import type { ModelSettings } from './chatModel';
+import { probeOllamaWindow } from './ollamaWindow';
 
 export const FALLBACK_CONTEXT_WINDOW = 32_768;
 
 export interface ContextWindow {
   readonly tokens: number;
-  readonly source: 'setting' | 'endpoint' | 'table' | 'fallback';
+  /** `server`: what the server runs the model with now (Ollama's /api/ps). */
+  readonly source: 'setting' | 'endpoint' | 'server' | 'table' | 'fallback';
 }
 
 /** Longest prefix first; names are matched without a provider prefix ("openai/gpt-4o" → "gpt-4o"). */
@@ -67,13 +70,31 @@ export function windowFromModelEntry(entry: unknown): number | undefined {
 
 const discovered = new Map<string, Promise<number | undefined>>();
 
+/** Base URLs whose server has no Ollama /api/ps: not asked again. */
+const notOllama = new Set<string>();
+
+function authorization(settings: ModelSettings): Record<string, string> {
+  return settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {};
+}
+
+/**
+ * Asked on every run, unlike /models: the window is known only while the
+ * model is loaded, and changes when Ollama loads it again with another.
+ */
+async function fromOllama(settings: ModelSettings, fetchImpl: typeof fetch): Promise<number | undefined> {
+  if (notOllama.has(settings.baseUrl)) return undefined;
+  const probe = await probeOllamaWindow(settings.baseUrl, settings.model, authorization(settings), fetchImpl);
+  if (!probe.isOllama) notOllama.add(settings.baseUrl);
+  return probe.window;
+}
+
 async function fromEndpoint(settings: ModelSettings, fetchImpl: typeof fetch): Promise<number | undefined> {
   const key = `${settings.baseUrl}\n${settings.model}`;
   let pending = discovered.get(key);
   if (!pending) {
     pending = (async () => {
       try {
-        const headers: Record<string, string> = settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {};
+        const headers = authorization(settings);
         const response = await fetchImpl(`${settings.baseUrl.replace(/\/+$/, '')}/models`, { headers, signal: AbortSignal.timeout(2000) });
         if (!response.ok) return undefined;
         const body = (await response.json()) as { data?: unknown };
@@ -103,5 +124,7 @@ export async function resolveContextWindow(settings: ModelSettings, fetchImpl: t
   // VS Code's models have no /models endpoint; the host fills in their window (maxInputTokens).
   if (settings.provider === 'vscode') return staticContextWindow(settings);
   const reported = await fromEndpoint(settings, fetchImpl);
-  return reported ? { tokens: reported, source: 'endpoint' } : staticContextWindow(settings);
+  if (reported) return { tokens: reported, source: 'endpoint' };
+  const running = await fromOllama(settings, fetchImpl);
+  return running ? { tokens: running, source: 'server' } : staticContextWindow(settings);
 }

@@ -90,8 +90,8 @@ export interface ContextPayload {
   readonly tokens: number;
   readonly window: number;
   readonly estimated: boolean;
-  /** Where the window came from: the user's setting, the endpoint's /models, the built-in table, or the 32k fallback. */
-  readonly windowSource: 'setting' | 'endpoint' | 'table' | 'fallback';
+  /** Where the window came from: the user's setting, the endpoint's /models, what the server runs the model with (Ollama), the built-in table, or the 32k fallback. */
+  readonly windowSource: 'setting' | 'endpoint' | 'server' | 'table' | 'fallback';
 }
 
 /** An MCP server's question: the card shows the message and the schema's fields (or the URL). */
@@ -136,7 +136,8 @@ export type NoticeCode =
   | 'answerTruncated'
   | 'contentFiltered'
   | 'emptyAnswer'
-  | 'condense';
+  | 'condense'
+  | 'contextFilled';
 
 /** Commands the panel may ask the host to run (buttons, notice actions). */
 export const PANEL_COMMANDS = [

@@ -4,7 +4,7 @@
 // built-in table or the 32k fallback.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import type { ContextPayload } from '../../../src/protocol/agentEvents';
+import type { ContextPayload, NoticePayload } from '../../../src/protocol/agentEvents';
 import { knownContextWindow, resolveContextWindow, windowFromModelEntry, FALLBACK_CONTEXT_WINDOW } from '../../../src/models/contextWindow';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../fixtures/scriptedModelServer';
 import { customValues, runScripted, settingsFor, TableTool } from './agentTestSupport';
@@ -56,5 +56,53 @@ describe('context meter', () => {
     assert.deepEqual(await resolveContextWindow({ baseUrl: model.baseUrl, model: 'my-own-model' }), { tokens: FALLBACK_CONTEXT_WINDOW, source: 'fallback' });
     assert.deepEqual(await resolveContextWindow({ baseUrl: model.baseUrl, model: 'gpt-4o' }), { tokens: 128_000, source: 'table' });
     assert.deepEqual(await resolveContextWindow({ baseUrl: 'http://127.0.0.1:1/v1', model: 'gpt-4o' }), { tokens: 128_000, source: 'table' }, 'nothing listening: the table');
+  });
+
+  it('Ollama: the window a loaded model runs with (/api/ps), not the model\'s own; a request that fills it is warned about once', async () => {
+    const model = await serve({
+      turns: [
+        { model: 'qwen2.5:7b', toolCalls: [{ name: 'lookup', arguments: { key: 'a' } }], usage: { prompt_tokens: 1200, completion_tokens: 10 } },
+        { model: 'qwen2.5:7b', toolCalls: [{ name: 'lookup', arguments: { key: 'b' } }], usage: { prompt_tokens: 3900, completion_tokens: 10 } },
+        { model: 'qwen2.5:7b', content: 'Enough.', usage: { prompt_tokens: 4000, completion_tokens: 5 } },
+        { model: 'qwen2.5', content: 'A.', usage: { prompt_tokens: 900, completion_tokens: 2 } },
+      ],
+      // As `ollama ps` reports them: a tag always; `qwen2.5` is `qwen2.5:latest`.
+      ollamaLoaded: { 'qwen2.5:7b': 4096, 'qwen2.5:latest': 8192 },
+    });
+    const settings = settingsFor(model);
+    const run = await runScripted(
+      { ...settings, functionCallModel: { ...settings.functionCallModel, model: 'qwen2.5:7b' }, answerModel: { ...settings.answerModel, model: 'qwen2.5' } },
+      { tools: [new TableTool('lookup', { a: 'A stands for alpha in this table.', b: 'B stands for bravo in this table.' })] },
+    );
+    const meters = customValues<ContextPayload>(run.events, 'tandem.context');
+    // The first meter may still show the table's 32k: the lookup runs beside the first request.
+    assert.deepEqual(meters.slice(1).map((meter) => [meter.role, meter.tokens, meter.window, meter.windowSource]), [
+      ['function-call', 3900, 4096, 'server'],
+      ['function-call', 4000, 4096, 'server'],
+      ['answer', 900, 8192, 'server'],
+    ]);
+    const warnings = customValues<NoticePayload>(run.events, 'tandem.notice').filter((notice) => notice.code === 'contextFilled');
+    assert.equal(warnings.length, 1, 'once a run');
+    assert.equal(warnings[0]?.level, 'warning');
+    assert.match(warnings[0]?.message ?? '', /used 3900 of the 4096 tokens Ollama runs it with.*OLLAMA_CONTEXT_LENGTH/);
+  });
+
+  it('Ollama with the model not loaded yet: the table, asked again next time; a server without /api/ps is asked once', async () => {
+    const ollama = await serve({ turns: [], models: ['qwen2.5:7b'], ollamaLoaded: {} });
+    let asked = 0;
+    const counting: typeof fetch = (input, init) => {
+      if (String(input).endsWith('/api/ps')) asked++;
+      return fetch(input, init);
+    };
+    const settings = { baseUrl: ollama.baseUrl, model: 'qwen2.5:7b' };
+    assert.deepEqual(await resolveContextWindow(settings, counting), { tokens: 32_768, source: 'table' });
+    assert.deepEqual(await resolveContextWindow(settings, counting), { tokens: 32_768, source: 'table' });
+    assert.equal(asked, 2, 'not loaded is not remembered');
+    const other = await serve({ turns: [], models: ['qwen2.5:7b'] });
+    const elsewhere = { baseUrl: other.baseUrl, model: 'qwen2.5:7b' };
+    asked = 0;
+    assert.deepEqual(await resolveContextWindow(elsewhere, counting), { tokens: 32_768, source: 'table' });
+    assert.deepEqual(await resolveContextWindow(elsewhere, counting), { tokens: 32_768, source: 'table' });
+    assert.equal(asked, 1, 'no /api/ps there: not asked again');
   });
 });

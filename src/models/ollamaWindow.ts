@@ -1,0 +1,43 @@
+// The window Ollama actually runs a model with. Ollama picks it when it loads
+// the model (from OLLAMA_CONTEXT_LENGTH, the Modelfile's num_ctx, or by video
+// memory: 4k, 32k or 256k), not from the model's own, and cuts a longer
+// request from the start without an error, so the model's nominal window (the
+// built-in table) overstates it. Its OpenAI-compatible /v1/models does not say;
+// its native GET /api/ps lists the loaded models with `context_length`. Only a
+// loaded model is there: until the first request loads it, this knows nothing.
+
+export interface OllamaProbe {
+  /** The loaded model's window, or undefined: not loaded now, or not listed. */
+  readonly window: number | undefined;
+  /** False when the server has no /api/ps (it is not Ollama): not worth asking again. */
+  readonly isOllama: boolean;
+}
+
+/** The server's root: Ollama's native API sits beside its OpenAI-compatible /v1. */
+export function ollamaRoot(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
+/** Ollama names a model with its tag; a name without one means `:latest`. */
+function sameModel(listed: unknown, wanted: string): boolean {
+  if (typeof listed !== 'string') return false;
+  return listed === wanted || (!wanted.includes(':') && listed === `${wanted}:latest`);
+}
+
+export async function probeOllamaWindow(baseUrl: string, model: string, headers: Record<string, string>, fetchImpl: typeof fetch): Promise<OllamaProbe> {
+  try {
+    const response = await fetchImpl(`${ollamaRoot(baseUrl)}/api/ps`, { headers, signal: AbortSignal.timeout(2000) });
+    if (!response.ok) return { window: undefined, isOllama: false };
+    const body = (await response.json()) as { models?: unknown };
+    if (!Array.isArray(body.models)) return { window: undefined, isOllama: false };
+    const entry = body.models.find((candidate) => {
+      const record = candidate as { name?: unknown; model?: unknown } | null;
+      return sameModel(record?.name, model) || sameModel(record?.model, model);
+    }) as { context_length?: unknown } | undefined;
+    const window = entry?.context_length;
+    return { window: typeof window === 'number' && Number.isInteger(window) && window > 0 ? window : undefined, isOllama: true };
+  } catch {
+    // Not reachable, not JSON, too slow: nothing known, and maybe next time.
+    return { window: undefined, isOllama: true };
+  }
+}
