@@ -70,8 +70,9 @@ export function windowFromModelEntry(entry: unknown): number | undefined {
 
 const discovered = new Map<string, Promise<number | undefined>>();
 
-/** Base URLs whose server has no Ollama /api/ps: not asked again. */
-const notOllama = new Set<string>();
+/** Base URLs not to ask Ollama's /api/ps again, until when (ms): for good when the server has none, a minute when it did not answer. */
+const notOllama = new Map<string, number>();
+const UNANSWERED_PAUSE_MS = 60_000;
 
 function authorization(settings: ModelSettings): Record<string, string> {
   return settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {};
@@ -82,9 +83,10 @@ function authorization(settings: ModelSettings): Record<string, string> {
  * model is loaded, and changes when Ollama loads it again with another.
  */
 async function fromOllama(settings: ModelSettings, fetchImpl: typeof fetch): Promise<number | undefined> {
-  if (notOllama.has(settings.baseUrl)) return undefined;
+  if ((notOllama.get(settings.baseUrl) ?? 0) > Date.now()) return undefined;
   const probe = await probeOllamaWindow(settings.baseUrl, settings.model, authorization(settings), fetchImpl);
-  if (!probe.isOllama) notOllama.add(settings.baseUrl);
+  if (probe.isOllama === 'no') notOllama.set(settings.baseUrl, Number.POSITIVE_INFINITY);
+  if (probe.isOllama === 'unknown') notOllama.set(settings.baseUrl, Date.now() + UNANSWERED_PAUSE_MS);
   return probe.window;
 }
 

@@ -9,8 +9,8 @@
 export interface OllamaProbe {
   /** The loaded model's window, or undefined: not loaded now, or not listed. */
   readonly window: number | undefined;
-  /** False when the server has no /api/ps (it is not Ollama): not worth asking again. */
-  readonly isOllama: boolean;
+  /** `no`: the server has no /api/ps (not Ollama), not worth asking again; `unknown`: no answer (down, too slow). */
+  readonly isOllama: 'yes' | 'no' | 'unknown';
 }
 
 /** The server's root: Ollama's native API sits beside its OpenAI-compatible /v1. */
@@ -27,17 +27,17 @@ function sameModel(listed: unknown, wanted: string): boolean {
 export async function probeOllamaWindow(baseUrl: string, model: string, headers: Record<string, string>, fetchImpl: typeof fetch): Promise<OllamaProbe> {
   try {
     const response = await fetchImpl(`${ollamaRoot(baseUrl)}/api/ps`, { headers, signal: AbortSignal.timeout(2000) });
-    if (!response.ok) return { window: undefined, isOllama: false };
+    if (!response.ok) return { window: undefined, isOllama: 'no' };
     const body = (await response.json()) as { models?: unknown };
-    if (!Array.isArray(body.models)) return { window: undefined, isOllama: false };
+    if (!Array.isArray(body.models)) return { window: undefined, isOllama: 'no' };
     const entry = body.models.find((candidate) => {
       const record = candidate as { name?: unknown; model?: unknown } | null;
       return sameModel(record?.name, model) || sameModel(record?.model, model);
     }) as { context_length?: unknown } | undefined;
     const window = entry?.context_length;
-    return { window: typeof window === 'number' && Number.isInteger(window) && window > 0 ? window : undefined, isOllama: true };
-  } catch {
-    // Not reachable, not JSON, too slow: nothing known, and maybe next time.
-    return { window: undefined, isOllama: true };
+    return { window: typeof window === 'number' && Number.isInteger(window) && window > 0 ? window : undefined, isOllama: 'yes' };
+  } catch (error) {
+    // Not JSON: not Ollama. Not reachable or too slow: nothing known, maybe later.
+    return { window: undefined, isOllama: error instanceof SyntaxError ? 'no' : 'unknown' };
   }
 }

@@ -87,7 +87,7 @@ describe('context meter', () => {
     assert.match(warnings[0]?.message ?? '', /used 3900 of the 4096 tokens Ollama runs it with.*OLLAMA_CONTEXT_LENGTH/);
   });
 
-  it('Ollama with the model not loaded yet: the table, asked again next time; a server without /api/ps is asked once', async () => {
+  it('Ollama with the model not loaded yet: the table, asked again next time; a server without /api/ps is asked once, one that does not answer not for a while', async () => {
     const ollama = await serve({ turns: [], models: ['qwen2.5:7b'], ollamaLoaded: {} });
     let asked = 0;
     const counting: typeof fetch = (input, init) => {
@@ -104,5 +104,10 @@ describe('context meter', () => {
     assert.deepEqual(await resolveContextWindow(elsewhere, counting), { tokens: 32_768, source: 'table' });
     assert.deepEqual(await resolveContextWindow(elsewhere, counting), { tokens: 32_768, source: 'table' });
     assert.equal(asked, 1, 'no /api/ps there: not asked again');
+    const down = { baseUrl: 'http://127.0.0.1:1/v1', model: 'qwen2.5:7b' };
+    asked = 0;
+    await resolveContextWindow(down, counting);
+    assert.deepEqual(await resolveContextWindow(down, counting), { tokens: 32_768, source: 'table' });
+    assert.equal(asked, 1, 'no answer: not asked again for a while');
   });
 });
