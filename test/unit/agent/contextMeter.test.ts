@@ -104,7 +104,7 @@ describe('context meter', () => {
     assert.deepEqual(await resolveContextWindow(elsewhere, counting), { tokens: 32_768, source: 'table' });
     assert.deepEqual(await resolveContextWindow(elsewhere, counting), { tokens: 32_768, source: 'table' });
     assert.equal(asked, 1, 'no /api/ps there: not asked again');
-    const down = { baseUrl: 'http://127.0.0.1:1/v1', model: 'qwen2.5:7b' };
+    const down = { baseUrl: 'http://127.0.0.1:2/v1', model: 'qwen2.5:7b' };
     asked = 0;
     await resolveContextWindow(down, counting);
     assert.deepEqual(await resolveContextWindow(down, counting), { tokens: 32_768, source: 'table' });
