@@ -36,10 +36,19 @@ export function attachContextMeter(
   }
   const runWindows: RunWindows = { current: (role) => windows[role], settled: (role) => settled[role] };
   const warned = new Set<ModelRole>();
+  const askedAgain = new Set<ModelRole>();
   usage.onCall = (role: ModelRole, turn: Pick<ModelTurn, 'usage'>) => {
+    const window = windows[role];
+    if ((window.source === 'table' || window.source === 'fallback') && !askedAgain.has(role)) {
+      // Ollama lists a model only once a request has loaded it: this call may have; the run's later requests use what it says.
+      askedAgain.add(role);
+      settled[role] = resolve(models[role]).then(
+        (found) => (windows[role] = found),
+        () => windows[role],
+      );
+    }
     const tokens = turn.usage.promptTokens;
     if (tokens === undefined) return;
-    const window = windows[role];
     emitter.custom(CustomEventName.context, {
       role,
       model: models[role].model,

@@ -58,7 +58,7 @@ describe('context meter', () => {
     assert.deepEqual(await resolveContextWindow({ baseUrl: 'http://127.0.0.1:1/v1', model: 'gpt-4o' }), { tokens: 128_000, source: 'table' }, 'nothing listening: the table');
   });
 
-  it('Ollama: the window a loaded model runs with (/api/ps), not the model\'s own; a request that fills it is warned about once', async () => {
+  it('Ollama: the window a loaded model runs with (/api/ps), asked again once the run\'s first request loaded it; a request that fills it is warned about once', async () => {
     const model = await serve({
       turns: [
         { model: 'qwen2.5:7b', toolCalls: [{ name: 'lookup', arguments: { key: 'a' } }], usage: { prompt_tokens: 1200, completion_tokens: 10 } },
@@ -66,8 +66,8 @@ describe('context meter', () => {
         { model: 'qwen2.5:7b', content: 'Enough.', usage: { prompt_tokens: 4000, completion_tokens: 5 } },
         { model: 'qwen2.5', content: 'A.', usage: { prompt_tokens: 900, completion_tokens: 2 } },
       ],
-      // As `ollama ps` reports them: a tag always; `qwen2.5` is `qwen2.5:latest`.
-      ollamaLoaded: { 'qwen2.5:7b': 4096, 'qwen2.5:latest': 8192 },
+      // As `ollama ps` reports them: a tag always; `qwen2.5` is `qwen2.5:latest`. Listed once a request loaded them.
+      ollama: { windows: { 'qwen2.5:7b': 4096, 'qwen2.5:latest': 8192 } },
     });
     const settings = settingsFor(model);
     const run = await runScripted(
@@ -75,11 +75,13 @@ describe('context meter', () => {
       { tools: [new TableTool('lookup', { a: 'A stands for alpha in this table.', b: 'B stands for bravo in this table.' })] },
     );
     const meters = customValues<ContextPayload>(run.events, 'tandem.context');
-    // The first meter may still show the table's 32k: the lookup runs beside the first request.
+    // The first meter shows the table's 32k: the model was not loaded before the first request, which then loaded it.
+    assert.deepEqual([meters[0]?.window, meters[0]?.windowSource], [32_768, 'table']);
     assert.deepEqual(meters.slice(1).map((meter) => [meter.role, meter.tokens, meter.window, meter.windowSource]), [
       ['function-call', 3900, 4096, 'server'],
       ['function-call', 4000, 4096, 'server'],
-      ['answer', 900, 8192, 'server'],
+      // The answer model's one request is its first: Ollama had not loaded it before.
+      ['answer', 900, 32_768, 'table'],
     ]);
     const warnings = customValues<NoticePayload>(run.events, 'tandem.notice').filter((notice) => notice.code === 'contextFilled');
     assert.equal(warnings.length, 1, 'once a run');
@@ -88,7 +90,7 @@ describe('context meter', () => {
   });
 
   it('Ollama with the model not loaded yet: the table, asked again next time; a server without /api/ps is asked once, one that does not answer not for a while', async () => {
-    const ollama = await serve({ turns: [], models: ['qwen2.5:7b'], ollamaLoaded: {} });
+    const ollama = await serve({ turns: [], models: ['qwen2.5:7b'], ollama: { windows: { 'qwen2.5:7b': 4096 } } });
     let asked = 0;
     const counting: typeof fetch = (input, init) => {
       if (String(input).endsWith('/api/ps')) asked++;
@@ -98,6 +100,8 @@ describe('context meter', () => {
     assert.deepEqual(await resolveContextWindow(settings, counting), { tokens: 32_768, source: 'table' });
     assert.deepEqual(await resolveContextWindow(settings, counting), { tokens: 32_768, source: 'table' });
     assert.equal(asked, 2, 'not loaded is not remembered');
+    const preloaded = await serve({ turns: [], models: ['qwen2.5'], ollama: { windows: { 'qwen2.5:latest': 8192 }, preloaded: true } });
+    assert.deepEqual(await resolveContextWindow({ baseUrl: preloaded.baseUrl, model: 'qwen2.5' }, counting), { tokens: 8192, source: 'server' }, 'no tag is :latest');
     const other = await serve({ turns: [], models: ['qwen2.5:7b'] });
     const elsewhere = { baseUrl: other.baseUrl, model: 'qwen2.5:7b' };
     asked = 0;
