@@ -69,7 +69,7 @@ export function attachContextMeter(
 /** From this share of the server's window on, the request may have been cut: Ollama leaves out whole messages. */
 const FILLED_SHARE = 0.8;
 
-export function ollamaFilledNotice(model: string, tokens: number, window: number): string {
+function ollamaFilledNotice(model: string, tokens: number, window: number): string {
   return (
     `The request to ${model} used ${tokens} of the ${window} tokens Ollama runs it with. A request that does not fit is ` +
     'not refused: Ollama leaves out its oldest messages (your question first) and answers anyway. Give the model a larger ' +

@@ -1,8 +1,8 @@
 // The window Ollama actually runs a model with. Ollama picks it when it loads
 // the model (from OLLAMA_CONTEXT_LENGTH, the Modelfile's num_ctx, or by video
-// memory: 4k, 32k or 256k), not from the model's own, and cuts a longer
-// request from the start without an error, so the model's nominal window (the
-// built-in table) overstates it. Its OpenAI-compatible /v1/models does not say;
+// memory: 4k, 32k or 256k), not from the model's own, and answers a longer
+// request without an error, having left out its oldest messages; so the
+// model's nominal window (the built-in table) overstates it. Its OpenAI-compatible /v1/models does not say;
 // its native GET /api/ps lists the loaded models with `context_length`. Only a
 // loaded model is there: until the first request loads it, this knows nothing.
 
@@ -14,7 +14,7 @@ export interface OllamaProbe {
 }
 
 /** The server's root: Ollama's native API sits beside its OpenAI-compatible /v1. */
-export function ollamaRoot(baseUrl: string): string {
+function ollamaRoot(baseUrl: string): string {
   return baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
 }
 

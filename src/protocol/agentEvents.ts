@@ -12,6 +12,7 @@
 import type { BaseEvent } from '@ag-ui/core';
 import type { ToolResultSummary } from '../tools/tool';
 import type { ElicitationSchema } from '../tools/elicitation';
+import type { ContextWindow } from '../models/contextWindow';
 
 export type AgentEvent = BaseEvent & { readonly [key: string]: unknown };
 
@@ -91,7 +92,7 @@ export interface ContextPayload {
   readonly window: number;
   readonly estimated: boolean;
   /** Where the window came from: the user's setting, the endpoint's /models, what the server runs the model with (Ollama), the built-in table, or the 32k fallback. */
-  readonly windowSource: 'setting' | 'endpoint' | 'server' | 'table' | 'fallback';
+  readonly windowSource: ContextWindow['source'];
 }
 
 /** An MCP server's question: the card shows the message and the schema's fields (or the URL). */
