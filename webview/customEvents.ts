@@ -1,6 +1,6 @@
 // The CUSTOM events of the stream (agentEvents.ts and the host's own) applied
-// to the panel's state: phase switch, usage, notices, retries, tool status and
-// progress, message kinds, prompts and run edits.
+// to the panel's state: phase switch, usage, notices, retries, text that was
+// reasoning, tool status and progress, message kinds, prompts and run edits.
 import type {
   AgentEvent,
   CondensedPayload,
@@ -87,15 +87,13 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
       });
       return;
     }
+    case 'tandem.reclassified':
+      // What streamed as text was reasoning: its boxes go, a Thought with all of it follows.
+      discard(view, value['discarded']);
+      return;
     case 'tandem.retry':
       // What the failed attempt streamed is void: its boxes go, the next attempt's replace them.
-      for (const id of Array.isArray(value['discarded']) ? value['discarded'].map(text) : []) {
-        const step = view.byMessage.get(id);
-        if (step && !step.discarded) {
-          step.discarded = true;
-          touch(view, step);
-        }
-      }
+      discard(view, value['discarded']);
       push<NoticeStep>(view, {
         kind: 'notice',
         code: 'retry',
@@ -190,4 +188,15 @@ function withAttachedLabels(prompt: string, attached: unknown): string {
   const labels = (attached as { labels?: unknown } | undefined)?.labels;
   if (!Array.isArray(labels) || labels.length === 0) return prompt;
   return `${prompt}\n\nAttached: ${labels.map((label) => String(label)).join(', ')}`;
+}
+
+/** Hides the steps of the messages `ids` names (a retried attempt's, or text that was reasoning). */
+function discard(view: ConversationView, ids: unknown): void {
+  for (const id of Array.isArray(ids) ? ids.map(text) : []) {
+    const step = view.byMessage.get(id);
+    if (step && !step.discarded) {
+      step.discarded = true;
+      touch(view, step);
+    }
+  }
 }

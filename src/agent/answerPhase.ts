@@ -7,6 +7,7 @@ import type { ChatMessage, ChatModel, ModelTurn } from '../models/chatModel';
 import { CustomEventName, type RetryPayload } from '../protocol/agentEvents';
 import { runModelTurn } from './modelTurn';
 import type { RunEmitter, StreamedMessage } from './runEmitter';
+import { showTextAsReasoning } from './reasoningFromText';
 import type { UsageTracker } from './usageTracker';
 import type { ContextBudget } from './contextBudget';
 
@@ -50,6 +51,9 @@ async function streamAnswer(context: AnswerPhaseContext, messages: ChatMessage[]
     const call = () => runModelTurn(model, { messages }, context.signal, {
       onReasoning: (delta) => thinking.append(delta),
       onText: (delta) => answer.append(delta),
+      onTextWasReasoning: (reasoning) => {
+        ({ thinking, text: answer } = showTextAsReasoning(emitter, role, model.name, { thinking, text: answer }, reasoning, () => emitter.text('answer', role, model.name)));
+      },
       onPartialUsage: (partial) => context.usage.recordPartial(role, partial),
       onRetry: (retry) => {
         thinking.close();

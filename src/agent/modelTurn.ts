@@ -6,6 +6,8 @@ import type { ChatModel, ModelDelta, ModelTurn, TokenUsage, TurnRequest } from '
 export interface TurnHandlers {
   onReasoning?(delta: string): void;
   onText?(delta: string): void;
+  /** The text streamed so far was reasoning: show `reasoning` (all of it) instead. */
+  onTextWasReasoning?(reasoning: string): void;
   /** Partial output of the failed attempt is void. */
   onRetry?(delta: Extract<ModelDelta, { type: 'retry' }>): void;
   /** Tokens of a failed or aborted attempt. */
@@ -24,6 +26,9 @@ export async function runModelTurn(model: ChatModel, request: TurnRequest, signa
         break;
       case 'text':
         handlers.onText?.(delta.delta);
+        break;
+      case 'textWasReasoning':
+        handlers.onTextWasReasoning?.(delta.reasoning);
         break;
       case 'retry':
         handlers.onRetry?.(delta);

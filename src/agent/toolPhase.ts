@@ -19,6 +19,7 @@ import type { EvaluatedResult, ResultEvaluator } from './resultEvaluator';
 import type { RunEmitter, StreamedMessage } from './runEmitter';
 import type { SessionCache } from './sessionCache';
 import { TextGate } from './textGate';
+import { showTextAsReasoning } from './reasoningFromText';
 import { executeCalls, InterruptedRound, resultForModel, type CallOutcome } from './toolExecutor';
 import { capResult } from './resultCap';
 import { classifyTurn, type TurnClass } from './turnClassifier';
@@ -200,6 +201,11 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
       const call = () => runModelTurn(context.model, { messages, tools: schemas }, phase.signal, {
         onReasoning: (delta) => thinking.append(delta),
         onText: (delta) => gate.write(delta),
+        onTextWasReasoning: (reasoning) => {
+          ({ thinking, text: interim } = showTextAsReasoning(emitter, role, modelName, { thinking, text: interim }, reasoning, () => emitter.text('interim', role, modelName)));
+          // A fresh gate: what the old one held is part of that reasoning, shown now.
+          gate = new TextGate((text) => interim.append(text));
+        },
         onPartialUsage: (partial) => usage.recordPartial(role, partial),
         onRetry: (retry) => {
           thinking.close();

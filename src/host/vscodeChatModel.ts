@@ -110,9 +110,16 @@ async function* streamTurn(settings: ModelSettings, request: TurnRequest, signal
     // A model another extension serves may write its reasoning into the text between <think> tags.
     const thinkTags = new ThinkTagSplitter();
     function* split(part: SplitText): Generator<ModelDelta> {
-      reasoning += part.reasoning;
+      if (part.retractsText) {
+        // The text so far was reasoning (the prompt opened the tag).
+        content = '';
+        reasoning += part.reasoning;
+        yield { type: 'textWasReasoning', reasoning };
+      } else if (part.reasoning) {
+        reasoning += part.reasoning;
+        yield { type: 'reasoning', delta: part.reasoning };
+      }
       content += part.text;
-      if (part.reasoning) yield { type: 'reasoning', delta: part.reasoning };
       if (part.text) yield { type: 'text', delta: part.text };
     }
     try {

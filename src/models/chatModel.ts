@@ -53,6 +53,13 @@ export type ModelDelta =
   | { readonly type: 'toolCallStart'; readonly index: number; readonly id: string; readonly name: string }
   | { readonly type: 'toolCallArgs'; readonly index: number; readonly delta: string }
   /**
+   * The text this attempt streamed so far was the model's reasoning (its
+   * prompt opened a <think> the reply has now closed). Consumers drop the
+   * text and the reasoning they showed and show `reasoning`: all of this
+   * attempt's reasoning, that text included. Text after it is the reply's.
+   */
+  | { readonly type: 'textWasReasoning'; readonly reasoning: string }
+  /**
    * The call failed and will be tried again after `delayMs`. Anything this
    * call streamed before is void: consumers drop their partial state.
    */

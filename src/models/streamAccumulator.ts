@@ -92,7 +92,12 @@ export class StreamAccumulator {
 
   private acceptSplit(split: SplitText, deltas: ModelDelta[]): ModelDelta[] {
     if (this.thinkTags?.passesThrough) this.thinkTags = undefined;
-    if (split.reasoning !== '') deltas = this.acceptReasoning(split.reasoning, deltas);
+    if (split.retractsText) {
+      // The text so far was reasoning: it moves, and the consumer is told to move what it showed.
+      this.content = '';
+      this.reasoning += split.reasoning;
+      deltas = append(deltas, { type: 'textWasReasoning', reasoning: this.reasoning });
+    } else if (split.reasoning !== '') deltas = this.acceptReasoning(split.reasoning, deltas);
     if (split.text !== '') deltas = this.acceptText(split.text, deltas);
     return deltas;
   }

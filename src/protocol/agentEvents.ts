@@ -55,6 +55,8 @@ export const CustomEventName = {
   context: 'tandem.context',
   /** Older turns were condensed into a summary to fit the window: `CondensedPayload`. */
   condensed: 'tandem.condensed',
+  /** What a reply streamed as text was its reasoning: `ReclassifiedPayload`. */
+  reclassified: 'tandem.reclassified',
 } as const;
 
 /**
@@ -221,6 +223,17 @@ export interface RetryPayload {
   readonly reason: string;
   /** Messages the failed attempt had streamed: void, and replaced by the next attempt's (the panel hides them). */
   readonly discarded?: readonly string[] | undefined;
+}
+
+/**
+ * A reply closed a `<think>` its prompt had opened, so the text it streamed
+ * before was reasoning. The `discarded` messages are replaced by a reasoning
+ * message that follows with all of it (the panel hides them, as after a retry).
+ */
+export interface ReclassifiedPayload {
+  readonly role: ModelRole;
+  readonly model: string;
+  readonly discarded: readonly string[];
 }
 
 export interface MessageKindPayload {

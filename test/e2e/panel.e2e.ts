@@ -216,6 +216,19 @@ test('the mode toggle switches to Chat mode with a confirming notice, and Chat m
     assert.match(normalise(await thinking.innerText()), /They greet me again; a short reply will do\./);
     await session.screenshot('panel-chat-mode-think-tags');
 
+    // A template that opens <think> in the prompt (DeepSeek-R1, QwQ): the reasoning streams as the answer
+    // until the reply closes the tag; then it moves into the Thought and the answer box holds only the answer.
+    server.push({ model: answerModel, content: 'A third greeting; keep it brief.\n</think>\n\nHello a third time.', chunkDelayMs: 40 });
+    await (await ask(view, 'Hello once more?'))();
+    const answers = view.locator('[data-testid="answer"]:visible');
+    assert.equal(normalise(await answers.last().innerText()), 'Hello a third time.');
+    assert.doesNotMatch((await answers.allInnerTexts()).join('\n'), /third greeting|<\/think>/, 'no visible answer holds the reasoning or the tag');
+    const moved = view.locator('[data-kind="thinking"]').last();
+    await moved.locator('summary').click();
+    await moved.locator('.thinking-text').waitFor({ state: 'visible' });
+    assert.equal(normalise(await moved.innerText()).match(/A third greeting; keep it brief\./g)?.length, 1);
+    await session.screenshot('panel-chat-mode-think-closing-tag');
+
     await toggle.click();
     await waitFor(async () => (await toggle.getAttribute('data-mode')) === 'agent', 'agent mode again');
   }),

@@ -73,6 +73,20 @@ describe('createChatModel streaming', () => {
     assert.ok(kinds.indexOf('text') > kinds.lastIndexOf('reasoning'), 'the reasoning streams before the answer');
   });
 
+  it('reads a reply that closes a <think> its prompt opened (DeepSeek-R1, QwQ templates): the text before the tag turns into reasoning', async () => {
+    server.push({ content: 'The user wants the export.\n</think>\n\nIt exports greet.' });
+    const { deltas, turn } = await collectTurn(
+      createChatModel(settings).streamTurn({ messages: [{ role: 'user', content: 'x' }] }, new AbortController().signal),
+    );
+    assert.equal(turn.reasoning, 'The user wants the export.\n');
+    assert.equal(turn.content, 'It exports greet.');
+    const moved = deltas.findIndex((delta) => delta.type === 'textWasReasoning');
+    assert.ok(moved > 0, 'the text streamed first, then was taken back');
+    assert.deepEqual(deltas[moved], { type: 'textWasReasoning', reasoning: 'The user wants the export.\n' });
+    const after = deltas.slice(moved + 1).map((delta) => (delta.type === 'text' ? delta.delta : '')).join('');
+    assert.equal(after, 'It exports greet.');
+  });
+
   it('accumulates two parallel tool calls whose arguments arrive in pieces', async () => {
     server.push({
       toolCalls: [

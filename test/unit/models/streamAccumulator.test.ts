@@ -47,6 +47,25 @@ describe('StreamAccumulator', () => {
     assert.equal(accumulator.content, 'All pass.');
   });
 
+  it('moves the text to the reasoning when the reply closes a <think> its prompt opened', () => {
+    const accumulator = new StreamAccumulator();
+    const deltas = [
+      ...feed(accumulator, [chunk({ reasoning_content: 'Plan. ' }), chunk({ content: 'Check the ' }), chunk({ content: 'tests.</th' }), chunk({ content: 'ink>\n\nAll ' }), chunk({ content: 'pass.' })]),
+      ...accumulator.end(),
+    ];
+    assert.deepEqual(deltas, [
+      { type: 'reasoning', delta: 'Plan. ' },
+      { type: 'text', delta: 'Check the ' },
+      { type: 'text', delta: 'tests.</th' },
+      { type: 'textWasReasoning', reasoning: 'Plan. Check the tests.' },
+      { type: 'text', delta: 'All ' },
+      { type: 'text', delta: 'pass.' },
+    ]);
+    assert.equal(accumulator.reasoning, 'Plan. Check the tests.');
+    assert.equal(accumulator.content, 'All pass.');
+    assert.equal(accumulator.outputText(), 'Plan. Check the tests.All pass.', 'each character counted once for the usage estimate');
+  });
+
   it('gives back, at the end, text held while it might have opened a <think> tag', () => {
     const accumulator = new StreamAccumulator();
     assert.deepEqual(feed(accumulator, [chunk({ content: '<' })]), []);

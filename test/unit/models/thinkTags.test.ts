@@ -2,14 +2,23 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ThinkTagSplitter } from '../../../src/models/thinkTags';
 
-/** Feeds `pieces` in order; returns the reasoning and text as a consumer would join them, and the order they came in. */
+/**
+ * Feeds `pieces` in order; returns the reasoning and text as a consumer would
+ * join them, and the order they came in ('x': the text so far was taken back
+ * as reasoning).
+ */
 function split(pieces: readonly string[]): { reasoning: string; text: string; order: string } {
   const splitter = new ThinkTagSplitter();
   let reasoning = '';
   let text = '';
   let order = '';
   for (const part of [...pieces.map((piece) => splitter.push(piece)), splitter.end()]) {
-    if (part.reasoning) {
+    if (part.retractsText) {
+      assert.ok(part.reasoning.startsWith(reasoning) || reasoning === '', 'the reasoning handed back holds what was reasoning before');
+      reasoning = part.reasoning;
+      text = '';
+      order += 'x';
+    } else if (part.reasoning) {
       reasoning += part.reasoning;
       if (!order.endsWith('r')) order += 'r';
     }
@@ -60,7 +69,25 @@ describe('ThinkTagSplitter', () => {
     assert.deepEqual(split(['<think>only thinking</think>\n\n']), { reasoning: 'only thinking', text: '', order: 'r' });
   });
 
-  it('passes through once the answer has begun', () => {
+  it('takes the text back as reasoning when the reply closes a tag its prompt opened, however the stream cuts it', () => {
+    // DeepSeek-R1's and QwQ's templates end the prompt with "<think>\n": the reply starts inside the reasoning.
+    const whole = 'Okay, the user wants the exports.\nRead the file first.\n</think>\n\nIt exports greet().';
+    for (const pieces of chunkings(whole)) {
+      const result = split(pieces);
+      assert.equal(result.reasoning, 'Okay, the user wants the exports.\nRead the file first.\n', JSON.stringify(pieces));
+      assert.equal(result.text, 'It exports greet().', JSON.stringify(pieces));
+      // Text first (shown as it streams), then taken back, then the answer; or taken back before any text showed.
+      assert.match(result.order, /^t?xt$/, JSON.stringify(pieces));
+    }
+  });
+
+  it('takes back an empty reasoning (a reply that starts with the closing tag), and only the first closing tag', () => {
+    assert.deepEqual(split(['</think>\n\nAnswer.']), { reasoning: '', text: 'Answer.', order: 'xt' });
+    assert.deepEqual(split(['Think.</think>A ', '</think> tag.']), { reasoning: 'Think.', text: 'A </think> tag.', order: 'xt' });
+    assert.deepEqual(split(['Think.</think>Write <think> and </think>.']), { reasoning: 'Think.', text: 'Write <think> and </think>.', order: 'xt' });
+  });
+
+  it('passes through once the answer has begun, or once an opening tag shows the answer writes the tags itself', () => {
     const splitter = new ThinkTagSplitter();
     splitter.push('<think>x</think>');
     assert.equal(splitter.passesThrough, false);
@@ -68,6 +95,12 @@ describe('ThinkTagSplitter', () => {
     assert.equal(splitter.passesThrough, true);
     const plain = new ThinkTagSplitter();
     plain.push('Hello');
+    assert.equal(plain.passesThrough, false, 'a closing tag may still come');
+    plain.push(' <think> is a tag');
     assert.equal(plain.passesThrough, true);
+    const closed = new ThinkTagSplitter();
+    closed.push('Reasoning</think>');
+    closed.push('Answer');
+    assert.equal(closed.passesThrough, true);
   });
 });

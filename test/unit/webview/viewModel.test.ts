@@ -323,6 +323,20 @@ describe('view model details', () => {
     assert.doesNotMatch(transcript, /partial attempt/);
   });
 
+  it('an answer whose text was reasoning (its prompt opened <think>) shows as a Thought, then the answer, with no notice; the transcript agrees', async () => {
+    const model = await serve([{ model: 'answer-model', content: 'Weigh the options.\n</think>\n\nTake the train.' }]);
+    const run = await runScripted(settingsFor(model), { mode: 'chat' });
+    const view = applyEvents(createConversationView(), run.events);
+    const visible = view.steps.filter((step) => !('discarded' in step && step.discarded));
+    assert.deepEqual(kinds(visible).filter((kind) => kind === 'thinking' || kind === 'answer'), ['thinking', 'answer']);
+    assert.deepEqual(only(visible, 'answer').map((step) => step.text), ['Take the train.']);
+    assert.equal(only(visible, 'thinking')[0]?.text, 'Weigh the options.\n');
+    assert.deepEqual(only(view.steps, 'notice').filter((notice) => notice.code === 'retry'), [], 'not a retry');
+    const transcript = transcriptMarkdown('Think', run.events);
+    assert.match(transcript, /Take the train\./);
+    assert.equal(transcript.split('Weigh the options').length - 1, 1, 'the reasoning once, as the Thought');
+  });
+
   it('keeps each run\'s usage, so the conversation totals add up every run', async () => {
     const model = await serve([
       { model: 'answer-model', content: 'One.', usage: { prompt_tokens: 100, completion_tokens: 10 } },
