@@ -2,9 +2,10 @@
 // MESSAGES_SNAPSHOT before RUN_FINISHED, so a client that replays rather than
 // resumes has everything. Built the way @ag-ui/client applies events: a tool
 // call without a parent message is an assistant message with the call's id.
-// Reasoning messages stay out: a snapshot without any leaves the client's own.
+// Reasoning messages stay out: a snapshot without any leaves the client's own;
+// so do messages a retry or a reclassification discarded.
 import { EventType, type AssistantMessage, type Message } from '@ag-ui/core';
-import type { AgentEvent } from '../protocol/agentEvents';
+import { CustomEventName, type AgentEvent } from '../protocol/agentEvents';
 
 export class MessagesSnapshot {
   private readonly messages: Message[];
@@ -46,11 +47,24 @@ export class MessagesSnapshot {
         this.byId.set(message.id, message);
         break;
       }
+      case EventType.CUSTOM: {
+        if (event['name'] !== CustomEventName.retry && event['name'] !== CustomEventName.reclassified) break;
+        const discarded = (event['value'] as { discarded?: unknown } | undefined)?.discarded;
+        for (const id of Array.isArray(discarded) ? discarded : []) this.remove(String(id));
+        break;
+      }
     }
   }
 
   snapshot(): Message[] {
     return this.messages.map((message) => structuredClone(message));
+  }
+
+  private remove(id: string): void {
+    const message = this.byId.get(id);
+    if (message?.role !== 'assistant') return;
+    this.byId.delete(id);
+    this.messages.splice(this.messages.indexOf(message), 1);
   }
 
   private add(message: Message): void {
