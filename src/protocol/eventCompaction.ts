@@ -4,6 +4,14 @@
 import type { AgentEvent } from './agentEvents';
 
 /**
+ * Merged events this module made. An event as emitted may sit in several
+ * lists at once (the stored conversation and the panel's queue), so the first
+ * merge into it makes a copy; the copy is held by that list alone, and later
+ * deltas are added to it in place instead of copying it once more per delta.
+ */
+const ownCopies = new WeakSet<AgentEvent>();
+
+/**
  * Appends an event, merging a delta into the previous one when both continue
  * the same message or tool call, and keeping only the latest usage figures:
  * a stored conversation replays the same but is far smaller than the stream.
@@ -19,7 +27,14 @@ export function appendCompacted(events: AgentEvent[], event: AgentEvent, sealed 
           ? last['toolCallId'] === event['toolCallId']
           : false;
     if (mergeable) {
-      events[events.length - 1] = { ...last, delta: String(last['delta'] ?? '') + String(event['delta'] ?? '') };
+      const delta = String(last['delta'] ?? '') + String(event['delta'] ?? '');
+      if (ownCopies.has(last)) {
+        last['delta'] = delta;
+        return;
+      }
+      const merged: AgentEvent = { ...last, delta };
+      ownCopies.add(merged);
+      events[events.length - 1] = merged;
       return;
     }
     if (event.type === 'CUSTOM' && event['name'] === 'tandem.usage' && last['name'] === 'tandem.usage') {
