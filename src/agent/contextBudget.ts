@@ -12,6 +12,7 @@ import { CustomEventName, type CondensedPayload, type ModelRole } from '../proto
 import { summaryMessage } from '../protocol/conversationHistory';
 import { condenseRequest, planCondense, transcriptOf } from './condensePlan';
 import type { RunWindows } from './contextMeter';
+import { SMALLEST_OLLAMA_WINDOW } from '../models/ollamaWindow';
 import { runModelTurn } from './modelTurn';
 import type { RunEmitter } from './runEmitter';
 import type { UsageTracker } from './usageTracker';
@@ -112,8 +113,13 @@ export class ContextBudget {
     const counter = this.counters[role];
     const bound = counter.upperBound({ messages, tools });
     let window = this.options.windows.current(role);
-    // A guessed window, or a request that may be near it: wait for what the endpoint reports.
-    if (window.source === 'fallback' || bound > condenseThreshold(settings, window)) window = await this.options.windows.settled(role);
+    // A guessed window, or a request that may be near it or past the least window Ollama gives: wait for what the endpoint reports.
+    const guessed = window.source === 'fallback' || window.source === 'table';
+    if (window.source === 'fallback' || bound > condenseThreshold(settings, window) || (guessed && bound > SMALLEST_OLLAMA_WINDOW)) {
+      window = await this.options.windows.settled(role);
+    }
+    // Ollama has not loaded the model: load it first and condense to the window it gets (Ollama would cut the request silently).
+    if (window.unloadedOnOllama && bound > SMALLEST_OLLAMA_WINDOW) window = await this.options.windows.load(role, signal);
     const threshold = condenseThreshold(settings, window);
     if (bound <= threshold) return; // far from the window: no need to tokenize
     const before = await counter.count({ messages, tools });

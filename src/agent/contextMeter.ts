@@ -4,8 +4,10 @@
 // first request never waits on it, and until it answers the setting, the
 // table or 32k stand in. A request that fills most of the window Ollama runs
 // the model with gets a warning: Ollama does not refuse what does not fit.
+// A model Ollama has not loaded yet can be loaded first (`load`), for a
+// request that might not fit the smallest window it gives.
 import type { ModelSettings, ModelTurn } from '../models/chatModel';
-import { resolveContextWindow, staticContextWindow, type ContextWindow } from '../models/contextWindow';
+import { loadedContextWindow, resolveContextWindow, staticContextWindow, type ContextWindow } from '../models/contextWindow';
 import { CustomEventName, type ContextPayload, type ModelRole } from '../protocol/agentEvents';
 import type { RunEmitter } from './runEmitter';
 import type { UsageTracker } from './usageTracker';
@@ -15,6 +17,8 @@ export interface RunWindows {
   current(role: ModelRole): ContextWindow;
   /** Waits (bounded by the /models lookup's own timeout) for the endpoint's answer. */
   settled(role: ModelRole): Promise<ContextWindow>;
+  /** For a model the server has not loaded (`unloadedOnOllama`): loads it and learns its window; once a run per role. */
+  load(role: ModelRole, signal: AbortSignal): Promise<ContextWindow>;
 }
 
 export function attachContextMeter(
@@ -22,6 +26,7 @@ export function attachContextMeter(
   emitter: RunEmitter,
   models: Readonly<Record<ModelRole, ModelSettings>>,
   resolve: (settings: ModelSettings) => Promise<ContextWindow> = resolveContextWindow,
+  loadAndResolve: (settings: ModelSettings, signal: AbortSignal) => Promise<ContextWindow> = loadedContextWindow,
 ): RunWindows {
   const windows: Record<ModelRole, ContextWindow> = {
     'function-call': staticContextWindow(models['function-call']),
@@ -34,7 +39,19 @@ export function attachContextMeter(
       () => windows[role],
     );
   }
-  const runWindows: RunWindows = { current: (role) => windows[role], settled: (role) => settled[role] };
+  const loading = {} as Partial<Record<ModelRole, Promise<ContextWindow>>>;
+  const runWindows: RunWindows = {
+    current: (role) => windows[role],
+    settled: (role) => settled[role],
+    load: (role, signal) => {
+      if (loading[role]) return loading[role];
+      const loaded = settled[role].then((known) =>
+        known.unloadedOnOllama ? loadAndResolve(models[role], signal).then((found) => (windows[role] = found), () => known) : known,
+      );
+      settled[role] = loading[role] = loaded;
+      return loaded;
+    },
+  };
   const warned = new Set<ModelRole>();
   const askedAgain = new Set<ModelRole>();
   usage.onCall = (role: ModelRole, turn: Pick<ModelTurn, 'usage'>) => {

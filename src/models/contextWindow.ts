@@ -5,7 +5,7 @@
 // model with (ollamaWindow.ts), else a table of well-known models, else 32k —
 // small enough to be safe for an unknown local model.
 import type { ModelSettings } from './chatModel';
-import { probeOllamaWindow } from './ollamaWindow';
+import { loadOllamaModel, probeOllamaWindow } from './ollamaWindow';
 
 export const FALLBACK_CONTEXT_WINDOW = 32_768;
 
@@ -13,6 +13,8 @@ export interface ContextWindow {
   readonly tokens: number;
   /** `server`: what the server runs the model with now (Ollama's /api/ps). */
   readonly source: 'setting' | 'endpoint' | 'server' | 'table' | 'fallback';
+  /** The server is Ollama and has not loaded the model yet: loading it tells the window (`loadedContextWindow`). */
+  readonly unloadedOnOllama?: true;
 }
 
 /** Longest prefix first; names are matched without a provider prefix ("openai/gpt-4o" → "gpt-4o"). */
@@ -82,12 +84,12 @@ function authorization(settings: ModelSettings): Record<string, string> {
  * Asked on every run, unlike /models: the window is known only while the
  * model is loaded, and changes when Ollama loads it again with another.
  */
-async function fromOllama(settings: ModelSettings, fetchImpl: typeof fetch): Promise<number | undefined> {
-  if ((notOllama.get(settings.baseUrl) ?? 0) > Date.now()) return undefined;
+async function fromOllama(settings: ModelSettings, fetchImpl: typeof fetch): Promise<{ window: number | undefined; unloaded: boolean }> {
+  if ((notOllama.get(settings.baseUrl) ?? 0) > Date.now()) return { window: undefined, unloaded: false };
   const probe = await probeOllamaWindow(settings.baseUrl, settings.model, authorization(settings), fetchImpl);
   if (probe.isOllama === 'no') notOllama.set(settings.baseUrl, Number.POSITIVE_INFINITY);
   if (probe.isOllama === 'unknown') notOllama.set(settings.baseUrl, Date.now() + UNANSWERED_PAUSE_MS);
-  return probe.window;
+  return probe;
 }
 
 async function fromEndpoint(settings: ModelSettings, fetchImpl: typeof fetch): Promise<number | undefined> {
@@ -128,5 +130,15 @@ export async function resolveContextWindow(settings: ModelSettings, fetchImpl: t
   const reported = await fromEndpoint(settings, fetchImpl);
   if (reported) return { tokens: reported, source: 'endpoint' };
   const running = await fromOllama(settings, fetchImpl);
-  return running ? { tokens: running, source: 'server' } : staticContextWindow(settings);
+  if (running.window) return { tokens: running.window, source: 'server' };
+  return running.unloaded ? { ...staticContextWindow(settings), unloadedOnOllama: true } : staticContextWindow(settings);
+}
+
+/** For a model Ollama has not loaded: loads it, then asks again (the window it was loaded with, when it says). */
+export async function loadedContextWindow(settings: ModelSettings, signal: AbortSignal, fetchImpl: typeof fetch = fetch): Promise<ContextWindow> {
+  await loadOllamaModel(settings.baseUrl, settings.model, authorization(settings), fetchImpl, signal);
+  const window = await resolveContextWindow(settings, fetchImpl);
+  // Loaded or not, it is not loaded again for this run.
+  const { unloadedOnOllama: _unloaded, ...rest } = window;
+  return rest;
 }

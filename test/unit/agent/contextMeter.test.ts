@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { ContextPayload, NoticePayload } from '../../../src/protocol/agentEvents';
-import { knownContextWindow, resolveContextWindow, windowFromModelEntry, FALLBACK_CONTEXT_WINDOW } from '../../../src/models/contextWindow';
+import { knownContextWindow, loadedContextWindow, resolveContextWindow, windowFromModelEntry, FALLBACK_CONTEXT_WINDOW } from '../../../src/models/contextWindow';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../fixtures/scriptedModelServer';
 import { customValues, runScripted, settingsFor, TableTool } from './agentTestSupport';
 
@@ -75,7 +75,8 @@ describe('context meter', () => {
       { tools: [new TableTool('lookup', { a: 'A stands for alpha in this table.', b: 'B stands for bravo in this table.' })] },
     );
     const meters = customValues<ContextPayload>(run.events, 'tandem.context');
-    // The first meter shows the table's 32k: the model was not loaded before the first request, which then loaded it.
+    // The first meter shows the table's 32k: the model was not loaded before the first request, which then loaded it
+    // (a request that small fits any window Ollama gives, so it does not wait for a load).
     assert.deepEqual([meters[0]?.window, meters[0]?.windowSource], [32_768, 'table']);
     assert.deepEqual(meters.slice(1).map((meter) => [meter.role, meter.tokens, meter.window, meter.windowSource]), [
       ['function-call', 3900, 4096, 'server'],
@@ -83,10 +84,45 @@ describe('context meter', () => {
       // The answer model's one request is its first: Ollama had not loaded it before.
       ['answer', 900, 32_768, 'table'],
     ]);
+    assert.deepEqual(model.ollamaLoads, [], 'small requests: no model loaded ahead of them');
     const warnings = customValues<NoticePayload>(run.events, 'tandem.notice').filter((notice) => notice.code === 'contextFilled');
     assert.equal(warnings.length, 1, 'once a run');
     assert.equal(warnings[0]?.level, 'warning');
     assert.match(warnings[0]?.message ?? '', /used 3900 of the 4096 tokens Ollama runs it with.*OLLAMA_CONTEXT_LENGTH/);
+  });
+
+  it('Ollama that has not loaded the model: a first request that may not fit its smallest window loads it first, and is condensed to the window it got', async () => {
+    const summary = 'Earlier: the user asked how the project is built (esbuild bundles).';
+    const model = await serve({
+      turns: [
+        { model: 'qwen2.5:7b', content: summary, usage: { prompt_tokens: 1500, completion_tokens: 20 } },
+        { model: 'qwen2.5:7b', content: 'I know enough.', usage: { prompt_tokens: 600, completion_tokens: 4 } },
+        { model: 'qwen2.5:7b', content: 'The loop is in src/agent/toolPhase.ts.', usage: { prompt_tokens: 500, completion_tokens: 9 } },
+      ],
+      ollama: { windows: { 'qwen2.5:7b': 2048 } },
+    });
+    const settings = settingsFor(model);
+    const earlier = `The build uses esbuild. ${'Details about the bundles and their entry points. '.repeat(160)}`;
+    const run = await runScripted(
+      { ...settings, functionCallModel: { ...settings.functionCallModel, model: 'qwen2.5:7b' }, answerModel: { ...settings.answerModel, model: 'qwen2.5:7b' } },
+      {
+        tools: [new TableTool('lookup', {})],
+        messages: [
+          { role: 'user', content: 'How is it built?' },
+          { role: 'assistant', content: earlier },
+          { role: 'user', content: 'Which file holds the loop?' },
+        ],
+      },
+    );
+    assert.equal(run.error, undefined, JSON.stringify(run.error));
+    assert.equal(model.ollamaLoads[0]?.beforeRequest, 0, `loaded before any chat request: ${JSON.stringify(model.ollamaLoads)}`);
+    const [condensed] = customValues<{ reason: string }>(run.events, 'tandem.condensed');
+    assert.equal(condensed?.reason, 'nearWindow', 'condensed before it was sent, to the 2048 tokens Ollama gave the model');
+    const [, first] = model.requests;
+    assert.ok(!JSON.stringify(first?.messages).includes('Details about the bundles'), 'the first function-call request went without the long earlier answer');
+    assert.match(JSON.stringify(first?.messages), /esbuild bundles/, 'its summary stands in for it');
+    const meters = customValues<ContextPayload>(run.events, 'tandem.context');
+    assert.deepEqual([meters[0]?.window, meters[0]?.windowSource], [2048, 'server']);
   });
 
   it('Ollama with the model not loaded yet: the table, asked again next time; a server without /api/ps is asked once, one that does not answer not for a while', async () => {
@@ -97,9 +133,11 @@ describe('context meter', () => {
       return fetch(input, init);
     };
     const settings = { baseUrl: ollama.baseUrl, model: 'qwen2.5:7b' };
-    assert.deepEqual(await resolveContextWindow(settings, counting), { tokens: 32_768, source: 'table' });
-    assert.deepEqual(await resolveContextWindow(settings, counting), { tokens: 32_768, source: 'table' });
+    assert.deepEqual(await resolveContextWindow(settings, counting), { tokens: 32_768, source: 'table', unloadedOnOllama: true });
+    assert.deepEqual(await resolveContextWindow(settings, counting), { tokens: 32_768, source: 'table', unloadedOnOllama: true });
     assert.equal(asked, 2, 'not loaded is not remembered');
+    assert.deepEqual(await loadedContextWindow(settings, new AbortController().signal, counting), { tokens: 4096, source: 'server' }, 'loaded: its window');
+    assert.deepEqual(await loadedContextWindow({ ...settings, model: 'not-pulled' }, new AbortController().signal, counting), { tokens: 32_768, source: 'fallback' }, 'a model Ollama does not have: as before');
     const preloaded = await serve({ turns: [], models: ['qwen2.5'], ollama: { windows: { 'qwen2.5:latest': 8192 }, preloaded: true } });
     assert.deepEqual(await resolveContextWindow({ baseUrl: preloaded.baseUrl, model: 'qwen2.5' }, counting), { tokens: 8192, source: 'server' }, 'no tag is :latest');
     const other = await serve({ turns: [], models: ['qwen2.5:7b'] });
