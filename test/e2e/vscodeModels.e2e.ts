@@ -7,7 +7,7 @@
 // Select Models lists the model beside the endpoint's; the temperature and max
 // tokens settings reach the model as modelOptions; the model's too-long-input
 // error ("Message exceeds token limit.", as Copilot Chat throws it) is a
-// context overflow.
+// context overflow; reasoning written before a `</think>` shows as the Thought.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { repositoryRoot } from './harnessProcess';
 import { launchVsCode, type VsCodeSession } from './harness';
+import { send, waitIdle } from './viewSteps';
 
 const fakeExtension = path.join(repositoryRoot, 'test', 'fixtures', 'fake-lm-extension');
 let session: VsCodeSession | undefined;
@@ -98,6 +99,22 @@ test("provider vscode runs a tool through VS Code's language model API and answe
     console.error(JSON.stringify(loggedRequests().map((request) => ({ tools: request.tools.length, messages: request.messages.map((message) => `${message.role}: ${message.parts.map((part) => `${part.kind}${part.name ? ` ${part.name}` : ''} ${(part.text ?? '').slice(0, 60)}`).join(' | ')}`) }))));
     throw error;
   }
+});
+
+test('a VS Code model that closes a <think> its prompt opened: the reasoning shows as its Thought, the answer without it', { timeout: 120_000 }, async () => {
+  assert.ok(session);
+  const view = await session.webview();
+  await send(view, 'FAKE-LM-THINK: say something.');
+  await waitIdle(view);
+  const answer = view.locator('[data-testid="answer"]:visible').last();
+  assert.equal((await answer.innerText()).trim(), 'FAKE-LM thought first.');
+  const visibleAnswers = (await view.locator('[data-testid="answer"]:visible').allInnerTexts()).join('\n');
+  assert.doesNotMatch(visibleAnswers, /The user wants|<\/th/, 'no visible answer holds the reasoning or the tag');
+  const thought = view.locator('[data-kind="thinking"]:visible').last();
+  await thought.locator('summary').click();
+  await thought.locator('.thinking-text').waitFor({ state: 'visible' });
+  assert.match((await thought.innerText()).replace(/\s+/g, ' '), /The user wants a thought first\./);
+  await session.screenshot('vscode-lm-think-closing-tag');
 });
 
 test("Select Models lists VS Code's language models beside the endpoint's", { timeout: 60_000 }, async () => {
