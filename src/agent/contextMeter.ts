@@ -1,11 +1,12 @@
 // The run's context meter: after each model call, how many tokens the
 // request held against the model's window, as a `tandem.context` event. The
-// endpoint's /models (and Ollama's /api/ps) is asked in the background: the
-// first request never waits on it, and until it answers the setting, the
-// table or 32k stand in. A request that fills most of the window Ollama runs
-// the model with gets a warning: Ollama does not refuse what does not fit.
-// A model Ollama has not loaded yet can be loaded first (`load`), for a
-// request that might not fit the smallest window it gives.
+// endpoint's /models (and Ollama's /api/ps) is asked in the background, and
+// until it answers the setting, the table or 32k stand in; a request waits for
+// it only when its window is a guess and it is not small (contextBudget.ts).
+// A request that fills most of the window Ollama runs the model with gets a
+// warning: Ollama does not refuse what does not fit. A model Ollama has not
+// loaded yet can be loaded first (`load`), for a request that might not fit
+// the least window it gives.
 import type { ModelSettings, ModelTurn } from '../models/chatModel';
 import { loadedContextWindow, resolveContextWindow, staticContextWindow, type ContextWindow } from '../models/contextWindow';
 import { CustomEventName, type ContextPayload, type ModelRole } from '../protocol/agentEvents';

@@ -65,6 +65,7 @@ export class ThinkTagSplitter {
     if (this.state === 'watching') {
       const close = this.closingTagIn(input);
       if (close < 0) {
+        // (Unless an opening tag just ended the watch: then nothing needs keeping.)
         if (this.state === 'watching') {
           this.passed.push(input);
           this.passedLength += input.length;
