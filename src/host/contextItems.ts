@@ -3,6 +3,7 @@
 // each one contributes is tested in plain Node.
 import * as path from 'node:path';
 import { capHeadTail, contextBlock, fileContextBlock, resolveContextPath } from '../tools/contextContent';
+import { filteredDiff, type RepositoryDiff } from '../tools/diffContent';
 import type { WorkspaceHost } from '../tools/workspaceHost';
 import type { ContextAttachment } from './contextAttachments';
 
@@ -110,6 +111,31 @@ export function openEditorsAttachment(host: WorkspaceHost, openFiles: () => read
       );
       const more = files.length > shown.length ? `\n\n[… ${files.length - shown.length} more open editors left out]` : '';
       return `Attached open editors (${files.length}):\n\n${blocks.join('\n\n')}${more}`;
+    },
+  };
+}
+
+/**
+ * The uncommitted changes of the workspace's Git repositories (staged and
+ * not), read when the message is sent; each file under the tools' rules.
+ * `repositories` throws with a reason when Git cannot be asked.
+ */
+export function gitChangesAttachment(host: WorkspaceHost, repositories: () => Promise<readonly RepositoryDiff[]>): ContextAttachment {
+  return {
+    path: 'git-changes',
+    label: 'Git changes',
+    title: "The workspace's uncommitted changes (git diff, staged and not), as they are when the message is sent",
+    name: 'Attached Git changes',
+    read: async () => {
+      let found: readonly RepositoryDiff[];
+      try {
+        found = await repositories();
+      } catch (error) {
+        return `Attached Git changes: none could be read (${error instanceof Error ? error.message : String(error)}).`;
+      }
+      const diff = await filteredDiff(host, found);
+      if (diff === '') return `Attached Git changes: ${found.length === 0 ? 'no Git repository is open in the workspace' : 'there are no uncommitted changes to tracked files'}.`;
+      return contextBlock('Attached Git changes (uncommitted; new files Git does not track yet are not in it)', diff, 'diff');
     },
   };
 }

@@ -7,7 +7,8 @@ import { fuzzyFilter } from '../common/fuzzyMatch';
 import type { ContextSuggestion } from '../protocol/webviewMessages';
 import type { WorkspaceHost } from '../tools/workspaceHost';
 import type { ContextAttachments } from './contextAttachments';
-import { openEditorsAttachment, pathAttachment, problemsAttachment, selectionAttachment, type Problem } from './contextItems';
+import type { RepositoryDiff } from '../tools/diffContent';
+import { gitChangesAttachment, openEditorsAttachment, pathAttachment, problemsAttachment, selectionAttachment, type Problem } from './contextItems';
 import { WorkspaceFileIndex } from './workspaceFileIndex';
 
 /** The picker shows at most this many suggestions. */
@@ -17,6 +18,7 @@ const SPECIAL: readonly ContextSuggestion[] = [
   { kind: 'selection', path: 'selection', label: 'Selection', detail: "the active editor's selection" },
   { kind: 'problems', path: 'problems', label: 'Problems', detail: "the workspace's errors and warnings" },
   { kind: 'openEditors', path: 'open-editors', label: 'Open editors', detail: 'the files open in editors' },
+  { kind: 'gitChanges', path: 'git-changes', label: 'Git changes', detail: 'the uncommitted changes (git diff)' },
 ];
 
 export class ContextPicker {
@@ -48,6 +50,9 @@ export class ContextPicker {
         return true;
       case 'openEditors':
         this.attachments.attach(openEditorsAttachment(this.host, openEditorFiles));
+        return true;
+      case 'gitChanges':
+        this.attachments.attach(gitChangesAttachment(this.host, gitRepositoryDiffs));
         return true;
       case 'file':
       case 'folder':
@@ -107,6 +112,41 @@ export class ContextPicker {
     );
     return true;
   }
+}
+
+/** The part of VS Code's Git extension API (extensions/git/src/api/git.d.ts, version 1) read here. */
+interface GitExtension {
+  readonly enabled: boolean;
+  getAPI(version: 1): GitApi;
+}
+interface GitApi {
+  readonly state: 'uninitialized' | 'initialized';
+  readonly onDidChangeState: vscode.Event<'uninitialized' | 'initialized'>;
+  readonly repositories: readonly { readonly rootUri: vscode.Uri; diff(cached?: boolean): Promise<string> }[];
+}
+
+/** How long to wait for the Git extension to find the workspace's repositories. */
+const GIT_READY_MS = 10_000;
+
+/** The diffs of the repositories VS Code's Git extension has open (it runs git; the user asked for them by attaching). */
+async function gitRepositoryDiffs(): Promise<RepositoryDiff[]> {
+  const extension = vscode.extensions.getExtension<GitExtension>('vscode.git');
+  if (!extension) throw new Error("VS Code's Git extension is not installed");
+  const git = extension.isActive ? extension.exports : await extension.activate();
+  if (!git.enabled) throw new Error('Git is turned off in VS Code (git.enabled)');
+  const api = git.getAPI(1);
+  if (api.state !== 'initialized') {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, GIT_READY_MS);
+      const listener = api.onDidChangeState((state) => state === 'initialized' && done());
+      function done(): void {
+        clearTimeout(timer);
+        listener.dispose();
+        resolve();
+      }
+    });
+  }
+  return Promise.all(api.repositories.map(async (repository) => ({ root: repository.rootUri.fsPath, staged: await repository.diff(true), unstaged: await repository.diff(false) })));
 }
 
 function workspaceProblems(): readonly Problem[] {

@@ -1,0 +1,67 @@
+// The uncommitted changes of a Git repository as an attached item: its diff
+// (staged, then not staged) cut into one section per file, each file checked
+// under the same rules as any attached path (inside a workspace folder, not in
+// .git, not excluded by .gitignore or .tandemignore). An excluded file's
+// changes are left out and named as left out: its content never goes.
+import * as path from 'node:path';
+import { resolveScopedPath, scopeFolders } from './pathScope';
+import { refuseIgnored } from './workspaceFiles';
+import type { WorkspaceHost } from './workspaceHost';
+
+export interface RepositoryDiff {
+  /** The repository's root folder, absolute. */
+  readonly root: string;
+  /** `git diff --cached`. */
+  readonly staged: string;
+  /** `git diff`. */
+  readonly unstaged: string;
+}
+
+interface FileSection {
+  /** The path the section changes (the new one for a rename), relative to the repository's root. */
+  readonly file: string;
+  readonly text: string;
+}
+
+/** Cuts a unified Git diff at each `diff --git` line. */
+export function diffSections(diff: string): FileSection[] {
+  const sections: FileSection[] = [];
+  const starts = [...diff.matchAll(/^diff --git (.*)$/gmu)];
+  starts.forEach((start, index) => {
+    const end = starts[index + 1]?.index ?? diff.length;
+    sections.push({ file: pathOf(start[1] ?? ''), text: diff.slice(start.index, end).replace(/\n+$/u, '') });
+  });
+  return sections;
+}
+
+/** The `b/` side of `a/x b/x` (quoted when the path has unusual characters). */
+function pathOf(names: string): string {
+  const quoted = /"b\/((?:[^"\\]|\\.)*)"$/u.exec(names);
+  if (quoted) return quoted[1]!.replace(/\\(.)/gu, '$1');
+  const plain = / b\/(.*)$/u.exec(names);
+  return plain?.[1] ?? names;
+}
+
+/** The repositories' changes as one text: each file's section, or a line saying why it was left out. */
+export async function filteredDiff(host: WorkspaceHost, repositories: readonly RepositoryDiff[]): Promise<string> {
+  const folders = await scopeFolders(host.folders());
+  const parts: string[] = [];
+  for (const repository of repositories) {
+    for (const [label, diff] of [['Staged', repository.staged], ['Not staged', repository.unstaged]] as const) {
+      const kept: string[] = [];
+      for (const section of diffSections(diff)) {
+        const target = await resolveScopedPath(path.join(repository.root, section.file), folders);
+        try {
+          if (!target.ok) throw new Error(target.message);
+          // A deleted file is checked by its path alone.
+          await refuseIgnored(target, false, 'read');
+          kept.push(section.text);
+        } catch (error) {
+          kept.push(`[changes to ${section.file} left out: ${error instanceof Error ? error.message : String(error)}]`);
+        }
+      }
+      if (kept.length > 0) parts.push(`# ${label} (${repository.root})\n${kept.join('\n')}`);
+    }
+  }
+  return parts.join('\n\n');
+}

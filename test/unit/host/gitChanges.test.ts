@@ -1,0 +1,65 @@
+// The Git changes chip: a real repository's diff (made with git), cut per file,
+// each file under the tools' rules; what a rule excludes is named, never sent.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { gitChangesAttachment } from '../../../src/host/contextItems';
+import { diffSections, type RepositoryDiff } from '../../../src/tools/diffContent';
+import { NodeWorkspaceHost } from '../../../src/tools/nodeWorkspaceHost';
+import { makeTempDir } from '../tools/workspaceTestKit';
+
+describe('Git changes', () => {
+  let root: string;
+  let host: NodeWorkspaceHost;
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' });
+  const diffs = (): RepositoryDiff[] => [{ root, staged: git('diff', '--cached'), unstaged: git('diff') }];
+
+  before(() => {
+    root = makeTempDir('tandem-git-changes-');
+    mkdirSync(path.join(root, 'src'));
+    writeFileSync(path.join(root, 'src', 'app.ts'), 'export const owner = "Ada";\n');
+    writeFileSync(path.join(root, 'src', 'old name.ts'), 'export const gone = true;\n');
+    writeFileSync(path.join(root, 'secrets.env'), 'TOKEN=first\n');
+    writeFileSync(path.join(root, 'notes.md'), '# Notes\n');
+    git('init', '-q');
+    git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'add', '.');
+    git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'start');
+    // Excluded only now: a tracked file the user keeps away from the agent.
+    writeFileSync(path.join(root, '.tandemignore'), 'secrets.env\n');
+    writeFileSync(path.join(root, 'src', 'app.ts'), 'export const owner = "Grace";\n');
+    writeFileSync(path.join(root, 'secrets.env'), 'TOKEN=second-secret\n');
+    unlinkSync(path.join(root, 'src', 'old name.ts'));
+    writeFileSync(path.join(root, 'notes.md'), '# Notes\n\nShip on Friday.\n');
+    git('add', 'notes.md');
+    host = new NodeWorkspaceHost({ folders: [root] });
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  it('cuts a diff per file, a path with a space included', () => {
+    assert.deepEqual(diffSections(git('diff')).map((section) => section.file), ['secrets.env', 'src/app.ts', 'src/old name.ts']);
+  });
+
+  it('sends staged and unstaged changes, a deleted file too; an excluded file is named as left out, its content never sent', async () => {
+    const text = await gitChangesAttachment(host, async () => diffs()).read(new AbortController().signal);
+    assert.match(text, /^Attached Git changes/);
+    assert.match(text, /# Staged[\s\S]*\+Ship on Friday\./);
+    assert.match(text, /# Not staged[\s\S]*-export const owner = "Ada";\n\+export const owner = "Grace";/);
+    assert.match(text, /deleted file mode[\s\S]*-export const gone = true;/);
+    assert.match(text, /\[changes to secrets\.env left out: secrets\.env is excluded by \.tandemignore/);
+    assert.doesNotMatch(text, /second-secret|TOKEN=/);
+  });
+
+  it('says plainly when there is nothing to send or Git cannot be asked', async () => {
+    const read = (repositories: () => Promise<RepositoryDiff[]>) => gitChangesAttachment(host, repositories).read(new AbortController().signal);
+    assert.match(await read(async () => []), /no Git repository is open/);
+    assert.match(await read(async () => [{ root, staged: '', unstaged: '' }]), /no uncommitted changes/);
+    assert.match(
+      await read(async () => {
+        throw new Error('Git is turned off in VS Code (git.enabled)');
+      }),
+      /none could be read \(Git is turned off/,
+    );
+  });
+});
