@@ -5,9 +5,10 @@
 // one's). Then Tandem: Add to Tandem Context from the palette attaches the
 // editor's selection, the focus key puts the caret in the prompt box, `@`
 // attaches another selection and the problems, and all of it reaches the
-// model; the explorer's and the editor's context menus attach too. One
-// code-server session.
+// model; the explorer's and the editor's context menus attach too; `@` attaches
+// the workspace's uncommitted Git changes. One code-server session.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -28,6 +29,13 @@ before(async () => {
   fs.writeFileSync(path.join(workspace, 'src', 'ledger.ts'), 'export const LEDGER_MARKER = "context-e2e-5150";\n');
   fs.writeFileSync(path.join(workspace, 'other.md'), 'OTHER-MARKER-must-not-be-sent\n');
   fs.writeFileSync(path.join(workspace, 'picked.py'), 'first = 1\nsecond = "SELECTION-MARKER-77"\nthird = 3\n');
+  // A Git repository with one uncommitted change, for the Git changes item.
+  fs.writeFileSync(path.join(workspace, 'release.md'), 'Release: Tuesday\n');
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=e2e', '-c', 'user.email=e2e@example.com', ...args], { cwd: workspace, stdio: 'ignore' });
+  git('init', '-q');
+  git('add', '.');
+  git('commit', '-qm', 'start');
+  fs.writeFileSync(path.join(workspace, 'release.md'), 'Release: GIT-DIFF-MARKER-Friday\n');
   server = await startScriptedModelServer({ models: [model] });
   session = await launchVsCode({
     workspace,
@@ -36,6 +44,7 @@ before(async () => {
       'tandem.functionCallModel.model': model,
       'tandem.answerModel.model': '',
       'tandem.agent.mode': 'chat',
+      'git.enabled': true,
     },
   });
 });
@@ -95,6 +104,25 @@ test('@ picks a file with the keyboard, × removes a chip, and the file content 
     assert.match(await view.locator('[data-testid="user-message"]').last().innerText(), /Attached: ledger\.ts/);
     const meter = await view.locator('[data-testid="context-meter"]').innerText();
     assert.match(meter, /\d/, `the context meter counts the request: ${meter}`);
+  }),
+);
+
+test('@ attaches the Git changes: the uncommitted diff goes with the message', { timeout: 90_000 }, () =>
+  guarded('git-changes', async () => {
+    const view = await session.webview();
+    const prompt = view.locator('[data-testid="prompt"]');
+    await prompt.click();
+    await prompt.pressSequentially('Review @git');
+    const option = view.locator('[data-testid="context-option"][data-path="git-changes"]');
+    await option.waitFor({ state: 'visible', timeout: 15_000 });
+    await option.click();
+    await view.locator('[data-testid="context-chip"][data-path="git-changes"]').waitFor({ state: 'visible', timeout: 10_000 });
+    server.push({ model, content: 'The release moved to Friday.' });
+    await prompt.pressSequentially('these.');
+    await prompt.press('Enter');
+    await answered(view, 'The release moved to Friday.');
+    const sent = lastPrompt();
+    assert.match(sent, /Attached Git changes[^\n]*:\n```+diff\n# Not staged[\s\S]*-Release: Tuesday\n\+Release: GIT-DIFF-MARKER-Friday/, sent.slice(0, 600));
   }),
 );
 
