@@ -134,8 +134,8 @@ export function gitChangesAttachment(host: WorkspaceHost, repositories: () => Pr
         return `Attached Git changes: none could be read (${error instanceof Error ? error.message : String(error)}).`;
       }
       const diff = await filteredDiff(host, found);
-      if (diff === '') return `Attached Git changes: ${found.length === 0 ? 'no Git repository is open in the workspace' : 'there are no uncommitted changes to tracked files'}.`;
-      return contextBlock('Attached Git changes (uncommitted; new files Git does not track yet are not in it)', diff, 'diff');
+      if (diff === '') return `Attached Git changes: ${found.length === 0 ? 'no Git repository is open in the workspace' : 'there are no uncommitted changes'}.`;
+      return contextBlock('Attached Git changes (uncommitted: the diff, then new files Git does not track yet)', diff, 'diff');
     },
   };
 }

@@ -122,8 +122,20 @@ interface GitExtension {
 interface GitApi {
   readonly state: 'uninitialized' | 'initialized';
   readonly onDidChangeState: vscode.Event<'uninitialized' | 'initialized'>;
-  readonly repositories: readonly { readonly rootUri: vscode.Uri; diff(cached?: boolean): Promise<string> }[];
+  readonly repositories: readonly GitRepository[];
 }
+interface GitRepository {
+  readonly rootUri: vscode.Uri;
+  /** `untrackedChanges` holds the new files when `git.untrackedChanges` is `separate`; `workingTreeChanges` otherwise. */
+  readonly state: { readonly workingTreeChanges: readonly GitChange[]; readonly untrackedChanges?: readonly GitChange[] };
+  diff(cached?: boolean): Promise<string>;
+}
+interface GitChange {
+  readonly uri: vscode.Uri;
+  readonly status: number;
+}
+/** `Status.UNTRACKED` of the Git extension's API. */
+const UNTRACKED = 7;
 
 /** How long to wait for the Git extension to find the workspace's repositories. */
 const GIT_READY_MS = 10_000;
@@ -146,7 +158,16 @@ async function gitRepositoryDiffs(): Promise<RepositoryDiff[]> {
       }
     });
   }
-  return Promise.all(api.repositories.map(async (repository) => ({ root: repository.rootUri.fsPath, staged: await repository.diff(true), unstaged: await repository.diff(false) })));
+  return Promise.all(
+    api.repositories.map(async (repository) => ({
+      root: repository.rootUri.fsPath,
+      staged: await repository.diff(true),
+      unstaged: await repository.diff(false),
+      untracked: [...repository.state.workingTreeChanges, ...(repository.state.untrackedChanges ?? [])]
+        .filter((change) => change.status === UNTRACKED)
+        .map((change) => change.uri.fsPath),
+    })),
+  );
 }
 
 function workspaceProblems(): readonly Problem[] {

@@ -1,11 +1,13 @@
 // The uncommitted changes of a Git repository as an attached item: its diff
-// (staged, then not staged) cut into one section per file, each file checked
+// (staged, then not staged) cut into one section per file, then the files Git
+// does not track yet (no diff has them) with their text; each file checked
 // under the same rules as any attached path (inside a workspace folder, not in
 // .git, not excluded by .gitignore or .tandemignore). An excluded file's
 // changes are left out and named as left out: its content never goes.
 import * as path from 'node:path';
 import { resolveScopedPath, scopeFolders } from './pathScope';
-import { refuseIgnored } from './workspaceFiles';
+import { capHeadTail } from './contextContent';
+import { readFileText, refuseIgnored } from './workspaceFiles';
 import type { WorkspaceHost } from './workspaceHost';
 
 export interface RepositoryDiff {
@@ -15,7 +17,12 @@ export interface RepositoryDiff {
   readonly staged: string;
   /** `git diff`. */
   readonly unstaged: string;
+  /** New files Git does not track yet, absolute. */
+  readonly untracked: readonly string[];
 }
+
+/** A new file's text is cut to this many characters: the whole item has one budget. */
+const NEW_FILE_MAX_CHARS = 4_000;
 
 interface FileSection {
   /** The path the section changes (the new one for a rename), relative to the repository's root. */
@@ -62,6 +69,19 @@ export async function filteredDiff(host: WorkspaceHost, repositories: readonly R
       }
       if (kept.length > 0) parts.push(`# ${label} (${repository.root})\n${kept.join('\n')}`);
     }
+    const added: string[] = [];
+    for (const file of repository.untracked) {
+      const target = await resolveScopedPath(file, folders);
+      try {
+        if (!target.ok) throw new Error(target.message);
+        await refuseIgnored(target, false, 'read');
+        const { text } = await readFileText(host, target);
+        added.push(`new file ${target.display}:\n${capHeadTail(text, NEW_FILE_MAX_CHARS)}`);
+      } catch (error) {
+        added.push(`[new file ${path.relative(repository.root, file)} left out: ${error instanceof Error ? error.message : String(error)}]`);
+      }
+    }
+    if (added.length > 0) parts.push(`# Not tracked yet (${repository.root})\n${added.join('\n\n')}`);
   }
   return parts.join('\n\n');
 }

@@ -36,6 +36,7 @@ before(async () => {
   git('add', '.');
   git('commit', '-qm', 'start');
   fs.writeFileSync(path.join(workspace, 'release.md'), 'Release: GIT-DIFF-MARKER-Friday\n');
+  fs.writeFileSync(path.join(workspace, 'changelog.md'), 'UNTRACKED-MARKER: a new file\n');
   server = await startScriptedModelServer({ models: [model] });
   session = await launchVsCode({
     workspace,
@@ -107,7 +108,7 @@ test('@ picks a file with the keyboard, × removes a chip, and the file content 
   }),
 );
 
-test('@ attaches the Git changes: the uncommitted diff goes with the message', { timeout: 90_000 }, () =>
+test('@ attaches the Git changes: the uncommitted diff and the new file go with the message', { timeout: 90_000 }, () =>
   guarded('git-changes', async () => {
     const view = await session.webview();
     const prompt = view.locator('[data-testid="prompt"]');
@@ -123,6 +124,7 @@ test('@ attaches the Git changes: the uncommitted diff goes with the message', {
     await answered(view, 'The release moved to Friday.');
     const sent = lastPrompt();
     assert.match(sent, /Attached Git changes[^\n]*:\n```+diff\n# Not staged[\s\S]*-Release: Tuesday\n\+Release: GIT-DIFF-MARKER-Friday/, sent.slice(0, 600));
+    assert.match(sent, /# Not tracked yet[\s\S]*new file changelog\.md:\nUNTRACKED-MARKER: a new file/, sent.slice(0, 1200));
   }),
 );
 

@@ -400,6 +400,9 @@ test('a window reload keeps the conversation; New chat starts fresh and the hist
 
     await session.reload();
     view = await panelAfterReload(session);
+    // The page may come back from a snapshot saved while the last run was still going (a reload right after
+    // it ended): the host then sends the rest, and the panel is settled once it shows no run going.
+    await waitIdle(view);
     await waitFor(async () => (await view.locator('[data-testid="user-message"]').count()) === prompts.length, 'the restored prompts');
     assert.deepEqual(await view.locator('[data-testid="user-message"]').allTextContents(), prompts);
     assert.deepEqual(await view.locator('[data-testid="answer"]').allTextContents(), answers);

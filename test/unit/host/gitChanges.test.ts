@@ -1,5 +1,6 @@
 // The Git changes chip: a real repository's diff (made with git), cut per file,
-// each file under the tools' rules; what a rule excludes is named, never sent.
+// and its new files; each file under the tools' rules; what a rule excludes is
+// named, never sent.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -14,7 +15,8 @@ describe('Git changes', () => {
   let root: string;
   let host: NodeWorkspaceHost;
   const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' });
-  const diffs = (): RepositoryDiff[] => [{ root, staged: git('diff', '--cached'), unstaged: git('diff') }];
+  const untracked = () => git('ls-files', '--others', '--exclude-standard').split('\n').filter(Boolean).map((file) => path.join(root, file));
+  const diffs = (): RepositoryDiff[] => [{ root, staged: git('diff', '--cached'), unstaged: git('diff'), untracked: untracked() }];
 
   before(() => {
     root = makeTempDir('tandem-git-changes-');
@@ -27,7 +29,9 @@ describe('Git changes', () => {
     git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'add', '.');
     git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'start');
     // Excluded only now: a tracked file the user keeps away from the agent.
-    writeFileSync(path.join(root, '.tandemignore'), 'secrets.env\n');
+    writeFileSync(path.join(root, '.tandemignore'), 'secrets.env\n*.key\n');
+    writeFileSync(path.join(root, 'src', 'new.ts'), 'export const added = "NEW-FILE-MARKER";\n');
+    writeFileSync(path.join(root, 'deploy.key'), 'PRIVATE-KEY-MARKER\n');
     writeFileSync(path.join(root, 'src', 'app.ts'), 'export const owner = "Grace";\n');
     writeFileSync(path.join(root, 'secrets.env'), 'TOKEN=second-secret\n');
     unlinkSync(path.join(root, 'src', 'old name.ts'));
@@ -41,7 +45,7 @@ describe('Git changes', () => {
     assert.deepEqual(diffSections(git('diff')).map((section) => section.file), ['secrets.env', 'src/app.ts', 'src/old name.ts']);
   });
 
-  it('sends staged and unstaged changes, a deleted file too; an excluded file is named as left out, its content never sent', async () => {
+  it('sends staged and unstaged changes, a deleted file and new files too; an excluded file is named as left out, its content never sent', async () => {
     const text = await gitChangesAttachment(host, async () => diffs()).read(new AbortController().signal);
     assert.match(text, /^Attached Git changes/);
     assert.match(text, /# Staged[\s\S]*\+Ship on Friday\./);
@@ -49,12 +53,16 @@ describe('Git changes', () => {
     assert.match(text, /deleted file mode[\s\S]*-export const gone = true;/);
     assert.match(text, /\[changes to secrets\.env left out: secrets\.env is excluded by \.tandemignore/);
     assert.doesNotMatch(text, /second-secret|TOKEN=/);
+    // New files are in no diff: they follow, with their text, under the same rules.
+    assert.match(text, /# Not tracked yet[\s\S]*new file src\/new\.ts:\nexport const added = "NEW-FILE-MARKER";/);
+    assert.match(text, /\[new file deploy\.key left out: deploy\.key is excluded by \.tandemignore/);
+    assert.doesNotMatch(text, /PRIVATE-KEY-MARKER/);
   });
 
   it('says plainly when there is nothing to send or Git cannot be asked', async () => {
     const read = (repositories: () => Promise<RepositoryDiff[]>) => gitChangesAttachment(host, repositories).read(new AbortController().signal);
     assert.match(await read(async () => []), /no Git repository is open/);
-    assert.match(await read(async () => [{ root, staged: '', unstaged: '' }]), /no uncommitted changes/);
+    assert.match(await read(async () => [{ root, staged: '', unstaged: '', untracked: [] }]), /there are no uncommitted changes/);
     assert.match(
       await read(async () => {
         throw new Error('Git is turned off in VS Code (git.enabled)');
