@@ -6,7 +6,7 @@
 // changes are left out and named as left out: its content never goes.
 import * as path from 'node:path';
 import { resolveScopedPath, scopeFolders } from './pathScope';
-import { capHeadTail } from './contextContent';
+import { capHeadTail, CONTEXT_ITEM_MAX_CHARS, resolveContextPath } from './contextContent';
 import { readFileText, refuseIgnored } from './workspaceFiles';
 import type { WorkspaceHost } from './workspaceHost';
 
@@ -23,6 +23,10 @@ export interface RepositoryDiff {
 
 /** A new file's text is cut to this many characters: the whole item has one budget. */
 const NEW_FILE_MAX_CHARS = 4_000;
+/** New files' text stops here, leaving room in the item's budget for headings and the names of the rest. */
+const NEW_FILES_BUDGET = CONTEXT_ITEM_MAX_CHARS - 3_000;
+/** At most this many names of new files not shown. */
+const UNSHOWN_NAMES = 40;
 
 interface FileSection {
   /** The path the section changes (the new one for a rename), relative to the repository's root. */
@@ -69,17 +73,28 @@ export async function filteredDiff(host: WorkspaceHost, repositories: readonly R
       }
       if (kept.length > 0) parts.push(`# ${label} (${repository.root})\n${kept.join('\n')}`);
     }
+    // The diff comes first: new files take what the item's budget leaves (less room for the headings), the rest are named.
     const added: string[] = [];
+    const unshown: string[] = [];
+    let used = parts.reduce((sum, part) => sum + part.length + 2, 0);
     for (const file of repository.untracked) {
-      const target = await resolveScopedPath(file, folders);
       try {
-        if (!target.ok) throw new Error(target.message);
-        await refuseIgnored(target, false, 'read');
+        const { target } = await resolveContextPath(host, file);
+        if (used >= NEW_FILES_BUDGET) {
+          unshown.push(target.display);
+          continue;
+        }
         const { text } = await readFileText(host, target);
-        added.push(`new file ${target.display}:\n${capHeadTail(text, NEW_FILE_MAX_CHARS)}`);
+        const block = `new file ${target.display}:\n${capHeadTail(text, Math.min(NEW_FILE_MAX_CHARS, NEW_FILES_BUDGET - used))}`;
+        added.push(block);
+        used += block.length + 2;
       } catch (error) {
         added.push(`[new file ${path.relative(repository.root, file)} left out: ${error instanceof Error ? error.message : String(error)}]`);
       }
+    }
+    if (unshown.length > 0) {
+      const names = unshown.slice(0, UNSHOWN_NAMES).join(', ') + (unshown.length > UNSHOWN_NAMES ? ', …' : '');
+      added.push(`[${unshown.length} more new file${unshown.length === 1 ? '' : 's'} not shown, the item being full (attach one to include it): ${names}]`);
     }
     if (added.length > 0) parts.push(`# Not tracked yet (${repository.root})\n${added.join('\n\n')}`);
   }

@@ -7,7 +7,8 @@ import { mkdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gitChangesAttachment } from '../../../src/host/contextItems';
-import { diffSections, type RepositoryDiff } from '../../../src/tools/diffContent';
+import { CONTEXT_ITEM_MAX_CHARS } from '../../../src/tools/contextContent';
+import { diffSections, filteredDiff, type RepositoryDiff } from '../../../src/tools/diffContent';
 import { NodeWorkspaceHost } from '../../../src/tools/nodeWorkspaceHost';
 import { makeTempDir } from '../tools/workspaceTestKit';
 
@@ -57,6 +58,20 @@ describe('Git changes', () => {
     assert.match(text, /# Not tracked yet[\s\S]*new file src\/new\.ts:\nexport const added = "NEW-FILE-MARKER";/);
     assert.match(text, /\[new file deploy\.key left out: deploy\.key is excluded by \.tandemignore/);
     assert.doesNotMatch(text, /PRIVATE-KEY-MARKER/);
+  });
+
+  it('many new files: the diff stays whole, the new files fill what is left and the rest are named', async () => {
+    const many = Array.from({ length: 8 }, (_, index) => path.join(root, 'src', `generated-${index}.ts`));
+    for (const file of many) writeFileSync(file, `// ${path.basename(file)}\n${'x'.repeat(5_000)}\n`);
+    try {
+      const body = await filteredDiff(host, diffs());
+      assert.ok(body.length <= CONTEXT_ITEM_MAX_CHARS, `within the item's budget, so the item is not cut in the middle: ${body.length}`);
+      assert.match(body, /\+export const owner = "Grace";/, 'the diff is whole');
+      assert.match(body, /new file src\/generated-0\.ts:\n\/\/ generated-0\.ts/, 'the first new files are shown');
+      assert.match(body, /\[\d+ more new files not shown, the item being full \(attach one to include it\): [^\]]*src\/generated-7\.ts[^\]]*\]/);
+    } finally {
+      for (const file of many) unlinkSync(file);
+    }
   });
 
   it('says plainly when there is nothing to send or Git cannot be asked', async () => {
