@@ -142,6 +142,8 @@ const GIT_READY_MS = 10_000;
 
 /** The diffs of the repositories VS Code's Git extension has open (it runs git; the user asked for them by attaching). */
 async function gitRepositoryDiffs(): Promise<RepositoryDiff[]> {
+  // A repository's own Git config can run commands (diff drivers, fsmonitor): in Restricted Mode Git is not asked.
+  if (!vscode.workspace.isTrusted) throw new Error('the folder is not trusted, and Git does not run in Restricted Mode');
   const extension = vscode.extensions.getExtension<GitExtension>('vscode.git');
   if (!extension) throw new Error("VS Code's Git extension is not installed");
   const git = extension.isActive ? extension.exports : await extension.activate();
