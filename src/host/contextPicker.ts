@@ -52,6 +52,10 @@ export class ContextPicker {
         this.attachments.attach(openEditorsAttachment(this.host, openEditorFiles));
         return true;
       case 'gitChanges':
+        if (!vscode.workspace.isTrusted) {
+          void refuseGitInRestrictedMode();
+          return false;
+        }
         this.attachments.attach(gitChangesAttachment(this.host, gitRepositoryDiffs));
         return true;
       case 'file':
@@ -139,6 +143,16 @@ const UNTRACKED = 7;
 
 /** How long to wait for the Git extension to find the workspace's repositories. */
 const GIT_READY_MS = 10_000;
+
+/** Said when Git changes are picked in Restricted Mode, with the way to trust the folder. */
+async function refuseGitInRestrictedMode(): Promise<void> {
+  const manage = 'Manage Workspace Trust';
+  const choice = await vscode.window.showWarningMessage(
+    "Tandem: Git changes are not read in Restricted Mode: a repository's own Git configuration can run commands. Trust the folder to attach them.",
+    manage,
+  );
+  if (choice === manage) await vscode.commands.executeCommand('workbench.trust.manage');
+}
 
 /** The diffs of the repositories VS Code's Git extension has open (it runs git; the user asked for them by attaching). */
 async function gitRepositoryDiffs(): Promise<RepositoryDiff[]> {

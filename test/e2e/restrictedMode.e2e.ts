@@ -7,6 +7,7 @@
 // are ignored without a prompt, and VS Code's settings editor marks them as
 // needing workspace trust (they are declared `restricted`).
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -22,6 +23,7 @@ let server: ScriptedModelServer;
 let session: VsCodeSession | undefined;
 let scratch: string;
 let marker: string;
+let gitMarker: string;
 
 before(async () => {
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-restricted-'));
@@ -33,6 +35,20 @@ before(async () => {
     path.join(workspace, '.vscode', 'settings.json'),
     JSON.stringify({ 'tandem.functionCallModel.baseUrl': 'http://127.0.0.1:9/v1', 'tandem.tools.autoApprove': 'all' }),
   );
+  // A Git repository whose own config runs a command whenever Git reads its status or diff.
+  gitMarker = path.join(scratch, 'marker-git');
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=e2e', '-c', 'user.email=e2e@example.com', ...args], { cwd: workspace, stdio: 'ignore' });
+  git('init', '-q');
+  git('add', 'notes.md');
+  git('commit', '-qm', 'start');
+  fs.writeFileSync(path.join(workspace, 'notes.md'), 'The release is on Friday. Or Monday.\n');
+  const hook = `${JSON.stringify(process.execPath)} -e "require('fs').writeFileSync(process.env.MARKER, 'x')"`;
+  git('config', 'core.fsmonitor', `MARKER=${gitMarker} ${hook}`);
+  git('config', 'diff.external', `MARKER=${gitMarker} ${hook}`);
+  // The trap is armed: Git run here does run it.
+  git('diff');
+  assert.ok(fs.existsSync(gitMarker), "the repository's Git config runs its command");
+  fs.rmSync(gitMarker);
   fs.writeFileSync(
     path.join(workspace, '.vscode', 'mcp.json'),
     JSON.stringify({ servers: { marker: { command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`] } } }),
@@ -52,6 +68,7 @@ before(async () => {
       'tandem.functionCallModel.model': fc,
       'tandem.answerModel.model': answerModel,
       'tandem.agent.mode': 'agent',
+      'git.enabled': true,
     },
   });
 });
@@ -94,6 +111,21 @@ test('an untrusted folder: read-only tools only, no MCP, and the panel says why 
     // itself withholds the folder's values of restricted settings, and the notice says so.
     assert.match(await notice.innerText(), /settings of this workspace that route requests or approve tools are ignored/);
     await session.screenshot('restricted-mode');
+
+    // @ Git changes is refused in Restricted Mode: the repository's config would run its command.
+    const prompt = view.locator('[data-testid="prompt"]');
+    await prompt.click();
+    await prompt.pressSequentially('@git');
+    const option = view.locator('[data-testid="context-option"][data-path="git-changes"]');
+    await option.waitFor({ state: 'visible', timeout: 15_000 });
+    await option.click();
+    const toast = session.page.locator('.notification-toast', { hasText: 'Git changes are not read in Restricted Mode' });
+    await toast.waitFor({ state: 'visible', timeout: 15_000 });
+    await toast.getByRole('button', { name: 'Manage Workspace Trust' }).waitFor({ state: 'visible', timeout: 5_000 });
+    assert.equal(await view.locator('[data-testid="context-chip"][data-path="git-changes"]').count(), 0, 'no Git changes chip');
+    assert.equal(fs.existsSync(gitMarker), false, "the repository's Git config ran no command");
+    await session.page.keyboard.press('Escape');
+    await prompt.fill('');
 
     // VS Code itself marks the folder's value of a restricted setting.
     await session.runCommand('workbench.action.openWorkspaceSettings', 'Preferences: Open Workspace Settings');
