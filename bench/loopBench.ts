@@ -8,18 +8,21 @@
 // ships bundled, not through a TypeScript loader); node_modules stay outside
 // it, loaded as every stack would load them.
 //   TANDEM_BENCH_ROUNDS (default 5), TANDEM_BENCH_RUNS per process (default 7),
-//   TANDEM_BENCH_STACKS (comma list; default every stack in loop/stacks.ts).
+//   TANDEM_BENCH_STACKS (comma list; default every stack in loop/stacks.ts),
+//   TANDEM_BENCH_PACED_RUNS per process (default 3; 0 skips the paced figure).
 import { spawn } from 'node:child_process';
 import { build } from 'esbuild';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { median, updateResults } from './benchResults';
+import { PACED_TOKENS_PER_SECOND } from './loop/conversation';
 import { stacks } from './loop/stacks';
 
 const ROUNDS = Number(process.env['TANDEM_BENCH_ROUNDS'] ?? 5);
 const RUNS = Number(process.env['TANDEM_BENCH_RUNS'] ?? 7);
 const WARMUPS = Number(process.env['TANDEM_BENCH_WARMUPS'] ?? 3);
+const PACED_RUNS = Number(process.env['TANDEM_BENCH_PACED_RUNS'] ?? 3);
 const STACKS = (process.env['TANDEM_BENCH_STACKS'] ?? Object.keys(stacks).join(',')).split(',').filter(Boolean);
 const root = path.resolve(__dirname, '..');
 
@@ -30,6 +33,12 @@ export interface LoopFigures {
   wallMsPerRun: number;
   requestsPerRun: number;
   usCpuPerChunk: number;
+  /**
+   * The same with the long replies streamed at PACED_TOKENS_PER_SECOND, a
+   * chunk per network read as a real model streams (at full speed one read
+   * holds many chunks and shares its cost); null when not measured.
+   */
+  usCpuPerChunkPaced: number | null;
   allocMbPerRun: number;
   /**
    * CPU per run over the floor's, taken round by round (a round's processes
@@ -88,8 +97,8 @@ async function bundleWorker(): Promise<string> {
   return outfile;
 }
 
-function runWorker(worker: string, stack: string, baseUrl: string, runs: number, warmups: number): Promise<LoopFigures> {
-  const child = spawn(process.execPath, ['--expose-gc', worker, stack, baseUrl, String(runs), String(warmups)], {
+function runWorker(worker: string, stack: string, baseUrl: string, runs: number, warmups: number, pacedRuns: number): Promise<LoopFigures> {
+  const child = spawn(process.execPath, ['--expose-gc', worker, stack, baseUrl, String(runs), String(warmups), String(pacedRuns)], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -106,13 +115,13 @@ function runWorker(worker: string, stack: string, baseUrl: string, runs: number,
 }
 
 /** Runs every stack `rounds` times, interleaved; returns the medians per stack. */
-export async function measureLoop(stackNames: readonly string[], rounds: number, runs: number, warmups = 3): Promise<Record<string, LoopFigures>> {
+export async function measureLoop(stackNames: readonly string[], rounds: number, runs: number, warmups = 3, pacedRuns = 0): Promise<Record<string, LoopFigures>> {
   const worker = await bundleWorker();
   const server = await startServer();
   try {
     const samples = new Map<string, LoopFigures[]>(stackNames.map((name) => [name, []]));
     for (let round = 0; round < rounds; round++) {
-      for (const name of stackNames) samples.get(name)!.push(await runWorker(worker, name, server.baseUrl, runs, warmups));
+      for (const name of stackNames) samples.get(name)!.push(await runWorker(worker, name, server.baseUrl, runs, warmups, pacedRuns));
     }
     const result: Record<string, LoopFigures> = {};
     const floor = samples.get('floor');
@@ -124,6 +133,7 @@ export async function measureLoop(stackNames: readonly string[], rounds: number,
         wallMsPerRun: median(figures.map((figure) => figure.wallMsPerRun)),
         requestsPerRun: median(figures.map((figure) => figure.requestsPerRun)),
         usCpuPerChunk: median(figures.map((figure) => figure.usCpuPerChunk)),
+        usCpuPerChunkPaced: pacedRuns > 0 ? median(figures.map((figure) => figure.usCpuPerChunkPaced ?? Number.NaN)) : null,
         allocMbPerRun: median(figures.map((figure) => figure.allocMbPerRun)),
         ...(floor && name !== 'floor'
           ? { cpuRatioToFloor: paired((figure) => figure.cpuMsPerRun), mainThreadRatioToFloor: paired((figure) => figure.mainThreadCpuMsPerRun) }
@@ -139,7 +149,12 @@ export async function measureLoop(stackNames: readonly string[], rounds: number,
 export function loopTable(results: Record<string, LoopFigures>): string {
   const floor = results['floor'];
   const ratio = (value: number, base: number | undefined) => (base ? ` (${(value / base).toFixed(2)}x)` : '');
-  const lines = ['stack          cpu ms/run        main thread ms/run  wall ms/run       requests  µs cpu/chunk (over floor)  alloc MB/run'];
+  const paced = Object.values(results).some((figures) => figures.usCpuPerChunkPaced !== null);
+  const perChunk = (value: number, base: number | null | undefined) =>
+    `${value.toFixed(1)}${typeof base === 'number' ? ` (${value - base >= 0 ? '+' : ''}${(value - base).toFixed(1)})` : ''}`;
+  const lines = [
+    `stack          cpu ms/run        main thread ms/run  wall ms/run       requests  µs cpu/chunk (over floor)  ${paced ? `paced, ${PACED_TOKENS_PER_SECOND}/s         ` : ''}alloc MB/run`,
+  ];
   for (const [name, figures] of Object.entries(results)) {
     lines.push(
       [
@@ -152,7 +167,8 @@ export function loopTable(results: Record<string, LoopFigures>): string {
         ).padEnd(20),
         `${figures.wallMsPerRun.toFixed(2)}${ratio(figures.wallMsPerRun, floor?.wallMsPerRun)}`.padEnd(18),
         String(figures.requestsPerRun).padEnd(10),
-        `${figures.usCpuPerChunk.toFixed(1)}${floor ? ` (${(figures.usCpuPerChunk - floor.usCpuPerChunk >= 0 ? '+' : '')}${(figures.usCpuPerChunk - floor.usCpuPerChunk).toFixed(1)})` : ''}`.padEnd(27),
+        perChunk(figures.usCpuPerChunk, floor?.usCpuPerChunk).padEnd(27),
+        paced ? (figures.usCpuPerChunkPaced === null ? 'n/a' : perChunk(figures.usCpuPerChunkPaced, floor?.usCpuPerChunkPaced)).padEnd(25) : '',
         figures.allocMbPerRun.toFixed(2),
       ].join(''),
     );
@@ -170,8 +186,11 @@ export function loopTable(results: Record<string, LoopFigures>): string {
 }
 
 async function main(): Promise<void> {
-  console.log(`loop: ${STACKS.join(', ')}; ${ROUNDS} interleaved rounds of one process per stack, ${RUNS} runs each (after warm-up)`);
-  const results = await measureLoop(STACKS, ROUNDS, RUNS, WARMUPS);
+  console.log(
+    `loop: ${STACKS.join(', ')}; ${ROUNDS} interleaved rounds of one process per stack, ${RUNS} runs each (after warm-up)` +
+      (PACED_RUNS > 0 ? ` and ${PACED_RUNS} with the long replies paced at ${PACED_TOKENS_PER_SECOND} tokens/s` : ''),
+  );
+  const results = await measureLoop(STACKS, ROUNDS, RUNS, WARMUPS, PACED_RUNS);
   console.log(loopTable(results));
   updateResults('loop', results);
 }

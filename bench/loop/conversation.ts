@@ -15,17 +15,26 @@ export function lookup(key: string): string {
   return `The value stored under ${key} is ${key.toUpperCase()}-${key.length * 7} (checked in the inventory table).`;
 }
 
+/** The pace of the bench's paced replies (the panel bench's): a chunk per network read. */
+export const PACED_TOKENS_PER_SECOND = 2000;
+
 /** Words of the final reply; `long` makes the per-chunk cost measurable. */
 export function replyText(words: number): string {
   return Array.from({ length: words }, (_, index) => `word${index}`).join(' ');
 }
 
-/** Turns for one run: the tool rounds, then `replies` text replies (Tandem's answer model asks once more). */
-export function turnsForRun(replies: number, words: number): ScriptedTurn[] {
+/**
+ * Turns for one run: the tool rounds, then `replies` text replies (Tandem's
+ * answer model asks once more). With `tokensPerSecond` the replies stream at
+ * that pace, a chunk per network read as from a real model, instead of all at
+ * once (where one read holds many chunks and the cost per read is shared).
+ */
+export function turnsForRun(replies: number, words: number, tokensPerSecond?: number): ScriptedTurn[] {
   const turns: ScriptedTurn[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     turns.push({ toolCalls: [{ name: TOOL_NAME, arguments: { key: `k${round}` } }], usage: { prompt_tokens: 100, completion_tokens: 10 } });
   }
-  for (let reply = 0; reply < replies; reply++) turns.push({ content: replyText(words), usage: { prompt_tokens: 200, completion_tokens: words } });
+  const pace = tokensPerSecond ? { tokensPerSecond } : {};
+  for (let reply = 0; reply < replies; reply++) turns.push({ content: replyText(words), usage: { prompt_tokens: 200, completion_tokens: words }, ...pace });
   return turns;
 }

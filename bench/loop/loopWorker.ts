@@ -1,15 +1,15 @@
 // One stack in its own process: runs the benchmark conversation `runs` times
 // after a warm-up and prints JSON medians. The scripted server runs in
 // another process, so the CPU measured here is the stack's alone.
-//   node --expose-gc --import tsx bench/loop/loopWorker.ts <stack> <baseUrl> <runs> [warm-ups]
+//   node --expose-gc --import tsx bench/loop/loopWorker.ts <stack> <baseUrl> <runs> [warm-ups] [paced runs]
 // (bench/loopBench.ts runs it as an esbuild bundle, as the extension ships).
 import { performance } from 'node:perf_hooks';
 import { GCProfiler } from 'node:v8';
-import { turnsForRun } from './conversation';
+import { PACED_TOKENS_PER_SECOND, turnsForRun } from './conversation';
 import { mainThreadCpuMs } from './mainThreadCpu';
 import { stacks } from './stacks';
 
-const [stackName = '', baseUrl = '', runsText = '5', warmupsText = '3'] = process.argv.slice(2);
+const [stackName = '', baseUrl = '', runsText = '5', warmupsText = '3', pacedRunsText = '0'] = process.argv.slice(2);
 const stack = stacks[stackName];
 if (!stack) throw new Error(`unknown stack ${stackName}; known: ${Object.keys(stacks).join(', ')}`);
 const runs = Number(runsText);
@@ -33,8 +33,8 @@ interface Sample {
   allocMb: number;
 }
 
-async function once(words: number): Promise<Sample> {
-  await control('turns', turnsForRun(stack!.replies, words));
+async function once(words: number, tokensPerSecond?: number): Promise<Sample> {
+  await control('turns', turnsForRun(stack!.replies, words, tokensPerSecond));
   const before = ((await control('requests')) as unknown[]).length;
   collect();
   // The forced collection leaves sweeping to V8's helper threads, which
@@ -81,10 +81,14 @@ async function main(): Promise<void> {
     short.push(await once(SHORT));
     long.push(await once(LONG));
   }
+  // Paced runs take a second per reply: a few, after the others.
+  const paced: Sample[] = [];
+  for (let run = 0; run < Number(pacedRunsText); run++) paced.push(await once(LONG, PACED_TOKENS_PER_SECOND));
   const cpuShort = median(short.map((sample) => sample.cpuMs));
-  const cpuLong = median(long.map((sample) => sample.cpuMs));
   // Every text reply of the long run (the stack's `replies`, one word per chunk) streams LONG - SHORT more chunks.
-  const usCpuPerChunk = ((cpuLong - cpuShort) * 1000) / (stack!.replies * (LONG - SHORT));
+  const perChunk = (samples: Sample[]) => ((median(samples.map((sample) => sample.cpuMs)) - cpuShort) * 1000) / (stack!.replies * (LONG - SHORT));
+  const usCpuPerChunk = perChunk(long);
+  const usCpuPerChunkPaced = paced.length > 0 ? perChunk(paced) : null;
   process.stdout.write(
     `${JSON.stringify({
       cpuMsPerRun: cpuShort,
@@ -92,6 +96,7 @@ async function main(): Promise<void> {
       wallMsPerRun: median(short.map((sample) => sample.wallMs)),
       requestsPerRun: median(short.map((sample) => sample.requests)),
       usCpuPerChunk,
+      usCpuPerChunkPaced,
       allocMbPerRun: median(short.map((sample) => sample.allocMb)),
     })}\n`,
   );
