@@ -8,7 +8,7 @@
 // catches up, instead of a backlog of small messages worked through long
 // after the stall. So the pace is one message a frame while the browser keeps
 // up, and its own pace when it is loaded. (Why one frame and one message:
-// README, Performance, "Streaming to the screen"; sending twice a frame, or
+// docs/performance-log.md, "Streaming to the screen"; sending twice a frame, or
 // as soon as answered, measured no better at p99.)
 // No vscode import: the transport is injected, so this is tested in Node.
 import type { AgentEvent } from '../protocol/agentEvents';
