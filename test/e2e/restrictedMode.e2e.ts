@@ -122,6 +122,8 @@ test('an untrusted folder: read-only tools only, no MCP, and the panel says why 
     const toast = session.page.locator('.notification-toast', { hasText: 'Git changes are not read in Restricted Mode' });
     await toast.waitFor({ state: 'visible', timeout: 15_000 });
     await toast.getByRole('button', { name: 'Manage Workspace Trust' }).waitFor({ state: 'visible', timeout: 5_000 });
+    await session.page.waitForTimeout(400); // the toast slides in
+    await session.screenshot('restricted-mode-git-refused');
     assert.equal(await view.locator('[data-testid="context-chip"][data-path="git-changes"]').count(), 0, 'no Git changes chip');
     assert.equal(fs.existsSync(gitMarker), false, "the repository's Git config ran no command");
     await session.page.keyboard.press('Escape');
