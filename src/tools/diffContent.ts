@@ -3,7 +3,9 @@
 // does not track yet (no diff has them) with their text; each file checked
 // under the same rules as any attached path (inside a workspace folder, not in
 // .git, not excluded by .gitignore or .tandemignore). An excluded file's
-// changes are left out and named as left out: its content never goes.
+// changes are left out and named as left out: its content never goes. The
+// item has one budget: files' changes come whole while they fit, the next is
+// cut at a line, the rest are named, so nothing is cut mid-hunk unsaid.
 import * as path from 'node:path';
 import { resolveScopedPath, scopeFolders } from './pathScope';
 import { capHeadTail, CONTEXT_ITEM_MAX_CHARS, resolveContextPath } from './contextContent';
@@ -27,6 +29,10 @@ const NEW_FILE_MAX_CHARS = 4_000;
 const NEW_FILES_BUDGET = CONTEXT_ITEM_MAX_CHARS - 3_000;
 /** At most this many names of new files not shown. */
 const UNSHOWN_NAMES = 40;
+/** The diff stops here, leaving room for the headings and the names of the files not shown. */
+const DIFF_BUDGET = CONTEXT_ITEM_MAX_CHARS - 2_000;
+/** A file's changes larger than what is left are cut to it when at least this much is left; else only named. */
+const LEAST_CUT_SECTION = 1_500;
 
 interface FileSection {
   /** The path the section changes (the new one for a rename), relative to the repository's root. */
@@ -57,19 +63,35 @@ function pathOf(names: string): string {
 export async function filteredDiff(host: WorkspaceHost, repositories: readonly RepositoryDiff[]): Promise<string> {
   const folders = await scopeFolders(host.folders());
   const parts: string[] = [];
+  // Files whose changes come whole while the diff has room: the model never reads half a hunk, and knows what it did not see.
+  let diffUsed = 0;
   for (const repository of repositories) {
     for (const [label, diff] of [['Staged', repository.staged], ['Not staged', repository.unstaged]] as const) {
       const kept: string[] = [];
+      const unshown: string[] = [];
       for (const section of diffSections(diff)) {
         const target = await resolveScopedPath(path.join(repository.root, section.file), folders);
+        let text: string;
         try {
           if (!target.ok) throw new Error(target.message);
           // A deleted file is checked by its path alone.
           await refuseIgnored(target, false, 'read');
-          kept.push(section.text);
+          const room = DIFF_BUDGET - diffUsed;
+          if (section.text.length < room) text = section.text;
+          else if (room >= LEAST_CUT_SECTION) text = firstLines(section.text, room);
+          else {
+            unshown.push(section.file);
+            continue;
+          }
         } catch (error) {
-          kept.push(`[changes to ${section.file} left out: ${error instanceof Error ? error.message : String(error)}]`);
+          text = `[changes to ${section.file} left out: ${error instanceof Error ? error.message : String(error)}]`;
         }
+        kept.push(text);
+        diffUsed += text.length + 1;
+      }
+      if (unshown.length > 0) {
+        const names = unshown.slice(0, UNSHOWN_NAMES).join(', ') + (unshown.length > UNSHOWN_NAMES ? ', …' : '');
+        kept.push(`[changes to ${unshown.length} more file${unshown.length === 1 ? '' : 's'} not shown, the item being full: ${names}]`);
       }
       if (kept.length > 0) parts.push(`# ${label} (${repository.root})\n${kept.join('\n')}`);
     }
@@ -99,4 +121,14 @@ export async function filteredDiff(host: WorkspaceHost, repositories: readonly R
     if (added.length > 0) parts.push(`# Not tracked yet (${repository.root})\n${added.join('\n\n')}`);
   }
   return parts.join('\n\n');
+}
+
+/** The whole lines of `text` that fit in `max` characters, and how many lines were left. */
+function firstLines(text: string, max: number): string {
+  const lines = text.split('\n');
+  let length = 0;
+  let count = 0;
+  // Room for the closing note.
+  while (count < lines.length && length + lines[count]!.length + 1 <= max - 100) length += lines[count++]!.length + 1;
+  return `${lines.slice(0, count).join('\n')}\n[… ${lines.length - count} more lines of this file's changes not shown, the item being full]`;
 }
