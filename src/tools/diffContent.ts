@@ -25,12 +25,13 @@ export interface RepositoryDiff {
 
 /** A new file's text is cut to this many characters: the whole item has one budget. */
 const NEW_FILE_MAX_CHARS = 4_000;
-/** New files' text stops here, leaving room in the item's budget for headings and the names of the rest. */
-const NEW_FILES_BUDGET = CONTEXT_ITEM_MAX_CHARS - 3_000;
-/** At most this many names of new files not shown. */
-const UNSHOWN_NAMES = 40;
-/** The diff stops here, leaving room for the headings and the names of the files not shown. */
-const DIFF_BUDGET = CONTEXT_ITEM_MAX_CHARS - 2_000;
+/**
+ * The diff, then new files' text, stop here: what is left of the item's
+ * budget holds the headings and the two lists of files not shown.
+ */
+const CONTENT_BUDGET = CONTEXT_ITEM_MAX_CHARS - 3_000;
+/** Each list of files not shown names files up to this many characters. */
+const NAMES_MAX_CHARS = 1_000;
 /** A file's changes larger than what is left are cut to it when at least this much is left; else only named. */
 const LEAST_CUT_SECTION = 1_500;
 
@@ -76,7 +77,7 @@ export async function filteredDiff(host: WorkspaceHost, repositories: readonly R
           if (!target.ok) throw new Error(target.message);
           // A deleted file is checked by its path alone.
           await refuseIgnored(target, false, 'read');
-          const room = DIFF_BUDGET - diffUsed;
+          const room = CONTENT_BUDGET - diffUsed;
           if (section.text.length < room) text = section.text;
           else if (room >= LEAST_CUT_SECTION) text = firstLines(section.text, room);
           else {
@@ -89,10 +90,7 @@ export async function filteredDiff(host: WorkspaceHost, repositories: readonly R
         kept.push(text);
         diffUsed += text.length + 1;
       }
-      if (unshown.length > 0) {
-        const names = unshown.slice(0, UNSHOWN_NAMES).join(', ') + (unshown.length > UNSHOWN_NAMES ? ', …' : '');
-        kept.push(`[changes to ${unshown.length} more file${unshown.length === 1 ? '' : 's'} not shown, the item being full: ${names}]`);
-      }
+      if (unshown.length > 0) kept.push(`[changes to ${unshown.length} more file${unshown.length === 1 ? '' : 's'} not shown, the item being full: ${names(unshown)}]`);
       if (kept.length > 0) parts.push(`# ${label} (${repository.root})\n${kept.join('\n')}`);
     }
     // The diff comes first: new files take what the item's budget leaves (less room for the headings), the rest are named.
@@ -102,12 +100,12 @@ export async function filteredDiff(host: WorkspaceHost, repositories: readonly R
     for (const file of repository.untracked) {
       try {
         const { target } = await resolveContextPath(host, file);
-        if (used >= NEW_FILES_BUDGET) {
+        if (used >= CONTENT_BUDGET) {
           unshown.push(target.display);
           continue;
         }
         const { text } = await readFileText(host, target);
-        const block = `new file ${target.display}:\n${capHeadTail(text, Math.min(NEW_FILE_MAX_CHARS, NEW_FILES_BUDGET - used))}`;
+        const block = `new file ${target.display}:\n${capHeadTail(text, Math.min(NEW_FILE_MAX_CHARS, CONTENT_BUDGET - used))}`;
         added.push(block);
         used += block.length + 2;
       } catch (error) {
@@ -115,8 +113,7 @@ export async function filteredDiff(host: WorkspaceHost, repositories: readonly R
       }
     }
     if (unshown.length > 0) {
-      const names = unshown.slice(0, UNSHOWN_NAMES).join(', ') + (unshown.length > UNSHOWN_NAMES ? ', …' : '');
-      added.push(`[${unshown.length} more new file${unshown.length === 1 ? '' : 's'} not shown, the item being full (attach one to include it): ${names}]`);
+      added.push(`[${unshown.length} more new file${unshown.length === 1 ? '' : 's'} not shown, the item being full (attach one to include it): ${names(unshown)}]`);
     }
     if (added.length > 0) parts.push(`# Not tracked yet (${repository.root})\n${added.join('\n\n')}`);
   }
@@ -131,4 +128,14 @@ function firstLines(text: string, max: number): string {
   // Room for the closing note.
   while (count < lines.length && length + lines[count]!.length + 1 <= max - 100) length += lines[count++]!.length + 1;
   return `${lines.slice(0, count).join('\n')}\n[… ${lines.length - count} more lines of this file's changes not shown, the item being full]`;
+}
+
+/** File names, comma-separated, as many as fit in NAMES_MAX_CHARS. */
+function names(files: readonly string[]): string {
+  let text = '';
+  for (const [index, file] of files.entries()) {
+    if (text.length + file.length + 2 > NAMES_MAX_CHARS) return `${text}, … (${files.length - index} more)`;
+    text += index === 0 ? file : `, ${file}`;
+  }
+  return text;
 }

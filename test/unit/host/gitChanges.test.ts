@@ -77,7 +77,7 @@ describe('Git changes', () => {
   it('a large diff: whole files while they fit, the next cut at a line, the rest named; never cut in the middle of the item', async () => {
     const big = makeTempDir('tandem-git-large-');
     const run = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: big, encoding: 'utf8' });
-    const lines = (marker: string) => Array.from({ length: 45 }, (_, line) => `${marker} line ${line} ${'.'.repeat(40)}`).join('\n') + '\n';
+    const lines = (marker: string) => Array.from({ length: 40 }, (_, line) => `${marker} line ${line} ${'.'.repeat(40)}`).join('\n') + '\n';
     try {
       const files = Array.from({ length: 8 }, (_, index) => `part-${index}.txt`);
       for (const file of files) writeFileSync(path.join(big, file), lines(`${file} old`));
@@ -87,9 +87,9 @@ describe('Git changes', () => {
       for (const file of files) writeFileSync(path.join(big, file), lines(`${file} new`));
       const body = await filteredDiff(new NodeWorkspaceHost({ folders: [big] }), [{ root: big, staged: '', unstaged: run('diff'), untracked: [] }]);
       assert.ok(body.length <= CONTEXT_ITEM_MAX_CHARS, `within the item's budget: ${body.length}`);
-      // Each file's changes are ~6,000 characters: two whole, the third cut at a line, the rest named.
-      assert.match(body, /\+part-0\.txt new line 44 \.+\n/);
-      assert.match(body, /\+part-1\.txt new line 44 \.+\n/);
+      // Each file's changes are ~5,300 characters: two whole, the third cut at a line, the rest named.
+      assert.match(body, /\+part-0\.txt new line 39 \.+\n/);
+      assert.match(body, /\+part-1\.txt new line 39 \.+\n/);
       assert.match(body, /diff --git a\/part-2\.txt b\/part-2\.txt[\s\S]*\n\[… \d+ more lines of this file's changes not shown, the item being full\]/);
       assert.doesNotMatch(body, /part-2\.txt new line 59/);
       assert.match(body, /\[changes to 5 more files not shown, the item being full: part-3\.txt, part-4\.txt, part-5\.txt, part-6\.txt, part-7\.txt\]/);
