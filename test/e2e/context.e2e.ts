@@ -16,7 +16,7 @@ import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { launchVsCode, type VsCodeSession } from './harness';
-import { failureReporter, openFileInEditor, waitFor } from './viewSteps';
+import { failureReporter, openFileInEditor, pickContextItem, waitFor } from './viewSteps';
 
 const model = 'context-model';
 let server: ScriptedModelServer;
@@ -112,11 +112,7 @@ test('@ attaches the Git changes: the uncommitted diff and the new file go with 
   guarded('git-changes', async () => {
     const view = await session.webview();
     const prompt = view.locator('[data-testid="prompt"]');
-    await prompt.click();
-    await prompt.pressSequentially('Review @git');
-    const option = view.locator('[data-testid="context-option"][data-path="git-changes"]');
-    await option.waitFor({ state: 'visible', timeout: 15_000 });
-    await option.click();
+    await pickContextItem(view, 'Review @git', 'git-changes');
     await view.locator('[data-testid="context-chip"][data-path="git-changes"]').waitFor({ state: 'visible', timeout: 10_000 });
     server.push({ model, content: 'The release moved to Friday.' });
     await prompt.pressSequentially('these.');

@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { launchVsCode, type VsCodeSession } from './harness';
+import { pickContextItem } from './viewSteps';
 
 const fc = 'restricted-fc';
 const answerModel = 'restricted-answer';
@@ -113,12 +114,7 @@ test('an untrusted folder: read-only tools only, no MCP, and the panel says why 
     await session.screenshot('restricted-mode');
 
     // @ Git changes is refused in Restricted Mode: the repository's config would run its command.
-    const prompt = view.locator('[data-testid="prompt"]');
-    await prompt.click();
-    await prompt.pressSequentially('@git');
-    const option = view.locator('[data-testid="context-option"][data-path="git-changes"]');
-    await option.waitFor({ state: 'visible', timeout: 15_000 });
-    await option.click();
+    await pickContextItem(view, '@git', 'git-changes');
     const toast = session.page.locator('.notification-toast', { hasText: 'Git changes are not read in Restricted Mode' });
     await toast.waitFor({ state: 'visible', timeout: 15_000 });
     await toast.getByRole('button', { name: 'Manage Workspace Trust' }).waitFor({ state: 'visible', timeout: 5_000 });
@@ -127,7 +123,7 @@ test('an untrusted folder: read-only tools only, no MCP, and the panel says why 
     assert.equal(await view.locator('[data-testid="context-chip"][data-path="git-changes"]').count(), 0, 'no Git changes chip');
     assert.equal(fs.existsSync(gitMarker), false, "the repository's Git config ran no command");
     await session.page.keyboard.press('Escape');
-    await prompt.fill('');
+    await view.locator('[data-testid="prompt"]').fill('');
 
     // VS Code itself marks the folder's value of a restricted setting.
     await session.runCommand('workbench.action.openWorkspaceSettings', 'Preferences: Open Workspace Settings');

@@ -1,5 +1,5 @@
 // Steps the e2e files share: polling for a condition, sending a question from
-// the panel's prompt box, waiting for a run to end, and keeping a screenshot
+// the panel's prompt box, picking an @ item, waiting for a run to end, and keeping a screenshot
 // and the logs of a failed test.
 import type { Frame, Locator } from 'playwright-core';
 import { openTandemWebview, type VsCodeSession } from './harness';
@@ -26,6 +26,16 @@ export async function send(view: Frame, question: string): Promise<void> {
   await prompt.fill(question);
   await prompt.press('Enter');
   await waitFor(async () => (await messages.count()) > before, `"${question}" to show as sent`, 30_000);
+}
+
+/** Types `typed` (an `@` word) into the prompt box and clicks the picker's item for `itemPath`. */
+export async function pickContextItem(view: Frame, typed: string, itemPath: string): Promise<void> {
+  const prompt = view.locator('[data-testid="prompt"]');
+  await prompt.click();
+  await prompt.pressSequentially(typed);
+  const option = view.locator(`[data-testid="context-option"][data-path="${itemPath}"]`);
+  await option.waitFor({ state: 'visible', timeout: 15_000 });
+  await option.click();
 }
 
 /** Waits until the panel says no run is in progress. */
