@@ -114,6 +114,7 @@ test('@ attaches the Git changes: the uncommitted diff and the new file go with 
     const prompt = view.locator('[data-testid="prompt"]');
     await pickContextItem(view, 'Review @git', 'git-changes');
     await view.locator('[data-testid="context-chip"][data-path="git-changes"]').waitFor({ state: 'visible', timeout: 10_000 });
+    await session.screenshot('context-git-changes-chip');
     server.push({ model, content: 'The release moved to Friday.' });
     await prompt.pressSequentially('these.');
     await prompt.press('Enter');
