@@ -18,7 +18,7 @@ export interface RunWindows {
   current(role: ModelRole): ContextWindow;
   /** Waits (bounded by the /models lookup's own timeout) for the endpoint's answer. */
   settled(role: ModelRole): Promise<ContextWindow>;
-  /** For a model the server has not loaded (`unloadedOnOllama`): loads it and learns its window; once a run per role. */
+  /** For a model the server has not loaded (`unloadedOnOllama`): loads it and learns its window; once a run per model (both roles may share it). */
   load(role: ModelRole, signal: AbortSignal): Promise<ContextWindow>;
 }
 
@@ -41,14 +41,21 @@ export function attachContextMeter(
     );
   }
   const loading = {} as Partial<Record<ModelRole, Promise<ContextWindow>>>;
+  // Both roles on one model of one server: one load serves both.
+  const loads = new Map<string, Promise<ContextWindow>>();
   const runWindows: RunWindows = {
     current: (role) => windows[role],
     settled: (role) => settled[role],
     load: (role, signal) => {
       if (loading[role]) return loading[role];
-      const loaded = settled[role].then((known) =>
-        known.unloadedOnOllama ? loadAndResolve(models[role], signal).then((found) => (windows[role] = found), () => known) : known,
-      );
+      const settings = models[role];
+      const key = `${settings.baseUrl}\n${settings.model}`;
+      const loaded = settled[role].then((known) => {
+        if (!known.unloadedOnOllama) return known;
+        let load = loads.get(key);
+        if (!load) loads.set(key, (load = loadAndResolve(settings, signal)));
+        return load.then((found) => (windows[role] = found), () => known);
+      });
       settled[role] = loading[role] = loaded;
       return loaded;
     },

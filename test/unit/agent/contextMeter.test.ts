@@ -5,6 +5,9 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { ContextPayload, NoticePayload } from '../../../src/protocol/agentEvents';
+import { attachContextMeter } from '../../../src/agent/contextMeter';
+import { RunEmitter } from '../../../src/agent/runEmitter';
+import { UsageTracker } from '../../../src/agent/usageTracker';
 import { knownContextWindow, loadedContextWindow, resolveContextWindow, windowFromModelEntry, FALLBACK_CONTEXT_WINDOW } from '../../../src/models/contextWindow';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../fixtures/scriptedModelServer';
 import { customValues, runScripted, settingsFor, TableTool } from './agentTestSupport';
@@ -123,6 +126,19 @@ describe('context meter', () => {
     assert.match(JSON.stringify(first?.messages), /esbuild bundles/, 'its summary stands in for it');
     const meters = customValues<ContextPayload>(run.events, 'tandem.context');
     assert.deepEqual([meters[0]?.window, meters[0]?.windowSource], [2048, 'server']);
+  });
+
+  it('Ollama: both roles on one model it has not loaded: loaded once, and both learn the window it got', async () => {
+    const model = await serve({ turns: [], ollama: { windows: { 'qwen2.5:7b': 4096 } } });
+    const settings = { ...settingsFor(model).functionCallModel, model: 'qwen2.5:7b' };
+    const windows = attachContextMeter(new UsageTracker('qwen2.5:7b', 'qwen2.5:7b', {}), new RunEmitter(() => undefined), { 'function-call': settings, answer: { ...settings } });
+    const signal = new AbortController().signal;
+    assert.equal((await windows.settled('answer')).unloadedOnOllama, true, 'not loaded at first');
+    const [first, second] = await Promise.all([windows.load('function-call', signal), windows.load('answer', signal)]);
+    assert.deepEqual([first.tokens, first.source, second.tokens, second.source], [4096, 'server', 4096, 'server']);
+    assert.equal((await windows.load('answer', signal)).tokens, 4096);
+    assert.deepEqual(model.ollamaLoads.map((load) => load.model), ['qwen2.5:7b'], 'one load for the one model');
+    assert.equal(windows.current('answer').tokens, 4096);
   });
 
   it('Ollama with the model not loaded yet: the table, asked again next time; a server without /api/ps is asked once, one that does not answer not for a while', async () => {
