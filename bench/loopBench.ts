@@ -1,22 +1,30 @@
 // `npm run bench` (loop part): the same scripted five-round tool conversation
-// run by each stack, one process per stack, stacks interleaved over several
-// rounds; each figure is the median over rounds of each process's medians,
-// reported beside its ratio to the floor (the raw openai SDK making the same
-// requests with no agent logic). The scripted model server runs in its own
-// process so its CPU is not counted. Every worker runs one esbuild bundle of
+// run by each stack, one process per stack. Each round starts a fresh process
+// per stack and keeps them all alive while it asks them for runs in turn, one
+// run each, the order rotating: the machine's speed drifts by more than the
+// margins measured (up to 2x in a day here, ±15% between processes a minute
+// apart), and runs taken back to back share its state. Each figure is the
+// median over rounds of each process's medians; the ratio to the floor (the
+// raw openai SDK making the same requests with no agent logic) is taken run
+// by run, each run against the floor's run of the same turn. The scripted
+// model server runs in its own process so its CPU is not counted. Every worker runs one esbuild bundle of
 // bench/loop/loopWorker.ts, built as the extension's own host.js is (Tandem
 // ships bundled, not through a TypeScript loader); node_modules stay outside
 // it, loaded as every stack would load them.
 //   TANDEM_BENCH_ROUNDS (default 5), TANDEM_BENCH_RUNS per process (default 7),
+//   TANDEM_BENCH_WARMUPS per process (default 3; a short and a long run each),
 //   TANDEM_BENCH_STACKS (comma list; default every stack in loop/stacks.ts),
 //   TANDEM_BENCH_PACED_RUNS per process (default 3; 0 skips the paced figure).
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
 import { build } from 'esbuild';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { median, updateResults } from './benchResults';
-import { PACED_TOKENS_PER_SECOND } from './loop/conversation';
+import { LONG_WORDS, PACED_TOKENS_PER_SECOND, SHORT_WORDS } from './loop/conversation';
+import type { RunSample } from './loop/loopWorker';
 import { stacks } from './loop/stacks';
 
 const ROUNDS = Number(process.env['TANDEM_BENCH_ROUNDS'] ?? 5);
@@ -41,9 +49,10 @@ export interface LoopFigures {
   usCpuPerChunkPaced: number | null;
   allocMbPerRun: number;
   /**
-   * CPU per run over the floor's, taken round by round (a round's processes
-   * run within a minute of each other here, so the machine's slower drift
-   * mostly cancels): the median over rounds and its range. Absent for the floor.
+   * CPU per short run over the floor's, run by run (each against the floor's
+   * run of the same turn, taken a fraction of a second apart): the median
+   * over every measured run of every round, and the middle half of them.
+   * Absent for the floor.
    */
   cpuRatioToFloor?: RatioSpread;
   mainThreadRatioToFloor?: RatioSpread;
@@ -51,12 +60,22 @@ export interface LoopFigures {
 
 export interface RatioSpread {
   median: number;
-  min: number;
-  max: number;
+  /** The first and third quartiles. */
+  q1: number;
+  q3: number;
+  /** How many paired runs. */
+  pairs: number;
+}
+
+function quantile(sorted: readonly number[], share: number): number {
+  const at = (sorted.length - 1) * share;
+  const below = Math.floor(at);
+  return sorted[below]! + (sorted[Math.min(below + 1, sorted.length - 1)]! - sorted[below]!) * (at - below);
 }
 
 function spread(values: readonly number[]): RatioSpread {
-  return { median: median(values), min: Math.min(...values), max: Math.max(...values) };
+  const sorted = [...values].sort((a, b) => a - b);
+  return { median: median(sorted), q1: quantile(sorted, 0.25), q3: quantile(sorted, 0.75), pairs: sorted.length };
 }
 
 export function startServer(): Promise<{ baseUrl: string; stop: () => void }> {
@@ -97,47 +116,130 @@ async function bundleWorker(): Promise<string> {
   return outfile;
 }
 
-function runWorker(worker: string, stack: string, baseUrl: string, runs: number, warmups: number, pacedRuns: number): Promise<LoopFigures> {
-  const child = spawn(process.execPath, ['--expose-gc', worker, stack, baseUrl, String(runs), String(warmups), String(pacedRuns)], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  let errors = '';
-  child.stdout.on('data', (data: Buffer) => (output += data.toString()));
-  child.stderr.on('data', (data: Buffer) => (errors += data.toString()));
-  return new Promise((resolve, reject) => {
-    child.on('exit', (code) => {
-      if (code === 0) resolve(JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as LoopFigures);
-      else reject(new Error(`${stack} worker failed (${code}): ${errors.slice(-2000)}`));
+type RunKind = 'short' | 'long' | 'paced';
+
+/** One stack's worker process, kept alive for a round and asked for one run at a time. */
+class StackProcess {
+  private readonly child: ChildProcessByStdio<Writable, Readable, Readable>;
+  private waiting: { resolve: (sample: RunSample) => void; reject: (error: Error) => void } | undefined;
+  private errors = '';
+  private exited: Error | undefined;
+
+  constructor(
+    worker: string,
+    readonly stack: string,
+    baseUrl: string,
+  ) {
+    this.child = spawn(process.execPath, ['--expose-gc', worker, stack, baseUrl], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+    createInterface({ input: this.child.stdout }).on('line', (line) => {
+      const sample = JSON.parse(line) as RunSample;
+      // JSON has no NaN: the main thread's CPU where it is not measured.
+      sample.mainThreadCpuMs ??= Number.NaN;
+      this.waiting?.resolve(sample);
+      this.waiting = undefined;
     });
-  });
+    this.child.stderr.on('data', (data: Buffer) => (this.errors += data.toString()));
+    this.child.on('exit', (code) => {
+      this.exited = new Error(`${stack} worker exited (${code}): ${this.errors.slice(-2000)}`);
+      this.waiting?.reject(this.exited);
+    });
+  }
+
+  run(kind: RunKind): Promise<RunSample> {
+    if (this.exited) return Promise.reject(this.exited);
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+      this.child.stdin.write(`${kind}\n`);
+    });
+  }
+
+  close(): void {
+    this.child.stdin.end();
+  }
 }
 
-/** Runs every stack `rounds` times, interleaved; returns the medians per stack. */
+interface RoundSamples {
+  short: RunSample[];
+  long: RunSample[];
+  paced: RunSample[];
+}
+
+/** One round: a fresh process per stack, asked for runs in turn (one each per turn, the order rotating). */
+async function measureRound(worker: string, baseUrl: string, stackNames: readonly string[], runs: number, warmups: number, pacedRuns: number): Promise<Map<string, RoundSamples>> {
+  const processes = stackNames.map((name) => new StackProcess(worker, name, baseUrl));
+  const samples = new Map<string, RoundSamples>(stackNames.map((name) => [name, { short: [], long: [], paced: [] }]));
+  let turnNumber = 0;
+  const turn = async (kind: RunKind, keep: boolean) => {
+    const first = turnNumber++ % processes.length;
+    for (const stackProcess of [...processes.slice(first), ...processes.slice(0, first)]) {
+      const sample = await stackProcess.run(kind);
+      if (keep) samples.get(stackProcess.stack)![kind].push(sample);
+    }
+  };
+  try {
+    for (let warm = 0; warm < warmups; warm++) {
+      await turn('short', false);
+      await turn('long', false);
+    }
+    for (let run = 0; run < runs; run++) {
+      await turn('short', true);
+      await turn('long', true);
+    }
+    // Paced runs take a second per reply: a few, after the others.
+    for (let run = 0; run < pacedRuns; run++) await turn('paced', true);
+  } finally {
+    for (const stackProcess of processes) stackProcess.close();
+  }
+  return samples;
+}
+
+/** A process's figures from its samples: medians of the short runs; per chunk, the long runs' extra CPU over the short's. */
+function processFigures(samples: RoundSamples, replies: number): LoopFigures {
+  const cpuShort = median(samples.short.map((sample) => sample.cpuMs));
+  // Every text reply of a long run (the stack's `replies`, one word per chunk) streams LONG_WORDS - SHORT_WORDS more chunks.
+  const perChunk = (runs: RunSample[]) => ((median(runs.map((sample) => sample.cpuMs)) - cpuShort) * 1000) / (replies * (LONG_WORDS - SHORT_WORDS));
+  return {
+    cpuMsPerRun: cpuShort,
+    mainThreadCpuMsPerRun: median(samples.short.map((sample) => sample.mainThreadCpuMs)),
+    wallMsPerRun: median(samples.short.map((sample) => sample.wallMs)),
+    requestsPerRun: median(samples.short.map((sample) => sample.requests)),
+    usCpuPerChunk: perChunk(samples.long),
+    usCpuPerChunkPaced: samples.paced.length > 0 ? perChunk(samples.paced) : null,
+    allocMbPerRun: median(samples.short.map((sample) => sample.allocMb)),
+  };
+}
+
+/** Runs every stack over `rounds` rounds of `runs` interleaved runs each; returns the medians per stack. */
 export async function measureLoop(stackNames: readonly string[], rounds: number, runs: number, warmups = 3, pacedRuns = 0): Promise<Record<string, LoopFigures>> {
   const worker = await bundleWorker();
   const server = await startServer();
   try {
-    const samples = new Map<string, LoopFigures[]>(stackNames.map((name) => [name, []]));
+    const figures = new Map<string, LoopFigures[]>(stackNames.map((name) => [name, []]));
+    const ratios = new Map<string, { cpu: number[]; mainThread: number[] }>(stackNames.map((name) => [name, { cpu: [], mainThread: [] }]));
     for (let round = 0; round < rounds; round++) {
-      for (const name of stackNames) samples.get(name)!.push(await runWorker(worker, name, server.baseUrl, runs, warmups, pacedRuns));
+      const samples = await measureRound(worker, server.baseUrl, stackNames, runs, warmups, pacedRuns);
+      const floor = samples.get('floor');
+      for (const [name, roundSamples] of samples) {
+        figures.get(name)!.push(processFigures(roundSamples, stacks[name]!.replies));
+        if (!floor || name === 'floor') continue;
+        roundSamples.short.forEach((sample, run) => {
+          ratios.get(name)!.cpu.push(sample.cpuMs / floor.short[run]!.cpuMs);
+          ratios.get(name)!.mainThread.push(sample.mainThreadCpuMs / floor.short[run]!.mainThreadCpuMs);
+        });
+      }
     }
     const result: Record<string, LoopFigures> = {};
-    const floor = samples.get('floor');
-    for (const [name, figures] of samples) {
-      const paired = (pick: (figure: LoopFigures) => number) => spread(figures.map((figure, round) => pick(figure) / pick(floor![round]!)));
+    for (const [name, list] of figures) {
+      const paired = ratios.get(name)!;
       result[name] = {
-        cpuMsPerRun: median(figures.map((figure) => figure.cpuMsPerRun)),
-        mainThreadCpuMsPerRun: median(figures.map((figure) => figure.mainThreadCpuMsPerRun)),
-        wallMsPerRun: median(figures.map((figure) => figure.wallMsPerRun)),
-        requestsPerRun: median(figures.map((figure) => figure.requestsPerRun)),
-        usCpuPerChunk: median(figures.map((figure) => figure.usCpuPerChunk)),
-        usCpuPerChunkPaced: pacedRuns > 0 ? median(figures.map((figure) => figure.usCpuPerChunkPaced ?? Number.NaN)) : null,
-        allocMbPerRun: median(figures.map((figure) => figure.allocMbPerRun)),
-        ...(floor && name !== 'floor'
-          ? { cpuRatioToFloor: paired((figure) => figure.cpuMsPerRun), mainThreadRatioToFloor: paired((figure) => figure.mainThreadCpuMsPerRun) }
-          : {}),
+        cpuMsPerRun: median(list.map((figure) => figure.cpuMsPerRun)),
+        mainThreadCpuMsPerRun: median(list.map((figure) => figure.mainThreadCpuMsPerRun)),
+        wallMsPerRun: median(list.map((figure) => figure.wallMsPerRun)),
+        requestsPerRun: median(list.map((figure) => figure.requestsPerRun)),
+        usCpuPerChunk: median(list.map((figure) => figure.usCpuPerChunk)),
+        usCpuPerChunkPaced: pacedRuns > 0 ? median(list.map((figure) => figure.usCpuPerChunkPaced ?? Number.NaN)) : null,
+        allocMbPerRun: median(list.map((figure) => figure.allocMbPerRun)),
+        ...(paired.cpu.length > 0 ? { cpuRatioToFloor: spread(paired.cpu), mainThreadRatioToFloor: spread(paired.mainThread) } : {}),
       };
     }
     return result;
@@ -176,8 +278,8 @@ export function loopTable(results: Record<string, LoopFigures>): string {
   const pairs = Object.entries(results).filter(([, figures]) => figures.cpuRatioToFloor);
   if (pairs.length > 0) {
     const shown = (ratio: RatioSpread | undefined) =>
-      ratio && Number.isFinite(ratio.median) ? `${ratio.median.toFixed(2)}x (${ratio.min.toFixed(2)}-${ratio.max.toFixed(2)})` : 'n/a';
-    lines.push('over the floor in the same round (median of the rounds, and their range):');
+      ratio && Number.isFinite(ratio.median) ? `${ratio.median.toFixed(2)}x (${ratio.q1.toFixed(2)}-${ratio.q3.toFixed(2)})` : 'n/a';
+    lines.push(`over the floor run by run (median of ${pairs[0]![1].cpuRatioToFloor!.pairs} paired runs, and the middle half):`);
     for (const [name, figures] of pairs) {
       lines.push(`${name.padEnd(14)}cpu ${shown(figures.cpuRatioToFloor).padEnd(22)}main thread ${shown(figures.mainThreadRatioToFloor)}`);
     }

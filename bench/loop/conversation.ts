@@ -15,6 +15,10 @@ export function lookup(key: string): string {
   return `The value stored under ${key} is ${key.toUpperCase()}-${key.length * 7} (checked in the inventory table).`;
 }
 
+/** Words of each text reply in a short run (the cost per run) and a long one (the cost per chunk: the extra chunks of the long). */
+export const SHORT_WORDS = 20;
+export const LONG_WORDS = 2000;
+
 /** The pace of the bench's paced replies (the panel bench's): a chunk per network read. */
 export const PACED_TOKENS_PER_SECOND = 2000;
 

@@ -1,20 +1,21 @@
-// One stack in its own process: runs the benchmark conversation `runs` times
-// after a warm-up and prints JSON medians. The scripted server runs in
+// One stack in its own process, run by bench/loopBench.ts: each line on stdin
+// asks for one run of the benchmark conversation (`short`, `long` or
+// `paced`), and each is answered with a JSON line of that run's figures. The
+// bench keeps a process per stack alive and asks them in turn, run by run, so
+// the machine's drift falls on every stack alike. The scripted server runs in
 // another process, so the CPU measured here is the stack's alone.
-//   node --expose-gc --import tsx bench/loop/loopWorker.ts <stack> <baseUrl> <runs> [warm-ups] [paced runs]
-// (bench/loopBench.ts runs it as an esbuild bundle, as the extension ships).
+//   node --expose-gc --import tsx bench/loop/loopWorker.ts <stack> <baseUrl>
+// (the bench runs it as an esbuild bundle, as the extension ships).
 import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
 import { GCProfiler } from 'node:v8';
-import { PACED_TOKENS_PER_SECOND, turnsForRun } from './conversation';
+import { LONG_WORDS, PACED_TOKENS_PER_SECOND, SHORT_WORDS, turnsForRun } from './conversation';
 import { mainThreadCpuMs } from './mainThreadCpu';
 import { stacks } from './stacks';
 
-const [stackName = '', baseUrl = '', runsText = '5', warmupsText = '3', pacedRunsText = '0'] = process.argv.slice(2);
+const [stackName = '', baseUrl = ''] = process.argv.slice(2);
 const stack = stacks[stackName];
 if (!stack) throw new Error(`unknown stack ${stackName}; known: ${Object.keys(stacks).join(', ')}`);
-const runs = Number(runsText);
-const SHORT = 20;
-const LONG = 2000;
 const SETTLE_MS = 100;
 const collect = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
@@ -24,7 +25,7 @@ async function control(path: string, body?: unknown): Promise<unknown> {
   return response.json();
 }
 
-interface Sample {
+export interface RunSample {
   cpuMs: number;
   /** The JavaScript thread's share of cpuMs (NaN off Linux); the rest is V8's and libuv's helper threads. */
   mainThreadCpuMs: number;
@@ -33,7 +34,7 @@ interface Sample {
   allocMb: number;
 }
 
-async function once(words: number, tokensPerSecond?: number): Promise<Sample> {
+async function once(words: number, tokensPerSecond?: number): Promise<RunSample> {
   await control('turns', turnsForRun(stack!.replies, words, tokensPerSecond));
   const before = ((await control('requests')) as unknown[]).length;
   collect();
@@ -64,42 +65,18 @@ async function once(words: number, tokensPerSecond?: number): Promise<Sample> {
   return { cpuMs: (used.user + used.system) / 1000, mainThreadCpuMs: mainThreadMs, wallMs, requests, allocMb };
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
+const RUNS: Record<string, () => Promise<RunSample>> = {
+  short: () => once(SHORT_WORDS),
+  long: () => once(LONG_WORDS),
+  paced: () => once(LONG_WORDS, PACED_TOKENS_PER_SECOND),
+};
 
 async function main(): Promise<void> {
-  for (let warm = 0; warm < Number(warmupsText); warm++) {
-    await once(SHORT);
-    await once(LONG);
+  for await (const line of createInterface({ input: process.stdin })) {
+    const run = RUNS[line.trim()];
+    if (!run) throw new Error(`unknown run ${line}; known: ${Object.keys(RUNS).join(', ')}`);
+    process.stdout.write(`${JSON.stringify(await run())}\n`);
   }
-  const short: Sample[] = [];
-  const long: Sample[] = [];
-  for (let run = 0; run < runs; run++) {
-    short.push(await once(SHORT));
-    long.push(await once(LONG));
-  }
-  // Paced runs take a second per reply: a few, after the others.
-  const paced: Sample[] = [];
-  for (let run = 0; run < Number(pacedRunsText); run++) paced.push(await once(LONG, PACED_TOKENS_PER_SECOND));
-  const cpuShort = median(short.map((sample) => sample.cpuMs));
-  // Every text reply of the long run (the stack's `replies`, one word per chunk) streams LONG - SHORT more chunks.
-  const perChunk = (samples: Sample[]) => ((median(samples.map((sample) => sample.cpuMs)) - cpuShort) * 1000) / (stack!.replies * (LONG - SHORT));
-  const usCpuPerChunk = perChunk(long);
-  const usCpuPerChunkPaced = paced.length > 0 ? perChunk(paced) : null;
-  process.stdout.write(
-    `${JSON.stringify({
-      cpuMsPerRun: cpuShort,
-      mainThreadCpuMsPerRun: median(short.map((sample) => sample.mainThreadCpuMs)),
-      wallMsPerRun: median(short.map((sample) => sample.wallMs)),
-      requestsPerRun: median(short.map((sample) => sample.requests)),
-      usCpuPerChunk,
-      usCpuPerChunkPaced,
-      allocMbPerRun: median(short.map((sample) => sample.allocMb)),
-    })}\n`,
-  );
 }
 
 main().catch((error: unknown) => {

@@ -8,7 +8,7 @@ import { stacks } from '../../../bench/loop/stacks';
 
 describe('loop benchmark harness', () => {
   it('runs one round of each stack and reports every figure', { timeout: 90_000 }, async () => {
-    const results = await measureLoop(Object.keys(stacks), 1, 1, 0, 1);
+    const results = await measureLoop(Object.keys(stacks), 1, 2, 0, 1);
     assert.deepEqual(Object.keys(results), Object.keys(stacks));
     for (const [name, figures] of Object.entries(results)) {
       assert.ok(figures.cpuMsPerRun > 0, `${name}: cpu`);
@@ -20,14 +20,22 @@ describe('loop benchmark harness', () => {
       assert.ok(figures.usCpuPerChunkPaced !== null && Number.isFinite(figures.usCpuPerChunkPaced), `${name}: per chunk, paced`);
       assert.ok(figures.allocMbPerRun > 0, `${name}: alloc`);
       if (name === 'floor') assert.equal(figures.cpuRatioToFloor, undefined);
-      // One round: the paired ratio is that round's, so it equals the ratio of the medians.
-      else assert.ok(Math.abs(figures.cpuRatioToFloor!.median - figures.cpuMsPerRun / results['floor']!.cpuMsPerRun) < 1e-9, `${name}: paired ratio`);
+      else {
+        // Each measured run against the floor's run of the same turn.
+        assert.equal(figures.cpuRatioToFloor!.pairs, 2, `${name}: paired runs`);
+        assert.ok(figures.cpuRatioToFloor!.q1 <= figures.cpuRatioToFloor!.median && figures.cpuRatioToFloor!.median <= figures.cpuRatioToFloor!.q3, `${name}: quartiles`);
+        assert.ok(figures.cpuRatioToFloor!.median > 0 && Number.isFinite(figures.cpuRatioToFloor!.median), `${name}: paired ratio`);
+      }
     }
   });
 
-  it('prints each stack over the floor round by round, with the range', () => {
+  it('prints each stack over the floor run by run, with the middle half', () => {
     const figures: LoopFigures = { cpuMsPerRun: 10, mainThreadCpuMsPerRun: 8, wallMsPerRun: 12, requestsPerRun: 7, usCpuPerChunk: 20, usCpuPerChunkPaced: null, allocMbPerRun: 1.5 };
-    const table = loopTable({ floor: figures, tandem: { ...figures, cpuRatioToFloor: { median: 1.15, min: 1.08, max: 1.3 }, mainThreadRatioToFloor: { median: 1.1, min: 1.02, max: 1.22 } } });
+    const table = loopTable({
+      floor: figures,
+      tandem: { ...figures, cpuRatioToFloor: { median: 1.15, q1: 1.08, q3: 1.3, pairs: 35 }, mainThreadRatioToFloor: { median: 1.1, q1: 1.02, q3: 1.22, pairs: 35 } },
+    });
+    assert.match(table, /median of 35 paired runs/);
     assert.match(table, /tandem\s+cpu 1\.15x \(1\.08-1\.30\)\s+main thread 1\.10x \(1\.02-1\.22\)/);
   });
 
