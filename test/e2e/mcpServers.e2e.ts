@@ -12,7 +12,7 @@ import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { launchVsCode, type VsCodeSession } from './harness';
-import { failureReporter, send, waitFor, waitIdle } from './viewSteps';
+import { failureReporter, send, waitFor, waitIdle, waitRestored } from './viewSteps';
 
 const fc = 'fc-model';
 const answerModel = 'answer-model';
@@ -128,11 +128,13 @@ test('readOnlyHint counts only for a trusted server; a tool switched off is not 
     assert.equal(await view.locator('[data-testid="approval"]').count(), 1, 'echo ran without a card');
     // A window reload (which flushes VS Code's storage): the switches come back from the workspace state.
     // The panel does not always come back after a reload here; a second reload brings it.
+    const questions = await view.locator('[data-testid="user-message"]').count();
     await session.reload();
     const reloaded = await session.webview().catch(async () => {
       await session.reload();
       return session.webview();
     });
+    await waitRestored(reloaded, questions);
     server.push(
       { model: fc, toolCalls: [{ id: 'a2', name: 'everything__echo', arguments: { message: 'second' } }] },
       { model: fc, content: 'Echoed again.' },

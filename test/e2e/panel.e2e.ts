@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { startScriptedModelServer, type LoggedRequest, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { launchVsCode, type VsCodeSession } from './harness';
-import { failureReporter, openFileInEditor, panelAfterReload, waitFor, waitIdle } from './viewSteps';
+import { failureReporter, openFileInEditor, panelAfterReload, waitFor, waitIdle, waitRestored } from './viewSteps';
 
 const fc = 'fc-model';
 const everythingServer = path.resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -400,10 +400,7 @@ test('a window reload keeps the conversation; New chat starts fresh and the hist
 
     await session.reload();
     view = await panelAfterReload(session);
-    // The page may come back from a snapshot saved while the last run was still going (a reload right after
-    // it ended): the host then sends the rest, and the panel is settled once it shows no run going.
-    await waitIdle(view);
-    await waitFor(async () => (await view.locator('[data-testid="user-message"]').count()) === prompts.length, 'the restored prompts');
+    await waitRestored(view, prompts.length);
     assert.deepEqual(await view.locator('[data-testid="user-message"]').allTextContents(), prompts);
     assert.deepEqual(await view.locator('[data-testid="answer"]').allTextContents(), answers);
     assert.ok((await view.locator('[data-testid="usage-function-call"]').getAttribute('data-tokens-in')) !== null);

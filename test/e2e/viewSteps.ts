@@ -61,6 +61,18 @@ export function failureReporter(prefix: string, current: () => VsCodeSession | u
   };
 }
 
+/**
+ * After a window reload: waits until the panel shows the `userMessages` it
+ * had and no run going. It may come back from a snapshot saved before the
+ * last exchange, or while the last run was going, and the host then sends the
+ * rest; a question sent before that is refused (a run shows as going) or
+ * counted wrongly as sent.
+ */
+export async function waitRestored(view: Frame, userMessages: number): Promise<void> {
+  await waitFor(async () => (await view.locator('[data-testid="user-message"]').count()) === userMessages, `the ${userMessages} restored questions`);
+  await waitIdle(view);
+}
+
 /** The panel's frame after a window reload: the restored view can take long to resolve on a loaded machine. */
 export function panelAfterReload(session: VsCodeSession): Promise<Frame> {
   return openTandemWebview(session.page, { firstClickAfterMs: 4000, limitMs: 90_000 });
