@@ -153,8 +153,12 @@ class StackProcess {
     });
   }
 
-  close(): void {
-    this.child.stdin.end();
+  /** Ends the process (its sockets would keep it alive a while) and waits for it, so it takes no CPU from the next round. */
+  close(): Promise<void> {
+    if (this.exited) return Promise.resolve();
+    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.child.kill();
+    return exited;
   }
 }
 
@@ -188,7 +192,7 @@ async function measureRound(worker: string, baseUrl: string, stackNames: readonl
     // Paced runs take a second per reply: a few, after the others.
     for (let run = 0; run < pacedRuns; run++) await turn('paced', true);
   } finally {
-    for (const stackProcess of processes) stackProcess.close();
+    await Promise.all(processes.map((stackProcess) => stackProcess.close()));
   }
   return samples;
 }
