@@ -7,10 +7,10 @@
 // median over rounds of each process's medians; the ratio to the floor (the
 // raw openai SDK making the same requests with no agent logic) is taken run
 // by run, each run against the floor's run of the same turn. The scripted
-// model server runs in its own process so its CPU is not counted. Every worker runs one esbuild bundle of
-// bench/loop/loopWorker.ts, built as the extension's own host.js is (Tandem
-// ships bundled, not through a TypeScript loader); node_modules stay outside
-// it, loaded as every stack would load them.
+// model server runs in its own process so its CPU is not counted. Every
+// worker runs one esbuild bundle of bench/loop/loopWorker.ts, built as the
+// extension's own host.js is (Tandem ships bundled, not through a TypeScript
+// loader); node_modules stay outside it, loaded as every stack would load them.
 //   TANDEM_BENCH_ROUNDS (default 5), TANDEM_BENCH_RUNS per process (default 7),
 //   TANDEM_BENCH_WARMUPS per process (default 3; a short and a long run each),
 //   TANDEM_BENCH_STACKS (comma list; default every stack in loop/stacks.ts),
@@ -132,6 +132,8 @@ class StackProcess {
   ) {
     this.child = spawn(process.execPath, ['--expose-gc', worker, stack, baseUrl], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
     createInterface({ input: this.child.stdout }).on('line', (line) => {
+      // A stack's library may print to stdout too: only the worker's JSON lines are answers.
+      if (!line.startsWith('{"cpuMs"')) return;
       const sample = JSON.parse(line) as RunSample;
       // JSON has no NaN: the main thread's CPU where it is not measured.
       sample.mainThreadCpuMs ??= Number.NaN;
