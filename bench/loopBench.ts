@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { median, updateResults } from './benchResults';
 import { LONG_WORDS, PACED_TOKENS_PER_SECOND, SHORT_WORDS } from './loop/conversation';
-import type { RunSample } from './loop/loopWorker';
+import type { RunKind, RunSample } from './loop/loopWorker';
 import { stacks } from './loop/stacks';
 
 const ROUNDS = Number(process.env['TANDEM_BENCH_ROUNDS'] ?? 5);
@@ -115,8 +115,6 @@ async function bundleWorker(): Promise<string> {
   });
   return outfile;
 }
-
-type RunKind = 'short' | 'long' | 'paced';
 
 /** One stack's worker process, kept alive for a round and asked for one run at a time. */
 class StackProcess {

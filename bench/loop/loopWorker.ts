@@ -65,7 +65,10 @@ async function once(words: number, tokensPerSecond?: number): Promise<RunSample>
   return { cpuMs: (used.user + used.system) / 1000, mainThreadCpuMs: mainThreadMs, wallMs, requests, allocMb };
 }
 
-const RUNS: Record<string, () => Promise<RunSample>> = {
+/** The runs the bench asks for, a line each on stdin. */
+export type RunKind = 'short' | 'long' | 'paced';
+
+const RUNS: Record<RunKind, () => Promise<RunSample>> = {
   short: () => once(SHORT_WORDS),
   long: () => once(LONG_WORDS),
   paced: () => once(LONG_WORDS, PACED_TOKENS_PER_SECOND),
@@ -73,7 +76,8 @@ const RUNS: Record<string, () => Promise<RunSample>> = {
 
 async function main(): Promise<void> {
   for await (const line of createInterface({ input: process.stdin })) {
-    const run = RUNS[line.trim()];
+    const kind = line.trim();
+    const run = Object.hasOwn(RUNS, kind) ? RUNS[kind as RunKind] : undefined;
     if (!run) throw new Error(`unknown run ${line}; known: ${Object.keys(RUNS).join(', ')}`);
     process.stdout.write(`${JSON.stringify(await run())}\n`);
   }
