@@ -70,6 +70,8 @@ export async function filteredDiff(host: WorkspaceHost, repositories: readonly R
     for (const [label, diff] of [['Staged', repository.staged], ['Not staged', repository.unstaged]] as const) {
       const kept: string[] = [];
       const unshown: string[] = [];
+      /** Files left out (excluded, outside the workspace) once their own line no longer fits. */
+      const leftOut: string[] = [];
       for (const section of diffSections(diff)) {
         const target = await resolveScopedPath(path.join(repository.root, section.file), folders);
         let text: string;
@@ -86,11 +88,16 @@ export async function filteredDiff(host: WorkspaceHost, repositories: readonly R
           }
         } catch (error) {
           text = `[changes to ${section.file} left out: ${error instanceof Error ? error.message : String(error)}]`;
+          if (text.length >= CONTENT_BUDGET - diffUsed) {
+            leftOut.push(section.file);
+            continue;
+          }
         }
         kept.push(text);
         diffUsed += text.length + 1;
       }
       if (unshown.length > 0) kept.push(`[changes to ${unshown.length} more file${unshown.length === 1 ? '' : 's'} not shown, the item being full: ${names(unshown)}]`);
+      if (leftOut.length > 0) kept.push(`[changes to ${leftOut.length} more file${leftOut.length === 1 ? '' : 's'} left out (excluded or outside the workspace): ${names(leftOut)}]`);
       if (kept.length > 0) parts.push(`# ${label} (${repository.root})\n${kept.join('\n')}`);
     }
     // The diff comes first: new files take what the item's budget leaves (less room for the headings), the rest are named.

@@ -102,6 +102,31 @@ describe('Git changes', () => {
     }
   });
 
+  it('many excluded files in a full item: their left-out lines give way to one list of names, so the item stays within its cap', async () => {
+    const big = makeTempDir('tandem-git-excluded-');
+    const run = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: big, encoding: 'utf8' });
+    try {
+      const secrets = Array.from({ length: 400 }, (_, index) => `credentials/service-account-${String(index).padStart(3, '0')}.key`);
+      mkdirSync(path.join(big, 'credentials'));
+      for (const file of secrets) writeFileSync(path.join(big, file), 'old\n');
+      writeFileSync(path.join(big, 'a.txt'), 'old\n');
+      run('init', '-q');
+      run('add', '.');
+      run('commit', '-qm', 'start');
+      writeFileSync(path.join(big, '.tandemignore'), '*.key\n');
+      for (const file of secrets) writeFileSync(path.join(big, file), 'new secret\n');
+      writeFileSync(path.join(big, 'a.txt'), 'new\n');
+      const body = await filteredDiff(new NodeWorkspaceHost({ folders: [big] }), [{ root: big, staged: '', unstaged: run('diff'), untracked: [] }]);
+      assert.ok(body.length <= CONTEXT_ITEM_MAX_CHARS, `within the item's budget: ${body.length}`);
+      assert.match(body, /\+new\n/, "the kept file's change");
+      assert.match(body, /\[changes to credentials\/service-account-000\.key left out: .*excluded by \.tandemignore/);
+      assert.match(body, /\[changes to \d+ more files left out \(excluded or outside the workspace\): credentials\/service-account-\d+\.key, .*, … \(\d+ more\)\]/);
+      assert.doesNotMatch(body, /new secret/);
+    } finally {
+      rmSync(big, { recursive: true, force: true });
+    }
+  });
+
   it('says plainly when there is nothing to send or Git cannot be asked', async () => {
     const read = (repositories: () => Promise<RepositoryDiff[]>) => gitChangesAttachment(host, repositories).read(new AbortController().signal);
     assert.match(await read(async () => []), /no Git repository is open/);
