@@ -145,9 +145,18 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   prompt.placeholder = 'Ask Tandem…';
   prompt.setAttribute('aria-label', 'Prompt. Enter sends, Shift+Enter adds a new line.');
   prompt.value = hooks.draft;
+  // Why Enter did nothing: a run is going (one at a time). The text stays in the box.
+  const busyHint = div('composer-hint muted', 'composer-hint');
+  busyHint.setAttribute('role', 'status');
+  busyHint.hidden = true;
   const send = () => {
     const text = prompt.value.trim();
-    if (!text || hooks.isRunning()) return;
+    if (!text) return;
+    if (hooks.isRunning()) {
+      busyHint.textContent = 'A run is going: wait for it to end or press Stop. Your text stays here.';
+      busyHint.hidden = false;
+      return;
+    }
     hooks.post({ type: 'send', text });
     prompt.value = '';
     hooks.saveDraft('');
@@ -165,7 +174,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   const actions = div('composer-actions');
   const meter = createContextMeter();
   actions.append(meter.element, sendButton, stopButton);
-  composer.append(prompt, actions);
+  composer.append(prompt, busyHint, actions);
 
   root.append(header, models, mcpStatus, history, empty, steps, revertBar, usage, composer);
 
@@ -177,6 +186,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
       setDisabled(sendButton, running);
       setDisabled(stopButton, !running);
       document.body.dataset['running'] = String(running);
+      if (!running) busyHint.hidden = true;
     },
     setSettings(next) {
       settings = next;

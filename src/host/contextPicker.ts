@@ -31,7 +31,10 @@ export class ContextPicker {
 
   /** What `@<query>` offers: the special items that match, then folders and files. */
   async suggestions(query: string): Promise<readonly ContextSuggestion[]> {
-    const special = fuzzyFilter(SPECIAL, query, (item) => item.label, SPECIAL.length);
+    const special = fuzzyFilter(SPECIAL, query, (item) => item.label, SPECIAL.length).map((item) =>
+      // Still offered, so the user learns how to get it; the detail says so before the pick does.
+      item.kind === 'gitChanges' && !vscode.workspace.isTrusted ? { ...item, detail: 'not read in Restricted Mode: trust the folder first' } : item,
+    );
     const paths = await this.index.paths();
     const matches = fuzzyFilter(paths, query, (item) => (item.kind === 'folder' ? `${item.path}/` : item.path), MAX_SUGGESTIONS - special.length);
     return [

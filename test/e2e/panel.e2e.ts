@@ -170,9 +170,23 @@ test('Stop ends a run in the middle with a notice', { timeout: 120_000 }, () =>
     await session.screenshot('panel-stop-running');
     const titleStop = session.page.locator('.part.sidebar .title-actions .codicon-debug-stop');
     await waitFor(async () => (await titleStop.count()) === 1, 'the title bar Stop action while running', 10_000);
+    // Enter while the run goes says why nothing was sent and keeps the text.
+    const prompt = view.locator('[data-testid="prompt"]');
+    const hint = view.locator('[data-testid="composer-hint"]');
+    assert.equal(await hint.isVisible(), false, 'no hint before Enter');
+    const questions = await view.locator('[data-testid="user-message"]').count();
+    await prompt.fill('A second question.');
+    await prompt.press('Enter');
+    await hint.waitFor({ state: 'visible', timeout: 5_000 });
+    assert.match(await hint.innerText(), /A run is going/);
+    await session.screenshot('panel-busy-hint');
+    assert.equal(await prompt.inputValue(), 'A second question.');
+    assert.equal(await view.locator('[data-testid="user-message"]').count(), questions, 'the second question was not sent');
     await view.locator('[data-testid="stop"]').click();
     await view.locator('[data-testid="notice"][data-code="cancelled"]').waitFor({ state: 'visible', timeout: 15_000 });
     await waitIdle(view);
+    await hint.waitFor({ state: 'hidden', timeout: 5_000 });
+    await prompt.fill('');
     assert.equal(await view.locator('[data-kind="thinking"][data-done="false"]').count(), 0);
     await server.idle();
     assert.equal(server.requests.at(-1)?.outcome, 'client-closed', 'the model request was aborted');

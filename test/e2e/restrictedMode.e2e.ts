@@ -114,6 +114,14 @@ test('an untrusted folder: read-only tools only, no MCP, and the panel says why 
     await session.screenshot('restricted-mode');
 
     // @ Git changes is refused in Restricted Mode: the repository's config would run its command.
+    // The picker says so before the pick.
+    const prompt = view.locator('[data-testid="prompt"]');
+    await prompt.click();
+    await prompt.pressSequentially('@git');
+    const gitOption = view.locator('[data-testid="context-option"][data-path="git-changes"]');
+    await gitOption.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.match(await gitOption.innerText(), /not read in Restricted Mode/);
+    await prompt.fill('');
     await pickContextItem(view, '@git', 'git-changes');
     const toast = session.page.locator('.notification-toast', { hasText: 'Git changes are not read in Restricted Mode' });
     await toast.waitFor({ state: 'visible', timeout: 15_000 });
