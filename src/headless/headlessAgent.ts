@@ -11,7 +11,7 @@ import { ConfigurationError } from '../common/errors';
 import { AgUiRunner } from '../agui/agUiRunner';
 import { createAgUiServer, listenOnLoopback } from '../agui/agUiServer';
 import type { McpHub } from '../mcp/mcpHub';
-import { createChatModel } from '../models/openAiChatModel';
+import { createChatModel, firstByteTimeoutFor } from '../models/openAiChatModel';
 import { EditJournal } from '../tools/editJournal';
 import { NodeWorkspaceHost } from '../tools/nodeWorkspaceHost';
 import type { Tool } from '../tools/tool';
@@ -88,8 +88,9 @@ export async function startHeadlessAgent(options: HeadlessOptions): Promise<Head
   const runner = new AgUiRunner({
     serverToolNames: () => new Set([...workspaceTools, ...(hub?.tools() ?? [])].map((tool) => tool.name)),
     prepare: async () => {
-      const functionCallModel = createChatModel({ ...settings.functionCallModel, apiKey });
-      const answerModel = settings.singleModel ? functionCallModel : createChatModel({ ...settings.answerModel, apiKey });
+      const modelOptions = { firstByteTimeoutMs: firstByteTimeoutFor(settings.maxExecutionSeconds) };
+      const functionCallModel = createChatModel({ ...settings.functionCallModel, apiKey }, modelOptions);
+      const answerModel = settings.singleModel ? functionCallModel : createChatModel({ ...settings.answerModel, apiKey }, modelOptions);
       return { settings, functionCallModel, answerModel, tools: tools(), policy, log: settings.verbose ? log : undefined };
     },
     log,

@@ -91,8 +91,8 @@ export function createAgUiHostService(context: AgUiHostContext, log: OutputLog):
         const { createModelFor } = await import('./modelFactory');
         const agentSettings = await withApiKeys(readSettings((warning) => log.warnOnce(warning), context.settingsAllowed ?? (() => false)), keys);
         await context.beforeRun?.(agentSettings);
-        const functionCallModel = createModelFor(agentSettings.functionCallModel);
-        const answerModel = agentSettings.singleModel ? functionCallModel : createModelFor(agentSettings.answerModel);
+        const functionCallModel = createModelFor(agentSettings.functionCallModel, agentSettings.maxExecutionSeconds);
+        const answerModel = agentSettings.singleModel ? functionCallModel : createModelFor(agentSettings.answerModel, agentSettings.maxExecutionSeconds);
         return {
           settings: agentSettings,
           functionCallModel,

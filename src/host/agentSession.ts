@@ -73,7 +73,7 @@ export interface SessionDependencies {
   /** How an MCP server's question reaches the user (the panel's card); absent: questions are declined. */
   readonly elicitor?: Elicitor | undefined;
   /** Replaces the models (tests); defaults to the provider's model (modelFactory.ts). */
-  readonly createModel?: (settings: AgentSettings['functionCallModel']) => ChatModel;
+  readonly createModel?: (settings: AgentSettings['functionCallModel'], maxExecutionSeconds: number) => ChatModel;
 }
 
 export class AgentSession implements vscode.Disposable {
@@ -152,8 +152,8 @@ export class AgentSession implements vscode.Disposable {
         return;
       }
       const createModel = this.deps.createModel ?? createModelFor;
-      const functionCallModel = createModel(settings.functionCallModel);
-      const answerModel = settings.singleModel ? functionCallModel : createModel(settings.answerModel);
+      const functionCallModel = createModel(settings.functionCallModel, settings.maxExecutionSeconds);
+      const answerModel = settings.singleModel ? functionCallModel : createModel(settings.answerModel, settings.maxExecutionSeconds);
       sources = this.deps.toolSources();
       const tools = settings.mode === 'agent' ? sources.tools() : [];
       // The loop itself logs thoughts, tool inputs and outputs when given a sink.
@@ -264,7 +264,7 @@ export class AgentSession implements vscode.Disposable {
     const conversation = this.conversation;
     try {
       const settings = await (this.deps.modelSettings ?? this.deps.settings)();
-      const model = (this.deps.createModel ?? createModelFor)(settings.answerModel);
+      const model = (this.deps.createModel ?? createModelFor)(settings.answerModel, settings.maxExecutionSeconds);
       const condensed = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Tandem: condensing the conversation with ${model.name}…`, cancellable: true },
         (_progress, token) => {

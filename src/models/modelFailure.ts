@@ -7,7 +7,8 @@ import { ContextOverflowError, ModelApiError } from '../common/errors';
 import { isContextOverflow } from './contextOverflow';
 import { isRetryableStatus, parseRetryAfterMs } from './retryPolicy';
 
-export type FailureKind = 'http' | 'connection' | 'malformed-stream' | 'stream-error' | 'context-overflow';
+/** `silent`: the server took the request and sent nothing back within the first-byte bound. */
+export type FailureKind = 'http' | 'connection' | 'silent' | 'malformed-stream' | 'stream-error' | 'context-overflow';
 
 export interface ModelFailure {
   readonly kind: FailureKind;
@@ -109,6 +110,9 @@ export function suggestionFor(failure: ModelFailure, baseUrl: string, model: str
     if (code === 'ECONNREFUSED') return `Nothing answers at ${baseUrl}. Is the model server running?`;
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `The host of ${baseUrl} cannot be found. Check the base URL.`;
     return `The connection to ${baseUrl} failed. Is the server at ${baseUrl} running and reachable?`;
+  }
+  if (failure.kind === 'silent') {
+    return `"${model}" may still be thinking or loading: raise tandem.agent.maxExecutionSeconds (Tandem waits that long, at least 90 s, for the first byte), or check the server at ${baseUrl}.`;
   }
   if (failure.kind === 'malformed-stream') {
     return `The server at ${baseUrl} sent a stream that is not OpenAI-compatible. Check the base URL and the server.`;

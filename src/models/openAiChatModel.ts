@@ -19,8 +19,16 @@ import { withNestedErrorBodies } from './errorBodies';
 
 export interface ChatModelOptions {
   readonly retry?: RetryOptions;
-  /** No byte for this long ends the attempt as stalled (retried, then a clear error). Default 90 s (a local model may think long before its first token). */
+  /** Silence this long once the reply has begun streaming ends the attempt as stalled (retried, then a clear error). Default 90 s. */
   readonly stallTimeoutMs?: number;
+  /**
+   * How long to wait for the reply's first byte (default: the stall bound).
+   * A reasoning model or a local one reading a long prompt can be silent for
+   * minutes; this wait ends the turn with a clear error and is not retried,
+   * since the server may still be working on (and billing) the request.
+   * Hosts pass firstByteTimeoutFor(the run's time limit).
+   */
+  readonly firstByteTimeoutMs?: number;
   /** Replaces the global fetch (tests, proxies). */
   readonly fetch?: typeof fetch;
 }
@@ -34,34 +42,56 @@ const loadSdk = () => (sdkModule ??= import('openai'));
 const DEFAULT_STALL_MS = 90_000;
 
 /**
- * Aborts an attempt when nothing arrives for `ms`. `touch` runs on every
- * streamed chunk, so it only notes the time; one timer checks that note
- * and re-arms for what is left, instead of a timer reset per chunk.
+ * The wait for a reply's first byte when a run may take `maxExecutionSeconds`:
+ * never shorter than the run itself would wait, nor than the stall bound.
+ */
+export function firstByteTimeoutFor(maxExecutionSeconds: number): number {
+  return Math.max(DEFAULT_STALL_MS, maxExecutionSeconds * 1000);
+}
+
+/**
+ * Aborts an attempt when nothing arrives: `firstByteMs` for the first byte,
+ * then `ms` between bytes. `touch` runs on every streamed chunk, so it only
+ * notes the time; one timer checks that note and re-arms for what is left,
+ * instead of a timer reset per chunk.
  */
 class StallWatch {
   private readonly controller = new AbortController();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lastActivity = performance.now();
   private readonly forwardAbort = () => this.controller.abort(this.outer.reason);
+  /** Some of the reply arrived. */
+  private begun = false;
   stalled = false;
   readonly signal: AbortSignal;
   constructor(
     private readonly ms: number,
+    private readonly firstByteMs: number,
     private readonly outer: AbortSignal,
   ) {
     // A listener, not AbortSignal.any: cheaper per attempt and removed in dispose.
     this.signal = this.controller.signal;
     if (outer.aborted) this.controller.abort(outer.reason);
     else outer.addEventListener('abort', this.forwardAbort, { once: true });
-    this.arm(ms);
+    this.arm(firstByteMs);
+  }
+  /** Nothing at all arrived before the watch stalled the attempt. */
+  get silentFromStart(): boolean {
+    return this.stalled && !this.begun;
   }
   touch(): void {
     this.lastActivity = performance.now();
+    if (this.begun) return;
+    // From now on the shorter bound between bytes applies, so the timer set for the first byte goes.
+    this.begun = true;
+    clearTimeout(this.timer);
+    this.arm(this.ms);
   }
   private arm(delay: number): void {
     this.timer = setTimeout(() => {
+      const bound = this.begun ? this.ms : this.firstByteMs;
       const quiet = performance.now() - this.lastActivity;
-      if (quiet < this.ms) return this.arm(this.ms - quiet);
+      if (quiet < bound) return this.arm(bound - quiet);
       this.stalled = true;
       this.controller.abort(new Error('stalled'));
     }, delay);
@@ -110,7 +140,10 @@ export function createChatModel(settings: ModelSettings, options: ChatModelOptio
   const connect = () => (connection ??= sharedConnection(settings, options.fetch));
   return {
     name: settings.model,
-    streamTurn: (request, signal) => streamTurn(settings, connect, retry, request, signal, options.stallTimeoutMs ?? DEFAULT_STALL_MS),
+    streamTurn: (request, signal) => {
+      const stallMs = options.stallTimeoutMs ?? DEFAULT_STALL_MS;
+      return streamTurn(settings, connect, retry, request, signal, { stallMs, firstByteMs: options.firstByteTimeoutMs ?? stallMs });
+    },
   };
 }
 
@@ -181,7 +214,7 @@ async function* streamTurn(
   retry: ResolvedRetryOptions,
   request: TurnRequest,
   signal: AbortSignal,
-  stallMs: number,
+  bounds: { readonly stallMs: number; readonly firstByteMs: number },
 ): AsyncGenerator<ModelDelta, ModelTurn, void> {
   const startedAt = Date.now();
   if (signal.aborted) throw new CancelledError();
@@ -190,7 +223,7 @@ async function* streamTurn(
   for (let attempt = 1; ; attempt++) {
     const accumulator = new StreamAccumulator();
     let chunks = 0;
-    const watch = new StallWatch(stallMs, signal);
+    const watch = new StallWatch(bounds.stallMs, bounds.firstByteMs, signal);
     try {
       // The raw response, read by SseChunkParser: the SDK's own stream costs far more per event (see sseChunks.ts).
       const response = await client.chat.completions.create(body, { signal: watch.signal }).asResponse();
@@ -237,9 +270,13 @@ async function* streamTurn(
       // The server had started replying: those tokens were spent even though the attempt is void.
       if (chunks > 0) yield { type: 'partialUsage', usage: partialUsage(accumulator, body) };
       if (signal.aborted) throw new CancelledError();
+      if (watch.silentFromStart) {
+        // Not retried: the server may still be thinking on this request, and a second one would be billed again.
+        throw toModelApiError(firstByteFailure(bounds.firstByteMs, error), attempt, settings.baseUrl, settings.model);
+      }
       if (watch.stalled) {
-        // Silence is not a cancellation: try again at once, then say so plainly.
-        const stall = stallFailure(stallMs, error);
+        // Silence mid-reply is not a cancellation: try again at once, then say so plainly.
+        const stall = stallFailure(bounds.stallMs, error);
         if (attempt > retry.maxRetries) throw toModelApiError(stall, attempt, settings.baseUrl, settings.model);
         yield { type: 'retry', attempt, delayMs: 0, reason: stall.reason };
         continue;
@@ -270,6 +307,18 @@ async function* streamTurn(
       watch.dispose();
     }
   }
+}
+
+function firstByteFailure(firstByteMs: number, cause: unknown): ModelFailure {
+  const seconds = Math.round(firstByteMs / 100) / 10;
+  return {
+    kind: 'silent',
+    status: undefined,
+    retryable: false,
+    retryAfterMs: undefined,
+    reason: `the server sent nothing for ${seconds} s after the request (not retried: it may still be working on it)`,
+    cause,
+  };
 }
 
 function stallFailure(stallMs: number, cause: unknown): ModelFailure {
