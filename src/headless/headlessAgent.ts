@@ -76,7 +76,7 @@ export async function startHeadlessAgent(options: HeadlessOptions): Promise<Head
     if (model.provider === 'vscode') throw new ConfigurationError('provider "vscode" (VS Code\'s language models) works only inside VS Code; set provider "openai" and a baseUrl for the headless server.');
   }
   const apiKey = env['OPENAI_API_KEY'] || undefined;
-  const host = new NodeWorkspaceHost({ folders: [folder], ripgrep: 'path', sensitivePaths: settings.sensitivePaths });
+  const host = new NodeWorkspaceHost({ folders: [folder], ripgrep: 'path', sensitivePaths: [...settings.sensitivePaths, ...settings.rulesFiles] });
   const workspaceTools: readonly Tool[] = createWorkspaceTools(host, new EditJournal(host));
   let hub: McpHub | undefined;
   if (options.allowMcp) hub = await startMcp(folder, settings.mcpServers, env, log);

@@ -17,8 +17,11 @@ export class VscodeWorkspaceHost implements WorkspaceHost {
 
   sensitivePaths(): readonly string[] {
     // Only ever adds paths that ask, so every scope's value may apply; bad entries are dropped.
-    const value = vscode.workspace.getConfiguration('tandem').get<unknown>('tools.sensitivePaths');
-    return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string' && entry.trim() !== '') : [];
+    // The configured rules files join the system prompt, so a change to them asks too.
+    const configuration = vscode.workspace.getConfiguration('tandem');
+    return [configuration.get<unknown>('tools.sensitivePaths'), configuration.get<unknown>('agent.rulesFiles')].flatMap((value) =>
+      Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string' && entry.trim() !== '') : [],
+    );
   }
 
   openDocumentText(absolutePath: string): string | undefined {

@@ -1,5 +1,7 @@
 // Paths whose change can run code or redirect the user's tools (editor and
-// task settings, CI workflows, git hooks, dev containers, env and npm config).
+// task settings, CI workflows, git hooks, dev containers, env and npm config),
+// or loosen the agent's own limits: the ignore files that keep files (an
+// ignored .env) away from it, and the rules files that join its system prompt.
 // A write there always asks, whatever `tandem.tools.autoApprove` or
 // `tandem.tools.alwaysAllow` say. Patterns use .gitignore syntax, relative to
 // the workspace folder, matched without regard to case (a case-insensitive
@@ -15,6 +17,12 @@ export const DEFAULT_SENSITIVE_PATHS: readonly string[] = [
   '.devcontainer/**',
   '*.code-workspace',
   '.npmrc',
+  // A bare name matches at any depth, as the ignore files and AGENTS.md apply from any folder.
+  '.gitignore',
+  '.tandemignore',
+  'AGENTS.md',
+  '.github/copilot-instructions.md',
+  '.tandem/**',
 ];
 
 export class SensitivePaths {

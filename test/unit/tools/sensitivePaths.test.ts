@@ -13,7 +13,7 @@ import { makeKit, makeTempDir, type Kit } from './workspaceTestKit';
 describe('SensitivePaths', () => {
   const rules = new SensitivePaths();
   it('matches every path of the built-in list', () => {
-    assert.equal(DEFAULT_SENSITIVE_PATHS.length, 7);
+    assert.equal(DEFAULT_SENSITIVE_PATHS.length, 12);
     for (const sensitive of [
       '.vscode/settings.json',
       '.vscode/mcp.json',
@@ -27,6 +27,14 @@ describe('SensitivePaths', () => {
       'team.code-workspace',
       '.npmrc',
       '.VSCode/Settings.json',
+      // What keeps files from the agent, and what joins its system prompt.
+      '.gitignore',
+      'src/.gitignore',
+      '.tandemignore',
+      'AGENTS.md',
+      'packages/web/AGENTS.md',
+      '.github/copilot-instructions.md',
+      '.tandem/rules/style.md',
     ]) {
       assert.ok(rules.matches(sensitive), sensitive);
     }
