@@ -8,6 +8,20 @@ export const COMMAND_PREFIX_KEY = `${RUN_COMMAND_TOOL}:`;
 /** Tools whose first word is usually followed by a subcommand worth keeping in the prefix. */
 const SUBCOMMAND_TOOLS = new Set(['npm', 'pnpm', 'yarn', 'npx', 'git', 'cargo', 'go', 'dotnet', 'docker', 'kubectl', 'make', 'mvn', 'gradle', 'pip', 'uv', 'poetry', 'bun', 'deno']);
 
+/** Subcommands that run whatever comes next (a script, a package): the next word stays in the prefix too. */
+const RUNNER_SUBCOMMANDS = new Set(['run', 'run-script', 'exec', 'x', 'dlx']);
+
+/**
+ * Programs whose reach is all in their arguments (shells and interpreters,
+ * wrappers that run another command, deleting and moving): "always allow
+ * bash" would allow anything, so only the whole command is offered.
+ */
+const WHOLE_COMMAND_PROGRAMS = new Set([
+  'sh', 'bash', 'zsh', 'fish', 'dash', 'ksh', 'node', 'python', 'python3', 'perl', 'ruby', 'php', 'pwsh', 'powershell',
+  'env', 'sudo', 'doas', 'xargs', 'eval', 'exec', 'nohup', 'time', 'timeout', 'nice', 'watch', 'ssh', 'find', 'sed', 'awk',
+  'rm', 'rmdir', 'mv', 'cp', 'dd', 'chmod', 'chown', 'kill', 'pkill', 'curl', 'wget',
+]);
+
 export interface CommandDecision {
   readonly allowed: boolean;
   /** Parts no rule covers (all parts when the command must ask). */
@@ -35,18 +49,27 @@ export function decideCommand(command: string, alwaysAllow: readonly string[]): 
   return { allowed: false, uncovered, reason: `not allowed: ${uncovered.join(', ')}${chained}` };
 }
 
-/** The prefix the card offers for always-allow: the first command's program (and subcommand); undefined for a chain or an unreadable command. */
+/**
+ * The prefix the card offers for always-allow: the program, with its
+ * subcommand for tools that have them (and what a `run`/`exec` runs); the
+ * whole command where a shorter prefix would allow far more than was asked
+ * (`bash -c …`, `rm -rf build`, `npm --version`). Undefined for a chain or
+ * an unreadable command.
+ */
 export function suggestedPrefix(command: string): string | undefined {
   const analysis = analyzeCommand(command);
   if (analysis.mustAsk || analysis.parts.length !== 1) return undefined;
-  const words = analysis.parts[0]!.split(' ');
+  const whole = normalize(analysis.parts[0]!);
+  const words = whole.split(' ');
   const program = words[0]!;
   if (/^\w+=/.test(program) || /[`$'"\\*?]/.test(program)) return undefined;
-  const subcommand = words[1];
-  if (SUBCOMMAND_TOOLS.has(program) && subcommand && /^[\w:.-]+$/.test(subcommand) && !subcommand.startsWith('-')) {
-    return `${program} ${subcommand}`;
-  }
-  return program;
+  const plain = (word: string | undefined): word is string => word !== undefined && /^[\w:.@/-]+$/.test(word) && !word.startsWith('-');
+  if (WHOLE_COMMAND_PROGRAMS.has(program.split('/').at(-1)!)) return whole;
+  if (!SUBCOMMAND_TOOLS.has(program)) return program;
+  const [, subcommand, target] = words;
+  if (!plain(subcommand)) return whole;
+  if (!RUNNER_SUBCOMMANDS.has(subcommand)) return `${program} ${subcommand}`;
+  return plain(target) ? `${program} ${subcommand} ${target}` : whole;
 }
 
 /** The alwaysAllow entry for a prefix: `run_command:<prefix>`. */

@@ -96,9 +96,28 @@ describe('suggestedPrefix', () => {
     assert.equal(suggestedPrefix('echo hello world'), 'echo');
     assert.equal(suggestedPrefix('npm test -- --watch'), 'npm test');
     assert.equal(suggestedPrefix('git log --oneline'), 'git log');
-    assert.equal(suggestedPrefix('git --no-pager log'), 'git');
     assert.equal(suggestedPrefix('ls -la'), 'ls');
-    assert.equal(alwaysAllowKeyFor(suggestedPrefix('npm run build')!), 'run_command:npm run');
+    assert.equal(alwaysAllowKeyFor(suggestedPrefix('npm run build')!), 'run_command:npm run build');
+  });
+
+  it('keeps what a run or exec runs, so one script allowed is not every script', () => {
+    assert.equal(suggestedPrefix('npm run build -- --watch'), 'npm run build');
+    assert.equal(suggestedPrefix('pnpm exec tsc --noEmit'), 'pnpm exec tsc');
+    assert.equal(suggestedPrefix('uv run pytest -q'), 'uv run pytest');
+  });
+
+  it('offers the whole command where a shorter prefix would allow far more than was asked', () => {
+    assert.equal(suggestedPrefix('npm --version'), 'npm --version');
+    assert.equal(suggestedPrefix('git --no-pager log'), 'git --no-pager log');
+    assert.equal(suggestedPrefix('npm run'), 'npm run');
+    assert.equal(suggestedPrefix('bash -c   ls'), 'bash -c ls');
+    assert.equal(suggestedPrefix('node scripts/build.js'), 'node scripts/build.js');
+    assert.equal(suggestedPrefix('rm -rf build'), 'rm -rf build');
+    assert.equal(suggestedPrefix('/usr/bin/python3 -m http.server'), '/usr/bin/python3 -m http.server');
+    // What the offered prefix allows: this command, and it with more arguments; not its program alone.
+    const allow = [alwaysAllowKeyFor(suggestedPrefix('npm --version')!)];
+    assert.equal(decideCommand('npm --version', allow).allowed, true);
+    assert.equal(decideCommand('npm publish', allow).allowed, false);
   });
 
   it('offers nothing for a chain, a substitution, a redirection or an assignment', () => {
