@@ -1,11 +1,15 @@
 // What the models see of earlier turns: the user's prompts (with what was
 // attached to them) and the final answers. Tool traffic stays in the run that
-// produced it. Read straight from the stored stream: the prompt event and
-// RUN_FINISHED's result; a `tandem.condensed` event replaces the turns it
-// condensed with its summary.
+// produced it; a short record of what the run did (runRecord.ts) opens the
+// next prompt, and so does a revert made since. Read straight from the stored
+// stream: the prompt event and RUN_FINISHED's result; a `tandem.condensed`
+// event replaces the turns it condensed with its summary. The record goes
+// inside the next user message, never as a message of its own, so the message
+// counts a condensed event stored stay true.
 import type { ChatMessage } from '../models/chatModel';
 import { CustomEventName, type AgentEvent } from './agentEvents';
 import { HostEventName } from './hostEventNames';
+import { revertNote, RunRecord } from './runRecord';
 
 const SUMMARY_HEADING = 'Summary of the earlier conversation (condensed by Tandem to fit the context window):';
 
@@ -16,23 +20,48 @@ export function summaryMessage(summary: string): ChatMessage {
 
 export function historyMessages(events: readonly AgentEvent[]): ChatMessage[] {
   const messages: ChatMessage[] = [];
+  let record: RunRecord | undefined;
+  const since: string[] = [];
   for (const event of events) {
     if (event.type === 'CUSTOM' && event['name'] === HostEventName.userMessage) {
       const value = event['value'] as { text?: unknown; attached?: { text?: unknown } } | undefined;
       const text = value?.text;
       // Items attached to the prompt (context chips) follow the typed text.
       const attached = value?.attached?.text;
-      if (typeof text === 'string' && text) messages.push({ role: 'user', content: promptWithAttachments(text, typeof attached === 'string' ? attached : undefined) });
+      if (typeof text === 'string' && text) {
+        const prompt = promptWithAttachments(text, typeof attached === 'string' ? attached : undefined);
+        messages.push({ role: 'user', content: withRecord(prompt, record?.describe(), since) });
+        record = new RunRecord();
+        since.length = 0;
+      }
+    } else if (event.type === 'CUSTOM' && event['name'] === HostEventName.runEdits) {
+      const files = (event['value'] as { files?: unknown } | undefined)?.files;
+      if (Array.isArray(files)) record?.changedFiles(files.filter((file): file is string => typeof file === 'string'));
+    } else if (event.type === 'CUSTOM' && event['name'] === HostEventName.runReverted) {
+      const files = (event['value'] as { files?: unknown } | undefined)?.files;
+      const restored = Array.isArray(files) ? files.filter((file): file is string => typeof file === 'string') : [];
+      if (restored.length > 0) since.push(revertNote(restored));
     } else if (event.type === 'CUSTOM' && event['name'] === CustomEventName.condensed) {
       const value = event['value'] as { summary?: unknown; historyMessages?: unknown } | undefined;
       const replaced = typeof value?.historyMessages === 'number' ? Math.min(value.historyMessages, messages.length) : 0;
       if (replaced > 0 && typeof value?.summary === 'string') messages.splice(0, replaced, summaryMessage(value.summary));
     } else if (event.type === 'RUN_FINISHED') {
+      record?.add(event);
       const answer = (event['result'] as { answer?: unknown } | undefined)?.answer;
       if (typeof answer === 'string' && answer) messages.push({ role: 'assistant', content: answer });
+    } else {
+      record?.add(event);
     }
   }
   return messages;
+}
+
+/** The prompt, opened by what the previous run did and what happened since, when there is anything to say. */
+function withRecord(prompt: string, record: string | undefined, since: readonly string[]): string {
+  const notes = [record ? `What the previous run did: ${record}.` : '', since.length > 0 ? `Since then, ${since.join('; ')}.` : ''].filter(Boolean);
+  return notes.length === 0 ? prompt : `[Tandem's record, not typed by the user] ${notes.join(' ')}
+
+${prompt}`;
 }
 
 /** The typed prompt followed by the attached items' blocks: what the models read. */

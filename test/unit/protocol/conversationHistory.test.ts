@@ -22,6 +22,44 @@ it("gives the models the prompts and final answers as the next run's history, wi
     { role: 'user', content: 'Where is main?' },
     { role: 'assistant', content: 'It is in `src/main.ts`.' },
     { role: 'user', content: 'And tests?' },
-    { role: 'user', content: 'Try again.' },
+    { role: 'user', content: "[Tandem's record, not typed by the user] What the previous run did: the user stopped it before it answered.\n\nTry again." },
+  ]);
+});
+
+const custom = (name: string, value: unknown) => event('CUSTOM', { name, value });
+
+it('opens the next prompt with what the last run did that its answer may not say, and a revert since', () => {
+  const events = [
+    custom('tandem.userMessage', { text: 'Add a feature flag.', runId: 'r1' }),
+    custom('tandem.toolStatus', { toolCallId: 'c1', toolName: 'read_file', status: 'done', durationMs: 1, source: 'workspace' }),
+    custom('tandem.toolStatus', { toolCallId: 'c2', toolName: 'read_file', status: 'failed', durationMs: 1, source: 'workspace' }),
+    custom('tandem.approval', { id: 'a1', toolCallId: 'c3', tool: 'edit_file', kind: 'edit', args: {}, summary: 'Edit src/app.ts', sensitive: false, status: 'pending' }),
+    custom('tandem.approval', { id: 'a1', toolCallId: 'c3', tool: 'edit_file', kind: 'edit', args: {}, summary: 'Edit src/app.ts', sensitive: false, status: 'rejected' }),
+    custom('tandem.toolStatus', { toolCallId: 'c3', toolName: 'edit_file', status: 'rejected', durationMs: 1, source: 'workspace' }),
+    custom('tandem.toolStatus', { toolCallId: 'c4', toolName: 'write_file', status: 'done', durationMs: 1, source: 'workspace' }),
+    // A card the run's end closed is not the user's refusal.
+    custom('tandem.approval', { id: 'a2', toolCallId: 'c5', tool: 'edit_file', kind: 'edit', args: {}, summary: 'Edit README.md', sensitive: false, status: 'rejected', reason: 'cancelled' }),
+    event('RUN_FINISHED', { runId: 'r1', threadId: 't', result: { stopReason: 'noToolCall', answer: 'Created src/flag.ts.' } }),
+    custom('tandem.runEdits', { runId: 'r1', files: ['src/flag.ts'] }),
+    custom('tandem.runReverted', { runId: 'r1', files: ['src/flag.ts'], skipped: [], remaining: [] }),
+    custom('tandem.userMessage', { text: 'Is the flag file still there?', runId: 'r2' }),
+    event('RUN_ERROR', { message: 'Model "m" failed: HTTP 500' }),
+    custom('tandem.userMessage', { text: 'Again?', runId: 'r3' }),
+    event('RUN_FINISHED', { runId: 'r3', threadId: 't', result: { stopReason: 'noToolCall', answer: 'Yes.' } }),
+    custom('tandem.userMessage', { text: 'Thanks.', runId: 'r4' }),
+  ];
+  assert.deepEqual(historyMessages(events), [
+    { role: 'user', content: 'Add a feature flag.' },
+    { role: 'assistant', content: 'Created src/flag.ts.' },
+    {
+      role: 'user',
+      content:
+        "[Tandem's record, not typed by the user] What the previous run did: tools used: read_file ×2 (1 failed), edit_file ×1 (1 rejected by the user), write_file ×1; " +
+        'the user rejected: Edit src/app.ts; files changed: src/flag.ts. Since then, the user reverted the changes to src/flag.ts.\n\nIs the flag file still there?',
+    },
+    { role: 'user', content: "[Tandem's record, not typed by the user] What the previous run did: it failed before it answered: Model \"m\" failed: HTTP 500.\n\nAgain?" },
+    { role: 'assistant', content: 'Yes.' },
+    // A run with nothing to tell adds nothing.
+    { role: 'user', content: 'Thanks.' },
   ]);
 });
