@@ -59,6 +59,30 @@ const promptTemplates = z.strictObject({
 export type PromptTemplates = z.infer<typeof promptTemplates>;
 
 const url = z.string().trim().refine((value) => /^https?:\/\/[^\s]+$/i.test(value), 'must be an http(s) URL');
+
+/** Hosts a model server on this machine or its network answers on: plain http. */
+const LOCAL_HOST = /^(localhost|[\w-]+\.(local|localhost|internal)|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\]|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+)$/i;
+
+/**
+ * A base URL typed without its scheme (`localhost:11434/v1`, as Ollama's
+ * docs write it) read with the one a server there would use: http on this
+ * machine or a private network, https elsewhere. Undefined when it is not
+ * host[:port][/path].
+ */
+export function withScheme(text: string): string | undefined {
+  const trimmed = text.trim();
+  const match = /^([\w.-]+|\[[\da-f:]+\])(:\d{1,5})?(\/\S*)?$/i.exec(trimmed);
+  if (!match || !/[.:[]|^localhost$/i.test(match[1]! + (match[2] ?? ''))) return undefined;
+  return `${LOCAL_HOST.test(match[1]!) ? 'http' : 'https'}://${trimmed}`;
+}
+
+/** Enum values matched without regard to case or surrounding spaces (`"Chat"` is chat). */
+function looseEnum<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.preprocess(
+    (value) => (typeof value === 'string' ? (values.find((each) => each.toLowerCase() === value.trim().toLowerCase()) ?? value) : value),
+    z.enum(values),
+  );
+}
 const price = z.object({
   input: z.number().min(0),
   output: z.number().min(0),
@@ -67,33 +91,33 @@ const price = z.object({
 
 /** One schema and default per setting key (without the `tandem.` prefix). */
 const fields = {
-  'functionCallModel.provider': { schema: z.enum(['openai', 'vscode']), fallback: 'openai' },
+  'functionCallModel.provider': { schema: looseEnum(['openai', 'vscode']), fallback: 'openai' },
   'functionCallModel.baseUrl': { schema: url, fallback: OPENAI_BASE_URL },
   'functionCallModel.model': { schema: z.string().trim().min(1), fallback: 'gpt-4o-mini' },
   'functionCallModel.temperature': { schema: z.number().min(0).max(2), fallback: 0 },
   'functionCallModel.maxTokens': { schema: z.number().int().min(1), fallback: 2048 },
   'functionCallModel.contextWindow': { schema: z.number().int().min(0), fallback: 0 },
-  'answerModel.provider': { schema: z.enum(['openai', 'vscode']), fallback: 'openai' },
+  'answerModel.provider': { schema: looseEnum(['openai', 'vscode']), fallback: 'openai' },
   'answerModel.baseUrl': { schema: z.union([z.literal(''), url]), fallback: '' },
   'answerModel.model': { schema: z.string().trim(), fallback: '' },
   'answerModel.temperature': { schema: z.number().min(0).max(2), fallback: 0.3 },
   'answerModel.maxTokens': { schema: z.number().int().min(1), fallback: 4096 },
   'answerModel.contextWindow': { schema: z.number().int().min(0), fallback: 0 },
-  'agent.mode': { schema: z.enum(['agent', 'chat']), fallback: 'agent' },
+  'agent.mode': { schema: looseEnum(['agent', 'chat']), fallback: 'agent' },
   'agent.maxIterations': { schema: z.number().int().min(1).max(10), fallback: 5 },
   'agent.maxExecutionSeconds': { schema: z.number().int().min(10).max(300), fallback: 60 },
   'agent.maxTokensPerRun': { schema: z.number().int().min(0), fallback: 0 },
   'agent.maxCostPerRun': { schema: z.number().min(0), fallback: 0 },
-  'agent.responseMode': { schema: z.enum(['integrated', 'streaming']), fallback: 'integrated' },
-  'agent.nonToolReply': { schema: z.enum(['answer', 'remind', 'user']), fallback: 'answer' },
+  'agent.responseMode': { schema: looseEnum(['integrated', 'streaming']), fallback: 'integrated' },
+  'agent.nonToolReply': { schema: looseEnum(['answer', 'remind', 'user']), fallback: 'answer' },
   'agent.minResultLength': { schema: z.number().int().min(0).max(10_000), fallback: 20 },
   'agent.verbose': { schema: z.boolean(), fallback: false },
-  'agent.rulesFiles': { schema: z.array(z.string().trim().min(1).max(500)).max(100), fallback: [...DEFAULT_RULES_FILES] as string[] },
-  'tools.autoApprove': { schema: z.enum(['readOnly', 'all', 'none']), fallback: 'readOnly' },
-  'tools.alwaysAllow': { schema: z.array(z.string().trim().min(1).max(1000)).max(1000), fallback: [] as string[] },
-  'tools.sensitivePaths': { schema: z.array(z.string().trim().min(1).max(1000)).max(1000), fallback: [] as string[] },
+  'agent.rulesFiles': { schema: z.array(z.string().trim().min(1).max(500)).max(100), fallback: [...DEFAULT_RULES_FILES] as string[], entry: z.string().trim().min(1).max(500) },
+  'tools.autoApprove': { schema: looseEnum(['readOnly', 'all', 'none']), fallback: 'readOnly' },
+  'tools.alwaysAllow': { schema: z.array(z.string().trim().min(1).max(1000)).max(1000), fallback: [] as string[], entry: z.string().trim().min(1).max(1000) },
+  'tools.sensitivePaths': { schema: z.array(z.string().trim().min(1).max(1000)).max(1000), fallback: [] as string[], entry: z.string().trim().min(1).max(1000) },
   'mcp.servers': { schema: z.record(z.string(), z.unknown()), fallback: {} },
-  pricing: { schema: z.record(z.string(), price), fallback: {} },
+  pricing: { schema: z.record(z.string(), price), fallback: {}, entry: price },
   prompts: { schema: promptTemplates, fallback: {} as PromptTemplates },
 } as const;
 
@@ -163,6 +187,33 @@ function fromEnvironment(env: NodeJS.ProcessEnv, warnings: string[]): RawSetting
   return raw;
 }
 
+/**
+ * The entries of a list or map that pass `entry`, with what was dropped; undefined when
+ * it is neither, nothing passes, or the rest still fails the whole schema (e.g. too many).
+ */
+function goodEntries(candidate: unknown, entry: z.ZodType, whole: z.ZodType): { value: unknown; dropped: string[] } | undefined {
+  const dropped: string[] = [];
+  let value: unknown;
+  if (Array.isArray(candidate)) {
+    value = candidate.filter((item, index) => {
+      const ok = entry.safeParse(item).success;
+      if (!ok) dropped.push(`entry ${index + 1} (${show(item)})`);
+      return ok;
+    });
+  } else if (typeof candidate === 'object' && candidate !== null) {
+    value = Object.fromEntries(
+      Object.entries(candidate).filter(([key, item]) => {
+        const result = entry.safeParse(item);
+        if (!result.success) dropped.push(`"${key}" (${describeIssues(result.error)})`);
+        return result.success;
+      }),
+    );
+  } else return undefined;
+  const left = Array.isArray(value) ? value.length : Object.keys(value as object).length;
+  const result = whole.safeParse(value);
+  return dropped.length > 0 && left > 0 && result.success ? { value: result.data, dropped } : undefined;
+}
+
 function describeIssues(error: z.ZodError): string {
   return error.issues.map((issue) => (issue.path.length ? `${issue.path.join('.')}: ` : '') + issue.message).join('; ');
 }
@@ -187,6 +238,22 @@ export function resolveSettings(raw: RawSettings, env: NodeJS.ProcessEnv = proce
     if (candidate === undefined) return field.fallback as FieldValue<K>;
     const result = field.schema.safeParse(candidate);
     if (result.success) return result.data as FieldValue<K>;
+    if (key.endsWith('.baseUrl') && typeof candidate === 'string') {
+      const repaired = withScheme(candidate);
+      if (repaired !== undefined) {
+        warnings.push(`${source} = ${show(candidate)} has no scheme; read as ${show(repaired)}.`);
+        return repaired as FieldValue<K>;
+      }
+      // Never the default in its place: that would send the conversation to OpenAI, where the user meant another server.
+      warnings.push(`${source} = ${show(candidate)} is invalid (${describeIssues(result.error)}); Tandem sends no request until it is fixed.`);
+      return candidate.trim() as FieldValue<K>;
+    }
+    // A list or map with some bad entries keeps the good ones: one typo must not drop the user's other sensitive paths or prices.
+    const kept = 'entry' in field ? goodEntries(candidate, field.entry, field.schema) : undefined;
+    if (kept !== undefined) {
+      warnings.push(`${source}: ${kept.dropped.join('; ')} ${kept.dropped.length === 1 ? 'is' : 'are'} invalid and left out; the other entries apply.`);
+      return kept.value as FieldValue<K>;
+    }
     warnings.push(`${source} = ${show(candidate)} is invalid (${describeIssues(result.error)}); using the default ${show(field.fallback)}.`);
     return field.fallback as FieldValue<K>;
   };

@@ -17,7 +17,7 @@ export interface ModelFacts {
   readonly vscodeModelFound?: boolean | undefined;
 }
 
-export type UnusableReason = 'noKey' | 'unreachable' | 'noVscodeModel';
+export type UnusableReason = 'badBaseUrl' | 'noKey' | 'unreachable' | 'noVscodeModel';
 
 export interface ModelProblem {
   readonly reason: UnusableReason;
@@ -28,7 +28,11 @@ export interface ModelProblem {
 
 /** Does this model's usability depend on probing its base URL? */
 export function needsProbe(settings: ModelSettings): boolean {
-  return settings.provider !== 'vscode' && !isOpenAiHost(settings.baseUrl);
+  return settings.provider !== 'vscode' && isHttpUrl(settings.baseUrl) && !isOpenAiHost(settings.baseUrl);
+}
+
+function isHttpUrl(text: string): boolean {
+  return /^https?:\/\/\S+$/i.test(text);
 }
 
 /** Why the model cannot be used, or undefined when it can. */
@@ -41,10 +45,16 @@ export function modelProblem(facts: ModelFacts): ModelProblem | undefined {
       : 'VS Code offers no language models.';
     return { reason: 'noVscodeModel', target: settings.model, message };
   }
+  if (!isHttpUrl(settings.baseUrl)) {
+    const message = `The base URL "${settings.baseUrl}" is not an http(s) URL, so nothing is sent: fix tandem.functionCallModel.baseUrl (or tandem.answerModel.baseUrl).`;
+    return { reason: 'badBaseUrl', target: settings.baseUrl, message };
+  }
   if (isOpenAiHost(settings.baseUrl)) {
     return facts.hasKey ? undefined : { reason: 'noKey', target: settings.baseUrl, message: `No API key for ${settings.baseUrl}.` };
   }
-  return facts.reachable === false ? { reason: 'unreachable', target: settings.baseUrl, message: `Nothing answers at ${settings.baseUrl}.` } : undefined;
+  return facts.reachable === false
+    ? { reason: 'unreachable', target: settings.baseUrl, message: `Nothing answers at ${settings.baseUrl}. Start the server there, or change the base URL (tandem.functionCallModel.baseUrl).` }
+    : undefined;
 }
 
 /** The problems of the models a run would use, each said once. */

@@ -218,6 +218,14 @@ async function* streamTurn(
 ): AsyncGenerator<ModelDelta, ModelTurn, void> {
   const startedAt = Date.now();
   if (signal.aborted) throw new CancelledError();
+  // Settings keep a base URL that is not one (never swapped for OpenAI's): say so before anything is sent.
+  if (!/^https?:\/\/\S+$/i.test(settings.baseUrl)) {
+    throw new ModelApiError(`Model "${settings.model}" has no usable base URL: "${settings.baseUrl}" is not an http(s) URL.`, {
+      retryable: false,
+      attempts: 0,
+      suggestion: 'Fix tandem.functionCallModel.baseUrl (or tandem.answerModel.baseUrl), e.g. http://localhost:11434/v1.',
+    });
+  }
   let body = withFallbacks(requestBody(settings, request), rememberedFallbacks(settings.baseUrl, settings.model));
   const { sdk, client } = await connect();
   for (let attempt = 1; ; attempt++) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { resolveSettings } from '../../../src/agent/agentSettings';
+import { resolveSettings, withScheme } from '../../../src/agent/agentSettings';
 
 describe('resolveSettings', () => {
   it('gives the documented defaults with nothing set', () => {
@@ -25,11 +25,53 @@ describe('resolveSettings', () => {
     assert.equal(settings.maxIterations, 5);
     assert.equal(settings.maxExecutionSeconds, 60);
     assert.equal(settings.mode, 'agent');
-    assert.equal(settings.functionCallModel.baseUrl, 'https://api.openai.com/v1');
+    // A bad base URL is kept, never replaced by OpenAI's: the conversation would go where the user did not mean.
+    assert.equal(settings.functionCallModel.baseUrl, 'not a url');
     assert.equal(settings.responseMode, 'streaming');
     assert.equal(warnings.length, 4);
-    assert.match(warnings[0]!, /tandem\.functionCallModel\.baseUrl = "not a url" is invalid .*using the default/);
+    assert.match(warnings[0]!, /tandem\.functionCallModel\.baseUrl = "not a url" is invalid .*Tandem sends no request until it is fixed/);
     assert.ok(warnings.some((warning) => /tandem\.agent\.maxIterations = 11 .*<=10/.test(warning)));
+  });
+
+  it('reads a base URL typed without its scheme with the one a server there would use, and says so', () => {
+    const { settings, warnings } = resolveSettings(
+      { 'functionCallModel.baseUrl': 'localhost:11434/v1', 'answerModel.model': 'big', 'answerModel.baseUrl': 'api.example.com/v1' },
+      {},
+    );
+    assert.equal(settings.functionCallModel.baseUrl, 'http://localhost:11434/v1');
+    assert.equal(settings.answerModel.baseUrl, 'https://api.example.com/v1');
+    assert.match(warnings[0]!, /"localhost:11434\/v1" has no scheme; read as "http:\/\/localhost:11434\/v1"/);
+    assert.equal(withScheme('192.168.1.20:1234/v1'), 'http://192.168.1.20:1234/v1');
+    assert.equal(withScheme('[::1]:8080'), 'http://[::1]:8080');
+    assert.equal(withScheme('not a url'), undefined);
+    assert.equal(withScheme('ftp://host/v1'), undefined);
+  });
+
+  it('a list or map with a bad entry keeps its good ones', () => {
+    const { settings, warnings } = resolveSettings(
+      {
+        'tools.sensitivePaths': ['secrets/**', ''],
+        'tools.alwaysAllow': ['write_file', 42],
+        pricing: { 'my-local': { input: 0.1, output: 0.2 }, broken: { input: 'cheap' } },
+        'agent.rulesFiles': [''],
+      },
+      {},
+    );
+    assert.deepEqual(settings.sensitivePaths, ['secrets/**']);
+    assert.deepEqual(settings.alwaysAllow, ['write_file']);
+    assert.deepEqual(settings.pricing, { 'my-local': { input: 0.1, output: 0.2 } });
+    // Nothing good left: the default, as for any bad value.
+    assert.deepEqual(settings.rulesFiles, ['AGENTS.md', '.github/copilot-instructions.md', '.tandem/rules/*.md']);
+    assert.ok(warnings.some((warning) => /tandem\.tools\.sensitivePaths: entry 2 \(""\) is invalid and left out; the other entries apply/.test(warning)), warnings.join('\n'));
+    assert.ok(warnings.some((warning) => /tandem\.pricing: "broken" \(/.test(warning)), warnings.join('\n'));
+    assert.equal(warnings.length, 4);
+  });
+
+  it('matches a choice without regard to case', () => {
+    const { settings, warnings } = resolveSettings({ 'agent.mode': 'Chat', 'tools.autoApprove': ' READONLY ' }, {});
+    assert.equal(settings.mode, 'chat');
+    assert.equal(settings.autoApprove, 'readOnly');
+    assert.deepEqual(warnings, []);
   });
 
   it('takes the spec environment variables where the user set nothing', () => {

@@ -24,6 +24,14 @@ describe('model usability', () => {
     assert.equal(modelProblem({ settings: local, hasKey: false }), undefined);
   });
 
+  it('a base URL that is not one is unusable, says which setting to fix, and is never probed', () => {
+    const bad = { baseUrl: 'localhost 11434', model: 'llama3.2' };
+    assert.equal(needsProbe(bad), false);
+    const problem = modelProblem({ settings: bad, hasKey: true });
+    assert.equal(problem?.reason, 'badBaseUrl');
+    assert.match(problem?.message ?? '', /"localhost 11434" is not an http\(s\) URL, so nothing is sent: fix tandem\.functionCallModel\.baseUrl/);
+  });
+
   it("provider vscode needs VS Code to offer the model, whatever the base URL", () => {
     const vscodeModel = { ...openAi, provider: 'vscode' as const, model: 'copilot-gpt-4o' };
     assert.equal(needsProbe(vscodeModel), false);

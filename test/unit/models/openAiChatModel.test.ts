@@ -269,3 +269,16 @@ describe('createChatModel against a server that ignores stream: true', () => {
     }
   });
 });
+
+describe('a base URL that is not one', () => {
+  it('ends the turn before anything is sent, naming the setting to fix', async () => {
+    const model = createChatModel({ baseUrl: 'localhost 11434/v1', model: 'llama3.2' });
+    await assert.rejects(collectTurn(model.streamTurn({ messages: [{ role: 'user', content: 'Hi' }] }, new AbortController().signal)), (error: unknown) => {
+      assert.ok(error instanceof ModelApiError);
+      assert.equal(error.retryable, false);
+      assert.match(error.message, /"localhost 11434\/v1" is not an http\(s\) URL/);
+      assert.match(error.suggestion ?? '', /tandem\.functionCallModel\.baseUrl/);
+      return true;
+    });
+  });
+});
