@@ -8,7 +8,8 @@ import { isContextOverflow } from './contextOverflow';
 import { isRetryableStatus, parseRetryAfterMs } from './retryPolicy';
 
 /** `silent`: the server took the request and sent nothing back within the first-byte bound. */
-export type FailureKind = 'http' | 'connection' | 'silent' | 'malformed-stream' | 'stream-error' | 'context-overflow';
+/** `not-an-api`: the server answered with something else than an API reply (a web page). */
+export type FailureKind = 'http' | 'connection' | 'silent' | 'not-an-api' | 'malformed-stream' | 'stream-error' | 'context-overflow';
 
 export interface ModelFailure {
   readonly kind: FailureKind;
@@ -26,7 +27,8 @@ type SdkErrors = Pick<typeof OpenAiModule, 'APIError' | 'APIConnectionError'>;
 /** `error` must not be an abort; callers check cancellation first. */
 export function classifyFailure(error: unknown, sdk: SdkErrors, now: number): ModelFailure {
   if (error instanceof sdk.APIConnectionError) {
-    return failure('connection', undefined, true, undefined, connectionReason(error), error);
+    // A host name that does not resolve will not resolve on the next try either (EAI_AGAIN, a DNS hiccup, is retried).
+    return failure('connection', undefined, causeCode(error) !== 'ENOTFOUND', undefined, connectionReason(error), error);
   }
   if (error instanceof sdk.APIError) {
     const status = error.status;
@@ -93,7 +95,9 @@ export function suggestionFor(failure: ModelFailure, baseUrl: string, model: str
     case 403:
       return `The key is not allowed to use "${model}". Check the key's permissions or pick another model.`;
     case 404:
-      return `Check the model name "${model}" and the base URL ${baseUrl} (it usually ends in /v1).`;
+      return /\/v1\/?$/.test(baseUrl)
+        ? `Check the model name "${model}": "Tandem: Select Models" lists the models ${baseUrl} offers.`
+        : `Check the model name "${model}" and the base URL ${baseUrl} (it usually ends in /v1).`;
     case 400:
     case 422:
       return `The server rejected the request. Check that "${model}" supports chat completions (and tools, in agent mode), and the temperature and max tokens settings.`;
@@ -113,6 +117,9 @@ export function suggestionFor(failure: ModelFailure, baseUrl: string, model: str
   }
   if (failure.kind === 'silent') {
     return `"${model}" may still be thinking or loading: raise tandem.agent.maxExecutionSeconds (Tandem waits that long, at least 90 s, for the first byte), or check the server at ${baseUrl}.`;
+  }
+  if (failure.kind === 'not-an-api') {
+    return `Check the base URL ${baseUrl}: it should be the API's address (usually ending in /v1), not a web page.`;
   }
   if (failure.kind === 'malformed-stream') {
     return `The server at ${baseUrl} sent a stream that is not OpenAI-compatible. Check the base URL and the server.`;

@@ -236,6 +236,12 @@ async function* streamTurn(
       // The raw response, read by SseChunkParser: the SDK's own stream costs far more per event (see sseChunks.ts).
       const response = await client.chat.completions.create(body, { signal: watch.signal }).asResponse();
       if (!response.body) throw new sdk.OpenAIError('Attempted to iterate over a response with no body');
+      const contentType = response.headers.get('content-type') ?? '';
+      if (/\btext\/html\b/i.test(contentType)) {
+        // A web page (a proxy's login, a site's 200) is not going to turn into a stream on retry.
+        await response.body.cancel().catch(() => undefined);
+        throw toModelApiError(notAnApi(contentType), attempt, settings.baseUrl, settings.model);
+      }
       const parser = new SseChunkParser((error) => new sdk.APIError(undefined, error as object, undefined, response.headers));
       try {
         for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
@@ -275,6 +281,7 @@ async function* streamTurn(
       };
     } catch (error) {
       watch.dispose();
+      if (error instanceof ModelApiError) throw error;
       // The server had started replying: those tokens were spent even though the attempt is void.
       if (chunks > 0) yield { type: 'partialUsage', usage: partialUsage(accumulator, body) };
       if (signal.aborted) throw new CancelledError();
@@ -315,6 +322,10 @@ async function* streamTurn(
       watch.dispose();
     }
   }
+}
+
+function notAnApi(contentType: string): ModelFailure {
+  return { kind: 'not-an-api', status: undefined, retryable: false, retryAfterMs: undefined, reason: `the server answered with a web page (${contentType.split(';')[0]}), not an OpenAI-compatible reply`, cause: undefined };
 }
 
 function firstByteFailure(firstByteMs: number, cause: unknown): ModelFailure {

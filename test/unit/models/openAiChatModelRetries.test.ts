@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { CancelledError, ModelApiError } from '../../../src/common/errors';
 import type { ChatModel, ModelDelta } from '../../../src/models/chatModel';
@@ -199,5 +201,46 @@ describe('createChatModel against a server that is not running', () => {
       },
     );
     assert.equal(deltas.length, 1);
+  });
+});
+
+describe('createChatModel against something that is not a model server', () => {
+  it('a web page is said to be one, once, with the base URL to check', async () => {
+    let requests = 0;
+    const page = createServer((_request, response) => {
+      requests++;
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end('<!doctype html><title>Welcome</title><p>It works!</p>');
+    });
+    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
+    try {
+      const model = createChatModel({ baseUrl, model: 'm' }, { retry: fast });
+      await assert.rejects(collectTurn(model.streamTurn(question, new AbortController().signal)), (error: unknown) => {
+        assert.ok(error instanceof ModelApiError);
+        assert.match(error.message, /answered with a web page \(text\/html\), not an OpenAI-compatible reply/);
+        assert.match(error.suggestion ?? '', /it should be the API's address \(usually ending in \/v1\)/);
+        return true;
+      });
+      assert.equal(requests, 1, 'not retried');
+    } finally {
+      await new Promise((resolve) => page.close(resolve));
+    }
+  });
+
+  it('a host name that does not resolve is not retried', async () => {
+    let calls = 0;
+    const unresolved: typeof fetch = async () => {
+      calls++;
+      throw new TypeError('fetch failed', { cause: Object.assign(new Error('getaddrinfo ENOTFOUND models.example.invalid'), { code: 'ENOTFOUND' }) });
+    };
+    const model = createChatModel({ baseUrl: 'http://models.example.invalid/v1', model: 'm' }, { retry: fast, fetch: unresolved });
+    await assert.rejects(collectTurn(model.streamTurn(question, new AbortController().signal)), (error: unknown) => {
+      assert.ok(error instanceof ModelApiError);
+      assert.match(error.message, /ENOTFOUND/);
+      assert.match(error.suggestion ?? '', /cannot be found\. Check the base URL/);
+      return true;
+    });
+    assert.equal(calls, 1);
   });
 });
