@@ -37,6 +37,8 @@ export function createApprovalCard(step: ApprovalStep, hooks: ApprovalCardHooks)
   const article = element('article', 'step step-approval');
   article.dataset['testid'] = 'approval';
   article.dataset['stepId'] = step.id;
+  // Focusable from script only: focus moves here once the card before it is answered.
+  article.tabIndex = -1;
   updateApprovalCard(article, step, hooks);
   return article;
 }
@@ -84,7 +86,6 @@ export function updateApprovalCard(article: HTMLElement, step: ApprovalStep, hoo
       actions.append(button({ label: 'Open diff', testId: 'open-diff', onClick: () => openDiff(step.approvalId) }));
     }
     buttons.push(button({ label: 'Approve', testId: 'approve', appearance: 'primary', onClick: () => answer('approved') }));
-    buttons.push(button({ label: 'Reject', testId: 'reject', onClick: () => answer('rejected') }));
     if (step.alwaysAllowKey !== undefined && !step.sensitive) {
       buttons.push(
         button({
@@ -95,6 +96,8 @@ export function updateApprovalCard(article: HTMLElement, step: ApprovalStep, hoo
         }),
       );
     }
+    // Last, so Shift+Tab back from the prompt box reaches Reject first, never the lasting "Always allow".
+    buttons.push(button({ label: 'Reject', testId: 'reject', onClick: () => answer('rejected') }));
     actions.append(...buttons);
     if (step.answering) for (const each of buttons) setDisabled(each, true);
     nodes.push(actions);

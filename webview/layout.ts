@@ -28,6 +28,7 @@ export interface Layout {
   /** The context meter: the last request's tokens against its model's window. */
   setContext(context: ContextPayload | undefined): void;
   setPrompt(text: string): void;
+  focusPrompt(): void;
   send(): void;
 }
 
@@ -268,13 +269,21 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
       const run = lastRunId ? edits.get(lastRunId) : undefined;
       revertRunId = run && !run.reverted ? lastRunId : undefined;
       revertBar.hidden = !revertRunId;
-      if (run) revertText.textContent = `${run.files.length} file${run.files.length === 1 ? '' : 's'} changed. `;
+      if (run) {
+        // Name what Revert would undo; a long list shows its first few, the tooltip all.
+        const shown = run.files.slice(0, 3).join(', ') + (run.files.length > 3 ? ` and ${run.files.length - 3} more` : '');
+        revertText.textContent = `${run.files.length} file${run.files.length === 1 ? '' : 's'} changed: ${shown}. `;
+        revertText.title = run.files.join('\n');
+      }
     },
     setEmpty(isEmpty) {
       empty.hidden = !isEmpty;
     },
     setPrompt(text) {
       prompt.value = text;
+      prompt.focus();
+    },
+    focusPrompt() {
       prompt.focus();
     },
     send,

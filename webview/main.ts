@@ -36,7 +36,16 @@ const context: StepRenderContext = {
   onCopy: (text) => post({ type: 'copy', text }),
   userOpen: new Map(),
   onCommand: (command) => post({ type: 'command', command }),
-  onApproval: (id, answer) => post({ type: 'approval', id, answer }),
+  onApproval: (id, answer) => {
+    post({ type: 'approval', id, answer });
+    // The answered card's buttons go disabled, which would drop focus to the page: move it on to the
+    // next card waiting (the card, not its Approve: a second Enter must not approve what was not read), else the prompt box.
+    requestAnimationFrame(() => {
+      const next = [...document.querySelectorAll<HTMLElement>('[data-testid="approval"][data-status="pending"]')].find((card) => card.querySelector('[data-testid="approve"]:not([disabled])'));
+      if (next) next.focus();
+      else layout.focusPrompt();
+    });
+  },
   onOpenDiff: (id) => post({ type: 'openDiff', id }),
   onElicitation: (id, action, content) =>
     post({ type: 'elicitation', id, action, content: content && Object.fromEntries(Object.entries(content).map(([name, value]) => [name, typeof value === 'object' ? [...value] : value])) }),

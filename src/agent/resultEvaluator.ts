@@ -28,11 +28,18 @@ export type ResultEvaluator = (round: readonly EvaluatedResult[], context: Evalu
 export const lengthEvaluator: ResultEvaluator = (round, context) => {
   const weak = round.filter(({ result }) => result.isError || result.text.trim().length < context.minResultLength);
   if (round.length > 0 && weak.length === round.length) {
-    const names = weak.map((entry) => entry.toolName).join(', ');
-    return {
-      verdict: 'insufficient',
-      reason: `The result of ${names} is empty, failed or shorter than ${context.minResultLength} characters.`,
-    };
+    // Say which way each fell short: a failure's own text already says why, a short result does not.
+    const failed = weak.filter((entry) => entry.result.isError).map((entry) => entry.toolName);
+    const short = weak.filter((entry) => !entry.result.isError).map((entry) => entry.toolName);
+    const parts = [
+      failed.length > 0 ? `${unique(failed).join(', ')} failed` : '',
+      short.length > 0 ? `${unique(short).join(', ')} returned little or nothing (under ${context.minResultLength} characters)` : '',
+    ].filter(Boolean);
+    return { verdict: 'insufficient', reason: `${parts.join('; ')}.` };
   }
   return { verdict: 'continue' };
 };
+
+function unique(names: readonly string[]): string[] {
+  return [...new Set(names)];
+}

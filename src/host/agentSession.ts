@@ -198,7 +198,8 @@ export class AgentSession implements vscode.Disposable {
     const edited = sources?.editedFiles?.(runId) ?? [];
     if (edited.length > 0 && conversation === this.conversation) {
       await this.storeRunEdits(conversation.id, runId, sources?.runEditsSnapshot?.(runId));
-      this.append({ type: 'CUSTOM', name: HostEventName.runEdits, value: { runId, files: edited }, timestamp: Date.now() } as AgentEvent);
+      // Workspace-relative, as the revert bar and the next run's record name them.
+      this.append({ type: 'CUSTOM', name: HostEventName.runEdits, value: { runId, files: edited.map(shownPath) }, timestamp: Date.now() } as AgentEvent);
     }
   }
 
@@ -238,7 +239,12 @@ export class AgentSession implements vscode.Disposable {
     else await this.deps.store.runEdits.remove(conversationId, runId).catch(() => undefined);
     const { restored, skipped, failed } = outcome;
     const left = remaining?.files.map((file) => file.path) ?? [];
-    this.append({ type: 'CUSTOM', name: HostEventName.runReverted, value: { runId, files: restored, skipped, remaining: left }, timestamp: Date.now() } as AgentEvent);
+    this.append({
+      type: 'CUSTOM',
+      name: HostEventName.runReverted,
+      value: { runId, files: restored.map(shownPath), skipped: skipped.map(shownPath), remaining: left.map(shownPath) },
+      timestamp: Date.now(),
+    } as AgentEvent);
     this.notice('reverted', revertSummary(outcome) + (left.length > 0 ? ' Revert again to retry.' : ''), skipped.length + failed.length > 0 ? 'warning' : 'info');
   }
 
@@ -343,10 +349,16 @@ export class AgentSession implements vscode.Disposable {
 }
 
 /** "Reverted 2 files …; kept 1 changed after the run: a.ts." */
+/** A file as the user knows it: relative to its workspace folder (named too in a multi-root workspace). */
+function shownPath(file: string): string {
+  return vscode.workspace.asRelativePath(file);
+}
+
 export function revertSummary(outcome: RevertOutcome): string {
   const plural = (count: number) => `${count} file${count === 1 ? '' : 's'}`;
   const name = (file: string) => vscode.workspace.asRelativePath(file);
-  let text = `Reverted ${plural(outcome.restored.length)} changed by that run.`;
+  const names = (files: readonly string[]) => (files.length > 5 ? `${files.slice(0, 5).map(name).join(', ')} and ${files.length - 5} more` : files.map(name).join(', '));
+  let text = `Reverted ${plural(outcome.restored.length)} changed by that run${outcome.restored.length > 0 ? `: ${names(outcome.restored)}` : ''}.`;
   if (outcome.skipped.length > 0) text += ` Kept ${plural(outcome.skipped.length)} changed after the run: ${outcome.skipped.map(name).join(', ')}.`;
   if (outcome.failed.length > 0) text += ` Could not restore ${outcome.failed.map((failure) => `${name(failure.path)} (${failure.reason})`).join(', ')}.`;
   return text;

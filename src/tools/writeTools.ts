@@ -45,6 +45,10 @@ async function diagnosticsNote(deps: WorkspaceToolDeps, target: ScopedPath, sign
   }
 }
 
+function lines(count: number): string {
+  return count === 1 ? '1 line' : `${count} lines`;
+}
+
 function lineCount(text: string): number {
   return text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 }
@@ -64,7 +68,7 @@ export function createWriteFileTool(deps: WorkspaceToolDeps): Tool {
       if (before === args.content) return { text: `${target.display} already has exactly this content; nothing changed.` };
       const rejected = await applyApprovedChange(deps, context, { toolName: 'write_file', target, before, after: args.content });
       if (rejected !== undefined) return rejected;
-      const text = `${before === undefined ? 'Created' : 'Replaced'} ${target.display} (${lineCount(args.content)} lines).` + (await diagnosticsNote(deps, target, context.signal));
+      const text = `${before === undefined ? 'Created' : 'Replaced'} ${target.display} (${lines(lineCount(args.content))}).` + (await diagnosticsNote(deps, target, context.signal));
       return { text, summary: summaryPreview(text), touchedPaths: [target.absolute] };
     },
   });

@@ -106,12 +106,18 @@ test('approve after the time limit, reject, and always allow, from the panel car
     assert.match(await late.locator('[data-testid="approval-summary"]').innerText(), /Create notes\.txt/);
     assert.equal(await late.locator('[data-testid="open-diff"]').count(), 1, 'an edit offers its diff');
     assert.equal(await late.locator('[data-testid="approve-always"]').innerText(), 'Always allow write_file');
+    // Reject comes last, so Shift+Tab back from the prompt box meets it before the lasting "Always allow".
+    const order = await late.locator('.approval-actions [data-testid]').evaluateAll((buttons) => buttons.map((node) => (node as HTMLElement).dataset['testid']));
+    assert.deepEqual(order, ['open-diff', 'approve', 'approve-always', 'reject']);
     assert.equal(await view.locator('body').getAttribute('data-waiting'), 'approval');
     await session.screenshot('approvals-card');
     await new Promise((resolve) => setTimeout(resolve, (limitSeconds + 1) * 1000));
     assert.equal(fs.existsSync(path.join(workspace, 'notes.txt')), false, 'nothing lands before approval');
-    await late.locator('[data-testid="approve"]').click();
+    // Answered from the keyboard: focus then moves on (to the prompt box, no other card waiting), not to the page.
+    await late.locator('[data-testid="approve"]').focus();
+    await session.page.keyboard.press('Enter');
     await decided(late, 'approved');
+    await waitFor(async () => (await view.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName)) === 'prompt', 'focus in the prompt box');
     await waitFor(async () => fs.existsSync(path.join(workspace, 'notes.txt')), 'notes.txt to be written');
     assert.equal(read('notes.txt'), 'approved late\n');
 

@@ -71,12 +71,14 @@ test('after a window reload, "Revert this run\'s edits" still restores the file'
     view = await panelAfterReload(session);
     const revert = view.locator('[data-testid="revert-run"]');
     await revert.waitFor({ state: 'visible', timeout: 30_000 });
+    // The bar names what Revert undoes.
+    assert.match(await view.locator('.revert-bar').innerText(), /1 file changed: notes\.txt\./);
     await revert.click();
     await waitFor(() => read('notes.txt') === 'original notes\n', 'notes.txt to be restored');
     await revert.waitFor({ state: 'hidden' });
     const notice = view.locator('[data-testid="notice"][data-code="reverted"]').last();
     await notice.waitFor({ state: 'visible' });
-    assert.match(await notice.innerText(), /Reverted 1 file changed by that run\./u);
+    assert.match(await notice.innerText(), /Reverted 1 file changed by that run: notes\.txt\./u);
   }),
 );
 

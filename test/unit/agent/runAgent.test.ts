@@ -165,7 +165,7 @@ describe('agent loop', () => {
     const model = await serve([fc({ toolCalls: [call('nowhere')] }), fc({ content: 'Nothing found.' }), answer('I could not find it.')]);
     await runScripted(settingsFor(model, { minResultLength: 40 }), { tools: [capitals()] });
     const toolMessage = model.requests[1]?.messages.find((message: any) => message.role === 'tool');
-    assert.match(toolMessage.content, /shorter than 40 characters/);
+    assert.match(toolMessage.content, /lookup returned little or nothing \(under 40 characters\)\. Consider a different query or tool/);
   });
 
   describe('nonToolReply', () => {

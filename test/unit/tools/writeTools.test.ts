@@ -117,7 +117,7 @@ describe('write tools', () => {
 
   it('write_file creates parents; create_directory and delete_file work', async () => {
     const created = await kit.run('write_file', { path: 'docs/new/readme.md', content: '# hi\n' });
-    assert.equal(created.text, 'Created docs/new/readme.md (1 lines).');
+    assert.equal(created.text, 'Created docs/new/readme.md (1 line).');
     assert.equal(readFileSync(path.join(kit.root, 'docs/new/readme.md'), 'utf8'), '# hi\n');
     assert.equal((await kit.run('create_directory', { path: 'out/x' })).text, 'Created folder out/x.');
     assert.equal(existsSync(path.join(kit.root, 'out/x')), true);
