@@ -122,7 +122,7 @@ describe('diagnostics in the tools', () => {
     assert.match(result.text, /^Edited src\/a\.ts: 1 replacement\.\n\nVS Code reports 1 error in src\/a\.ts after this change:\n- src\/a\.ts:1:3 error \[ts 2322\]: Type 'string'/);
     assert.deepEqual(source.settledFor, [path.join(root, 'src', 'a.ts')]);
     const created = await run('write_file', { path: 'src/new.ts', content: 'export {};\n' });
-    assert.match(created.text, /^Created src\/new\.ts \(1 lines\)\.\n\nVS Code reports no errors or warnings in src\/new\.ts\.$/);
+    assert.match(created.text, /^Created src\/new\.ts \(1 line\)\.\n\nVS Code reports no errors or warnings in src\/new\.ts\.$/);
   });
 
   it('a rejected edit asks for no diagnostics', async () => {
