@@ -40,7 +40,7 @@ export class McpTrustStore {
       `Start the MCP server "${definition.name}" defined by this workspace?`,
       {
         modal: true,
-        detail: `${describeForConsent(definition, this.env)}\n\nA server runs with your rights. Allow it only if you trust this workspace. Tandem asks again if the definition changes.`,
+        detail: `${describeForConsent(definition, this.env)}\n\n${riskOf(definition)} Allow it only if you trust this workspace. Tandem asks again if the definition changes.`,
       },
       allow,
       deny,
@@ -54,4 +54,11 @@ export class McpTrustStore {
   async reset(): Promise<void> {
     await this.globalState.update(stateKey, undefined);
   }
+}
+
+/** What allowing the server risks: a local process has the user's rights; a remote one gets what the model sends it. */
+function riskOf(definition: StartableDefinition): string {
+  return definition.type === 'stdio'
+    ? 'The server runs on this machine with your rights.'
+    : 'The server is reached over the network: what the model sends its tools (file contents included) goes there, with the headers listed above.';
 }
