@@ -47,6 +47,11 @@ const context: StepRenderContext = {
     });
   },
   onOpenDiff: (id) => post({ type: 'openDiff', id }),
+  onResend: (errorStepId) => {
+    const at = view.steps.findIndex((step) => step.id === errorStepId);
+    const question = view.steps.slice(0, at).reverse().find((step) => step.kind === 'user');
+    if (question?.kind === 'user') layout.setPrompt(question.text);
+  },
   onElicitation: (id, action, content) =>
     post({ type: 'elicitation', id, action, content: content && Object.fromEntries(Object.entries(content).map(([name, value]) => [name, typeof value === 'object' ? [...value] : value])) }),
 };

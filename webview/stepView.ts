@@ -23,6 +23,8 @@ export interface StepRenderContext extends ApprovalCardHooks, ElicitationCardHoo
   readonly userOpen: Map<string, boolean>;
   /** Runs a notice's action (absent: actions are not shown). */
   readonly onCommand?: (command: PanelCommand) => void;
+  /** Puts the question a failed run was asked back in the prompt box (absent: not offered). */
+  readonly onResend?: (errorStepId: string) => void;
 }
 
 const stateLabel: Record<ToolCallStep['state'], string> = {
@@ -263,7 +265,7 @@ function noticeBody(step: NoticeStep, context: StepRenderContext): HTMLElement {
   return body;
 }
 
-function errorBody(step: ErrorStep): HTMLElement {
+function errorBody(step: ErrorStep, context: StepRenderContext): HTMLElement {
   const body = element('div', 'error-body');
   body.setAttribute('role', 'alert');
   body.append(element('div', 'error-message', step.message));
@@ -271,6 +273,17 @@ function errorBody(step: ErrorStep): HTMLElement {
     const suggestion = element('div', 'suggestion', step.suggestion);
     suggestion.dataset['testid'] = 'error-suggestion';
     body.append(suggestion);
+  }
+  const onResend = context.onResend;
+  if (onResend) {
+    // Once the cause is fixed, the question is one click (and an Enter) away instead of retyped.
+    const resend = element('button', 'notice-action', 'Ask again');
+    resend.dataset['testid'] = 'resend';
+    resend.title = 'Puts the question back in the prompt box';
+    resend.addEventListener('click', () => onResend(step.id));
+    const actions = element('div', 'notice-actions');
+    actions.append(resend);
+    body.append(actions);
   }
   return body;
 }
@@ -290,7 +303,7 @@ function body(step: Step, context: StepRenderContext): HTMLElement {
     case 'notice':
       return noticeBody(step, context);
     case 'error':
-      return errorBody(step);
+      return errorBody(step, context);
     case 'approval':
       return element('div', undefined, step.summary);
     case 'elicitation':

@@ -398,6 +398,10 @@ test('a model failure shows an error step with a suggestion; Shift+Enter adds a 
     assert.ok(overflow <= 0, `the usage table is ${overflow}px wider than the panel`);
     assert.match(await view.locator('[data-testid="usage-total"]').innerText(), /\$\d/);
     await session.screenshot('panel-error');
+    // "Ask again" puts the failed run's question back in the prompt box, ready to send once the cause is fixed.
+    await error.locator('[data-testid="resend"]').click();
+    assert.equal(await prompt.inputValue(), 'first line\nsecond line');
+    await prompt.fill('');
     // tandem.agent.verbose: tool inputs and outputs reached the log.
     assert.match(session.logs(), /tool read_file input: \{"path":"notes\.md"\}/);
     assert.match(session.logs(), /tool read_file output: /);
