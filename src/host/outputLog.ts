@@ -44,7 +44,12 @@ export class OutputLog implements Log, vscode.Disposable {
     if (this.warned.has(message)) return;
     this.warned.add(message);
     this.channel.warn(message);
-    void vscode.window.showWarningMessage(`Tandem: ${message}`);
+    // A warning about a setting offers to open it there (the toast alone may be cut short).
+    const setting = /\btandem\.[\w.]*\w/.exec(message)?.[0];
+    const open = 'Open Setting';
+    void vscode.window.showWarningMessage(`Tandem: ${message}`, ...(setting ? [open] : [])).then((choice) => {
+      if (choice === open) void vscode.commands.executeCommand('workbench.action.openSettings', setting);
+    });
   }
 
   dispose(): void {

@@ -1,0 +1,91 @@
+// Configuration mistakes a newcomer makes, in a real VS Code: a base URL typed
+// without its scheme (Ollama's docs write `localhost:11434/v1`) is read with
+// http:// and the run goes to that server, never to OpenAI's default; a base
+// URL that is not one stops every request, and the welcome view names the
+// setting to fix; each settings warning offers to open its setting.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
+import { launchVsCode, type VsCodeSession } from './harness';
+import { failureReporter, send, waitFor, waitIdle } from './viewSteps';
+
+const model = 'local-model';
+let server: ScriptedModelServer;
+let session: VsCodeSession;
+let workspace: string;
+
+before(async () => {
+  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-settings-mistakes-'));
+  fs.writeFileSync(path.join(workspace, 'notes.md'), '# Notes\n');
+  server = await startScriptedModelServer({ models: [model] });
+  session = await launchVsCode({
+    workspace,
+    settings: {
+      'tandem.functionCallModel.baseUrl': server.baseUrl.replace(/^http:\/\//, ''),
+      'tandem.functionCallModel.model': model,
+      'tandem.agent.mode': 'Chat',
+    },
+  });
+});
+
+after(async () => {
+  await session?.close();
+  await server?.close();
+  fs.rmSync(workspace, { recursive: true, force: true });
+});
+
+const guarded = failureReporter('settings-mistakes', () => session);
+
+/** Types a new base URL in the Settings editor the warning opened, as the user would. */
+async function typeBaseUrl(value: string): Promise<void> {
+  const row = session.page.locator('.settings-editor .setting-item', { hasText: 'Function Call Model: Base Url' }).first();
+  const input = row.locator('input').first();
+  await input.fill(value);
+  await input.press('Enter');
+}
+
+test('a base URL without its scheme reaches the server it names, and the warning opens the setting', { timeout: 120_000 }, () =>
+  guarded('no-scheme', async () => {
+    const view = await session.webview();
+    server.push({ model, content: 'Answered by the local model.' });
+    await send(view, 'Hello?');
+    await waitIdle(view);
+    await waitFor(async () => (await view.locator('[data-testid="answer"]').last().innerText().catch(() => '')).includes('Answered by the local model.'), 'the answer');
+    assert.equal(server.requests.length >= 1, true, 'the request went to the server the setting names');
+    // "Chat" is read as chat mode: no tools were offered.
+    assert.equal(server.requests.at(-1)?.tools, undefined);
+
+    const toast = session.page.locator('.notification-toast', { hasText: 'has no scheme; read as' });
+    await toast.waitFor({ state: 'visible', timeout: 15_000 });
+    await session.screenshot('settings-no-scheme-warning');
+    await toast.getByRole('button', { name: 'Open Setting' }).click();
+    await session.page.locator('.settings-editor').waitFor({ state: 'visible', timeout: 15_000 });
+    const row = session.page.locator('.settings-editor .setting-item', { hasText: 'Function Call Model: Base Url' }).first();
+    await row.waitFor({ state: 'visible', timeout: 15_000 });
+  }),
+);
+
+test('a base URL that is not one sends nothing, and the welcome view names the setting to fix', { timeout: 120_000 }, () =>
+  guarded('bad-url', async () => {
+    const served = server.requests.length;
+    await typeBaseUrl('my server');
+    const view = await session.webview();
+    const problems = view.locator('[data-testid="welcome-problems"]');
+    await problems.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await problems.innerText(), /"my server" is not an http\(s\) URL, so nothing is sent: fix tandem\.functionCallModel\.baseUrl/);
+    const prompt = view.locator('[data-testid="prompt"]');
+    await prompt.fill('Anyone?');
+    await prompt.press('Enter');
+    await view.locator('[data-testid="welcome-held"]').waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal(await prompt.inputValue(), 'Anyone?', 'the question stays in the box');
+    assert.equal(server.requests.length, served, 'no request anywhere');
+    await session.screenshot('settings-bad-base-url');
+
+    // Fixed in the Settings editor: the welcome view goes, no reload needed.
+    await typeBaseUrl(server.baseUrl);
+    await problems.waitFor({ state: 'detached', timeout: 30_000 });
+  }),
+);
