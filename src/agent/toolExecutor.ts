@@ -64,18 +64,35 @@ function forCall(gate: ApprovalGate, toolCallId: string): ApprovalGate {
   return { request: (request, signal) => gate.request(request.toolCallId === undefined ? { ...request, toolCallId } : request, signal) };
 }
 
+/** A gate that adds the time each request waited (on a person, mostly) to `waited.ms`. */
+function timedGate(gate: ApprovalGate, waited: { ms: number }): ApprovalGate {
+  return {
+    request: async (request, signal) => {
+      const from = Date.now();
+      try {
+        return await gate.request(request, signal);
+      } finally {
+        waited.ms += Date.now() - from;
+      }
+    },
+  };
+}
+
 function errorResult(text: string): ToolResult {
   return { text, isError: true };
 }
 
 async function runOne(call: PlannedCall, context: ExecutionContext): Promise<CallOutcome> {
   const started = Date.now();
+  // A call's time is the tool's, not the time its approval card waited for a decision.
+  const waited = { ms: 0 };
+  const approval = timedGate(context.approval, waited);
   const finish = (args: unknown, result: ToolResult, status: ToolCallStatus): CallOutcome => ({
     call,
     args,
     result,
     status,
-    durationMs: Date.now() - started,
+    durationMs: Math.max(0, Date.now() - started - waited.ms),
   });
 
   const parsed = parseArguments(call.rawArguments);
@@ -92,7 +109,7 @@ async function runOne(call: PlannedCall, context: ExecutionContext): Promise<Cal
     if (cached) return finish(args, cached, 'cached');
   }
   if (!tool.approvesItself) {
-    const approved = await context.approval.request(
+    const approved = await approval.request(
       { kind: 'toolCall', toolName: tool.name, toolCallId: call.id, arguments: args, readOnly: tool.readOnly },
       context.signal,
     );
@@ -105,7 +122,7 @@ async function runOne(call: PlannedCall, context: ExecutionContext): Promise<Cal
       runId: context.runId,
       callId: call.id,
       signal: context.signal,
-      approval: forCall(context.approval, call.id),
+      approval: forCall(approval, call.id),
       elicit: context.elicit,
       onProgress: (progress) => context.emitter.custom(CustomEventName.toolProgress, { toolCallId: call.id, ...progress }),
     });

@@ -139,7 +139,9 @@ describe('approvals in the run', () => {
     assert.equal(tool.runs, 1, 'the approved call ran');
     const finished = events.find((event) => event.type === 'RUN_FINISHED');
     assert.notEqual((finished?.['result'] as { stopReason?: string }).stopReason, 'timeLimit');
-    assert.equal(customValues<ApprovalPayload>(events, 'tandem.approval').at(-1)?.status, 'approved');
+    assert.equal(customValues<ApprovalPayload>(events, 'tandem.approval').at(-1)?.status, 'approved');    // The call's time is the tool's own, not the 3.5 s its card waited.
+    const status = customValues<{ durationMs: number }>(events, 'tandem.toolStatus').at(-1);
+    assert.ok(status !== undefined && status.durationMs < 1000, `durationMs ${status?.durationMs}`);
   });
 
   it('the clock: a paused deadline does not fire, and fires after the remaining agent time', async () => {
