@@ -33,6 +33,7 @@ const stateLabel: Record<ToolCallStep['state'], string> = {
   failed: 'failed',
   cached: 'cached',
   rejected: 'rejected',
+  stopped: 'stopped',
 };
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {

@@ -33,7 +33,8 @@ export interface ThinkingStep extends StepBase {
   discarded?: boolean;
 }
 
-export type ToolCallState = 'running' | 'done' | 'failed' | 'cached' | 'rejected';
+/** `stopped`: still running when the run ended (Stop, an error, the time limit), so it has no result of its own. */
+export type ToolCallState = 'running' | 'done' | 'failed' | 'cached' | 'rejected' | 'stopped';
 
 export interface ToolCallStep extends StepBase {
   readonly kind: 'tool-call';

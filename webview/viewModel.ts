@@ -26,7 +26,7 @@ function settle(view: ConversationView): void {
   }
   for (const step of view.byToolCall.values()) {
     if (step.state === 'running') {
-      step.state = 'failed';
+      step.state = 'stopped';
       touch(view, step);
     }
   }

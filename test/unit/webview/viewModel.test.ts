@@ -219,6 +219,18 @@ describe('view model details', () => {
     assert.equal(view.running, true);
   });
 
+  it('a call still running when the run ends shows as stopped, not failed', () => {
+    const view = createConversationView();
+    applyEvents(view, [
+      event('RUN_STARTED', { runId: 'r1', threadId: 't' }),
+      event('TOOL_CALL_START', { toolCallId: 'c', toolCallName: 'run_command' }),
+      event('TOOL_CALL_END', { toolCallId: 'c' }),
+      event('RUN_FINISHED', { runId: 'r1', threadId: 't', result: { stopReason: 'cancelled', answer: '' } }),
+    ]);
+    const call = view.steps.find((step): step is ToolCallStep => step.kind === 'tool-call');
+    assert.equal(call?.state, 'stopped');
+  });
+
   it('keeps unparsable arguments as they came', () => {
     assert.equal(prettyArguments('{"a": 1'), '{"a": 1');
     assert.equal(prettyArguments(''), '{}');
