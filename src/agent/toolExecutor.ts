@@ -131,7 +131,7 @@ async function runOne(call: PlannedCall, context: ExecutionContext): Promise<Cal
     context.log?.(`tool ${tool.name} output${result.isError ? ' (error)' : ''}: ${logPreview(result.text)}`);
     if (cacheable && !result.isError && result.text.length <= CACHEABLE_RESULT_CHARS) context.cache.set(tool.name, args, result);
     if (!tool.readOnly && !result.isError) context.cache.invalidate();
-    return finish(args, result, result.isError ? 'failed' : 'done');
+    return finish(args, result, result.rejected ? 'rejected' : result.isError ? 'failed' : 'done');
   } catch (error) {
     if (context.signal.aborted || isCancellation(error)) throw error instanceof CancelledError ? error : new CancelledError();
     const message = error instanceof Error ? error.message : String(error);

@@ -88,6 +88,8 @@ export interface ToolResult {
   /** What the model reads. */
   readonly text: string;
   readonly isError?: boolean | undefined;
+  /** The user (or the approval policy) refused what the call asked to do; nothing happened. */
+  readonly rejected?: boolean | undefined;
   readonly summary?: ToolResultSummary | undefined;
   /** Absolute paths of the workspace files this call read or changed (rules files near them may join the run). */
   readonly touchedPaths?: readonly string[] | undefined;

@@ -147,7 +147,7 @@ export async function applyApprovedChange(deps: WorkspaceToolDeps, context: Tool
     context.signal,
   );
   context.signal.throwIfAborted();
-  if (!approved) return { text: REJECTED_EDIT_TEXT };
+  if (!approved) return { text: REJECTED_EDIT_TEXT, rejected: true };
 
   // The user may have typed in the file while the diff was open; never overwrite what they did not see.
   const now = change.beforeBytes === undefined ? await currentTextOrUndefined(deps.host, target) : change.before;

@@ -132,7 +132,7 @@ export function createDeleteFileTool(deps: WorkspaceToolDeps): Tool {
         after: undefined,
         beforeBytes: editorText === undefined ? bytes : Buffer.from(editorText, 'utf8'),
       });
-      if (rejected !== undefined) return { text: rejected.text === REJECTED_EDIT_TEXT ? 'The user rejected deleting this file; it is unchanged.' : rejected.text };
+      if (rejected !== undefined) return rejected.text === REJECTED_EDIT_TEXT ? { text: 'The user rejected deleting this file; it is unchanged.', rejected: true } : rejected;
       const text = `Deleted ${target.display}.`;
       return { text, summary: summaryPreview(text) };
     },

@@ -108,7 +108,13 @@ describe('model faults', () => {
       const next = await conversation.ask('And who owns it?', { ...options, settings: settingsFor(server) });
       assert.equal(next.kind, 'answer');
       const sent = server.requests.at(-1)!.messages.filter((message: { role: string }) => message.role === 'user').map((message: { content: string }) => message.content);
-      assert.deepEqual(sent.slice(-2), ['When is the release?', 'And who owns it?'], 'the next run got the whole conversation');
+      assert.equal(sent.at(-2), 'When is the release?', 'the next run got the whole conversation');
+      // The next question opens with Tandem's record of the faulty run: the refused write, and how it ended.
+      assert.match(
+        sent.at(-1) ?? '',
+        /^\[Tandem's record, not typed by the user\] What the previous run did: tools used: write_file ×1 \(1 rejected by the user\)[\s\S]*\n\nAnd who owns it\?$/,
+      );
+      if (fault.expect === 'error') assert.match(sent.at(-1) ?? '', /it failed before it answered: /);
       await conversation.assertIntact();
       assert.deepEqual(snapshot(kit.root), files, 'no file changed without approval');
       await server.close();

@@ -95,12 +95,19 @@ export class Conversation {
 
   /** Every question still there, in order; every run started has ended; the stream as a whole is valid. */
   async assertIntact(): Promise<void> {
-    const asked = historyMessages(this.events).filter((message) => message.role === 'user').map((message) => message.content);
+    const asked = historyMessages(this.events)
+      .filter((message) => message.role === 'user')
+      .map((message) => typedQuestion(message.content));
     assert.deepEqual(asked, this.questions, 'every question of the conversation is still in it, in order');
     const started = this.events.filter((event) => event.type === EventType.RUN_STARTED).length;
     const ended = this.events.filter((event) => event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR).length;
     assert.equal(ended, started, 'every run in the conversation has ended');
   }
+}
+
+/** A user message as the user typed it: the models get it after Tandem's record of the run before, when there is one. */
+export function typedQuestion(content: string): string {
+  return content.replace(/^\[Tandem's record, not typed by the user\][\s\S]*?\n\n/, '');
 }
 
 /** Checks one run's stream: valid, exactly one ending, and an answer, a notice or a clear error. */

@@ -71,5 +71,7 @@ describe('agent loop with the workspace tools', () => {
     assert.equal(run.error, undefined);
     assert.equal(readFileSync(path.join(tools.root, 'src', 'todo.ts'), 'utf8'), '// TODO: return the sum\nexport const add = (a: number, b: number) => a + b;\n');
     assert.equal(toolMessages(server)[1], REJECTED_EDIT_TEXT);
+    const statuses = run.events.filter((event) => event.type === 'CUSTOM' && event['name'] === 'tandem.toolStatus').map((event) => (event['value'] as { status: string }).status);
+    assert.deepEqual(statuses, ['done', 'rejected']);
   });
 });

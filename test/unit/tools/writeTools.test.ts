@@ -101,6 +101,7 @@ describe('write tools', () => {
     const edit = await kit.run('edit_file', { path: 'src/app.ts', edits: [{ oldText: 'const b = 2;', newText: 'x' }] });
     assert.equal(edit.text, REJECTED_EDIT_TEXT);
     assert.equal(edit.isError, undefined);
+    assert.equal(edit.rejected, true, 'the step shows as rejected, and the next run\'s record counts it');
     const write = await kit.run('write_file', { path: 'src/app.ts', content: 'gone' });
     assert.equal(write.text, REJECTED_EDIT_TEXT);
     const created = await kit.run('write_file', { path: 'src/new.ts', content: 'new' });
