@@ -60,8 +60,8 @@ export type PromptTemplates = z.infer<typeof promptTemplates>;
 
 const url = z.string().trim().refine((value) => /^https?:\/\/[^\s]+$/i.test(value), 'must be an http(s) URL');
 
-/** Hosts a model server on this machine or its network answers on: plain http. */
-const LOCAL_HOST = /^(localhost|[\w-]+\.(local|localhost|internal)|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\]|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+)$/i;
+/** Hosts a model server on this machine or its network answers on (a bare name like `gpu-box` too): plain http. */
+const LOCAL_HOST = /^([\w-]+|[\w-]+\.(local|localhost|internal)|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\]|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+)$/i;
 
 /**
  * A base URL typed without its scheme (`localhost:11434/v1`, as Ollama's

@@ -7,6 +7,15 @@
 import type { AgentEvent, ApprovalPayload, StopReason, ToolStatusPayload } from './agentEvents';
 import { CustomEventName } from './agentEvents';
 
+/** Stops that end the tool phase before the model was done, as the record names them. */
+const CUT_SHORT: Partial<Record<StopReason, string>> = {
+  maxIterations: 'the iteration limit',
+  timeLimit: 'the time limit',
+  loopDetected: 'a repeated call',
+  budget: 'the token or cost budget',
+  mistakes: 'replies without a tool call',
+};
+
 /** At most this many names in one list of the record (files, rejections). */
 const LIST_MAX = 10;
 
@@ -39,6 +48,7 @@ export class RunRecord {
     } else if (event.type === 'RUN_FINISHED') {
       const result = event['result'] as { stopReason?: StopReason; answer?: unknown } | undefined;
       if (result?.stopReason === 'cancelled') this.ending = typeof result.answer === 'string' && result.answer ? 'the user stopped it' : 'the user stopped it before it answered';
+      else if (result?.stopReason !== undefined && result.stopReason in CUT_SHORT) this.ending = `its tool phase was cut short (${CUT_SHORT[result.stopReason]}) and it answered from what it had`;
     } else if (event.type === 'RUN_ERROR') {
       const message = typeof event['message'] === 'string' ? event['message'] : 'an error';
       this.ending = `it failed before it answered: ${message.length > 300 ? `${message.slice(0, 300)}…` : message}`;

@@ -43,6 +43,7 @@ describe('resolveSettings', () => {
     assert.match(warnings[0]!, /"localhost:11434\/v1" has no scheme; read as "http:\/\/localhost:11434\/v1"/);
     assert.equal(withScheme('192.168.1.20:1234/v1'), 'http://192.168.1.20:1234/v1');
     assert.equal(withScheme('[::1]:8080'), 'http://[::1]:8080');
+    assert.equal(withScheme('gpu-box:11434/v1'), 'http://gpu-box:11434/v1');
     assert.equal(withScheme('not a url'), undefined);
     assert.equal(withScheme('ftp://host/v1'), undefined);
   });

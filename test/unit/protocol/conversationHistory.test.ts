@@ -47,6 +47,8 @@ it('opens the next prompt with what the last run did that its answer may not say
     custom('tandem.userMessage', { text: 'Again?', runId: 'r3' }),
     event('RUN_FINISHED', { runId: 'r3', threadId: 't', result: { stopReason: 'noToolCall', answer: 'Yes.' } }),
     custom('tandem.userMessage', { text: 'Thanks.', runId: 'r4' }),
+    event('RUN_FINISHED', { runId: 'r4', threadId: 't', result: { stopReason: 'maxIterations', answer: 'Partly done.' } }),
+    custom('tandem.userMessage', { text: 'Go on.', runId: 'r5' }),
   ];
   assert.deepEqual(historyMessages(events), [
     { role: 'user', content: 'Add a feature flag.' },
@@ -61,5 +63,7 @@ it('opens the next prompt with what the last run did that its answer may not say
     { role: 'assistant', content: 'Yes.' },
     // A run with nothing to tell adds nothing.
     { role: 'user', content: 'Thanks.' },
+    { role: 'assistant', content: 'Partly done.' },
+    { role: 'user', content: "[Tandem's record, not typed by the user] What the previous run did: its tool phase was cut short (the iteration limit) and it answered from what it had.\n\nGo on." },
   ]);
 });
