@@ -3,6 +3,7 @@
 // the default for that key, never a crash and never the loss of the others.
 import { z } from 'zod';
 import type { ModelSettings } from '../models/chatModel';
+import { isHttpUrl } from '../common/httpUrl';
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
@@ -58,7 +59,7 @@ const promptTemplates = z.strictObject({
 });
 export type PromptTemplates = z.infer<typeof promptTemplates>;
 
-const url = z.string().trim().refine((value) => /^https?:\/\/[^\s]+$/i.test(value), 'must be an http(s) URL');
+const url = z.string().trim().refine(isHttpUrl, 'must be an http(s) URL');
 
 /** Hosts a model server on this machine or its network answers on (a bare name like `gpu-box` too): plain http. */
 const LOCAL_HOST = /^([\w-]+|[\w-]+\.(local|localhost|internal)|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\]|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+)$/i;

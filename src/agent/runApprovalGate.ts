@@ -100,13 +100,18 @@ export function createRunApprovalGate(options: RunApprovalOptions): ApprovalGate
 
 /** A gate that decides by itself (AG-UI's interrupt gate, a test's): the clock still stops while it waits. */
 export function pausingGate(gate: ApprovalGate, clock: AgentClock): ApprovalGate {
+  return aroundGate(gate, () => clock.pause());
+}
+
+/** `gate`, with `start` called as each request begins; what it returns is called once the request is decided (or given up). */
+export function aroundGate(gate: ApprovalGate, start: () => () => void): ApprovalGate {
   return {
     request: async (request, signal) => {
-      const resume = clock.pause();
+      const end = start();
       try {
         return await gate.request(request, signal);
       } finally {
-        resume();
+        end();
       }
     },
   };

@@ -12,6 +12,7 @@ import { CustomEventName, type ToolCallStatus, type ToolStatusPayload } from '..
 import { CancelledError, isCancellation } from '../common/errors';
 import type { RunEmitter } from './runEmitter';
 import type { SessionCache } from './sessionCache';
+import { aroundGate } from './runApprovalGate';
 import type { ElicitationHandler } from '../tools/elicitation';
 
 export interface PlannedCall {
@@ -66,16 +67,10 @@ function forCall(gate: ApprovalGate, toolCallId: string): ApprovalGate {
 
 /** A gate that adds the time each request waited (on a person, mostly) to `waited.ms`. */
 function timedGate(gate: ApprovalGate, waited: { ms: number }): ApprovalGate {
-  return {
-    request: async (request, signal) => {
-      const from = Date.now();
-      try {
-        return await gate.request(request, signal);
-      } finally {
-        waited.ms += Date.now() - from;
-      }
-    },
-  };
+  return aroundGate(gate, () => {
+    const from = Date.now();
+    return () => (waited.ms += Date.now() - from);
+  });
 }
 
 function errorResult(text: string): ToolResult {

@@ -2,6 +2,7 @@
 // URL, and which models does a local server (Ollama, LM Studio) offer? Each
 // probe gives up after 1.5 s; a refused connection is "nothing answers" at
 // once. No key is ever sent: any HTTP answer counts as an answer.
+import { isHttpUrl } from '../common/httpUrl';
 
 /** How long a probe waits for an answer. */
 export const PROBE_TIMEOUT_MS = 1500;
@@ -35,7 +36,7 @@ export function localServersFrom(env: Readonly<Record<string, string | undefined
     const at = entry.indexOf('=');
     const name = entry.slice(0, at).trim();
     const baseUrl = entry.slice(at + 1).trim().replace(/\/+$/, '');
-    if (at > 0 && name && /^https?:\/\/\S+$/i.test(baseUrl)) servers.push({ name, baseUrl });
+    if (at > 0 && name && isHttpUrl(baseUrl)) servers.push({ name, baseUrl });
   }
   return servers;
 }

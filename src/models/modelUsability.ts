@@ -6,6 +6,7 @@
 // needs VS Code to offer the model.
 import { isOpenAiHost } from '../agent/apiKeyScope';
 import type { ModelSettings } from './chatModel';
+import { isHttpUrl } from '../common/httpUrl';
 
 export interface ModelFacts {
   readonly settings: ModelSettings;
@@ -29,10 +30,6 @@ export interface ModelProblem {
 /** Does this model's usability depend on probing its base URL? */
 export function needsProbe(settings: ModelSettings): boolean {
   return settings.provider !== 'vscode' && isHttpUrl(settings.baseUrl) && !isOpenAiHost(settings.baseUrl);
-}
-
-function isHttpUrl(text: string): boolean {
-  return /^https?:\/\/\S+$/i.test(text);
 }
 
 /** Why the model cannot be used, or undefined when it can. */

@@ -16,6 +16,7 @@ import { samplingParameters } from './modelQuirks';
 import { fallbackFor, fallbackReason, rememberedFallbacks, rememberFallback, type RequestFallback } from './requestFallbacks';
 import { estimateUsage } from './usageEstimate';
 import { withNestedErrorBodies } from './errorBodies';
+import { isHttpUrl } from '../common/httpUrl';
 
 export interface ChatModelOptions {
   readonly retry?: RetryOptions;
@@ -219,7 +220,7 @@ async function* streamTurn(
   const startedAt = Date.now();
   if (signal.aborted) throw new CancelledError();
   // Settings keep a base URL that is not one (never swapped for OpenAI's): say so before anything is sent.
-  if (!/^https?:\/\/\S+$/i.test(settings.baseUrl)) {
+  if (!isHttpUrl(settings.baseUrl)) {
     throw new ModelApiError(`Model "${settings.model}" has no usable base URL: "${settings.baseUrl}" is not an http(s) URL.`, {
       retryable: false,
       attempts: 0,
