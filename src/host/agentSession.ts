@@ -348,15 +348,15 @@ export class AgentSession implements vscode.Disposable {
   }
 }
 
-/** "Reverted 2 files …; kept 1 changed after the run: a.ts." */
 /** A file as the user knows it: relative to its workspace folder (named too in a multi-root workspace). */
 function shownPath(file: string): string {
   return vscode.workspace.asRelativePath(file);
 }
 
+/** "Reverted 2 files changed by that run: a.ts, b.ts. Kept 1 file changed after the run: c.ts." */
 export function revertSummary(outcome: RevertOutcome): string {
   const plural = (count: number) => `${count} file${count === 1 ? '' : 's'}`;
-  const name = (file: string) => vscode.workspace.asRelativePath(file);
+  const name = shownPath;
   const names = (files: readonly string[]) => (files.length > 5 ? `${files.slice(0, 5).map(name).join(', ')} and ${files.length - 5} more` : files.map(name).join(', '));
   let text = `Reverted ${plural(outcome.restored.length)} changed by that run${outcome.restored.length > 0 ? `: ${names(outcome.restored)}` : ''}.`;
   if (outcome.skipped.length > 0) text += ` Kept ${plural(outcome.skipped.length)} changed after the run: ${outcome.skipped.map(name).join(', ')}.`;

@@ -59,9 +59,7 @@ export function historyMessages(events: readonly AgentEvent[]): ChatMessage[] {
 /** The prompt, opened by what the previous run did and what happened since, when there is anything to say. */
 function withRecord(prompt: string, record: string | undefined, since: readonly string[]): string {
   const notes = [record ? `What the previous run did: ${record}.` : '', since.length > 0 ? `Since then, ${since.join('; ')}.` : ''].filter(Boolean);
-  return notes.length === 0 ? prompt : `[Tandem's record, not typed by the user] ${notes.join(' ')}
-
-${prompt}`;
+  return notes.length === 0 ? prompt : `[Tandem's record, not typed by the user] ${notes.join(' ')}\n\n${prompt}`;
 }
 
 /** The typed prompt followed by the attached items' blocks: what the models read. */
