@@ -1,13 +1,15 @@
 // The approval card in the step list: what the tool wants to do (its full
 // arguments, or for an edit a summary and "Open diff"), and Approve, Reject
-// and "Always allow …" (not for sensitive paths or deletes). The card answers
-// by the request's id; the decision event then updates it.
-import type { ApprovalAnswer } from '../src/protocol/agentEvents';
+// and "Always allow …" (not for sensitive paths or deletes), with a line to
+// tell the model why when rejecting. The card answers by the request's id;
+// the decision event then updates it.
+import { MAX_REJECTION_NOTE_CHARS, type ApprovalAnswer } from '../src/protocol/agentEvents';
 import { button, setDisabled, type ButtonElement } from './components';
 import type { ApprovalStep } from './steps';
 
 export interface ApprovalCardHooks {
-  readonly onApproval?: ((id: string, answer: ApprovalAnswer) => void) | undefined;
+  /** `note`: with a rejection, what the user tells the model. */
+  readonly onApproval?: ((id: string, answer: ApprovalAnswer, note?: string) => void) | undefined;
   readonly onOpenDiff?: ((id: string) => void) | undefined;
 }
 
@@ -71,16 +73,41 @@ export function updateApprovalCard(article: HTMLElement, step: ApprovalStep, hoo
     body.append(args);
   }
 
+  if (step.status === 'rejected' && step.note) {
+    const note = element('div', 'approval-note', `You told the model: ${step.note}`);
+    note.dataset['testid'] = 'approval-note';
+    body.append(note);
+  }
+
   const nodes: HTMLElement[] = [head, body];
   if (step.status === 'pending') {
     const actions = element('div', 'approval-actions');
     const buttons: ButtonElement[] = [];
+    const noteBox = element('input', 'approval-note-input');
+    noteBox.type = 'text';
+    noteBox.dataset['testid'] = 'reject-note';
+    noteBox.maxLength = MAX_REJECTION_NOTE_CHARS;
+    noteBox.placeholder = 'Reject with a reason (optional)';
+    noteBox.title = 'The model reads it with the rejection. Enter rejects.';
+    noteBox.setAttribute('aria-label', `Note for the model if you reject ${step.tool}`);
+    noteBox.value = step.note;
     const answer = (choice: ApprovalAnswer) => {
       if (step.answering) return;
       step.answering = true;
       for (const each of buttons) setDisabled(each, true);
-      hooks.onApproval?.(step.approvalId, choice);
+      noteBox.disabled = true;
+      const note = step.note.trim();
+      hooks.onApproval?.(step.approvalId, choice, choice === 'rejected' && note ? note : undefined);
     };
+    noteBox.addEventListener('input', () => {
+      step.note = noteBox.value;
+    });
+    // Enter sends the note with Reject: typing a reason is deciding to reject.
+    noteBox.addEventListener('keydown', (event) => {
+      if (event.key !== 'Enter' || event.isComposing || step.note.trim() === '') return;
+      event.preventDefault();
+      answer('rejected');
+    });
     if (step.requestKind === 'edit' && hooks.onOpenDiff) {
       const openDiff = hooks.onOpenDiff;
       actions.append(button({ label: 'Open diff', testId: 'open-diff', onClick: () => openDiff(step.approvalId) }));
@@ -99,8 +126,11 @@ export function updateApprovalCard(article: HTMLElement, step: ApprovalStep, hoo
     // Last, so Shift+Tab back from the prompt box reaches Reject first, never the lasting "Always allow".
     buttons.push(button({ label: 'Reject', testId: 'reject', onClick: () => answer('rejected') }));
     actions.append(...buttons);
-    if (step.answering) for (const each of buttons) setDisabled(each, true);
-    nodes.push(actions);
+    if (step.answering) {
+      for (const each of buttons) setDisabled(each, true);
+      noteBox.disabled = true;
+    }
+    nodes.push(actions, noteBox);
   }
   article.replaceChildren(...nodes);
 }

@@ -25,6 +25,7 @@ export function applyApprovalEvent(view: ConversationView, value: Record<string,
       status: 'pending',
       alwaysAllowed: false,
       answering: false,
+      note: '',
       model: undefined,
     });
     view.byApproval.set(id, step);
@@ -35,6 +36,7 @@ export function applyApprovalEvent(view: ConversationView, value: Record<string,
   existing.status = payload.reason === 'cancelled' ? 'expired' : payload.status;
   existing.alwaysAllowed = payload.alwaysAllowed === true;
   existing.answering = false;
+  existing.note = existing.status === 'rejected' ? text(payload.note) : '';
   touch(view, existing);
   view.chromeDirty = true;
 }

@@ -36,8 +36,8 @@ const context: StepRenderContext = {
   onCopy: (text) => post({ type: 'copy', text }),
   userOpen: new Map(),
   onCommand: (command) => post({ type: 'command', command }),
-  onApproval: (id, answer) => {
-    post({ type: 'approval', id, answer });
+  onApproval: (id, answer, note) => {
+    post({ type: 'approval', id, answer, ...(note !== undefined && { note }) });
     // The answered card's buttons go disabled, which would drop focus to the page: move it on to the
     // next card waiting (the card, not its Approve: a second Enter must not approve what was not read), else the prompt box.
     requestAnimationFrame(() => {

@@ -110,6 +110,8 @@ export interface ApprovalStep extends StepBase {
   alwaysAllowed: boolean;
   /** The card's button was clicked; waiting for the decision event. */
   answering: boolean;
+  /** While pending: the note typed for a rejection (kept across re-renders); once rejected: the note sent. */
+  note: string;
 }
 
 /** Values typed into an elicitation card, kept so a re-render loses nothing. */

@@ -42,7 +42,7 @@ function stepMarkdown(step: Step): string {
     case 'condensed':
       return `_${condensedTitle(step)}_\n\n${quote(step.summary)}`;
     case 'approval':
-      return `**Approval for \`${step.tool}\`** — ${step.status}${step.alwaysAllowed ? ' (always allowed)' : ''}: ${step.summary}`;
+      return `**Approval for \`${step.tool}\`** — ${step.status}${step.alwaysAllowed ? ' (always allowed)' : ''}: ${step.summary}${step.status === 'rejected' && step.note ? `\n\n> The user said: ${step.note.replace(/\n/g, ' ')}` : ''}`;
   }
 }
 

@@ -6,9 +6,9 @@
 // run, and the Approver remembers it for the next runs.
 import { randomUUID } from 'node:crypto';
 import type { ApprovalGate, ApprovalRequest } from '../tools/tool';
-import { CustomEventName, type ApprovalAnswer, type ApprovalPayload } from '../protocol/agentEvents';
+import { CustomEventName, replyOf, type ApprovalAnswer, type ApprovalDecision, type ApprovalPayload } from '../protocol/agentEvents';
 
-export type { ApprovalAnswer };
+export type { ApprovalAnswer, ApprovalDecision };
 import { alwaysAllowOffer, needsAsking, type ApprovalPolicy } from './policyApprovalGate';
 import type { AgentClock } from './agentClock';
 import type { RunEmitter } from './runEmitter';
@@ -21,8 +21,8 @@ export interface ApprovalPrompt extends ApprovalPayload {
 
 /** How a host asks a person. Injected into the agent; VS Code's is the panel card + diff editor. */
 export interface Approver {
-  /** Resolves with the person's answer; rejects (CancelledError) when `signal` aborts. */
-  ask(prompt: ApprovalPrompt, signal: AbortSignal): Promise<ApprovalAnswer>;
+  /** Resolves with the person's answer (a rejection may carry a note for the model); rejects (CancelledError) when `signal` aborts. */
+  ask(prompt: ApprovalPrompt, signal: AbortSignal): Promise<ApprovalDecision>;
   /** Persists an "Always allow" choice (VS Code: the user's `tandem.tools.alwaysAllow`). */
   rememberAlwaysAllow?(key: string): Promise<void>;
 }
@@ -54,6 +54,8 @@ export interface RunApprovalOptions {
 export function createRunApprovalGate(options: RunApprovalOptions): ApprovalGate {
   const { approver, emitter, clock } = options;
   const learned: string[] = [];
+  /** The person's notes on rejected requests, by tool call. */
+  const notes = new Map<string, string>();
   const policy = (): ApprovalPolicy => ({ autoApprove: options.policy.autoApprove, alwaysAllow: [...options.policy.alwaysAllow, ...learned] });
   return {
     request: async (request, signal) => {
@@ -74,8 +76,9 @@ export function createRunApprovalGate(options: RunApprovalOptions): ApprovalGate
       emitter.custom(CustomEventName.approval, pending);
       const resume = clock.pause();
       let answer: ApprovalAnswer;
+      let note: string | undefined;
       try {
-        answer = await approver.ask({ ...pending, request }, signal);
+        ({ answer, note } = replyOf(await approver.ask({ ...pending, request }, signal)));
       } catch (error) {
         emitter.custom(CustomEventName.approval, { ...pending, status: 'rejected', reason: 'cancelled' } satisfies ApprovalPayload);
         throw error;
@@ -92,9 +95,11 @@ export function createRunApprovalGate(options: RunApprovalOptions): ApprovalGate
         }
       }
       const status = answer === 'rejected' ? 'rejected' : 'approved';
-      emitter.custom(CustomEventName.approval, { ...pending, status, alwaysAllowed: alwaysAllowed || undefined } satisfies ApprovalPayload);
+      if (note !== undefined && request.toolCallId !== undefined) notes.set(request.toolCallId, note);
+      emitter.custom(CustomEventName.approval, { ...pending, status, alwaysAllowed: alwaysAllowed || undefined, note } satisfies ApprovalPayload);
       return status === 'approved';
     },
+    rejectionNote: (toolCallId) => notes.get(toolCallId),
   };
 }
 
@@ -114,5 +119,6 @@ export function aroundGate(gate: ApprovalGate, start: () => () => void): Approva
         end();
       }
     },
+    rejectionNote: (toolCallId) => gate.rejectionNote?.(toolCallId),
   };
 }

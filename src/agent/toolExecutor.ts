@@ -62,7 +62,10 @@ function parseArguments(raw: string): { ok: true; value: unknown } | { ok: false
 
 /** The gate a tool asks itself, with its call's id on every request. */
 function forCall(gate: ApprovalGate, toolCallId: string): ApprovalGate {
-  return { request: (request, signal) => gate.request(request.toolCallId === undefined ? { ...request, toolCallId } : request, signal) };
+  return {
+    request: (request, signal) => gate.request(request.toolCallId === undefined ? { ...request, toolCallId } : request, signal),
+    rejectionNote: (id) => gate.rejectionNote?.(id),
+  };
 }
 
 /** A gate that adds the time each request waited (on a person, mostly) to `waited.ms`. */
@@ -71,6 +74,11 @@ function timedGate(gate: ApprovalGate, waited: { ms: number }): ApprovalGate {
     const from = Date.now();
     return () => (waited.ms += Date.now() - from);
   });
+}
+
+/** A rejected call's result, with what the person told the model when they rejected it. */
+function withRejectionNote(result: ToolResult, note: string | undefined): ToolResult {
+  return note ? { ...result, text: `${result.text}\nThe user said why: ${note}` } : result;
 }
 
 function errorResult(text: string): ToolResult {
@@ -85,7 +93,7 @@ async function runOne(call: PlannedCall, context: ExecutionContext): Promise<Cal
   const finish = (args: unknown, result: ToolResult, status: ToolCallStatus): CallOutcome => ({
     call,
     args,
-    result,
+    result: status === 'rejected' ? withRejectionNote(result, context.approval.rejectionNote?.(call.id)) : result,
     status,
     durationMs: Math.max(0, Date.now() - started - waited.ms),
   });

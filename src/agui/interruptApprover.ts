@@ -2,10 +2,11 @@
 // sensitive paths, deletes) and emits its `tandem.approval` events; whatever
 // would ask a person becomes an interrupt bound to the tool call. A resume
 // entry `resolved` approves (unless its payload says `false` or
-// `{ "approved": false }`; `{ "approved": true, "alwaysAllow": true }` also
-// allows the tool for the rest of the run where offered); `cancelled` rejects.
+// `{ "approved": false }`, which may add `"note"`: why, for the model;
+// `{ "approved": true, "alwaysAllow": true }` also allows the tool for the
+// rest of the run where offered); `cancelled` rejects.
 import type { ResumeEntry } from '@ag-ui/core';
-import type { ApprovalAnswer, ApprovalPrompt, Approver } from '../agent/runApprovalGate';
+import type { ApprovalDecision, ApprovalPrompt, Approver } from '../agent/runApprovalGate';
 import type { InterruptBoard } from './interruptBoard';
 
 /** Enough of a file's text for a client to show the change, never megabytes. */
@@ -20,19 +21,20 @@ function responseSchema(prompt: ApprovalPrompt): Record<string, unknown> {
     type: 'object',
     properties: {
       approved: { type: 'boolean' },
+      note: { type: 'string', description: 'When not approved: why, passed to the model' },
       ...(prompt.alwaysAllowKey !== undefined && { alwaysAllow: { type: 'boolean', description: prompt.alwaysAllowLabel ?? 'Always allow' } }),
     },
     required: ['approved'],
   };
 }
 
-export function answerOf(entry: ResumeEntry, prompt?: Pick<ApprovalPrompt, 'alwaysAllowKey'>): ApprovalAnswer {
+export function answerOf(entry: ResumeEntry, prompt?: Pick<ApprovalPrompt, 'alwaysAllowKey'>): ApprovalDecision {
   if (entry.status !== 'resolved') return 'rejected';
   const payload: unknown = entry.payload;
   if (payload === false) return 'rejected';
   if (payload === null || typeof payload !== 'object') return 'approved';
-  const answer = payload as { approved?: unknown; alwaysAllow?: unknown };
-  if (answer.approved === false) return 'rejected';
+  const answer = payload as { approved?: unknown; alwaysAllow?: unknown; note?: unknown };
+  if (answer.approved === false) return typeof answer.note === 'string' ? { answer: 'rejected', note: answer.note } : 'rejected';
   return answer.alwaysAllow === true && prompt?.alwaysAllowKey !== undefined ? 'alwaysAllowed' : 'approved';
 }
 

@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CancelledError } from '../common/errors';
-import type { ApprovalAnswer, ApprovalPrompt } from '../agent/runApprovalGate';
+import type { ApprovalAnswer, ApprovalDecision, ApprovalPrompt } from '../agent/runApprovalGate';
 import type { ApprovalRequest } from '../tools/tool';
 
 export const PROPOSED_SCHEME = 'tandem-proposed';
@@ -27,7 +27,7 @@ interface Pending {
   /** What "Always allow" would remember; undefined when it is not offered. */
   readonly alwaysAllowKey: string | undefined;
   readonly proposedUri: vscode.Uri | undefined;
-  readonly decide: (answer: ApprovalAnswer) => void;
+  readonly decide: (answer: ApprovalDecision) => void;
 }
 
 export class ApprovalCenter implements vscode.TextDocumentContentProvider {
@@ -87,12 +87,12 @@ export class ApprovalCenter implements vscode.TextDocumentContentProvider {
     return true;
   }
 
-  /** The panel card's answer, by exact id. "Always allow" counts only where it was offered. */
-  answer(id: string, answer: ApprovalAnswer): boolean {
+  /** The panel card's answer, by exact id. "Always allow" counts only where it was offered; a note goes with a rejection only. */
+  answer(id: string, answer: ApprovalAnswer, note?: string): boolean {
     const chosen = this.pending.find((item) => item.id === id);
     if (chosen === undefined) return false;
     if (answer === 'alwaysAllowed' && chosen.alwaysAllowKey === undefined) return false;
-    chosen.decide(answer);
+    chosen.decide(answer === 'rejected' && note ? { answer, note } : answer);
     return true;
   }
 
@@ -115,18 +115,19 @@ export class ApprovalCenter implements vscode.TextDocumentContentProvider {
 
   /** A bare request (no run around it, as the extension-host tests call tools): approved or not. */
   async askRequest(request: ApprovalRequest, signal: AbortSignal): Promise<boolean> {
-    return (await this.ask({ id: randomUUID(), request, alwaysAllowKey: undefined }, signal)) !== 'rejected';
+    const decision = await this.ask({ id: randomUUID(), request, alwaysAllowKey: undefined }, signal);
+    return (typeof decision === 'string' ? decision : decision.answer) !== 'rejected';
   }
 
   /** Asks about one request and resolves with the first answer (card, diff buttons, closing the diff). */
-  async ask(prompt: Pick<ApprovalPrompt, 'id' | 'request' | 'alwaysAllowKey'>, signal: AbortSignal): Promise<ApprovalAnswer> {
+  async ask(prompt: Pick<ApprovalPrompt, 'id' | 'request' | 'alwaysAllowKey'>, signal: AbortSignal): Promise<ApprovalDecision> {
     signal.throwIfAborted();
     const { id, request } = prompt;
     if (this.pending.some((item) => item.id === id)) throw new Error(`approval ${id} is already pending`);
     const proposedUri = request.kind === 'edit' ? this.proposedUriFor(id, request) : undefined;
     const disposables: vscode.Disposable[] = [];
-    let settle: (outcome: ApprovalAnswer | Error) => void = () => undefined;
-    const decision = new Promise<ApprovalAnswer>((resolve, reject) => {
+    let settle: (outcome: ApprovalDecision | Error) => void = () => undefined;
+    const decision = new Promise<ApprovalDecision>((resolve, reject) => {
       let settled = false;
       settle = (outcome) => {
         if (settled) return;

@@ -276,7 +276,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case 'approval':
         // Exact id only: an answer for a request that is gone (already decided, run stopped) does nothing.
-        if (!(ApprovalCenter.current()?.answer(message.id, message.answer) ?? false)) this.log.info(`approval ${message.id}: no pending request with this id`);
+        if (!(ApprovalCenter.current()?.answer(message.id, message.answer, message.note) ?? false)) this.log.info(`approval ${message.id}: no pending request with this id`);
         return;
       case 'elicitation': {
         const problem = await this.elicitor.answer(message.id, message.action, message.content);

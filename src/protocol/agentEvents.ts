@@ -181,6 +181,26 @@ export interface ToolStatusPayload {
 /** The user's answer to an approval: "Always allow" approves and remembers. */
 export type ApprovalAnswer = 'approved' | 'rejected' | 'alwaysAllowed';
 
+/** The longest note a person can send with a rejection. */
+export const MAX_REJECTION_NOTE_CHARS = 2000;
+
+/** An answer with what the person told the model when rejecting ("use pnpm, not npm"). */
+export interface ApprovalReply {
+  readonly answer: ApprovalAnswer;
+  /** Only with `rejected`: the person's words, passed to the model with the tool's result. */
+  readonly note?: string | undefined;
+}
+
+/** An answer as an Approver gives it: bare, or with a note. */
+export type ApprovalDecision = ApprovalAnswer | ApprovalReply;
+
+/** The reply of a decision; a note is kept only on a rejection, trimmed, and only when it says something. */
+export function replyOf(decision: ApprovalDecision): ApprovalReply {
+  if (typeof decision === 'string') return { answer: decision };
+  const note = decision.answer === 'rejected' ? decision.note?.trim().slice(0, MAX_REJECTION_NOTE_CHARS) : undefined;
+  return note ? { answer: 'rejected', note } : { answer: decision.answer };
+}
+
 /**
  * An approval the run waits for, then its decision (a second event with the
  * same `id`). An AG-UI endpoint maps the pair to an interrupt and its resume.
@@ -206,6 +226,8 @@ export interface ApprovalPayload {
   readonly alwaysAllowed?: boolean | undefined;
   /** On a rejection: why, when nobody clicked (`cancelled`: the run stopped). */
   readonly reason?: 'cancelled' | undefined;
+  /** On a rejection: what the person told the model. */
+  readonly note?: string | undefined;
 }
 
 export interface ToolProgressPayload {

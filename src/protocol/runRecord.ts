@@ -44,7 +44,10 @@ export class RunRecord {
     } else if (event.type === 'CUSTOM' && event['name'] === CustomEventName.approval) {
       const approval = event['value'] as Partial<ApprovalPayload> | undefined;
       // A card the run's end closed is not the user's refusal.
-      if (approval?.status === 'rejected' && approval.reason === undefined && typeof approval.summary === 'string') this.rejections.push(approval.summary);
+      if (approval?.status === 'rejected' && approval.reason === undefined && typeof approval.summary === 'string') {
+        const note = typeof approval.note === 'string' && approval.note ? ` (saying: ${approval.note.length > 200 ? `${approval.note.slice(0, 200)}…` : approval.note})` : '';
+        this.rejections.push(`${approval.summary}${note}`);
+      }
     } else if (event.type === 'RUN_FINISHED') {
       const result = event['result'] as { stopReason?: StopReason; answer?: unknown } | undefined;
       if (result?.stopReason === 'cancelled') this.ending = typeof result.answer === 'string' && result.answer ? 'the user stopped it' : 'the user stopped it before it answered';

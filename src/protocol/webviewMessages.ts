@@ -2,7 +2,7 @@
 // webview is untrusted and parsed with zod before the host acts on it; what
 // goes TO the webview is typed only (the host produces it).
 import { z } from 'zod';
-import { PANEL_COMMANDS, type AgentEvent, type ModelRole } from './agentEvents';
+import { MAX_REJECTION_NOTE_CHARS, PANEL_COMMANDS, type AgentEvent, type ModelRole } from './agentEvents';
 import type { McpServerStatus } from '../mcp/mcpServerStatus';
 import type { StreamPosition } from './streamPosition';
 
@@ -37,7 +37,13 @@ export const fromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('revertRun'), runId: id }),
   z.object({ type: z.literal('copy'), text: z.string().max(2_000_000) }),
   /** An approval card's answer, naming its request exactly. */
-  z.object({ type: z.literal('approval'), id, answer: z.enum(['approved', 'rejected', 'alwaysAllowed']) }),
+  z.object({
+    type: z.literal('approval'),
+    id,
+    answer: z.enum(['approved', 'rejected', 'alwaysAllowed']),
+    /** With a rejection: what the user tells the model. */
+    note: z.string().max(MAX_REJECTION_NOTE_CHARS).optional(),
+  }),
   /** An elicitation card's answer, naming its question exactly; the host checks `content` against the server's schema. */
   z.object({
     type: z.literal('elicitation'),

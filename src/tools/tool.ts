@@ -61,6 +61,8 @@ export type ApprovalRequest =
 export interface ApprovalGate {
   /** Resolves true to go ahead. Applies the approval policy (`autoApprove`, `alwaysAllow`, sensitive paths). */
   request(request: ApprovalRequest, signal: AbortSignal): Promise<boolean>;
+  /** What the person told the model when they rejected this call's request, if anything. */
+  rejectionNote?(toolCallId: string): string | undefined;
 }
 
 export interface ToolContext {

@@ -131,9 +131,16 @@ test('approve after the time limit, reject, and always allow, from the panel car
     await waitFor(async () => !((await diffTab.getAttribute('class')) ?? '').split(/\s+/).includes('active'), 'another editor in front of the diff');
     await rejected.locator('[data-testid="open-diff"]').click();
     await waitFor(async () => ((await diffTab.getAttribute('class')) ?? '').split(/\s+/).includes('active'), 'the diff in front again');
-    await rejected.locator('[data-testid="reject"]').click();
+    // Rejected with a note: Enter in the card's line sends it, and the model reads it with the call's result.
+    await rejected.locator('[data-testid="reject-note"]').fill('Keep Ada as the owner.');
+    await rejected.locator('[data-testid="reject-note"]').press('Enter');
     await decided(rejected, 'rejected');
+    assert.equal(await rejected.locator('[data-testid="approval-note"]').innerText(), 'You told the model: Keep Ada as the owner.');
+    await session.screenshot('approvals-rejected-with-note');
     await diffTab.waitFor({ state: 'detached', timeout: 10_000 });
+    const rejectionReply = () => server.requests.flatMap((request) => request.messages).find((message) => message.role === 'tool' && message.tool_call_id === 'e1');
+    await waitFor(async () => rejectionReply() !== undefined, 'the request after the rejection');
+    assert.match(String(rejectionReply()?.content), /^The user rejected this edit; the file is unchanged\.\nThe user said why: Keep Ada as the owner\./);
 
     // 3. Always allow: approves, writes the user's setting, and the next write_file runs unasked.
     const always = await pendingCard(view, seen, 'write_file');

@@ -7,7 +7,7 @@ import { describe, it, mock } from 'node:test';
 import { randomUUID } from 'node:crypto';
 import { AgentClock } from '../../../src/agent/agentClock';
 import { runAgent } from '../../../src/agent/runAgent';
-import type { ApprovalAnswer, ApprovalPrompt, Approver } from '../../../src/agent/runApprovalGate';
+import type { ApprovalDecision, ApprovalPrompt, Approver } from '../../../src/agent/runApprovalGate';
 import { SessionCache } from '../../../src/agent/sessionCache';
 import { createChatModel } from '../../../src/models/openAiChatModel';
 import type { AgentEvent, ApprovalPayload } from '../../../src/protocol/agentEvents';
@@ -26,10 +26,10 @@ class ScriptedApprover implements Approver {
   readonly prompts: ApprovalPrompt[] = [];
   readonly remembered: string[] = [];
   constructor(
-    private readonly answers: ApprovalAnswer[],
+    private readonly answers: ApprovalDecision[],
     private readonly delayMs = 0,
   ) {}
-  async ask(prompt: ApprovalPrompt, signal: AbortSignal): Promise<ApprovalAnswer> {
+  async ask(prompt: ApprovalPrompt, signal: AbortSignal): Promise<ApprovalDecision> {
     this.prompts.push(prompt);
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(resolve, this.delayMs);
@@ -78,6 +78,51 @@ describe('approvals in the run', () => {
     assert.equal(approvals[0]?.alwaysAllowKey, 'store');
     assert.equal(approvals[0]?.alwaysAllowLabel, 'Always allow store');
     assert.equal(approver.prompts[0]?.id, approvals[0]?.id, 'the Approver answers the id the event carries');
+    assert.equal(tool.runs, 1);
+  });
+
+  it("a rejection's note reaches the model with the call's result, and the decision event carries it", async () => {
+    const editTool: Tool = {
+      name: 'edit_thing',
+      description: 'Changes a file',
+      parameters: { type: 'object', properties: {} },
+      readOnly: false,
+      approvesItself: true,
+      source: { kind: 'workspace' },
+      run: async (_args, context) => {
+        const approved = await context.approval.request({ kind: 'edit', toolName: 'edit_thing', path: '/w/a.ts', before: 'a', after: 'b' }, context.signal);
+        return approved ? { text: 'changed' } : { text: 'The user rejected this edit; the file is unchanged.', rejected: true };
+      },
+    };
+    const model = await serve([
+      fc({ toolCalls: [store('a', 'call-1')] }),
+      fc({ toolCalls: [{ id: 'edit-1', name: 'edit_thing', arguments: {} }] }),
+      fc({ toolCalls: [store('b', 'call-2')] }),
+      fc({ content: 'done' }),
+      answer('ok'),
+    ]);
+    const tool = new TableTool('store', { a: 'stored a', b: 'stored b' }, false);
+    const approver = new ScriptedApprover([
+      { answer: 'rejected', note: '  use the staging table, not this one  ' },
+      { answer: 'rejected', note: 'keep the old name' },
+      // A note only goes with a rejection; a blank one is no note.
+      { answer: 'approved', note: 'ignored' },
+    ]);
+    const events = await run(settingsFor(model), [tool, editTool], approver);
+    const decided = customValues<ApprovalPayload>(events, 'tandem.approval').filter((value) => value.status !== 'pending');
+    assert.deepEqual(
+      decided.map((value) => [value.toolCallId, value.status, value.note]),
+      [
+        ['call-1', 'rejected', 'use the staging table, not this one'],
+        ['edit-1', 'rejected', 'keep the old name'],
+        ['call-2', 'approved', undefined],
+      ],
+    );
+    const toolMessages = (index: number) => (model.requests[index]?.messages as { role: string; content: string }[]).filter((message) => message.role === 'tool');
+    assert.equal(toolMessages(1)[0]?.content, 'The user rejected this call of store; it did not run.\nThe user said why: use the staging table, not this one');
+    assert.equal(toolMessages(2)[1]?.content, 'The user rejected this edit; the file is unchanged.\nThe user said why: keep the old name');
+    assert.match(toolMessages(3)[2]?.content ?? '', /^stored b/);
+    assert.doesNotMatch(toolMessages(3)[2]?.content ?? '', /said why|ignored/, 'an approval passes no note');
     assert.equal(tool.runs, 1);
   });
 

@@ -257,6 +257,8 @@ it('reads an approval answer the way clients write it: false and { approved: fal
   );
   assert.equal(answerOf(entry({ approved: true, alwaysAllow: true }), { alwaysAllowKey: 'write_file' }), 'alwaysAllowed');
   assert.equal(answerOf(entry({ approved: true, alwaysAllow: true }), { alwaysAllowKey: undefined }), 'approved', 'not offered: a plain approval');
+  assert.deepEqual(answerOf(entry({ approved: false, note: 'use pnpm' })), { answer: 'rejected', note: 'use pnpm' }, 'a rejection may say why');
+  assert.equal(answerOf(entry({ approved: true, note: 'use pnpm' })), 'approved', 'a note goes with a rejection only');
 });
 
 it('"always allow" in a resume lets the same tool run without asking for the rest of the run; a sensitive path asks even under all', async () => {

@@ -34,7 +34,7 @@ it('opens the next prompt with what the last run did that its answer may not say
     custom('tandem.toolStatus', { toolCallId: 'c1', toolName: 'read_file', status: 'done', durationMs: 1, source: 'workspace' }),
     custom('tandem.toolStatus', { toolCallId: 'c2', toolName: 'read_file', status: 'failed', durationMs: 1, source: 'workspace' }),
     custom('tandem.approval', { id: 'a1', toolCallId: 'c3', tool: 'edit_file', kind: 'edit', args: {}, summary: 'Edit src/app.ts', sensitive: false, status: 'pending' }),
-    custom('tandem.approval', { id: 'a1', toolCallId: 'c3', tool: 'edit_file', kind: 'edit', args: {}, summary: 'Edit src/app.ts', sensitive: false, status: 'rejected' }),
+    custom('tandem.approval', { id: 'a1', toolCallId: 'c3', tool: 'edit_file', kind: 'edit', args: {}, summary: 'Edit src/app.ts', sensitive: false, status: 'rejected', note: 'keep the old export' }),
     custom('tandem.toolStatus', { toolCallId: 'c3', toolName: 'edit_file', status: 'rejected', durationMs: 1, source: 'workspace' }),
     custom('tandem.toolStatus', { toolCallId: 'c4', toolName: 'write_file', status: 'done', durationMs: 1, source: 'workspace' }),
     // A card the run's end closed is not the user's refusal.
@@ -57,7 +57,7 @@ it('opens the next prompt with what the last run did that its answer may not say
       role: 'user',
       content:
         "[Tandem's record, not typed by the user] What the previous run did: tools used: read_file ×2 (1 failed), edit_file ×1 (1 rejected by the user), write_file ×1; " +
-        'the user rejected: Edit src/app.ts; files changed: src/flag.ts. Since then, the user reverted the changes to src/flag.ts.\n\nIs the flag file still there?',
+        'the user rejected: Edit src/app.ts (saying: keep the old export); files changed: src/flag.ts. Since then, the user reverted the changes to src/flag.ts.\n\nIs the flag file still there?',
     },
     { role: 'user', content: "[Tandem's record, not typed by the user] What the previous run did: it failed before it answered: Model \"m\" failed: HTTP 500.\n\nAgain?" },
     { role: 'assistant', content: 'Yes.' },

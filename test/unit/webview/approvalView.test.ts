@@ -71,6 +71,20 @@ describe('approval cards in the view model', () => {
     assert.match(transcriptMarkdown('t', events), /\*\*Approval for `store`\*\* — approved \(always allowed\)/);
   });
 
+  it("a rejection's note shows on its card and in the transcript", async () => {
+    const model = await serve([
+      { model: 'fc-model', toolCalls: [{ id: 'c1', name: 'store', arguments: { key: 'a' } }] },
+      { model: 'fc-model', content: 'done' },
+      { model: 'answer-model', content: 'Not stored.' },
+    ]);
+    const approver: Approver = { ask: async () => ({ answer: 'rejected', note: 'not on a Friday' }) };
+    const events = await collect(model, approver, new AbortController().signal);
+    const card = applyEvents(createConversationView(), events).steps.find((step): step is ApprovalStep => step.kind === 'approval');
+    assert.equal(card?.status, 'rejected');
+    assert.equal(card?.note, 'not on a Friday');
+    assert.match(transcriptMarkdown('t', events), /— rejected: Run store\n\n> The user said: not on a Friday/);
+  });
+
   it('Stop while waiting: the card ends expired, and a stored pending card replays as expired', async () => {
     const model = await serve([{ model: 'fc-model', toolCalls: [{ id: 'c1', name: 'store', arguments: { key: 'a' } }] }]);
     const controller = new AbortController();
