@@ -2,7 +2,7 @@
 // becomes an approval step (the card), its decision updates that same step,
 // matched by the request's id.
 import type { ApprovalPayload } from '../src/protocol/agentEvents';
-import { push, text, touch, type ApprovalStep, type ConversationView } from './steps';
+import { push, text, touch, unfinished, type ApprovalStep, type ConversationView } from './steps';
 
 export function applyApprovalEvent(view: ConversationView, value: Record<string, unknown>): void {
   const payload = value as unknown as Partial<ApprovalPayload>;
@@ -30,6 +30,7 @@ export function applyApprovalEvent(view: ConversationView, value: Record<string,
     });
     view.byApproval.set(id, step);
     view.chromeDirty = true;
+    callAwaits(view, step.toolCallId, true);
     return;
   }
   if (!existing || (payload.status !== 'approved' && payload.status !== 'rejected')) return;
@@ -39,6 +40,15 @@ export function applyApprovalEvent(view: ConversationView, value: Record<string,
   existing.note = existing.status === 'rejected' ? text(payload.note) : '';
   touch(view, existing);
   view.chromeDirty = true;
+  callAwaits(view, existing.toolCallId, false);
+}
+
+/** The tool call row says when its approval waits, and goes back to running once decided. */
+function callAwaits(view: ConversationView, toolCallId: string | undefined, awaiting: boolean): void {
+  const call = toolCallId === undefined ? undefined : view.byToolCall.get(toolCallId);
+  if (!call || !unfinished(call.state) || (call.state === 'awaiting') === awaiting) return;
+  call.state = awaiting ? 'awaiting' : 'running';
+  touch(view, call);
 }
 
 /** True while any approval waits for the user (the panel says so). */

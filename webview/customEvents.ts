@@ -132,6 +132,14 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
       touch(view, call);
       return;
     }
+    case 'tandem.toolStarted': {
+      const call = view.byToolCall.get(text(value['toolCallId']));
+      if (call?.state === 'queued') {
+        call.state = 'running';
+        touch(view, call);
+      }
+      return;
+    }
     case 'tandem.toolStatus': {
       const status = value as unknown as ToolStatusPayload;
       const call = view.byToolCall.get(status.toolCallId);

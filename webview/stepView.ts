@@ -28,7 +28,9 @@ export interface StepRenderContext extends ApprovalCardHooks, ElicitationCardHoo
 }
 
 const stateLabel: Record<ToolCallStep['state'], string> = {
+  queued: 'queued',
   running: 'running',
+  awaiting: 'awaiting approval',
   done: 'done',
   failed: 'failed',
   cached: 'cached',

@@ -33,8 +33,18 @@ export interface ThinkingStep extends StepBase {
   discarded?: boolean;
 }
 
-/** `stopped`: still running when the run ended (Stop, an error, the time limit), so it has no result of its own. */
-export type ToolCallState = 'running' | 'done' | 'failed' | 'cached' | 'rejected' | 'stopped';
+/**
+ * `queued`: asked for, not begun (calls that change something run one after
+ * another); `awaiting`: begun, its approval waits for the user; `stopped`:
+ * still queued or running when the run ended (Stop, an error, the time
+ * limit), so it has no result of its own.
+ */
+export type ToolCallState = 'queued' | 'running' | 'awaiting' | 'done' | 'failed' | 'cached' | 'rejected' | 'stopped';
+
+/** A call that has no outcome yet. */
+export function unfinished(state: ToolCallState): boolean {
+  return state === 'queued' || state === 'running' || state === 'awaiting';
+}
 
 export interface ToolCallStep extends StepBase {
   readonly kind: 'tool-call';

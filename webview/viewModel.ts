@@ -9,6 +9,7 @@ import {
   push,
   text,
   touch,
+  unfinished,
   type AnswerStep,
   type ConversationView,
   type ErrorStep,
@@ -25,7 +26,7 @@ function settle(view: ConversationView): void {
     }
   }
   for (const step of view.byToolCall.values()) {
-    if (step.state === 'running') {
+    if (unfinished(step.state)) {
       step.state = 'stopped';
       touch(view, step);
     }
@@ -181,7 +182,7 @@ export function applyEvent(view: ConversationView, event: AgentEvent): void {
         toolCallId,
         name: text(event['toolCallName']),
         argsText: '',
-        state: 'running',
+        state: 'queued',
         durationMs: undefined,
         source: undefined,
         progress: undefined,
@@ -211,7 +212,7 @@ export function applyEvent(view: ConversationView, event: AgentEvent): void {
         model: undefined,
       });
       view.resultByToolCall.set(toolCallId, step);
-      if (call && call.state === 'running') {
+      if (call && unfinished(call.state)) {
         call.state = 'done';
         touch(view, call);
       }

@@ -8,7 +8,7 @@ import { EventType } from '@ag-ui/core';
 import { CACHEABLE_RESULT_CHARS, capResult, EVENT_RESULT_CAP_CHARS, logPreview } from './resultCap';
 import { randomUUID } from 'node:crypto';
 import type { ApprovalGate, Tool, ToolResult } from '../tools/tool';
-import { CustomEventName, type ToolCallStatus, type ToolStatusPayload } from '../protocol/agentEvents';
+import { CustomEventName, type ToolCallStatus, type ToolStartedPayload, type ToolStatusPayload } from '../protocol/agentEvents';
 import { CancelledError, isCancellation } from '../common/errors';
 import type { RunEmitter } from './runEmitter';
 import type { SessionCache } from './sessionCache';
@@ -86,6 +86,7 @@ function errorResult(text: string): ToolResult {
 }
 
 async function runOne(call: PlannedCall, context: ExecutionContext): Promise<CallOutcome> {
+  context.emitter.custom(CustomEventName.toolStarted, { toolCallId: call.id } satisfies ToolStartedPayload);
   const started = Date.now();
   // A call's time is the tool's, not the time its approval card waited for a decision.
   const waited = { ms: 0 };

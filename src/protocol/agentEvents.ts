@@ -41,6 +41,8 @@ export const CustomEventName = {
   notice: 'tandem.notice',
   /** Outcome of a tool call: `ToolStatusPayload`. */
   toolStatus: 'tandem.toolStatus',
+  /** A tool call began (its approval, then the tool): `ToolStartedPayload`. Calls listed before it are queued. */
+  toolStarted: 'tandem.toolStarted',
   /** Progress of a running tool call: `ToolProgressPayload`. */
   toolProgress: 'tandem.toolProgress',
   /** A retry of a model call: `RetryPayload`. */
@@ -167,6 +169,10 @@ export interface NoticePayload {
 }
 
 export type ToolCallStatus = 'done' | 'failed' | 'cached' | 'rejected';
+
+export interface ToolStartedPayload {
+  readonly toolCallId: string;
+}
 
 export interface ToolStatusPayload {
   readonly toolCallId: string;

@@ -10,7 +10,7 @@ import { SessionCache } from '../../../src/agent/sessionCache';
 import { createChatModel } from '../../../src/models/openAiChatModel';
 import type { AgentEvent, ApprovalAnswer } from '../../../src/protocol/agentEvents';
 import { waitingForApproval } from '../../../webview/approvalEvents';
-import { createConversationView, type ApprovalStep } from '../../../webview/steps';
+import { createConversationView, type ApprovalStep, type ToolCallStep } from '../../../webview/steps';
 import { transcriptMarkdown } from '../../../webview/transcript';
 import { applyEvent, applyEvents } from '../../../webview/viewModel';
 import { fastRetry, scriptedServers, settingsFor, TableTool } from '../agent/agentTestSupport';
@@ -69,6 +69,45 @@ describe('approval cards in the view model', () => {
     assert.deepEqual(cards[0]?.args, { key: 'a' });
     assert.equal(waitingForApproval(view), false);
     assert.match(transcriptMarkdown('t', events), /\*\*Approval for `store`\*\* — approved \(always allowed\)/);
+  });
+
+  it('tool call rows: queued until begun, awaiting approval while the card waits, stopped if the run ends first', async () => {
+    const model = await serve([
+      { model: 'fc-model', toolCalls: [{ id: 'c1', name: 'store', arguments: { key: 'a' } }, { id: 'c2', name: 'store', arguments: { key: 'b' } }] },
+      { model: 'fc-model', content: 'done' },
+      { model: 'answer-model', content: 'Stored.' },
+    ]);
+    const view = createConversationView();
+    const seen: string[][] = [];
+    const states = () => view.steps.filter((step): step is ToolCallStep => step.kind === 'tool-call').map((step) => step.state);
+    const approver: Approver = {
+      ask: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        seen.push(states());
+        return 'approved';
+      },
+    };
+    await collect(model, approver, new AbortController().signal, (event) => applyEvent(view, event));
+    // Calls that change something run one after another: the second waits its turn.
+    assert.deepEqual(seen, [
+      ['awaiting', 'queued'],
+      ['done', 'awaiting'],
+    ]);
+    assert.deepEqual(states(), ['done', 'done']);
+
+    const stopped = applyEvents(
+      createConversationView(),
+      [
+        { type: 'TOOL_CALL_START', toolCallId: 'x1', toolCallName: 'store' },
+        { type: 'CUSTOM', name: 'tandem.toolStarted', value: { toolCallId: 'x1' } },
+        { type: 'TOOL_CALL_START', toolCallId: 'x2', toolCallName: 'store' },
+        { type: 'RUN_FINISHED', threadId: 't', runId: 'r' },
+      ] as AgentEvent[],
+    );
+    assert.deepEqual(
+      stopped.steps.filter((step): step is ToolCallStep => step.kind === 'tool-call').map((step) => step.state),
+      ['stopped', 'stopped'],
+    );
   });
 
   it("a rejection's note shows on its card and in the transcript", async () => {
