@@ -17,6 +17,9 @@ import { applyApprovalEvent } from './approvalEvents';
 import { applyElicitationEvent } from './elicitationEvents';
 import { push, text, touch, type CondensedStep, type ConversationView, type NoticeStep, type UserStep } from './steps';
 
+/** Notices that confirm a setting the user changed: a second one in a row replaces the first. */
+const SETTING_NOTICES = new Set(['modeChanged', 'responseModeChanged']);
+
 export function applyCustomEvent(view: ConversationView, event: AgentEvent): void {
   const name = text(event['name']);
   const value = (event['value'] ?? {}) as Record<string, unknown>;
@@ -76,9 +79,17 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
     }
     case 'tandem.notice': {
       const notice = value as unknown as NoticePayload;
+      const code = text(notice.code);
+      const last = view.steps.at(-1);
+      // Toggling a mode back and forth leaves one line saying where it ended, not one per click.
+      if (SETTING_NOTICES.has(code) && last?.kind === 'notice' && last.code === code) {
+        last.message = text(notice.message);
+        touch(view, last);
+        return;
+      }
       push<NoticeStep>(view, {
         kind: 'notice',
-        code: text(notice.code),
+        code,
         level: notice.level === 'warning' || notice.level === 'error' ? notice.level : 'info',
         message: text(notice.message),
         model: undefined,

@@ -90,7 +90,8 @@ export interface NoticeStep extends StepBase {
   readonly kind: 'notice';
   readonly code: string;
   readonly level: NoticePayload['level'];
-  readonly message: string;
+  /** Not readonly: a setting's notice replaces the one just before it for the same setting. */
+  message: string;
   readonly phase: PhaseSwitch | undefined;
   /** A button (e.g. "Manage Workspace Trust") that runs a command. */
   readonly action?: NoticePayload['action'];

@@ -186,6 +186,24 @@ describe('conversation view model', () => {
 describe('view model details', () => {
   const event = (type: string, fields: Record<string, unknown> = {}) => ({ type, ...fields }) as AgentEvent;
 
+  it('a mode toggled back and forth leaves one notice where it ended; other notices all stay', () => {
+    const notice = (code: string, message: string) => ({ type: 'CUSTOM', name: 'tandem.notice', value: { code, level: 'info', message } }) as AgentEvent;
+    const view = applyEvents(createConversationView(), [
+      notice('modeChanged', 'Chat mode: the model replies without tools.'),
+      notice('modeChanged', 'Agent mode: the model may use tools before it answers.'),
+      notice('modeChanged', 'Chat mode: the model replies without tools.'),
+      notice('responseModeChanged', 'Streaming responses.'),
+      notice('responseModeChanged', 'Integrated responses.'),
+      notice('loopWarning', 'read_file was called again.'),
+      notice('loopWarning', 'read_file was called again.'),
+      notice('modeChanged', 'Agent mode: the model may use tools before it answers.'),
+    ]);
+    assert.deepEqual(
+      view.steps.map((step) => (step as NoticeStep).message),
+      ['Chat mode: the model replies without tools.', 'Integrated responses.', 'read_file was called again.', 'read_file was called again.', 'Agent mode: the model may use tools before it answers.'],
+    );
+  });
+
   it('marks tool calls with their final status, including cached and failed', () => {
     const view = createConversationView();
     applyEvents(view, [
