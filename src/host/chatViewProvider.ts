@@ -20,7 +20,7 @@ import { PanelEventQueue } from './panelEventQueue';
 import { eventsAfter, positionOf, type StreamPosition } from '../protocol/streamPosition';
 import { randomUUID } from 'node:crypto';
 import type { OutputLog } from './outputLog';
-import { RunPreparation, WORKSPACE_TRUSTED_MESSAGE } from './runPreparation';
+import { RunPreparation, WORKSPACE_TRUSTED_MESSAGE, type NoticeSink } from './runPreparation';
 import { ApiKeys } from './secrets';
 import { SettingsConsentStore } from './settingsConsentStore';
 import { modelSettingKey, providerSettingKey, withApiKeys, writeSetting, writeUserSetting } from './settingsReader';
@@ -55,7 +55,8 @@ export interface ChatViewOptions {
   /** The user's answers about workspace setting values; one per window, shared with MCP. */
   readonly settingsConsent?: SettingsConsentStore | undefined;
   /** Runs before each run once its settings are known (starts the MCP servers the user allowed). */
-  readonly beforeRun?: ((settings: AgentSettings) => Promise<void>) | undefined;
+  /** Before each run (MCP servers start); `notice` adds a line to the conversation. */
+  readonly beforeRun?: ((settings: AgentSettings, notice: NoticeSink) => Promise<void>) | undefined;
 }
 
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {

@@ -9,6 +9,7 @@ import type { ChatViewProvider } from './chatViewProvider';
 import { ContextAttachments } from './contextAttachments';
 import { ContextPicker } from './contextPicker';
 import { createMcpHostService, type McpHostService } from './mcpHostService';
+import { mcpStartNotices } from './mcpStartNotices';
 import type { OutputLog } from './outputLog';
 import { McpTrustStore } from './mcpTrustStore';
 import { SettingsConsentStore } from './settingsConsentStore';
@@ -74,8 +75,8 @@ export function startHost(context: vscode.ExtensionContext, log: OutputLog): Hos
           },
           settingsConsent,
           // MCP servers start on the first agent run, not at activation or when the panel opens.
-          beforeRun: async (settings) => {
-            if (settings.mode === 'agent') await mcp.startForRun();
+          beforeRun: async (settings, notice) => {
+            if (settings.mode === 'agent') await mcp.startForRun(mcpStartNotices(notice));
           },
         });
         context.subscriptions.push(provider);

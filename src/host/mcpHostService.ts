@@ -38,8 +38,10 @@ export interface McpHostService {
    * Starts the servers before an agent run: the user's own at once, each
    * workspace-defined one after asking (once per definition). Later reloads
    * start only what was allowed; a new or changed definition waits for the next run.
+   * The run waits for servers starting for the first time (each up to its start
+   * timeout); one that failed before is tried again without the run waiting.
    */
-  startForRun(): Promise<void>;
+  startForRun(progress?: McpStartProgress): Promise<void>;
   /** The prompt-box slash commands of the connected servers' prompts. */
   slashCommands(): readonly SlashCommand[];
   /** A `/<server>.<prompt>` line as the prompt's text (asking for arguments); undefined: not one; null: cancelled. */
@@ -54,6 +56,17 @@ export interface McpHostService {
   /** Ends every server; the promise settles when their processes are gone (deactivate may await it). */
   dispose(): Promise<void>;
 }
+
+/** What a run is told while its MCP servers start. */
+export interface McpStartProgress {
+  /** The start has taken a while: these servers are still starting. */
+  waiting(servers: readonly string[]): void;
+  /** These servers failed to start for this run (each with why); the run goes on without their tools. */
+  failed(servers: readonly { readonly name: string; readonly error: string }[]): void;
+}
+
+/** How long a run waits on its MCP servers before it says so. */
+const SLOW_START_MS = 1000;
 
 /** The parts of the ExtensionContext MCP uses. */
 export type McpHostContext = Pick<vscode.ExtensionContext, 'subscriptions' | 'secrets' | 'workspaceState'>;
@@ -114,8 +127,11 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
   /** Workspace servers not started, shown next to the hub's statuses. */
   let heldBack: readonly McpServerStatus[] = [];
   const statusListeners = new Set<() => void>();
+  /** Servers whose failure a run was told of, until they connect. */
+  const toldFailed = new Set<string>();
+  const serverKey = (status: McpServerStatus): string => `${status.source ?? ''}\n${status.name}`;
 
-  const load = async (): Promise<void> => {
+  const load = async (retryFailed = true): Promise<void> => {
     const { parseMcpConfigText, parseMcpServersSetting } = await import('../mcp/mcpConfig');
     const folders = vscode.workspace.workspaceFolders ?? [];
     const definitions: McpServerDefinition[] = [];
@@ -160,7 +176,7 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
     errors = faults;
     reportFaults(faults, definitions);
     configured = definitions;
-    if (!disposed && started) await apply(false);
+    if (!disposed && started) await apply(false, retryFailed);
     else if (!started) showNotStarted();
   };
 
@@ -185,7 +201,7 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
   };
 
   /** Hands the hub what may start: user servers, and workspace servers the user allowed (asking when `ask`). */
-  const apply = async (ask: boolean): Promise<void> => {
+  const apply = async (ask: boolean, retryFailed = true): Promise<void> => {
     const allowed: McpServerDefinition[] = [];
     const held: McpServerStatus[] = [];
     const hold = (definition: StartableDefinition, state: 'stopped' | 'disabled', error: string): void => {
@@ -209,7 +225,7 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
     }
     heldBack = held;
     for (const listener of statusListeners) listener();
-    if (!disposed) await hub.update(allowed);
+    if (!disposed) await hub.update(allowed, retryFailed);
   };
 
   // A fault is shown once until it goes away; it stays in the log and the quick pick.
@@ -223,8 +239,8 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
     for (const fault of current) shownErrors.add(fault);
   };
 
-  const reload = (): Promise<void> => {
-    loading = loading.then(load).catch((error: unknown) => log.error(`mcp: loading the configuration failed: ${String(error)}`));
+  const reload = (retryFailed = true): Promise<void> => {
+    loading = loading.then(() => load(retryFailed)).catch((error: unknown) => log.error(`mcp: loading the configuration failed: ${String(error)}`));
     return loading;
   };
   const scheduleReload = (): void => {
@@ -286,12 +302,32 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
         },
       };
     },
-    startForRun: async () => {
+    startForRun: async (progress) => {
       if (disposed || !vscode.workspace.isTrusted) return;
       started = true;
-      await reload();
-      loading = loading.then(() => apply(true)).catch((error: unknown) => log.error(`mcp: starting the servers failed: ${String(error)}`));
-      await loading;
+      // A failure is told once: the runs after it retry that server without waiting, and say nothing until it connects.
+      for (const status of hub.statuses()) if (status.state !== 'error' && status.state !== 'starting') toldFailed.delete(serverKey(status));
+      const failedBefore = hub.statuses().filter((status) => status.state === 'error');
+      const slow = setTimeout(() => {
+        const starting = hub.statuses().filter((status) => status.state === 'starting' && !toldFailed.has(serverKey(status)));
+        if (starting.length > 0) progress?.waiting(starting.map((status) => status.name));
+      }, SLOW_START_MS);
+      try {
+        // Reading the configuration starts what is new or changed, and the run waits for it.
+        await reload(false);
+        loading = loading.then(() => apply(true, false)).catch((error: unknown) => log.error(`mcp: starting the servers failed: ${String(error)}`));
+        await loading;
+      } finally {
+        clearTimeout(slow);
+      }
+      // What had failed before is tried again without the run waiting (up to a start timeout) on it.
+      const stillFailed = new Set(hub.statuses().filter((status) => status.state === 'error').map(serverKey));
+      for (const status of failedBefore) {
+        if (stillFailed.has(serverKey(status))) void hub.restart({ name: status.name, source: status.source });
+      }
+      const failed = hub.statuses().filter((status) => status.state === 'error' && !toldFailed.has(serverKey(status)));
+      for (const status of failed) toldFailed.add(serverKey(status));
+      if (failed.length > 0) progress?.failed(failed.map((status) => ({ name: status.name, error: status.error ?? 'it failed to start' })));
     },
     slashCommands: () =>
       hub.promptCommands().map(({ command, prompt }) => ({

@@ -48,7 +48,7 @@ export class RunPreparation {
   }
 
   /** The settings of the run about to start, with keys; asks for consent first when needed. */
-  async prepare(notice: NoticeSink, beforeRun?: (settings: AgentSettings) => Promise<void>): Promise<AgentSettings> {
+  async prepare(notice: NoticeSink, beforeRun?: (settings: AgentSettings, notice: NoticeSink) => Promise<void>): Promise<AgentSettings> {
     this.noticeRestricted(notice);
     let read = this.read();
     if (read.ignored && vscode.workspace.isTrusted && !this.consent.isDecided(read.fingerprint)) {
@@ -60,7 +60,7 @@ export class RunPreparation {
       notice('settingsIgnored', ignoredSettingsNotice(read.guarded), 'warning');
     }
     const settings = await withApiKeys(read, this.keys);
-    await beforeRun?.(settings);
+    await beforeRun?.(settings, notice);
     return settings;
   }
 }

@@ -379,13 +379,32 @@ function describeStartError(definition: McpServerDefinition, error: unknown, tim
   }
   if (code === REQUEST_TIMEOUT) return `The server did not answer the MCP handshake within ${formatSeconds(timeoutMs)}.`;
   if (code === CONNECTION_CLOSED) {
-    const last = stderrTail.at(-1);
-    return `The server closed the connection during the MCP handshake${last === undefined ? '.' : `; its last output: ${last}`}`;
+    const line = tellingLine(stderrTail);
+    return `The server closed the connection during the MCP handshake${line === undefined ? '.' : `; its output: ${line}`}`;
   }
   if (error instanceof ConfigurationError) return error.message;
   if (error instanceof SignInRequiredError) return `Sign-in required: ${error.message}`;
   if (definition.type === 'http' || definition.type === 'sse') return maskUrlsIn(`Could not connect to ${definition.url}: ${describeError(error)}`);
   return describeError(error);
+}
+
+/** Lines of a failing server's output that say nothing of why: npm's pointer to its log, stack frames, Node's version. */
+const NOISE_LINES = [/A complete log of this run can be found/i, /^\s+at\s/, /^Node\.js v\d/, /^\s*\^+\s*$/, /^npm (error|ERR!)( 404)?\s*$/i, /^npm (error|ERR!) 404 (Note that|tarball, folder)/i];
+/** What the telling line says, most telling first: a thing not found, a thrown error, an error code. */
+const TELLING_LINES = [/not ?found|no such file|cannot find|permission denied/i, /Error: /, /\b(ENOENT|EACCES|ECONNREFUSED|E404)\b|missing|invalid/i];
+
+/**
+ * The line of a server's last output that says most about why it stopped
+ * (`npx` ends with where its log is, Node with its version): the first that
+ * matches the most telling kind, else the last that is not noise.
+ */
+export function tellingLine(lines: readonly string[]): string | undefined {
+  const meaningful = lines.filter((line) => line.trim() !== '' && !NOISE_LINES.some((pattern) => pattern.test(line)));
+  for (const pattern of TELLING_LINES) {
+    const found = meaningful.find((line) => pattern.test(line));
+    if (found !== undefined) return found.trim();
+  }
+  return (meaningful.at(-1) ?? lines.at(-1))?.trim();
 }
 
 /** Waits for a start (which may be waiting on the user for an input) unless the call is stopped first. */

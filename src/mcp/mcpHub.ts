@@ -58,17 +58,18 @@ export class McpHub implements ToolProvider {
   /**
    * Applies a configuration: starts new servers, restarts changed ones, stops
    * removed ones; unchanged servers keep running. Resolves when every started
-   * server is connected or has failed.
+   * server is connected or has failed. A server that failed before is tried
+   * again with `retryFailed` (a changed configuration: perhaps its command was
+   * just installed); a run starting leaves that to `restart`, unawaited.
    */
-  async update(definitions: readonly McpServerDefinition[]): Promise<void> {
+  async update(definitions: readonly McpServerDefinition[], retryFailed = true): Promise<void> {
     if (this.disposed) return;
     const wanted = new Map(definitions.map((definition) => [connectionKey(definition.name, definition.source), definition]));
     const work: Promise<void>[] = [];
     for (const [key, connection] of this.connections) {
       const definition = wanted.get(key);
       if (definition !== undefined && sameDefinition(definition, connection.definition)) {
-        // Reloading the configuration retries a failed server (say, its command was just installed).
-        if (connection.status.state === 'error') work.push(connection.start());
+        if (connection.status.state === 'error' && retryFailed) work.push(connection.start());
         continue;
       }
       this.connections.delete(key);

@@ -128,6 +128,8 @@ export type NoticeCode =
   | StopReason
   | 'loopWarning'
   | 'reminder'
+  | 'mcpStarting'
+  | 'mcpFailed'
   | 'modeChanged'
   | 'responseModeChanged'
   | 'settings'

@@ -270,13 +270,62 @@ describe('McpHub start failures', () => {
     }
   });
 
+  it('a server that failed is retried by a changed configuration, or not at all, or restarted without waiting', async () => {
+    const hub = new McpHub({ startTimeoutMs: 700 });
+    try {
+      const silent = stdioServer('silent', [SILENT_SERVER]);
+      await hub.update([silent]);
+      assert.equal(hub.statuses()[0]?.state, 'error');
+      let started = Date.now();
+      await hub.update([silent], false);
+      assert.equal(hub.statuses()[0]?.state, 'error', 'not retried');
+      void hub.restart({ name: 'silent' });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.ok(Date.now() - started < 500, 'a run does not wait on a retry');
+      assert.equal(hub.statuses()[0]?.state, 'starting', 'retried meanwhile');
+      while (hub.statuses()[0]?.state === 'starting') await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(hub.statuses()[0]?.state, 'error');
+      started = Date.now();
+      await hub.update([silent]);
+      assert.equal(hub.statuses()[0]?.state, 'error');
+      assert.ok(Date.now() - started >= 300, 'a changed configuration waits for the retry');
+    } finally {
+      await hub.dispose();
+    }
+  });
+
+  it("names the line of a failed server's output that says why: npx's 404, a thrown error", async () => {
+    const npmTail = [
+      'npm error code E404',
+      'npm error 404 Not Found - GET https://registry.npmjs.org/@example%2fserver-missing - Not found',
+      'npm error 404',
+      "npm error 404  '@example/server-missing@*' is not in this registry.",
+      'npm error 404',
+      'npm error 404 Note that you can also install from a',
+      'npm error 404 tarball, folder, http url, or git url.',
+      'npm error A complete log of this run can be found in: /root/.npm/_logs/2026-11-26T00_00_00_000Z-debug-0.log',
+    ];
+    const hub = new McpHub();
+    try {
+      await hub.update([
+        stdioServer('npx', ['-e', `for (const line of ${JSON.stringify(npmTail)}) console.error(line); process.exit(1)`]),
+        stdioServer('thrower', ['-e', 'throw new Error("missing env GITHUB_TOKEN")']),
+      ]);
+      const byName = new Map(hub.statuses().map((status) => [status.name, status.error ?? '']));
+      assert.match(byName.get('npx') ?? '', /; its output: npm error 404 Not Found - GET https:\/\/registry\.npmjs\.org\/@example%2fserver-missing/);
+      assert.match(byName.get('thrower') ?? '', /; its output: Error: missing env GITHUB_TOKEN$/);
+    } finally {
+      await hub.dispose();
+    }
+  });
+
   it('reports a server that exits during the handshake', async () => {
     const hub = new McpHub();
     try {
       await hub.update([stdioServer('quitter', ['-e', 'console.error("bad flag --x"); process.exit(2)'])]);
       const status = hub.statuses()[0];
       assert.equal(status?.state, 'error');
-      assert.match(status?.error ?? '', /closed the connection during the MCP handshake; its last output: bad flag --x/);
+      assert.match(status?.error ?? '', /closed the connection during the MCP handshake; its output: bad flag --x/);
     } finally {
       await hub.dispose();
     }

@@ -1,0 +1,25 @@
+// What the conversation says while a run waits on its MCP servers, and when
+// one of them did not start: without it, a slow or broken server looked like a
+// run that hung before its first step.
+import type { McpStartProgress } from './mcpHostService';
+import type { NoticeSink } from './runPreparation';
+
+const SHOW_SERVERS = { label: 'Show MCP Servers', command: 'tandem.showMcpServers' } as const;
+
+export function mcpStartNotices(notice: NoticeSink): McpStartProgress {
+  return {
+    waiting: (servers) => {
+      const names = servers.map((name) => `"${name}"`).join(', ');
+      notice('mcpStarting', `Waiting for MCP server${servers.length === 1 ? '' : 's'} ${names} to start; the run begins once each has connected or failed.`, 'info');
+    },
+    failed: (servers) => {
+      const what = servers.map((server) => `"${server.name}": ${server.error.replace(/\.?$/, '.')}`).join(' ');
+      notice(
+        'mcpFailed',
+        `${servers.length === 1 ? 'An MCP server' : `${servers.length} MCP servers`} did not start. ${what} This run goes on without ${servers.length === 1 ? 'its' : 'their'} tools; the next run tries again.`,
+        'warning',
+        SHOW_SERVERS,
+      );
+    },
+  };
+}

@@ -1,0 +1,94 @@
+// MCP servers that are slow or fail to start, as a run meets them in a real
+// VS Code: the conversation says what the run waits for and which server did
+// not start (with the line of its output that says why, not npx's pointer to
+// its log), with a button to Show MCP Servers; the next run does not wait on
+// the failed server again, nor repeat the failure.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
+import { launchVsCode, type VsCodeSession } from './harness';
+import { failureReporter, send, waitFor, waitIdle } from './viewSteps';
+
+const fc = 'fc-model';
+const answerModel = 'answer-model';
+const slowServer = path.resolve('test/fixtures/mcp/slowStartServer.mjs');
+const npmNotFound = [
+  'npm error code E404',
+  'npm error 404 Not Found - GET https://registry.npmjs.org/@example%2fserver-missing - Not found',
+  'npm error 404',
+  'npm error A complete log of this run can be found in: /root/.npm/_logs/debug-0.log',
+];
+
+let server: ScriptedModelServer;
+let session: VsCodeSession;
+let workspace: string;
+
+before(async () => {
+  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-mcp-start-'));
+  fs.writeFileSync(path.join(workspace, 'notes.md'), '# Notes\n');
+  server = await startScriptedModelServer({ models: [fc, answerModel] });
+  session = await launchVsCode({
+    workspace,
+    settings: {
+      'tandem.functionCallModel.baseUrl': server.baseUrl,
+      'tandem.functionCallModel.model': fc,
+      'tandem.answerModel.model': answerModel,
+      'tandem.agent.mode': 'agent',
+      'tandem.mcp.servers': {
+        slow: { type: 'stdio', command: process.execPath, args: [slowServer, '2500'] },
+        broken: { type: 'stdio', command: process.execPath, args: ['-e', `for (const line of ${JSON.stringify(npmNotFound)}) console.error(line); process.exit(1)`] },
+      },
+    },
+  });
+});
+
+after(async () => {
+  await session?.close();
+  await server?.close();
+  fs.rmSync(workspace, { recursive: true, force: true });
+});
+
+const guarded = failureReporter('mcp-start-problems', () => session);
+
+const noticeTexts = async (view: Awaited<ReturnType<VsCodeSession['webview']>>, code: string) =>
+  view.locator(`[data-testid="notice"][data-code="${code}"]`).evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).innerText));
+
+test('a run says what it waits for and which server did not start; the next run neither waits nor repeats it', { timeout: 120_000 }, () =>
+  guarded('start', async () => {
+    const view = await session.webview();
+    server.push({ model: fc, content: 'Nothing to look up.' }, { model: answerModel, content: 'First answer.' });
+    await send(view, 'Hello?');
+    await waitIdle(view);
+    const waiting = await noticeTexts(view, 'mcpStarting');
+    assert.equal(waiting.length, 1, `one waiting notice: ${waiting.join(' | ')}`);
+    assert.match(waiting[0] ?? '', /Waiting for MCP server "slow" to start/);
+    const failed = await noticeTexts(view, 'mcpFailed');
+    assert.equal(failed.length, 1);
+    assert.match(failed[0] ?? '', /An MCP server did not start\. "broken": The server closed the connection during the MCP handshake; its output: npm error 404 Not Found - GET https:\/\/registry\.npmjs\.org\/@example%2fserver-missing/);
+    assert.doesNotMatch(failed[0] ?? '', /complete log/);
+    const action = view.locator('[data-testid="notice"][data-code="mcpFailed"] [data-testid="notice-action"]');
+    assert.equal(await action.innerText(), 'Show MCP Servers');
+    // The run waited for the slow server: its tools were offered.
+    const offered = (server.requests.find((request) => request.model === fc)?.tools ?? []).map((tool: { function: { name: string } }) => tool.function.name);
+    assert.ok(offered.includes('slow__echo'), `slow's tools offered: ${offered.join(', ')}`);
+    await session.screenshot('mcp-start-problems');
+
+    // The Show MCP Servers button opens the list with the failure.
+    await action.click();
+    const rows = session.page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+    await rows.filter({ hasText: 'broken' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await session.page.keyboard.press('Escape');
+
+    // The next run: broken is retried without waiting, and nothing new is said.
+    const before = server.requests.length;
+    server.push({ model: fc, content: 'Still nothing.' }, { model: answerModel, content: 'Second answer.' });
+    await send(view, 'And now?');
+    await waitFor(() => server.requests.length > before, 'the second run to call its model', 10_000);
+    await waitIdle(view);
+    assert.equal((await noticeTexts(view, 'mcpStarting')).length, 1);
+    assert.equal((await noticeTexts(view, 'mcpFailed')).length, 1);
+  }),
+);
