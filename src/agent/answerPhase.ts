@@ -10,6 +10,7 @@ import type { RunEmitter, StreamedMessage } from './runEmitter';
 import { showTextAsReasoning } from './reasoningFromText';
 import type { UsageTracker } from './usageTracker';
 import type { ContextBudget } from './contextBudget';
+import { CancelledError, isCancellation } from '../common/errors';
 
 export interface AnswerPhaseContext {
   readonly model: ChatModel;
@@ -32,7 +33,17 @@ export interface AnswerOutcome {
 export const ANSWER_PLEASE =
   'You wrote your reasoning but no answer. Write the final answer for the user now, as plain text in your reply (not in your reasoning).';
 
-/** Streams the answer; returns it. Throws CancelledError on Stop and ModelApiError when the model fails. */
+/**
+ * Stop while the answer streamed: what the user saw of it, so the
+ * conversation keeps it (the next question may be about it).
+ */
+export class StoppedAnswer extends CancelledError {
+  constructor(readonly shown: string) {
+    super();
+  }
+}
+
+/** Streams the answer; returns it. Throws CancelledError on Stop (StoppedAnswer once some of it was shown) and ModelApiError when the model fails. */
 export async function runAnswerPhase(context: AnswerPhaseContext): Promise<AnswerOutcome> {
   // Condensed in place when it nears the window, so the follow-up below builds on the shorter list.
   const messages = [...context.messages];
@@ -68,6 +79,9 @@ async function streamAnswer(context: AnswerPhaseContext, messages: ChatMessage[]
     context.usage.recordCall(role, turn);
     emitter.custom(CustomEventName.usage, context.usage.snapshot());
     return turn;
+  } catch (error) {
+    if ((isCancellation(error) || context.signal.aborted) && answer.text.trim()) throw new StoppedAnswer(answer.text);
+    throw error;
   } finally {
     thinking.close();
     answer.close();

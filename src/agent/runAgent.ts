@@ -7,7 +7,7 @@ import type { ApprovalGate, Tool } from '../tools/tool';
 import { CustomEventName, type AgentEvent, type MessageKindPayload, type PhasePayload, type StopReason } from '../protocol/agentEvents';
 import { AgentClock } from './agentClock';
 import type { AgentSettings } from './agentSettings';
-import { runAnswerPhase } from './answerPhase';
+import { runAnswerPhase, StoppedAnswer } from './answerPhase';
 import { noticeAnswerEnding } from './answerEnding';
 import { attachContextMeter } from './contextMeter';
 import { CancelledError, ContextOverflowError, isCancellation, ModelApiError, TandemError } from '../common/errors';
@@ -223,6 +223,8 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
     const phase = usage.currentPhase() ?? 'answer';
     usage.endPhase();
     if (isCancellation(error) || signal.aborted) {
+      // What the user saw of a stopped answer stays in the conversation.
+      if (error instanceof StoppedAnswer) answer = error.shown;
       emitter.closeAll();
       emitter.notice('cancelled', 'info', 'Stopped.');
       finished('cancelled');

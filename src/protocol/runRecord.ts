@@ -50,7 +50,7 @@ export class RunRecord {
       }
     } else if (event.type === 'RUN_FINISHED') {
       const result = event['result'] as { stopReason?: StopReason; answer?: unknown } | undefined;
-      if (result?.stopReason === 'cancelled') this.ending = typeof result.answer === 'string' && result.answer ? 'the user stopped it' : 'the user stopped it before it answered';
+      if (result?.stopReason === 'cancelled') this.ending = typeof result.answer === 'string' && result.answer ? 'the user stopped it while it answered: the answer above is cut off there' : 'the user stopped it before it answered';
       else if (result?.stopReason !== undefined && result.stopReason in CUT_SHORT) this.ending = `its tool phase was cut short (${CUT_SHORT[result.stopReason]}) and it answered from what it had`;
     } else if (event.type === 'RUN_ERROR') {
       const message = typeof event['message'] === 'string' ? event['message'] : 'an error';

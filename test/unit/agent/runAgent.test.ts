@@ -6,7 +6,8 @@ import { describe, it } from 'node:test';
 import { EventType } from '@ag-ui/core';
 import type { ScriptedTurn } from '../../fixtures/scriptedModelServer';
 import { SessionCache } from '../../../src/agent/sessionCache';
-import type { RunUsage } from '../../../src/protocol/agentEvents';
+import type { AgentEvent, RunUsage } from '../../../src/protocol/agentEvents';
+import { historyMessages } from '../../../src/protocol/conversationHistory';
 import { customValues, messageText, notices, reasoningText, runScripted, scriptedServers, settingsFor, TableTool, throwingTool, toolStatuses } from './agentTestSupport';
 
 const serve = scriptedServers();
@@ -325,6 +326,31 @@ describe('agent loop', () => {
     assert.equal(run.error.code, 'MODEL_API_ERROR');
     assert.match(String((run.error.metadata as any)?.suggestion), /\S/);
     assert.equal(model.requests.length, 4, 'the first attempt and three retries');
+  });
+
+  it('Stop mid-answer keeps what was shown: the next question is asked with that partial answer, and the record says it was cut off', async () => {
+    const model = await serve([{ model: 'answer-model', content: 'alpha beta gamma delta epsilon zeta eta theta iota kappa', chunkDelayMs: 60 }]);
+    const controller = new AbortController();
+    let shown = '';
+    const run = await runScripted(settingsFor(model, { mode: 'chat' }), {
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type !== EventType.TEXT_MESSAGE_CONTENT) return;
+        shown += String(event['delta']);
+        if (shown.includes('gamma')) controller.abort();
+      },
+    });
+    assert.equal(run.result?.stopReason, 'cancelled');
+    assert.ok(shown.length > 0 && !shown.includes('kappa'));
+    assert.equal(run.result?.answer, shown, 'the answer is what the panel showed');
+    const history = historyMessages([
+      { type: 'CUSTOM', name: 'tandem.userMessage', value: { text: 'Tell me a long story' } } as AgentEvent,
+      ...run.events,
+      { type: 'CUSTOM', name: 'tandem.userMessage', value: { text: 'What happened?' } } as AgentEvent,
+    ]);
+    assert.deepEqual(history.map((message) => message.role), ['user', 'assistant', 'user']);
+    assert.equal(history[1]?.content, shown);
+    assert.match(String(history[2]?.content), /the user stopped it while it answered: the answer above is cut off there\./);
   });
 
   it('Stop ends the run at once, mid-stream, as cancelled', async () => {
