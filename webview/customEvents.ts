@@ -17,6 +17,14 @@ import { applyApprovalEvent } from './approvalEvents';
 import { applyElicitationEvent } from './elicitationEvents';
 import { push, text, touch, type CondensedStep, type ConversationView, type NoticeStep, type UserStep } from './steps';
 
+function lastNotice(view: ConversationView, code: string): NoticeStep | undefined {
+  for (let index = view.steps.length - 1; index >= 0; index--) {
+    const step = view.steps[index];
+    if (step?.kind === 'notice' && step.code === code) return step;
+  }
+  return undefined;
+}
+
 /** Notices that confirm a setting the user changed: a second one in a row replaces the first. */
 const SETTING_NOTICES = new Set(['modeChanged', 'responseModeChanged']);
 
@@ -87,6 +95,8 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
         touch(view, last);
         return;
       }
+      // The rules files are named again by every run; the conversation says it once, until they change.
+      if (code === 'rules' && lastNotice(view, code)?.message === text(notice.message)) return;
       push<NoticeStep>(view, {
         kind: 'notice',
         code,

@@ -186,6 +186,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
       return { kind: 'continue' };
     }
     if (settings.nonToolReply === 'user') return stop('awaitingUser', 'The model replied without calling a tool; its reply is shown and Tandem waits for you.', reply);
+    if (!reply && !turn.reasoning.trim()) return stop('noToolCall', 'The function-call model sent an empty reply (no tool call, no text): answering from what was gathered.', reply);
     return stop('noToolCall', 'The function-call model replied without calling a tool: it has what it needs.', reply);
   };
 
@@ -195,16 +196,26 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
     let thinking: StreamedMessage = emitter.reasoning(role, modelName);
     const interimKind = settings.responseMode === 'streaming' || context.singleModel === true;
     let interim: StreamedMessage = interimKind ? emitter.text('interim', role, modelName) : thinking;
-    let gate = new TextGate((text) => interim.append(text));
+    // Reasoning and interim text sharing one Thought (integrated mode) get a paragraph break where one gives way to the other.
+    let lastShared: 'reasoning' | 'text' | undefined;
+    const shared = (kind: 'reasoning' | 'text', message: StreamedMessage, text: string) => {
+      if (!text) return;
+      if (interim === thinking && lastShared !== undefined && lastShared !== kind && message.text) message.append('\n\n');
+      lastShared = kind;
+      message.append(text);
+    };
+    const showText = (text: string) => shared('text', interim, text);
+    let gate = new TextGate(showText);
     let turn: ModelTurn;
     try {
       const call = () => runModelTurn(context.model, { messages, tools: schemas }, phase.signal, {
-        onReasoning: (delta) => thinking.append(delta),
+        onReasoning: (delta) => shared('reasoning', thinking, delta),
         onText: (delta) => gate.write(delta),
         onTextWasReasoning: (reasoning) => {
           ({ thinking, text: interim } = showTextAsReasoning(emitter, role, modelName, { thinking, text: interim }, reasoning, () => emitter.text('interim', role, modelName)));
+          lastShared = undefined;
           // A fresh gate: what the old one held is part of that reasoning, shown now.
-          gate = new TextGate((text) => interim.append(text));
+          gate = new TextGate(showText);
         },
         onPartialUsage: (partial) => usage.recordPartial(role, partial),
         onRetry: (retry) => {
@@ -214,7 +225,8 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
           emitter.custom(CustomEventName.retry, { role, model: modelName, attempt: retry.attempt, delayMs: retry.delayMs, reason: retry.reason, discarded } satisfies RetryPayload);
           thinking = emitter.reasoning(role, modelName);
           interim = interimKind ? emitter.text('interim', role, modelName) : thinking;
-          gate = new TextGate((text) => interim.append(text));
+          lastShared = undefined;
+          gate = new TextGate(showText);
         },
       });
       turn = await (context.budget ? context.budget.request(role, messages, schemas, phase.signal, call) : call());
@@ -230,7 +242,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
     const plan = classifyTurn(turn, toolNames, iteration);
     const held = gate.takeHeld();
     // Held-back text was not an envelope after all: show it. An envelope shows its `response` instead.
-    if (!plan.viaEnvelope || plan.kind === 'malformed' || plan.kind === 'truncated') interim.append(held);
+    if (!plan.viaEnvelope || plan.kind === 'malformed' || plan.kind === 'truncated') showText(held);
     else if (plan.response) interim.append((interim.text ? '\n' : '') + plan.response);
     thinking.close();
     interim.close();

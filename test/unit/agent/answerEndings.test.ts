@@ -61,6 +61,20 @@ describe('answer endings', () => {
     assert.ok(!notices(run.events).some((entry) => entry.code === 'emptyAnswer'));
   });
 
+  it('an empty reply from both models: each is said, not a run that ends in silence', async () => {
+    const model = await serve([
+      { model: 'fc-model', content: '' },
+      { model: 'answer-model', content: '' },
+    ]);
+    const run = await runScripted(settingsFor(model));
+    assert.equal(run.result?.answer, '');
+    const phase = customValues<{ reason: string }>(run.events, 'tandem.phase').find((value) => /empty reply/.test(value.reason));
+    assert.match(phase?.reason ?? '', /The function-call model sent an empty reply \(no tool call, no text\)/);
+    const empty = notices(run.events).filter((entry) => entry.code === 'emptyAnswer');
+    assert.equal(empty.length, 1);
+    assert.match(empty[0]?.message ?? '', /The answer model sent an empty reply: no answer to show\. Ask again, or choose another answer model\./);
+  });
+
   it('reasoning only, twice: a notice, not a silent empty answer', async () => {
     const thinkOnly = { model: 'answer-model', reasoning: 'Still thinking about it.' };
     const model = await serve([thinkOnly, thinkOnly]);

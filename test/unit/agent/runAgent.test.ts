@@ -222,6 +222,12 @@ describe('agent loop', () => {
       assert.deepEqual(messageText(run.events, 'answer'), ['Paris.']);
     });
 
+    it('integrated: reasoning and the text after it share the Thought with a paragraph break between them', async () => {
+      const model = await serve([fc({ content: '<think>Got it, done.</think>Enough.' }), answer('Done.')]);
+      const run = await runScripted(settingsFor(model, { responseMode: 'integrated' }), { tools: [capitals()] });
+      assert.equal(reasoningText(run.events), 'Got it, done.\n\nEnough.');
+    });
+
     it('streaming: interim text and each tool result are messages of their own', async () => {
       const model = await serve(turns());
       const run = await runScripted(settingsFor(model, { responseMode: 'streaming' }), { tools: [capitals()] });

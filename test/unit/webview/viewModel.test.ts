@@ -204,6 +204,23 @@ describe('view model details', () => {
     );
   });
 
+  it("the rules files are named once in a conversation, and again when they change", () => {
+    const notice = (message: string) => ({ type: 'CUSTOM', name: 'tandem.notice', value: { code: 'rules', level: 'info', message } }) as AgentEvent;
+    const user = (text: string) => ({ type: 'CUSTOM', name: 'tandem.userMessage', value: { text } }) as AgentEvent;
+    const view = applyEvents(createConversationView(), [
+      user('one'),
+      notice('Rules: AGENTS.md'),
+      user('two'),
+      notice('Rules: AGENTS.md'),
+      user('three'),
+      notice('Rules: AGENTS.md, CLAUDE.md'),
+    ]);
+    assert.deepEqual(
+      view.steps.map((step) => (step.kind === 'notice' ? step.message : step.kind)),
+      ['user', 'Rules: AGENTS.md', 'user', 'user', 'Rules: AGENTS.md, CLAUDE.md'],
+    );
+  });
+
   it('marks tool calls with their final status, including cached and failed', () => {
     const view = createConversationView();
     applyEvents(view, [
