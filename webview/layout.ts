@@ -253,6 +253,16 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
           .map((server) => `${server.name} ${stateLabel(server.state)}${server.toolCount !== undefined ? ` (${server.toolCount} tools)` : ''}`)
           .join(', ');
       mcpStatus.title = servers.map((server) => (server.error ? `${server.name}: ${server.error}` : '')).filter(Boolean).join('\n');
+      // A server that failed points to where its whole error, its log and Restart are.
+      if (servers.some((server) => server.state === 'error')) {
+        const manage = button({
+          label: 'Show MCP Servers',
+          testId: 'mcp-manage',
+          title: 'Why a server failed, its log, Restart',
+          onClick: () => hooks.post({ type: 'command', command: 'tandem.showMcpServers' }),
+        });
+        mcpStatus.append(' ', manage);
+      }
       // A remote server waiting for sign-in gets its Sign in button right here.
       for (const server of servers.filter((each) => each.state === 'signInRequired')) {
         const signIn = button({

@@ -280,7 +280,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
       }
       if (repetition === 'warn') {
         notes.set(call.id, loopWarning(call.name));
-        emitter.notice('loopWarning', 'warning', `${call.name} was called again with the same arguments and nothing written since; the model was warned.`);
+        emitter.notice('loopWarning', 'warning', `${call.name} was called a second time with the same arguments, nothing written in between: the model was told its result has not changed, and that one more repeat stops the tool phase.`);
       }
     }
 

@@ -42,7 +42,7 @@ export function defineWorkspaceTool<Schema extends z.ZodType>(spec: ToolSpec<Sch
     run: async (args, context) => {
       const parsed = spec.input.safeParse(args);
       if (!parsed.success) {
-        return { text: `Error: invalid arguments for ${spec.name}:\n${z.prettifyError(parsed.error)}`, isError: true };
+        return { text: `Error: invalid arguments for ${spec.name}: ${argumentProblems(parsed.error)}. Call it again with arguments that match its schema.`, isError: true };
       }
       try {
         return await spec.run(parsed.data, context);
@@ -78,4 +78,16 @@ export function looksBinary(bytes: Uint8Array): boolean {
 
 export function summaryPreview(text: string): ToolResult['summary'] {
   return { kind: 'text', preview: text.length > 200 ? `${text.slice(0, 200)}…` : text };
+}
+
+/** Zod's issues in a line the model and the user both read: `path: missing (expected string); limit: too big…`. */
+export function argumentProblems(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const where = issue.path.map(String).join('.') || 'the arguments';
+      const message = issue.message.replace(/^Invalid input: /, '');
+      const missing = /^expected (\w+), received undefined$/.exec(message);
+      return `${where}: ${missing ? `missing (expected ${missing[1]})` : message}`;
+    })
+    .join('; ');
 }

@@ -82,6 +82,11 @@ test('a run says what it waits for and which server did not start; the next run 
     await rows.filter({ hasText: 'broken' }).first().waitFor({ state: 'visible', timeout: 10_000 });
     await session.page.keyboard.press('Escape');
 
+    // So does the MCP status line, while a server is in error.
+    await view.locator('[data-testid="mcp-manage"]').click();
+    await rows.filter({ hasText: 'broken' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await session.page.keyboard.press('Escape');
+
     // The next run: broken is retried without waiting, and nothing new is said.
     const before = server.requests.length;
     server.push({ model: fc, content: 'Still nothing.' }, { model: answerModel, content: 'Second answer.' });

@@ -72,7 +72,9 @@ describe('read_file', () => {
   it('rejects invalid arguments with the reason', async () => {
     const result = await kit.run('read_file', { path: 'small.txt', startLine: 0 });
     assert.equal(result.isError, true);
-    assert.match(result.text, /invalid arguments for read_file/u);
+    assert.match(result.text, /^Error: invalid arguments for read_file: startLine: Too small: expected number to be >=1\. Call it again/u);
+    const missing = await kit.run('read_file', {});
+    assert.match(missing.text, /^Error: invalid arguments for read_file: path: missing \(expected string\)\./u);
   });
 });
 
