@@ -116,7 +116,7 @@ describe('loop conditions', () => {
     const again = await serve([fc({ toolCalls: [read] }), fc({ toolCalls: [read] }), fc({ toolCalls: [read] }), answer('Stopped.')]);
     const looped = await runScripted(settingsFor(again), { tools: [new TableTool('lookup', { f: 'the file holds some text of enough length' })] });
     assert.equal(looped.result?.stopReason, 'loopDetected');
-    assert.ok(notices(looped.events).some((notice) => notice.code === 'loopWarning' && /nothing written since/.test(notice.message)));
+    assert.ok(notices(looped.events).some((notice) => notice.code === 'loopWarning' && /nothing written in between/.test(notice.message)));
   });
 
   it('at the time limit, calls that finished in the round in flight reach the answer model; the slow one is left out', async () => {
