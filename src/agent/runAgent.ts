@@ -165,11 +165,16 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
       if (level) emitter.notice(stopReason, level, tools.reason);
 
       if (stopReason === 'awaitingUser') {
-        // The reply is shown as it is; the next user message continues the conversation.
-        const reply = emitter.text('answer', 'function-call', names.functionCallModel);
-        reply.append(tools.finalReply || '(The model replied without text.)');
-        reply.close();
-        answer = reply.text;
+        // The reply is shown as it is (the message it streamed in becomes the answer); the next user message continues the conversation.
+        if (tools.finalMessageId && tools.finalReply?.trim()) {
+          emitter.custom(CustomEventName.messageKind, { messageId: tools.finalMessageId, kind: 'answer', role: 'function-call', model: names.functionCallModel } satisfies MessageKindPayload);
+          answer = tools.finalReply;
+        } else {
+          const reply = emitter.text('answer', 'function-call', names.functionCallModel);
+          reply.append(tools.finalReply || '(The model replied without text.)');
+          reply.close();
+          answer = reply.text;
+        }
         finished(stopReason);
         return;
       }

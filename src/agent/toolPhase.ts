@@ -194,7 +194,9 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
   const step = async (iteration: number): Promise<StepOutcome> => {
     // Thinking and interim text, shown as they stream.
     let thinking: StreamedMessage = emitter.reasoning(role, modelName);
-    const interimKind = settings.responseMode === 'streaming' || context.singleModel === true;
+    // Text streams as its own message where it may be the reply the user reads: streaming mode, one model
+    // answering itself, or a reply without a tool call shown to the user as it is (nonToolReply "user").
+    const interimKind = settings.responseMode === 'streaming' || context.singleModel === true || settings.nonToolReply === 'user';
     let interim: StreamedMessage = interimKind ? emitter.text('interim', role, modelName) : thinking;
     // Reasoning and interim text sharing one Thought (integrated mode) get a paragraph break where one gives way to the other.
     let lastShared: 'reasoning' | 'text' | undefined;

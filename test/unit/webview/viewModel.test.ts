@@ -131,6 +131,18 @@ describe('conversation view model', () => {
     assert.match(transcriptMarkdown('Direct', run.events), /answered directly[\s\S]*## Answer/);
   });
 
+  it('a reply shown to the user as it is (nonToolReply "user") is the answer once, not also a Thought', async () => {
+    const model = await serve([
+      { model: 'fc-model', reasoning: 'Two tables match.', content: 'Which table do you mean?' },
+    ]);
+    const run = await runScripted(settingsFor(model, { nonToolReply: 'user', responseMode: 'integrated' }), { tools: [table()] });
+    assert.equal(run.result?.stopReason, 'awaitingUser');
+    const view = applyEvents(createConversationView(), run.events);
+    assert.deepEqual(kinds(view.steps), ['thinking', 'answer', 'notice']);
+    assert.equal(only(view.steps, 'thinking')[0]?.text, 'Two tables match.');
+    assert.equal(only(view.steps, 'answer')[0]?.text, 'Which table do you mean?');
+  });
+
   it('replays a compacted stream to the same view as the live stream', async () => {
     const model = await serve([
       { model: 'fc-model', reasoning: 'Think a little about this one.', toolCalls: [{ name: 'lookup', arguments: { key: 'germany' } }] },
