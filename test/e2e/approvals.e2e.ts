@@ -14,11 +14,10 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame, Locator } from 'playwright-core';
 import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
+import { ANSWER_MODEL as answerModel, closeVsCode, FC_MODEL as fc, scriptedModelSettings, writeFiles } from './e2eFixture';
 import { launchVsCode, type VsCodeSession } from './harness';
 import { failureReporter, send, waitFor, waitIdle } from './viewSteps';
 
-const fc = 'fc-model';
-const answerModel = 'answer-model';
 const limitSeconds = 10;
 
 let server: ScriptedModelServer;
@@ -28,34 +27,20 @@ const originalSettings = '{\n  "editor.tabSize": 2\n}\n';
 
 before(async () => {
   workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-approvals-'));
-  fs.mkdirSync(path.join(workspace, 'src'));
-  fs.writeFileSync(path.join(workspace, 'src', 'app.ts'), 'export const owner = "Ada";\n');
-  fs.mkdirSync(path.join(workspace, '.vscode'));
-  fs.writeFileSync(path.join(workspace, '.vscode', 'settings.json'), originalSettings);
+  writeFiles(workspace, { 'src/app.ts': 'export const owner = "Ada";\n', '.vscode/settings.json': originalSettings });
   server = await startScriptedModelServer({ models: [fc, answerModel] });
 });
 
+/** (Re)starts VS Code: each test sets its own approval settings. */
 async function launch(extra: Record<string, unknown>): Promise<void> {
   await session?.close();
   session = await launchVsCode({
     workspace,
-    settings: {
-      'tandem.functionCallModel.baseUrl': server.baseUrl,
-      'tandem.functionCallModel.model': fc,
-      'tandem.answerModel.model': answerModel,
-      'tandem.agent.mode': 'agent',
-      'tandem.agent.maxExecutionSeconds': limitSeconds,
-      'tandem.tools.autoApprove': 'readOnly',
-      ...extra,
-    },
+    settings: { ...scriptedModelSettings(server), 'tandem.agent.maxExecutionSeconds': limitSeconds, 'tandem.tools.autoApprove': 'readOnly', ...extra },
   });
 }
 
-after(async () => {
-  await session?.close();
-  await server?.close();
-  fs.rmSync(workspace, { recursive: true, force: true });
-});
+after(() => closeVsCode({ server, session, workspace }));
 
 const guarded = failureReporter('approvals', () => session);
 

@@ -6,13 +6,11 @@
 // demand; and an answer cut at the token limit offers Continue, whose click
 // asks the model to go on. One code-server session.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
-import { launchVsCode, type VsCodeSession } from './harness';
+import type { ScriptedModelServer } from '../fixtures/scriptedModelServer';
+import { closeVsCode, openVsCode } from './e2eFixture';
+import type { VsCodeSession } from './harness';
 import { failureReporter, waitFor } from './viewSteps';
 
 const model = 'condense-model';
@@ -22,12 +20,10 @@ let session: VsCodeSession;
 let workspace: string;
 
 before(async () => {
-  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-condense-'));
-  server = await startScriptedModelServer({ models: [model] });
-  session = await launchVsCode({
-    workspace,
+  ({ server, session, workspace } = await openVsCode({
+    name: 'condense',
+    models: [model],
     settings: {
-      'tandem.functionCallModel.baseUrl': server.baseUrl,
       'tandem.functionCallModel.model': model,
       // 0.85 × (1200 − 200) = 850 tokens: the long answer (~1,000) pushes the second request over.
       'tandem.functionCallModel.contextWindow': 1200,
@@ -35,14 +31,10 @@ before(async () => {
       'tandem.answerModel.model': '',
       'tandem.agent.mode': 'chat',
     },
-  });
+  }));
 });
 
-after(async () => {
-  await session?.close();
-  await server?.close();
-  fs.rmSync(workspace, { recursive: true, force: true });
-});
+after(() => closeVsCode({ server, session, workspace }));
 
 async function ask(view: Frame, text: string, answer: string): Promise<void> {
   const prompt = view.locator('[data-testid="prompt"]');

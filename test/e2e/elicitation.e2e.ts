@@ -7,18 +7,15 @@
 // model; Decline reaches the server as a decline; a URL question shows its
 // address and Open opens it in the browser.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame, Locator } from 'playwright-core';
-import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
+import type { ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { answerDialogs } from './dialogs';
-import { launchVsCode, type VsCodeSession } from './harness';
+import { ANSWER_MODEL as answerModel, closeVsCode, FC_MODEL as fc, openVsCode } from './e2eFixture';
+import type { VsCodeSession } from './harness';
 import { failureReporter, send, waitFor, waitIdle } from './viewSteps';
 
-const fc = 'fc-model';
-const answerModel = 'answer-model';
 const limitSeconds = 10;
 const everythingServer = path.resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
@@ -27,27 +24,17 @@ let session: VsCodeSession;
 let workspace: string;
 
 before(async () => {
-  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-elicitation-'));
-  server = await startScriptedModelServer({ models: [fc, answerModel] });
-  session = await launchVsCode({
-    workspace,
+  ({ server, session, workspace } = await openVsCode({
+    name: 'elicitation',
     settings: {
-      'tandem.functionCallModel.baseUrl': server.baseUrl,
-      'tandem.functionCallModel.model': fc,
-      'tandem.answerModel.model': answerModel,
-      'tandem.agent.mode': 'agent',
       'tandem.agent.maxExecutionSeconds': limitSeconds,
       'tandem.tools.autoApprove': 'all',
       'tandem.mcp.servers': { everything: { type: 'stdio', command: process.execPath, args: [everythingServer, 'stdio'] } },
     },
-  });
+  }));
 });
 
-after(async () => {
-  await session?.close();
-  await server?.close();
-  fs.rmSync(workspace, { recursive: true, force: true });
-});
+after(() => closeVsCode({ server, session, workspace }));
 
 const guarded = failureReporter('elicitation', () => session);
 

@@ -8,48 +8,35 @@
 // and a timeout or Stop ends a command there.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
-import { launchVsCode, type VsCodeSession } from './harness';
+import type { ScriptedModelServer } from '../fixtures/scriptedModelServer';
+import { ANSWER_MODEL as answerModel, closeVsCode, FC_MODEL as fc, openVsCode } from './e2eFixture';
+import type { VsCodeSession } from './harness';
 import { waitFor } from './viewSteps';
 
-const fc = 'fc-model';
-const answerModel = 'answer-model';
 let server: ScriptedModelServer;
 let session: VsCodeSession;
 let workspace: string;
 
 before(async () => {
-  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-everyday-'));
-  fs.mkdirSync(path.join(workspace, 'pkg'));
-  fs.writeFileSync(path.join(workspace, 'pkg', 'AGENTS.md'), 'Package rules: keep names short. NESTED-MARKER-5150\n');
-  fs.writeFileSync(path.join(workspace, 'pkg', 'notes.txt'), 'Some notes.\n');
-  fs.writeFileSync(path.join(workspace, 'server.schema.json'), JSON.stringify({ type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer' } } }, null, 2));
-  fs.writeFileSync(path.join(workspace, 'server.json'), '{\n  "$schema": "./server.schema.json",\n  "name": "everyday",\n  "port": 8080\n}\n');
-  server = await startScriptedModelServer({ models: [fc, answerModel] });
-  session = await launchVsCode({
-    workspace,
+  ({ server, session, workspace } = await openVsCode({
+    name: 'everyday',
+    files: {
+      'pkg/AGENTS.md': 'Package rules: keep names short. NESTED-MARKER-5150\n',
+      'pkg/notes.txt': 'Some notes.\n',
+      'server.schema.json': JSON.stringify({ type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer' } } }, null, 2),
+      'server.json': '{\n  "$schema": "./server.schema.json",\n  "name": "everyday",\n  "port": 8080\n}\n',
+    },
     settings: {
-      'tandem.functionCallModel.baseUrl': server.baseUrl,
-      'tandem.functionCallModel.model': fc,
-      'tandem.answerModel.model': answerModel,
-      'tandem.agent.mode': 'agent',
       'tandem.agent.maxIterations': 10,
       'tandem.agent.maxExecutionSeconds': 120,
       'tandem.tools.autoApprove': 'all',
       'tandem.tools.alwaysAllow': ['run_command:printf', 'run_command:sleep'],
     },
-  });
+  }));
 });
 
-after(async () => {
-  await session?.close();
-  await server?.close();
-  fs.rmSync(workspace, { recursive: true, force: true });
-});
+after(() => closeVsCode({ server, session, workspace }));
 
 function toolResult(callId: string): string {
   for (const request of server.requests) {

@@ -4,16 +4,13 @@
 // its log), with a button to Show MCP Servers; the next run does not wait on
 // the failed server again, nor repeat the failure.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
-import { launchVsCode, type VsCodeSession } from './harness';
+import type { ScriptedModelServer } from '../fixtures/scriptedModelServer';
+import { ANSWER_MODEL as answerModel, closeVsCode, FC_MODEL as fc, openVsCode } from './e2eFixture';
+import type { VsCodeSession } from './harness';
 import { failureReporter, send, waitFor, waitIdle } from './viewSteps';
 
-const fc = 'fc-model';
-const answerModel = 'answer-model';
 const slowServer = path.resolve('test/fixtures/mcp/slowStartServer.mjs');
 const npmNotFound = [
   'npm error code E404',
@@ -27,29 +24,19 @@ let session: VsCodeSession;
 let workspace: string;
 
 before(async () => {
-  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-mcp-start-'));
-  fs.writeFileSync(path.join(workspace, 'notes.md'), '# Notes\n');
-  server = await startScriptedModelServer({ models: [fc, answerModel] });
-  session = await launchVsCode({
-    workspace,
+  ({ server, session, workspace } = await openVsCode({
+    name: 'mcp-start',
+    files: { 'notes.md': '# Notes\n' },
     settings: {
-      'tandem.functionCallModel.baseUrl': server.baseUrl,
-      'tandem.functionCallModel.model': fc,
-      'tandem.answerModel.model': answerModel,
-      'tandem.agent.mode': 'agent',
       'tandem.mcp.servers': {
         slow: { type: 'stdio', command: process.execPath, args: [slowServer, '2500'] },
         broken: { type: 'stdio', command: process.execPath, args: ['-e', `for (const line of ${JSON.stringify(npmNotFound)}) console.error(line); process.exit(1)`] },
       },
     },
-  });
+  }));
 });
 
-after(async () => {
-  await session?.close();
-  await server?.close();
-  fs.rmSync(workspace, { recursive: true, force: true });
-});
+after(() => closeVsCode({ server, session, workspace }));
 
 const guarded = failureReporter('mcp-start-problems', () => session);
 

@@ -4,35 +4,26 @@
 // and usage equal to the server's counts; Stop; both toggles; reload; history.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { startScriptedModelServer, type LoggedRequest, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
-import { launchVsCode, type VsCodeSession } from './harness';
+import type { LoggedRequest, ScriptedModelServer } from '../fixtures/scriptedModelServer';
+import { ANSWER_MODEL as answerModel, closeVsCode, FC_MODEL as fc, openVsCode } from './e2eFixture';
+import type { VsCodeSession } from './harness';
 import { failureReporter, openFileInEditor, panelAfterReload, waitFor, waitIdle, waitRestored } from './viewSteps';
 
-const fc = 'fc-model';
 const everythingServer = path.resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const answerModel = 'answer-model';
 
 let server: ScriptedModelServer;
 let session: VsCodeSession;
 let workspace: string;
 
 before(async () => {
-  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-panel-'));
-  fs.writeFileSync(path.join(workspace, 'notes.md'), '# Notes\n\nThe release is on Tuesday; the owner is Ada.\n');
-  fs.mkdirSync(path.join(workspace, 'src'));
-  fs.writeFileSync(path.join(workspace, 'src', 'app.ts'), 'export const owner = "Ada";\n');
-  server = await startScriptedModelServer({ models: [fc, answerModel, 'other-model'] });
-  session = await launchVsCode({
-    workspace,
+  ({ server, session, workspace } = await openVsCode({
+    name: 'panel',
+    files: { 'notes.md': '# Notes\n\nThe release is on Tuesday; the owner is Ada.\n', 'src/app.ts': 'export const owner = "Ada";\n' },
+    models: [fc, answerModel, 'other-model'],
     settings: {
-      'tandem.functionCallModel.baseUrl': server.baseUrl,
-      'tandem.functionCallModel.model': fc,
-      'tandem.answerModel.model': answerModel,
-      'tandem.agent.mode': 'agent',
       'tandem.agent.responseMode': 'integrated',
       'tandem.pricing': { [fc]: { input: 1, output: 2 }, [answerModel]: { input: 10, output: 20 } },
       'tandem.agent.verbose': true,
@@ -40,14 +31,10 @@ before(async () => {
       'tandem.tools.autoApprove': 'all',
       'tandem.mcp.servers': { everything: { type: 'stdio', command: process.execPath, args: [everythingServer, 'stdio'] } },
     },
-  });
+  }));
 });
 
-after(async () => {
-  await session?.close();
-  await server?.close();
-  fs.rmSync(workspace, { recursive: true, force: true });
-});
+after(() => closeVsCode({ server, session, workspace }));
 
 /** Runs a test body; on failure saves a screenshot and prints the logs. */
 const guarded = failureReporter('panel', () => session);

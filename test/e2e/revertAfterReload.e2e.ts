@@ -4,43 +4,28 @@
 // the run is asked about (Restore anyway / Skip) instead of being overwritten.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
+import type { ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { answerDialogs } from './dialogs';
-import { launchVsCode, type VsCodeSession } from './harness';
+import { ANSWER_MODEL as answerModel, closeVsCode, FC_MODEL as fc, openVsCode } from './e2eFixture';
+import type { VsCodeSession } from './harness';
 import { failureReporter, panelAfterReload, waitFor } from './viewSteps';
 
-const fc = 'fc-model';
-const answerModel = 'answer-model';
 let server: ScriptedModelServer;
 let session: VsCodeSession;
 let workspace: string;
 
 before(async () => {
-  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-revert-'));
-  fs.writeFileSync(path.join(workspace, 'notes.txt'), 'original notes\n');
-  fs.writeFileSync(path.join(workspace, 'plan.txt'), 'plan v1\n');
-  server = await startScriptedModelServer({ models: [fc, answerModel] });
-  session = await launchVsCode({
-    workspace,
-    settings: {
-      'tandem.functionCallModel.baseUrl': server.baseUrl,
-      'tandem.functionCallModel.model': fc,
-      'tandem.answerModel.model': answerModel,
-      'tandem.agent.mode': 'agent',
-      'tandem.tools.autoApprove': 'all',
-    },
-  });
+  ({ server, session, workspace } = await openVsCode({
+    name: 'revert',
+    files: { 'notes.txt': 'original notes\n', 'plan.txt': 'plan v1\n' },
+    settings: { 'tandem.tools.autoApprove': 'all' },
+  }));
 });
 
-after(async () => {
-  await session?.close();
-  await server?.close();
-  fs.rmSync(workspace, { recursive: true, force: true });
-});
+after(() => closeVsCode({ server, session, workspace }));
 
 const read = (relative: string) => fs.readFileSync(path.join(workspace, relative), 'utf8');
 

@@ -6,41 +6,27 @@
 // AGENTS.md text reaches both models' system prompts. One code-server session.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame, Locator } from 'playwright-core';
-import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
-import { launchVsCode, type VsCodeSession } from './harness';
+import type { ScriptedModelServer } from '../fixtures/scriptedModelServer';
+import { ANSWER_MODEL as answerModel, closeVsCode, FC_MODEL as fc, openVsCode } from './e2eFixture';
+import type { VsCodeSession } from './harness';
 import { waitFor } from './viewSteps';
 
-const fc = 'fc-model';
-const answerModel = 'answer-model';
 let server: ScriptedModelServer;
 let session: VsCodeSession;
 let workspace: string;
 
 before(async () => {
-  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-command-'));
-  fs.writeFileSync(path.join(workspace, 'AGENTS.md'), 'Run the tests before answering. AGENTS-MARKER-7731\n');
-  server = await startScriptedModelServer({ models: [fc, answerModel] });
-  session = await launchVsCode({
-    workspace,
-    settings: {
-      'tandem.functionCallModel.baseUrl': server.baseUrl,
-      'tandem.functionCallModel.model': fc,
-      'tandem.answerModel.model': answerModel,
-      'tandem.agent.mode': 'agent',
-      'tandem.tools.autoApprove': 'readOnly',
-    },
-  });
+  ({ server, session, workspace } = await openVsCode({
+    name: 'command',
+    files: { 'AGENTS.md': 'Run the tests before answering. AGENTS-MARKER-7731\n' },
+    settings: { 'tandem.tools.autoApprove': 'readOnly' },
+  }));
 });
 
-after(async () => {
-  await session?.close();
-  await server?.close();
-  fs.rmSync(workspace, { recursive: true, force: true });
-});
+after(() => closeVsCode({ server, session, workspace }));
 
 async function pendingCard(view: Frame, seen: Set<string>): Promise<Locator> {
   let id: string | undefined;

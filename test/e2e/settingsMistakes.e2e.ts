@@ -4,12 +4,10 @@
 // URL that is not one stops every request, and the welcome view names the
 // setting to fix; each settings warning offers to open its setting.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
-import { launchVsCode, type VsCodeSession } from './harness';
+import type { ScriptedModelServer } from '../fixtures/scriptedModelServer';
+import { closeVsCode, openVsCode } from './e2eFixture';
+import type { VsCodeSession } from './harness';
 import { failureReporter, send, waitFor, waitIdle } from './viewSteps';
 
 const model = 'local-model';
@@ -18,24 +16,20 @@ let session: VsCodeSession;
 let workspace: string;
 
 before(async () => {
-  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-settings-mistakes-'));
-  fs.writeFileSync(path.join(workspace, 'notes.md'), '# Notes\n');
-  server = await startScriptedModelServer({ models: [model] });
-  session = await launchVsCode({
-    workspace,
-    settings: {
-      'tandem.functionCallModel.baseUrl': server.baseUrl.replace(/^http:\/\//, ''),
+  ({ server, session, workspace } = await openVsCode({
+    name: 'settings-mistakes',
+    files: { 'notes.md': '# Notes\n' },
+    models: [model],
+    settings: (scripted) => ({
+      'tandem.functionCallModel.baseUrl': scripted.baseUrl.replace(/^http:\/\//, ''),
       'tandem.functionCallModel.model': model,
+      'tandem.answerModel.model': '',
       'tandem.agent.mode': 'Chat',
-    },
-  });
+    }),
+  }));
 });
 
-after(async () => {
-  await session?.close();
-  await server?.close();
-  fs.rmSync(workspace, { recursive: true, force: true });
-});
+after(() => closeVsCode({ server, session, workspace }));
 
 const guarded = failureReporter('settings-mistakes', () => session);
 
