@@ -91,7 +91,7 @@ export function suggestionFor(failure: ModelFailure, baseUrl: string, model: str
   }
   switch (failure.status) {
     case 401:
-      return 'Check the API key: set it with "Tandem: Set API Key" or the OPENAI_API_KEY environment variable.';
+      return 'Check the API key: in VS Code, "Tandem: Set API Key" (or the OPENAI_API_KEY environment variable); for the headless AG-UI server, OPENAI_API_KEY.';
     case 403:
       return `The key is not allowed to use "${model}". Check the key's permissions or pick another model.`;
     case 404:
