@@ -76,12 +76,12 @@ export class ModelReadiness implements vscode.Disposable {
   }
 
   private async facts(model: ModelSettings, userBaseUrls: readonly string[]): Promise<ModelFacts> {
-    const [hasKey, reachable, vscodeModelFound] = await Promise.all([
+    const [hasKey, probe, vscodeModelFound] = await Promise.all([
       this.keys.keyFor(model.baseUrl, userBaseUrls).then(Boolean, () => false),
-      needsProbe(model) ? probeEndpoint(model.baseUrl).then((result) => result.reachable) : undefined,
+      needsProbe(model) ? probeEndpoint(model.baseUrl) : undefined,
       model.provider === 'vscode' ? selectVscodeModel(model.model).then(Boolean, () => false) : undefined,
     ]);
-    return { settings: model, hasKey, reachable, vscodeModelFound };
+    return { settings: model, hasKey, reachable: probe?.reachable, webPage: probe?.webPage, vscodeModelFound };
   }
 
   private set(state: WelcomeState | null): void {

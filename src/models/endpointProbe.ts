@@ -59,6 +59,8 @@ export interface ProbeResult {
   readonly reachable: boolean;
   /** The models listed, when the answer was a model list. */
   readonly models: readonly string[];
+  /** The answer was a web page (text/html): a web UI or a site, not an OpenAI-compatible API. */
+  readonly webPage?: boolean | undefined;
 }
 
 /** GET `<baseUrl>/models`, at most `timeoutMs`; never throws. */
@@ -68,7 +70,8 @@ export async function probeEndpoint(baseUrl: string, options: { timeoutMs?: numb
   try {
     const response = await (options.fetch ?? fetch)(`${baseUrl.trim().replace(/\/+$/, '')}/models`, { signal, redirect: 'manual' });
     let models: string[] = [];
-    if (response.ok) {
+    const webPage = /\btext\/html\b/i.test(response.headers.get('content-type') ?? '');
+    if (response.ok && !webPage) {
       const text = await response.text();
       try {
         models = parseModelList(JSON.parse(text));
@@ -78,7 +81,7 @@ export async function probeEndpoint(baseUrl: string, options: { timeoutMs?: numb
     } else {
       await response.body?.cancel().catch(() => undefined);
     }
-    return { reachable: true, models };
+    return { reachable: true, models, webPage };
   } catch {
     return { reachable: false, models: [] };
   }
@@ -87,5 +90,5 @@ export async function probeEndpoint(baseUrl: string, options: { timeoutMs?: numb
 /** The local servers that answer, with their models, probed at once. */
 export async function findLocalServers(servers: readonly LocalServer[], options: { timeoutMs?: number; fetch?: typeof fetch } = {}): Promise<FoundServer[]> {
   const results = await Promise.all(servers.map(async (server) => ({ server, result: await probeEndpoint(server.baseUrl, options) })));
-  return results.filter(({ result }) => result.reachable).map(({ server, result }) => ({ ...server, models: result.models }));
+  return results.filter(({ result }) => result.reachable && result.webPage !== true).map(({ server, result }) => ({ ...server, models: result.models }));
 }

@@ -14,11 +14,13 @@ export interface ModelFacts {
   readonly hasKey: boolean;
   /** Something answered at the base URL; undefined when it was not probed. */
   readonly reachable?: boolean | undefined;
+  /** What answered sent a web page, not the API (a base URL missing its /v1, a web UI's address). */
+  readonly webPage?: boolean | undefined;
   /** VS Code offers the model (provider `vscode`); undefined when not asked. */
   readonly vscodeModelFound?: boolean | undefined;
 }
 
-export type UnusableReason = 'badBaseUrl' | 'noKey' | 'unreachable' | 'noVscodeModel';
+export type UnusableReason = 'badBaseUrl' | 'noKey' | 'unreachable' | 'notAnApi' | 'noVscodeModel';
 
 export interface ModelProblem {
   readonly reason: UnusableReason;
@@ -49,9 +51,14 @@ export function modelProblem(facts: ModelFacts): ModelProblem | undefined {
   if (isOpenAiHost(settings.baseUrl)) {
     return facts.hasKey ? undefined : { reason: 'noKey', target: settings.baseUrl, message: `No API key for ${settings.baseUrl}.` };
   }
-  return facts.reachable === false
-    ? { reason: 'unreachable', target: settings.baseUrl, message: `Nothing answers at ${settings.baseUrl}. Start the server there, or change the base URL (tandem.functionCallModel.baseUrl).` }
-    : undefined;
+  if (facts.reachable === false) {
+    return { reason: 'unreachable', target: settings.baseUrl, message: `Nothing answers at ${settings.baseUrl}. Start the server there, or change the base URL (tandem.functionCallModel.baseUrl).` };
+  }
+  if (facts.webPage === true) {
+    const message = `${settings.baseUrl} answers with a web page, not an OpenAI-compatible API: check the base URL (tandem.functionCallModel.baseUrl; a server's API address usually ends in /v1).`;
+    return { reason: 'notAnApi', target: settings.baseUrl, message };
+  }
+  return undefined;
 }
 
 /** The problems of the models a run would use, each said once. */

@@ -51,7 +51,7 @@ describe('probeEndpoint', () => {
   });
 
   it('lists the models of a server that answers', async () => {
-    assert.deepEqual(await probeEndpoint(model.baseUrl), { reachable: true, models: ['local-a', 'local-b'] });
+    assert.deepEqual(await probeEndpoint(model.baseUrl), { reachable: true, models: ['local-a', 'local-b'], webPage: false });
   });
 
   it('a refused connection is unreachable at once', async () => {
@@ -68,7 +68,22 @@ describe('probeEndpoint', () => {
 
   it('an error status still answers (the run will say what is wrong)', async () => {
     const fetchStub: typeof fetch = async () => new Response('{"error":"unauthorized"}', { status: 401 });
-    assert.deepEqual(await probeEndpoint('https://example.invalid/v1', { fetch: fetchStub }), { reachable: true, models: [] });
+    assert.deepEqual(await probeEndpoint('https://example.invalid/v1', { fetch: fetchStub }), { reachable: true, models: [], webPage: false });
+  });
+
+  it('a web page is told apart from the API (a web UI, a base URL without /v1), and is no local server', async () => {
+    const site = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end('<!doctype html><title>Chat UI</title>');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    try {
+      assert.deepEqual(await probeEndpoint(siteUrl), { reachable: true, models: [], webPage: true });
+      assert.deepEqual(await findLocalServers([{ name: 'Site', baseUrl: siteUrl }]), []);
+    } finally {
+      await new Promise<void>((resolve) => site.close(() => resolve()));
+    }
   });
 
   it('findLocalServers keeps only the servers that answer', async () => {

@@ -20,6 +20,9 @@ describe('model usability', () => {
     assert.equal(needsProbe(local), true);
     assert.equal(modelProblem({ settings: local, hasKey: false, reachable: true }), undefined);
     assert.equal(modelProblem({ settings: local, hasKey: false, reachable: false })?.reason, 'unreachable');
+    const page = modelProblem({ settings: local, hasKey: false, reachable: true, webPage: true });
+    assert.equal(page?.reason, 'notAnApi');
+    assert.match(page?.message ?? '', /answers with a web page, not an OpenAI-compatible API: check the base URL .*ends in \/v1/);
     // Not probed yet: not declared unusable.
     assert.equal(modelProblem({ settings: local, hasKey: false }), undefined);
   });
