@@ -109,6 +109,8 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   mcpStatus.setAttribute('aria-live', 'polite');
 
   const history = div('history', 'history');
+  /** The entry just deleted and where it was, until the list comes back without it. */
+  let deleting: { readonly id: string; readonly index: number } | undefined;
   history.hidden = true;
   history.setAttribute('role', 'list');
   history.setAttribute('aria-label', 'Earlier conversations');
@@ -222,12 +224,22 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
           remove.className = 'link muted';
           remove.textContent = '×';
           remove.setAttribute('aria-label', `Delete conversation ${conversation.title}`);
-          remove.addEventListener('click', () => hooks.post({ type: 'deleteConversation', id: conversation.id }));
+          remove.addEventListener('click', () => {
+            deleting = { id: conversation.id, index: conversations.indexOf(conversation) };
+            hooks.post({ type: 'deleteConversation', id: conversation.id });
+          });
           item.append(open, remove);
           return item;
         }),
       );
       if (conversations.length === 0) history.textContent = 'No earlier conversations.';
+      // Once the deleted entry is gone, the keyboard stays in the list: on the entry that took its place, else on History.
+      const deleted = deleting;
+      if (deleted !== undefined && !conversations.some((conversation) => conversation.id === deleted.id)) {
+        const entries = [...history.querySelectorAll<HTMLButtonElement>('button.link:not(.muted)')];
+        (entries[Math.min(deleted.index, entries.length - 1)] ?? historyButton).focus();
+        deleting = undefined;
+      }
     },
     setModels(role, names, error) {
       const picker = role === 'function-call' ? functionCallPicker : answerPicker;

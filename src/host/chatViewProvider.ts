@@ -262,8 +262,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         await this.openConversation(message.id);
         return;
       case 'deleteConversation':
-        await this.store.delete(message.id);
+        // The open conversation is left first: leaving it saves it, which would write back what is deleted.
         if (this.session.current.id === message.id) await this.newChat();
+        await this.store.delete(message.id);
         this.postHistory();
         return;
       case 'revertRun':

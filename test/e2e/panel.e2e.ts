@@ -518,3 +518,30 @@ test('the panel reads well in the dark and high-contrast themes', { timeout: 120
     }
   }),
 );
+
+test('deleting the open conversation from History deletes it: gone from the list, after a reload too; the keyboard stays in the list', { timeout: 180_000 }, () =>
+  guarded('delete-open', async () => {
+    let view = await session.webview();
+    await view.locator('[data-testid="new-chat"]').click();
+    await waitFor(async () => (await view.locator('[data-testid="step"], [data-testid="user-message"]').count()) === 0, 'an empty conversation');
+    server.push({ model: fc, content: 'Nothing to look up.' }, { model: answerModel, content: 'Secret plan answer.' });
+    await (await ask(view, 'My private question about the secret plan'))();
+    const history = view.locator('[data-testid="history"]');
+    if (!(await history.isVisible())) await view.locator('[data-testid="history-toggle"]').click();
+    const entry = history.locator('.history-item', { hasText: 'My private question' });
+    await entry.waitFor({ state: 'visible' });
+    await entry.locator('button.link.muted').focus();
+    await session.page.keyboard.press('Enter');
+    await waitFor(async () => (await history.locator('.history-item', { hasText: 'My private question' }).count()) === 0, 'the entry to go');
+    assert.equal(await view.locator('[data-testid="user-message"]').count(), 0, 'the panel shows a new conversation');
+    const focused = await view.evaluate(() => document.activeElement?.closest('[data-testid="history"]') !== null || document.activeElement?.getAttribute('data-testid') === 'history-toggle');
+    assert.ok(focused, 'focus stays in the History list (or on its button)');
+
+    await session.reload();
+    view = await panelAfterReload(session);
+    await view.locator('[data-testid="history-toggle"]').click();
+    await view.locator('[data-testid="history"] .history-item').first().waitFor({ state: 'visible' });
+    assert.equal(await view.locator('[data-testid="history"] .history-item', { hasText: 'My private question' }).count(), 0, 'still gone after a reload');
+    await view.locator('[data-testid="history-toggle"]').click();
+  }),
+);
