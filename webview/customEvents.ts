@@ -72,6 +72,11 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
       return;
     case 'tandem.condensed': {
       const condensed = value as unknown as CondensedPayload;
+      // Condensing on request is no run, but its call counts in the conversation's totals.
+      if (condensed.reason === 'manual' && condensed.usage) {
+        view.usageByRun.set(`condensed:${view.steps.length}`, condensed.usage);
+        view.chromeDirty = true;
+      }
       const count = (field: unknown) => (typeof field === 'number' && Number.isFinite(field) ? field : 0);
       push<CondensedStep>(view, {
         kind: 'condensed',

@@ -275,7 +275,7 @@ export class AgentSession implements vscode.Disposable {
         { location: vscode.ProgressLocation.Notification, title: `Tandem: condensing the conversation with ${model.name}…`, cancellable: true },
         (_progress, token) => {
           const onCancel = token.onCancellationRequested(() => controller.abort());
-          return condenseConversation(history, settings.answerModel, model, controller.signal).finally(() => onCancel.dispose());
+          return condenseConversation(history, settings.answerModel, model, controller.signal, settings.pricing).finally(() => onCancel.dispose());
         },
       );
       if (conversation !== this.conversation) return;

@@ -85,6 +85,8 @@ export interface CondensedPayload {
   readonly estimated: boolean;
   /** `nearWindow`: the request neared the window; `overflow`: the server said it did not fit; `manual`: Tandem: Condense Conversation. */
   readonly reason: 'nearWindow' | 'overflow' | 'manual';
+  /** `manual` only (a run counts its own condensing): what the summary cost, for the conversation's totals. */
+  readonly usage?: RunUsage | undefined;
 }
 
 /** The last request's size against the model's window (the panel's context meter). */

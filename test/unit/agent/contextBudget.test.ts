@@ -11,6 +11,9 @@ import { historyMessages } from '../../../src/protocol/conversationHistory';
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
 import type { ContextServer } from '../../fixtures/scriptedModelServer';
 import { customValues, runScripted, scriptedServers, settingsFor, TableTool } from './agentTestSupport';
+import { applyEvents } from '../../../webview/viewModel';
+import { createConversationView } from '../../../webview/steps';
+import { conversationRow } from '../../../webview/usageFormat';
 
 const serve = scriptedServers();
 
@@ -205,11 +208,18 @@ describe('Tandem: Condense Conversation', () => {
   it('condenses the earlier turns of a stored conversation; the latest turn stays', async () => {
     const { condenseConversation } = await import('../../../src/agent/conversationCondenser');
     const { createChatModel } = await import('../../../src/models/openAiChatModel');
-    const model = await serve([{ model: 'answer-model', content: SUMMARY }]);
+    const model = await serve([{ model: 'answer-model', content: SUMMARY, usage: { prompt_tokens: 5000, completion_tokens: 30 } }]);
     const settings = settingsFor(model).answerModel;
     const history: ChatMessage[] = [...conversation(), { role: 'assistant', content: 'src/agent/toolPhase.ts' }];
-    const condensed = await condenseConversation(history, settings, createChatModel(settings), new AbortController().signal);
+    const condensed = await condenseConversation(history, settings, createChatModel(settings), new AbortController().signal, { 'answer-model': { input: 1, output: 2 } });
     assert.equal(condensed?.reason, 'manual');
+    // Its call counts in the conversation's totals: what the server said it used, at the user's price.
+    assert.equal(condensed?.usage?.answer.calls, 1);
+    assert.equal(condensed?.usage?.answer.promptTokens, 5000);
+    assert.equal(condensed?.usage?.answer.completionTokens, 30);
+    assert.ok(Math.abs((condensed?.usage?.totalCostUsd ?? 0) - (5000 * 1 + 30 * 2) / 1e6) < 1e-12);
+    const view = applyEvents(createConversationView(), [{ type: 'CUSTOM', name: 'tandem.condensed', value: condensed } as AgentEvent]);
+    assert.equal(conversationRow([...view.usageByRun.values()]).numbers.tokensIn, 5000);
     assert.equal(condensed?.messages, 4);
     assert.equal(condensed?.historyMessages, 4);
     assert.ok(condensed!.tokensAfter < condensed!.tokensBefore);
