@@ -72,7 +72,12 @@ export function countWords(diagnostics: readonly FileDiagnostic[]): string {
 export function editDiagnosticsText(shownPath: string, report: DiagnosticsReport, limit = EDIT_DIAGNOSTICS_LIMIT): string {
   const relevant = sortDiagnostics(report.diagnostics.filter((diagnostic) => diagnostic.severity === 'error' || diagnostic.severity === 'warning'));
   const unsettled = report.settled ? '' : ' (no final report from a language service within the wait; this may be incomplete)';
-  if (relevant.length === 0) return `VS Code reports no errors or warnings in ${shownPath}${unsettled}.`;
+  if (relevant.length === 0) {
+    // Unsettled, an empty list says nothing yet (a language service still starting, say): it must not read as "no errors".
+    return report.settled
+      ? `VS Code reports no errors or warnings in ${shownPath}.`
+      : `No errors or warnings reported for ${shownPath} yet: no language service finished checking it within the wait, so some may still come. Call get_diagnostics for ${shownPath} to check again.`;
+  }
   const lines = relevant.slice(0, limit).map((diagnostic) => `- ${formatDiagnostic(diagnostic, shownPath)}`);
   if (relevant.length > limit) lines.push(`- ... ${relevant.length - limit} more not shown (get_diagnostics lists them)`);
   return [`VS Code reports ${countWords(relevant)} in ${shownPath} after this change${unsettled}:`, ...lines].join('\n');

@@ -84,7 +84,7 @@ test('nested AGENTS.md reaches both models, an edit returns its diagnostic, run_
 
     // Diagnostics: a clean edit says so (it also starts the JSON language server, which can take
     // most of the wait on a loaded machine); the schema's complaint about the port reaches the model.
-    assert.match(toolResult('rename'), /^Edited server\.json: 1 replacement\.\n\nVS Code reports no errors or warnings in server\.json/);
+    assert.match(toolResult('rename'), /^Edited server\.json: 1 replacement\.\n\n(VS Code reports no errors or warnings in server\.json|No errors or warnings reported for server\.json yet)/);
     // (On a loaded machine the reports may not go quiet within the 3 s bound; the result then says so.)
     const edit = toolResult('edit');
     assert.match(edit, /^Edited server\.json: 1 replacement\./, edit);

@@ -50,7 +50,7 @@ describe('diagnostics text', () => {
     };
     assert.equal(editDiagnosticsText('a.ts', report), ['VS Code reports 1 error and 1 warning in a.ts after this change:', '- a.ts:2:3 error: bad type', '- a.ts:9:3 warning: unused'].join('\n'));
     assert.equal(editDiagnosticsText('a.ts', { settled: true, diagnostics: [report.diagnostics[2]!] }), 'VS Code reports no errors or warnings in a.ts.');
-    assert.match(editDiagnosticsText('a.ts', { settled: false, diagnostics: [] }), /^VS Code reports no errors or warnings in a\.ts \(no final report from a language service within the wait; this may be incomplete\)\.$/);
+    assert.match(editDiagnosticsText('a.ts', { settled: false, diagnostics: [] }), /^No errors or warnings reported for a\.ts yet: no language service finished checking it within the wait, so some may still come\. Call get_diagnostics for a\.ts to check again\.$/);
     const many = { settled: true, diagnostics: Array.from({ length: 25 }, (_, index) => diagnostic('/w/a.ts', index + 1, 'error', `e${index}`)) };
     const text = editDiagnosticsText('a.ts', many);
     assert.equal(text.split('\n').length, 1 + 20 + 1);
