@@ -33,17 +33,23 @@ export function createReadFileTool(deps: WorkspaceToolDeps): Tool {
 
       let last = Math.min(requestedLast, first + READ_MAX_LINES - 1);
       let body = lines.slice(first - 1, last).join('\n');
+      /** A line longer than the cap (minified code), shown cut: its length. */
+      let cutLine: number | undefined;
       if (body.length > READ_MAX_CHARS) {
         body = body.slice(0, READ_MAX_CHARS);
         const shownLines = body.split('\n');
         // Keep whole lines only, unless a single line is itself longer than the cap.
         if (shownLines.length > 1) shownLines.pop();
+        else cutLine = lines[first - 1]?.length;
         body = shownLines.join('\n');
         last = first + shownLines.length - 1;
       }
       const range = totalLines === 0 ? 'empty file' : `lines ${first}-${last} of ${totalLines}`;
       const source = file.fromEditor ? ', from the editor with unsaved changes' : '';
       let text = `${target.display} (${range}${source})\n${body}`;
+      if (cutLine !== undefined) {
+        text += `\n[Truncated: line ${first} is ${cutLine} characters long; only its first ${READ_MAX_CHARS} are shown, and no read_file call shows the rest.]`;
+      }
       if (last < requestedLast) {
         text += `\n[Truncated: lines ${last + 1}-${requestedLast} were left out. Call read_file with startLine=${last + 1} to read on.]`;
       }

@@ -48,6 +48,10 @@ describe('read_file', () => {
     const result = await kit.run('read_file', { path: 'wide.txt' });
     assert.ok(result.text.length < 101_000);
     assert.match(result.text, /\[Truncated: lines 2-2 were left out/u);
+    // The first line alone is over the cap: the cut is said, not passed off as the whole line.
+    assert.match(result.text, /\[Truncated: line 1 is 150000 characters long; only its first 100000 are shown, and no read_file call shows the rest\.\]/u);
+    const second = await kit.run('read_file', { path: 'wide.txt', startLine: 2 });
+    assert.doesNotMatch(second.text, /characters long/u);
   });
 
   it('refuses binary files clearly', async () => {
