@@ -45,6 +45,9 @@ export interface ResumeFault {
   readonly message: string;
 }
 
+/** Ends a partial answer kept in the thread when its run was cancelled (the client left, or asked to stop). */
+export const STOPPED_ANSWER_NOTE = '[Tandem: this answer was cut off here; its run was cancelled before it finished.]';
+
 /** Frontend tools answer differently every time: their results stay out of the thread's cache. */
 class CacheSkipping extends SessionCache {
   constructor(
@@ -228,7 +231,9 @@ export class AgUiExecution {
         event = { ...event, usage: subtractUsage(total, this.reportedUsage) };
         if (event.type === EventType.RUN_FINISHED) {
           const result = event['result'] as RunResult | undefined;
-          if (result?.answer) this.answer = { messageId: this.answerMessageId ?? randomUUID(), text: result.answer };
+          // A stopped run's partial answer stays in the thread, marked: the next run must not take it for a whole one.
+          const text = result?.answer && result.stopReason === 'cancelled' ? `${result.answer}\n\n${STOPPED_ANSWER_NOTE}` : result?.answer;
+          if (text) this.answer = { messageId: this.answerMessageId ?? randomUUID(), text };
         }
         this.state = 'done';
         break;

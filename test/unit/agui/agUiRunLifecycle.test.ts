@@ -50,6 +50,38 @@ it('a client that leaves during an MCP call cancels the call on the MCP server',
   assert.equal(endpoint.model.requests.length, 1, 'the loop did not go on');
 });
 
+it("a client that leaves mid-answer: the thread keeps what was streamed, marked as cut off, for the next run's models", async () => {
+  const endpoint = await startEndpoint({
+    settings: { mode: 'chat' },
+    turns: [
+      { model: 'answer-model', content: Array.from({ length: 40 }, (_, index) => `word${index}`).join(' '), chunkDelayMs: 40 },
+      { model: 'answer-model', content: 'It was cut off.' },
+    ],
+  });
+  const controller = new AbortController();
+  const response = await fetch(endpoint.url, {
+    method: 'POST',
+    signal: controller.signal,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+    body: JSON.stringify(runInput({ threadId: 'cut', runId: 'r1' })),
+  });
+  await readUntil(response, 'word3');
+  controller.abort();
+  let next: Awaited<ReturnType<typeof sseEvents>> = [];
+  await waitFor(() => endpoint.model.requests.length === 1, 5_000, 'the first request');
+  // The thread frees once the cancelled run has ended; then only the new message is sent.
+  for (let attempt = 0; attempt < 50; attempt++) {
+    next = await sseEvents(await endpoint.post(runInput({ threadId: 'cut', runId: 'r2', messages: [{ id: 'u2', role: 'user', content: 'What happened?' }] })));
+    if (next.at(-1)?.code !== 'THREAD_BUSY') break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  assert.equal(next.at(-1)?.type, 'RUN_FINISHED');
+  const assistant = (endpoint.model.requests[1]?.messages as { role: string; content: string }[]).filter((message) => message.role === 'assistant');
+  assert.equal(assistant.length, 1);
+  assert.match(assistant[0]!.content, /^word0 word1 word2 word3[\s\S]*\n\n\[Tandem: this answer was cut off here; its run was cancelled before it finished\.\]$/);
+  assert.doesNotMatch(assistant[0]!.content, /word39/);
+});
+
 it('refuses a second run on a thread whose run is streaming, with RUN_ERROR THREAD_BUSY', async () => {
   const endpoint = await startEndpoint({ settings: { mode: 'chat' }, turns: [{ model: 'answer-model', content: 'slow '.repeat(30), chunkDelayMs: 10 }] });
   const first = endpoint.post(runInput({ threadId: 'busy', runId: 'r1' }));
