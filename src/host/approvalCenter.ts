@@ -16,6 +16,7 @@ import * as vscode from 'vscode';
 import { CancelledError } from '../common/errors';
 import type { ApprovalAnswer, ApprovalDecision, ApprovalPrompt } from '../agent/runApprovalGate';
 import type { ApprovalRequest } from '../tools/tool';
+import { replyOf } from '../protocol/agentEvents';
 
 export const PROPOSED_SCHEME = 'tandem-proposed';
 export const EDIT_PENDING_CONTEXT = 'tandem.editPending';
@@ -115,8 +116,7 @@ export class ApprovalCenter implements vscode.TextDocumentContentProvider {
 
   /** A bare request (no run around it, as the extension-host tests call tools): approved or not. */
   async askRequest(request: ApprovalRequest, signal: AbortSignal): Promise<boolean> {
-    const decision = await this.ask({ id: randomUUID(), request, alwaysAllowKey: undefined }, signal);
-    return (typeof decision === 'string' ? decision : decision.answer) !== 'rejected';
+    return replyOf(await this.ask({ id: randomUUID(), request, alwaysAllowKey: undefined }, signal)).answer !== 'rejected';
   }
 
   /** Asks about one request and resolves with the first answer (card, diff buttons, closing the diff). */

@@ -390,6 +390,7 @@ function describeStartError(definition: McpServerDefinition, error: unknown, tim
 
 /** Lines of a failing server's output that say nothing of why: npm's pointer to its log, stack frames, Node's version. */
 const NOISE_LINES = [/A complete log of this run can be found/i, /^\s+at\s/, /^Node\.js v\d/, /^\s*\^+\s*$/, /^npm (error|ERR!)( 404)?\s*$/i, /^npm (error|ERR!) 404 (Note that|tarball, folder)/i];
+const TELLING_LINE_CHARS = 300;
 /** What the telling line says, most telling first: a thing not found, a thrown error, an error code. */
 const TELLING_LINES = [/not ?found|no such file|cannot find|permission denied/i, /Error: /, /\b(ENOENT|EACCES|ECONNREFUSED|E404)\b|missing|invalid/i];
 
@@ -400,11 +401,10 @@ const TELLING_LINES = [/not ?found|no such file|cannot find|permission denied/i,
  */
 export function tellingLine(lines: readonly string[]): string | undefined {
   const meaningful = lines.filter((line) => line.trim() !== '' && !NOISE_LINES.some((pattern) => pattern.test(line)));
-  for (const pattern of TELLING_LINES) {
-    const found = meaningful.find((line) => pattern.test(line));
-    if (found !== undefined) return found.trim();
-  }
-  return (meaningful.at(-1) ?? lines.at(-1))?.trim();
+  const found = TELLING_LINES.map((pattern) => meaningful.find((line) => pattern.test(line))).find((line) => line !== undefined);
+  const line = (found ?? meaningful.at(-1) ?? lines.at(-1))?.trim();
+  // A server's line is quoted in the panel: a runaway one is cut.
+  return line !== undefined && line.length > TELLING_LINE_CHARS ? `${line.slice(0, TELLING_LINE_CHARS)}…` : line;
 }
 
 /** Waits for a start (which may be waiting on the user for an input) unless the call is stopped first. */

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CancelledError } from '../../../src/common/errors';
 import { McpHub } from '../../../src/mcp/mcpHub';
+import { tellingLine } from '../../../src/mcp/mcpConnection';
 import { TOOL_NAME_PATTERN } from '../../../src/mcp/mcpToolName';
 import { parseArguments } from '../../../src/mcp/mcpPrompts';
 import type { Tool, ToolProgress } from '../../../src/tools/tool';
@@ -314,6 +315,7 @@ describe('McpHub start failures', () => {
       const byName = new Map(hub.statuses().map((status) => [status.name, status.error ?? '']));
       assert.match(byName.get('npx') ?? '', /; its output: npm error 404 Not Found - GET https:\/\/registry\.npmjs\.org\/@example%2fserver-missing/);
       assert.match(byName.get('thrower') ?? '', /; its output: Error: missing env GITHUB_TOKEN$/);
+      assert.equal(tellingLine([`Error: ${'x'.repeat(1000)}`])?.length, 301, 'a runaway line is cut');
     } finally {
       await hub.dispose();
     }
