@@ -13,7 +13,7 @@ export function mcpStartNotices(notice: NoticeSink): McpStartProgress {
       notice('mcpStarting', `Waiting for MCP server${servers.length === 1 ? '' : 's'} ${names} to start; the run begins once each has connected or failed.`, 'info');
     },
     failed: (servers) => {
-      const what = servers.map((server) => `"${server.name}": ${server.error.replace(/\.?$/, '.')}`).join(' ');
+      const what = servers.map((server) => `"${server.name}": ${/[.…]$/.test(server.error) ? server.error : `${server.error}.`}`).join(' ');
       notice(
         'mcpFailed',
         `${servers.length === 1 ? 'An MCP server' : `${servers.length} MCP servers`} did not start. ${what} This run goes on without ${servers.length === 1 ? 'its' : 'their'} tools; the next run tries again.`,

@@ -13,7 +13,7 @@ import { createChatModel } from '../../../src/models/openAiChatModel';
 import type { AgentEvent, ApprovalPayload } from '../../../src/protocol/agentEvents';
 import type { ScriptedTurn } from '../../fixtures/scriptedModelServer';
 import type { AgentSettings } from '../../../src/agent/agentSettings';
-import type { Tool } from '../../../src/tools/tool';
+import type { Tool, ToolResult } from '../../../src/tools/tool';
 import { assertVerified, customValues, fastRetry, scriptedServers, settingsFor, TableTool } from './agentTestSupport';
 
 const serve = scriptedServers();
@@ -40,6 +40,19 @@ class ScriptedApprover implements Approver {
   async rememberAlwaysAllow(key: string): Promise<void> {
     this.remembered.push(key);
   }
+}
+
+/** A tool that asks for its own edit's approval (as edit_file does) and answers by the decision. */
+function editingTool(name: string, change: { path: string; before: string | undefined; after: string; sensitive?: boolean }, result: (approved: boolean) => ToolResult): Tool {
+  return {
+    name,
+    description: `Changes ${change.path}`,
+    parameters: { type: 'object', properties: {} },
+    readOnly: false,
+    approvesItself: true,
+    source: { kind: 'workspace' },
+    run: async (_args, context) => result(await context.approval.request({ kind: 'edit', toolName: name, ...change }, context.signal)),
+  };
 }
 
 async function run(settings: AgentSettings, tools: readonly Tool[], approver: Approver, signal = new AbortController().signal): Promise<AgentEvent[]> {
@@ -82,18 +95,9 @@ describe('approvals in the run', () => {
   });
 
   it("a rejection's note reaches the model with the call's result, and the decision event carries it", async () => {
-    const editTool: Tool = {
-      name: 'edit_thing',
-      description: 'Changes a file',
-      parameters: { type: 'object', properties: {} },
-      readOnly: false,
-      approvesItself: true,
-      source: { kind: 'workspace' },
-      run: async (_args, context) => {
-        const approved = await context.approval.request({ kind: 'edit', toolName: 'edit_thing', path: '/w/a.ts', before: 'a', after: 'b' }, context.signal);
-        return approved ? { text: 'changed' } : { text: 'The user rejected this edit; the file is unchanged.', rejected: true };
-      },
-    };
+    const editTool = editingTool('edit_thing', { path: '/w/a.ts', before: 'a', after: 'b' }, (approved) =>
+      approved ? { text: 'changed' } : { text: 'The user rejected this edit; the file is unchanged.', rejected: true },
+    );
     const model = await serve([
       fc({ toolCalls: [store('a', 'call-1')] }),
       fc({ toolCalls: [{ id: 'edit-1', name: 'edit_thing', arguments: {} }] }),
@@ -150,18 +154,7 @@ describe('approvals in the run', () => {
   });
 
   it('a sensitive request asks even under autoApprove all and alwaysAllow, and offers no "Always allow"', async () => {
-    const sensitiveTool: Tool = {
-      name: 'touch_env',
-      description: 'Writes .env',
-      parameters: { type: 'object', properties: {} },
-      readOnly: false,
-      approvesItself: true,
-      source: { kind: 'workspace' },
-      run: async (_args, context) => {
-        const approved = await context.approval.request({ kind: 'edit', toolName: 'touch_env', path: '/w/.env', before: undefined, after: 'X=1', sensitive: true }, context.signal);
-        return { text: approved ? 'written' : 'rejected' };
-      },
-    };
+    const sensitiveTool = editingTool('touch_env', { path: '/w/.env', before: undefined, after: 'X=1', sensitive: true }, (approved) => ({ text: approved ? 'written' : 'rejected' }));
     const model = await serve([fc({ toolCalls: [{ id: 'env-1', name: 'touch_env', arguments: {} }] }), fc({ content: 'done' }), answer('ok')]);
     const approver = new ScriptedApprover(['alwaysAllowed']);
     const events = await run(settingsFor(model, { autoApprove: 'all', alwaysAllow: ['touch_env'] }), [sensitiveTool], approver);
