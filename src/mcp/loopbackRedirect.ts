@@ -15,6 +15,8 @@ export function loopbackRedirectUrl(port = LOOPBACK_REDIRECT_PORT): string {
 }
 
 export interface LoopbackRedirect {
+  /** The port it listens on. */
+  readonly port: number;
   /** Resolves with the URL the browser was sent back to. */
   readonly redirect: Promise<URL>;
   close(): void;
@@ -40,7 +42,10 @@ export async function listenForRedirect(port: number, timeoutMs: number, signal?
   });
   const timer = setTimeout(() => finish(new TandemError(`Sign-in did not finish within ${Math.round(timeoutMs / 1000)} s.`)), timeoutMs);
   const onAbort = (): void => finish(new CancelledError());
+  let finished = false;
   const finish = (outcome: URL | Error): void => {
+    if (finished) return;
+    finished = true;
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
     server.close();
@@ -59,5 +64,27 @@ export async function listenForRedirect(port: number, timeoutMs: number, signal?
     });
     server.listen(port, '127.0.0.1', resolve);
   });
-  return { redirect, close: () => finish(new CancelledError()) };
+  const address = server.address();
+  return { port: typeof address === 'object' && address !== null ? address.port : port, redirect, close: () => finish(new CancelledError()) };
+}
+
+/**
+ * Listens on the preferred port, or on any free one when it is taken: the
+ * preferred port lies in the range the system hands out to outgoing
+ * connections, so now and then one holds it. Loopback redirect URIs match
+ * whatever their port (RFC 8252 §7.3), so the registered client still fits.
+ */
+export async function listenForRedirectOnFreePort(
+  preferredPort: number,
+  timeoutMs: number,
+  log?: (line: string) => void,
+): Promise<LoopbackRedirect> {
+  try {
+    return await listenForRedirect(preferredPort, timeoutMs);
+  } catch (error) {
+    if (!(error instanceof TandemError) || (error.cause as NodeJS.ErrnoException | undefined)?.code !== 'EADDRINUSE') throw error;
+    const listener = await listenForRedirect(0, timeoutMs);
+    log?.(`port ${preferredPort} is in use; the sign-in comes back to port ${listener.port}`);
+    return listener;
+  }
 }

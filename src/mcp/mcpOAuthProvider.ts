@@ -18,8 +18,8 @@ export interface McpOAuthState {
 
 export interface McpOAuthOptions {
   readonly clientName: string;
-  /** Where the authorization server sends the browser back to. */
-  readonly redirectUrl: string;
+  /** Where the authorization server sends the browser back to (read at each sign-in: its port may change). */
+  readonly redirectUrl: string | (() => string);
   /** A Client ID Metadata Document URL; used when the server supports it, else registration. */
   readonly clientMetadataUrl?: string | undefined;
   /** A client registered beforehand (`oauth.clientId` in mcp.json). */
@@ -62,7 +62,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
   constructor(private readonly options: McpOAuthOptions) {}
 
   get redirectUrl(): string {
-    return this.options.redirectUrl;
+    const url = this.options.redirectUrl;
+    return typeof url === 'string' ? url : url();
   }
 
   get clientMetadataUrl(): string | undefined {
@@ -73,7 +74,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
     const scope = this.options.scopes?.join(' ');
     return {
       client_name: this.options.clientName,
-      redirect_uris: [this.options.redirectUrl],
+      redirect_uris: [this.redirectUrl],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: this.options.preregistered?.clientSecret === undefined ? 'none' : 'client_secret_basic',

@@ -10,7 +10,7 @@ import type { McpRemoteDefinition, McpServerDefinition } from './mcpConfig';
 import { connectionKey } from './mcpConnection';
 import type { McpHub, McpServerKey } from './mcpHub';
 import type { SessionServices } from './mcpSession';
-import { listenForRedirect, LOOPBACK_REDIRECT_PORT, loopbackRedirectUrl } from './loopbackRedirect';
+import { listenForRedirect, listenForRedirectOnFreePort, LOOPBACK_REDIRECT_PORT, loopbackRedirectUrl, type LoopbackRedirect } from './loopbackRedirect';
 
 export interface McpSignInOptions {
   readonly clientName: string;
@@ -24,9 +24,17 @@ export interface McpSignInOptions {
   readonly log?: ((line: string) => void) | undefined;
 }
 
+/** A sign-in the user started: the port its browser step comes back to, reserved before the server is asked. */
+interface SignInUnderWay {
+  readonly port: number;
+  /** The listener opened at the start, for the first browser step; a later one listens again on the same port. */
+  unused: LoopbackRedirect | undefined;
+  readonly listeners: LoopbackRedirect[];
+}
+
 export class McpSignIn {
   /** Servers whose sign-in the user started: only these may open the browser. */
-  private readonly interactive = new Set<string>();
+  private readonly underWay = new Map<string, SignInUnderWay>();
 
   constructor(private readonly options: McpSignInOptions) {}
 
@@ -34,16 +42,19 @@ export class McpSignIn {
   services(definition: McpServerDefinition): Omit<SessionServices, 'serverName'> {
     if (definition.type !== 'http' && definition.type !== 'sse') return {};
     const key = connectionKey(definition.name, definition.source);
-    const port = this.options.redirectPort ?? LOOPBACK_REDIRECT_PORT;
     const clientId = definition.oauth?.clientId;
     const authProvider = new McpOAuthProvider({
       clientName: this.options.clientName,
-      redirectUrl: loopbackRedirectUrl(port),
+      // The authorization request and the token exchange both read it, so one sign-in uses one port.
+      redirectUrl: () => loopbackRedirectUrl(this.underWay.get(key)?.port ?? this.preferredPort),
       preregistered: clientId === undefined ? undefined : { clientId },
       clientMetadataUrl: definition.oauth?.clientMetadataUrl,
       scopes: definition.oauth?.scopes,
       store: this.options.storeFor(definition),
-      authorize: (url) => (this.interactive.has(key) ? this.browserStep(url, port) : undefined),
+      authorize: (url) => {
+        const signIn = this.underWay.get(key);
+        return signIn === undefined ? undefined : this.browserStep(url, signIn);
+      },
     });
     return { authProvider };
   }
@@ -51,17 +62,36 @@ export class McpSignIn {
   /** Signs in to one server: restarts it with the browser step allowed; resolves when it is up (or failed). */
   async signIn(hub: McpHub, server: Required<McpServerKey>): Promise<void> {
     const key = connectionKey(server.name, server.source);
-    this.interactive.add(key);
+    // A sign-in started again (the first tab was closed) replaces the earlier one and frees its port.
+    this.underWay.get(key)?.listeners.forEach((listener) => listener.close());
+    this.options.log?.(`sign-in to MCP server "${server.name}" started`);
+    // Listening before the server is asked: the port is known when the authorization URL is made.
+    const listener = await listenForRedirectOnFreePort(this.preferredPort, this.timeoutMs, this.options.log);
+    const signIn: SignInUnderWay = { port: listener.port, unused: listener, listeners: [listener] };
+    this.underWay.set(key, signIn);
     try {
-      this.options.log?.(`sign-in to MCP server "${server.name}" started`);
       await hub.restart(server);
     } finally {
-      this.interactive.delete(key);
+      if (this.underWay.get(key) === signIn) this.underWay.delete(key);
+      for (const each of signIn.listeners) each.close();
     }
   }
 
-  private async browserStep(url: URL, port: number): Promise<URL> {
-    const listener = await listenForRedirect(port, this.options.timeoutMs ?? 5 * 60_000);
+  private get preferredPort(): number {
+    return this.options.redirectPort ?? LOOPBACK_REDIRECT_PORT;
+  }
+
+  private get timeoutMs(): number {
+    return this.options.timeoutMs ?? 5 * 60_000;
+  }
+
+  private async browserStep(url: URL, signIn: SignInUnderWay): Promise<URL> {
+    let listener = signIn.unused;
+    signIn.unused = undefined;
+    if (listener === undefined) {
+      listener = await listenForRedirect(signIn.port, this.timeoutMs);
+      signIn.listeners.push(listener);
+    }
     try {
       await this.options.openBrowser(url);
     } catch (error) {

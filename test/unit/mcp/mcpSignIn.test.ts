@@ -4,6 +4,7 @@
 // by following the redirect: the authorize page sends the "browser" to the
 // loopback listener, as a person's browser would.
 import assert from 'node:assert/strict';
+import * as net from 'node:net';
 import { after, describe, it } from 'node:test';
 import type { McpRemoteDefinition } from '../../../src/mcp/mcpConfig';
 import { McpHub } from '../../../src/mcp/mcpHub';
@@ -24,7 +25,13 @@ function followingBrowser(opened: URL[]): (url: URL) => Promise<void> {
   };
 }
 
-async function setUp(server: OAuthMcpServer, definition: McpRemoteDefinition, stores: Map<string, McpOAuthStore>, opened: URL[]) {
+async function setUp(
+  server: OAuthMcpServer,
+  definition: McpRemoteDefinition,
+  stores: Map<string, McpOAuthStore>,
+  opened: URL[],
+  overrides: { redirectPort?: number; openBrowser?: (url: URL) => Promise<void>; log?: (line: string) => void } = {},
+) {
   const signIn = new McpSignIn({
     clientName: 'Tandem',
     storeFor: (each) => {
@@ -32,9 +39,10 @@ async function setUp(server: OAuthMcpServer, definition: McpRemoteDefinition, st
       if (store === undefined) stores.set(each.url, (store = memoryOAuthStore()));
       return store;
     },
-    openBrowser: followingBrowser(opened),
-    redirectPort: await freePort(),
+    openBrowser: overrides.openBrowser ?? followingBrowser(opened),
+    redirectPort: overrides.redirectPort ?? (await freePort()),
     timeoutMs: 10_000,
+    log: overrides.log,
   });
   const hub = new McpHub({ services: (each) => signIn.services(each), restartDelayMs: 60_000 });
   await hub.update([definition]);
@@ -133,4 +141,61 @@ describe('MCP sign-in (OAuth) through the hub', () => {
     assert.ok(server.log.includes('register'), server.log.join(', '));
     assert.match(opened[0]?.searchParams.get('client_id') ?? '', /^client-/);
   });
+
+  it('comes back to another loopback port when its own is taken, and the registered client still fits', async () => {
+    // The fixed port lies in the range handed to outgoing connections: now and then one holds it.
+    const server = await startOAuthMcpServer();
+    servers.push(server);
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const takenPort = (taken.address() as net.AddressInfo).port;
+    try {
+      const definition = remoteServer('busy', 'http', server.url) as McpRemoteDefinition;
+      const opened: URL[] = [];
+      const logged: string[] = [];
+      const { hub, signIn } = await setUp(server, definition, new Map(), opened, { redirectPort: takenPort, log: (line) => logged.push(line) });
+      hubs.push(hub);
+      assert.equal(hub.statuses()[0]?.state, 'signInRequired');
+      assert.ok(server.log.includes('register'), 'registered with the preferred port before any sign-in');
+      await signIn.signIn(hub, { name: 'busy', source: 'test' });
+      assert.equal(hub.statuses()[0]?.state, 'connected', `${hub.statuses()[0]?.error}; ${server.log.join(', ')}`);
+      const redirect = new URL(opened[0]?.searchParams.get('redirect_uri') ?? '');
+      assert.equal(redirect.hostname, '127.0.0.1');
+      assert.notEqual(Number(redirect.port), takenPort);
+      assert.ok(logged.some((line) => line.includes(`port ${takenPort} is in use`)), logged.join('\n'));
+      assert.ok(server.log.includes('token code'), server.log.join(', '));
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
+  it('a sign-in started again (the first tab was closed) frees the first one\'s port and connects', async () => {
+    const server = await startOAuthMcpServer();
+    servers.push(server);
+    const definition = remoteServer('again', 'http', server.url) as McpRemoteDefinition;
+    const opened: URL[] = [];
+    const follow = followingBrowser([]);
+    // The first browser tab is closed without signing in; the second is followed.
+    const { hub, signIn } = await setUp(server, definition, new Map(), opened, {
+      openBrowser: async (url) => {
+        opened.push(url);
+        if (opened.length > 1) await follow(url);
+      },
+    });
+    hubs.push(hub);
+    const first = signIn.signIn(hub, { name: 'again', source: 'test' });
+    await waitUntil(() => opened.length === 1);
+    await signIn.signIn(hub, { name: 'again', source: 'test' });
+    await first;
+    assert.equal(hub.statuses()[0]?.state, 'connected', `${hub.statuses()[0]?.error}; ${server.log.join(', ')}`);
+    assert.equal(opened.length, 2);
+    assert.equal(opened[1]?.searchParams.get('redirect_uri'), opened[0]?.searchParams.get('redirect_uri'), 'the same port, free again');
+  });
 });
+
+async function waitUntil(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition(); waited += 20) {
+    if (waited > 10_000) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
