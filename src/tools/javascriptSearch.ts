@@ -8,7 +8,7 @@ import { IgnoreRules } from './ignoreRules';
 import {
   MAX_SEARCH_FILE_BYTES,
   queryRegExp,
-  snippetOf,
+  snippetAt,
   type FolderSearchTarget,
   type TextSearchHit,
   type TextSearchOutcome,
@@ -103,7 +103,7 @@ async function searchFile(
     if (lineEnd < 0) lineEnd = text.length;
     count += 1;
     // Only the first hits of a file are kept; a caller keeps fewer still.
-    if (hits.length < 200) hits.push({ path: display, line, text: snippetOf(text.slice(lineStart, lineEnd).replace(/\r$/u, '')) });
+    if (hits.length < 200) hits.push({ path: display, line, text: snippetAt(text.slice(lineStart, lineEnd).replace(/\r$/u, ''), match.index - lineStart) });
     // One hit per line, as ripgrep counts lines.
     line += countNewlines(text, match.index, lineEnd);
     scanned = lineEnd;

@@ -2,13 +2,13 @@
 // matching line is counted, only the first hits are decoded.
 
 import { spawn } from 'node:child_process';
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { CancelledError, ToolError } from '../common/errors';
 import { TANDEM_IGNORE_FILE } from './ignoreRules';
 import {
   MAX_SEARCH_FILE_BYTES,
-  snippetOf,
+  snippetAt,
   type FolderSearchTarget,
   type TextSearchHit,
   type TextSearchOutcome,
@@ -17,6 +17,19 @@ import {
 
 const NEWLINE = 0x0a;
 const NUL = 0x00;
+const COLON = 0x3a;
+/** ripgrep's preview of a line longer than --max-columns ends with one of these. */
+const PREVIEW_END = / \[\.\.\. (?:\d+ more match(?:es)?|omitted end of long line)\]$/u;
+/** A match this far into a cut line is read from its file (its snippet needs what follows it). */
+const MATCH_TAIL_BYTES = 80;
+
+/** A kept hit whose match lies past ripgrep's preview of its line. */
+interface HitBeyondPreview {
+  readonly index: number;
+  readonly file: string;
+  readonly line: number;
+  readonly byteColumn: number;
+}
 
 /** The arguments, without the ignore file; shared with the benchmark so both run the same search. */
 export function ripgrepArguments(query: TextSearchQuery): string[] {
@@ -25,6 +38,7 @@ export function ripgrepArguments(query: TextSearchQuery): string[] {
     '--no-heading',
     '--with-filename',
     '--line-number',
+    '--column',
     '--null',
     '--color=never',
     '--no-messages',
@@ -89,6 +103,7 @@ function runOne(
     let carry: Buffer | undefined;
     let stderr = '';
     let left = keep;
+    const beyondPreview: HitBeyondPreview[] = [];
 
     const takeLine = (buffer: Buffer, start: number, end: number): void => {
       const nul = buffer.indexOf(NUL, start);
@@ -99,16 +114,24 @@ function runOne(
         previousPath = Buffer.from(buffer.subarray(start, nul));
       }
       if (left <= 0) return;
-      const colon = buffer.indexOf(0x3a, nul + 1);
-      if (colon < 0 || colon >= end) return;
+      const colon = buffer.indexOf(COLON, nul + 1);
+      const columnEnd = colon < 0 ? -1 : buffer.indexOf(COLON, colon + 1);
+      if (colon < 0 || columnEnd < 0 || columnEnd >= end) return;
       left -= 1;
       let file = buffer.toString('utf8', start, nul);
       if (file.startsWith('./')) file = file.slice(2);
-      hits.push({
-        path: target.prefix + file,
-        line: Number(buffer.toString('latin1', nul + 1, colon)),
-        text: snippetOf(buffer.toString('utf8', colon + 1, end)),
-      });
+      const line = Number(buffer.toString('latin1', nul + 1, colon));
+      // The column is the first match's byte offset in the line, 1-based.
+      const byteColumn = Math.max(0, Number(buffer.toString('latin1', colon + 1, columnEnd)) - 1);
+      const textStart = columnEnd + 1;
+      const printed = buffer.toString('utf8', textStart, end);
+      const preview = PREVIEW_END.exec(printed);
+      const shown = preview === null ? printed : printed.slice(0, preview.index);
+      if (preview !== null && byteColumn + MATCH_TAIL_BYTES > Buffer.byteLength(shown)) {
+        beyondPreview.push({ index: hits.length, file: path.join(target.folder.real, file), line, byteColumn });
+      }
+      const matchIndex = buffer.toString('utf8', textStart, Math.min(end, textStart + byteColumn)).length;
+      hits.push({ path: target.prefix + file, line, text: snippetAt(shown, matchIndex, preview !== null) });
     };
 
     child.stdout.on('data', (chunk: Buffer) => {
@@ -145,10 +168,44 @@ function runOne(
       }
       if (carry !== undefined) takeLine(carry, 0, carry.length);
       // 0 = matches, 1 = none; 2 = an error, which with matches is only an unreadable file.
-      if (code === 0 || code === 1 || (code === 2 && lines > 0)) resolve({ lines, files });
-      else reject(new ToolError(`ripgrep failed: ${stderr.trim() || `exit code ${String(code)}`}`));
+      if (code === 0 || code === 1 || (code === 2 && lines > 0)) {
+        void snippetsBeyondPreview(beyondPreview, hits).then(() => resolve({ lines, files }));
+      } else reject(new ToolError(`ripgrep failed: ${stderr.trim() || `exit code ${String(code)}`}`));
     });
   });
+}
+
+/** Reads the few hits whose match ripgrep's line preview cut off from their files, for a snippet around the match. */
+async function snippetsBeyondPreview(pending: readonly HitBeyondPreview[], hits: TextSearchHit[]): Promise<void> {
+  const files = new Map<string, Promise<Buffer | undefined>>();
+  for (const hit of pending) {
+    if (!files.has(hit.file)) files.set(hit.file, readFile(hit.file).catch(() => undefined));
+    const bytes = await files.get(hit.file);
+    const text = bytes === undefined ? undefined : windowAround(bytes, hit.line, hit.byteColumn);
+    const kept = hits[hit.index];
+    if (text !== undefined && kept !== undefined) hits[hit.index] = { ...kept, text };
+  }
+}
+
+/** The snippet around a byte column of a line, decoded from a window of the file (the file may have changed: then nothing). */
+function windowAround(bytes: Buffer, line: number, byteColumn: number): string | undefined {
+  let lineStart = 0;
+  for (let at = 1; at < line; at += 1) {
+    const newline = bytes.indexOf(NEWLINE, lineStart);
+    if (newline < 0) return undefined;
+    lineStart = newline + 1;
+  }
+  let lineEnd = bytes.indexOf(NEWLINE, lineStart);
+  if (lineEnd < 0) lineEnd = bytes.length;
+  const match = lineStart + byteColumn;
+  if (match >= lineEnd) return undefined;
+  // Enough bytes before the match for the snippet's lead whatever the encoding; a character cut at the edge is dropped.
+  const from = Math.max(lineStart, match - 480);
+  const to = Math.min(lineEnd, match + 2000);
+  const before = bytes.toString('utf8', from, match).replace(/^\uFFFD+/u, '');
+  const window = before + bytes.toString('utf8', match, to).replace(/\uFFFD+$/u, '');
+  const snippet = snippetAt(window.replace(/\r$/u, ''), before.length, to < lineEnd);
+  return from > lineStart && !snippet.startsWith('…') ? `…${snippet}` : snippet;
 }
 
 async function exists(file: string): Promise<boolean> {

@@ -42,9 +42,30 @@ export const MAX_SEARCH_FILE_BYTES = 10 * 1024 * 1024;
 /** Snippets are cut to this many characters. */
 export const SNIPPET_CHARS = 240;
 
+/** Characters shown before a match that lies beyond the start of a long line. */
+const SNIPPET_LEAD_CHARS = 60;
+
 export function snippetOf(line: string): string {
   const trimmed = line.trim();
   return trimmed.length > SNIPPET_CHARS ? `${trimmed.slice(0, SNIPPET_CHARS)}…` : trimmed;
+}
+
+/**
+ * A line's snippet that shows its match: the line's start when the match is
+ * near it, else a window from a little before the match (a hit deep in a
+ * minified line is useless as the line's first characters).
+ * `cutAfter`: the line goes on past `line` (only a part of it was read).
+ */
+export function snippetAt(line: string, matchIndex: number, cutAfter = false): string {
+  const lead = line.length - line.trimStart().length;
+  if (matchIndex - lead < SNIPPET_CHARS - SNIPPET_LEAD_CHARS * 2) {
+    const snippet = snippetOf(line);
+    return cutAfter && !snippet.endsWith('…') ? `${snippet}…` : snippet;
+  }
+  const start = matchIndex - SNIPPET_LEAD_CHARS;
+  const window = line.slice(start, start + SNIPPET_CHARS);
+  const more = cutAfter || start + SNIPPET_CHARS < line.trimEnd().length;
+  return `…${window.trimEnd()}${more ? '…' : ''}`;
 }
 
 /** A JavaScript RegExp for the query, or an error message when the pattern is invalid. */

@@ -118,4 +118,39 @@ describe('search_text, small cases', () => {
     }
     rmSync(container, { recursive: true, force: true });
   });
+
+  it('a hit deep in a long line shows the match, not the line\'s first characters, with both engines', async () => {
+    const root = makeTempDir('tandem-search-long-');
+    const filler = (count: number) => 'x=1;'.repeat(count / 4);
+    // A minified bundle: the match on line 3 lies 6,000 characters in; line 1 is long too.
+    writeFileSync(path.join(root, 'bundle.min.js'), `${filler(8000)}\nshort\n${filler(6000)}createWidget(opts)${filler(4000)}\r\n`);
+    // Within ripgrep's 400-column preview, but past the snippet's first 240 characters.
+    writeFileSync(path.join(root, 'wide.ts'), `${' '.repeat(4)}${filler(280)}wideNeedle()${filler(40)}\n`);
+    // Multi-byte text before the match: the window must not cut a character.
+    writeFileSync(path.join(root, 'accents.txt'), `${'é'.repeat(3000)} accentNeedle ${'ü'.repeat(500)}\n`);
+    // A match near the start of a long line keeps the line's start.
+    writeFileSync(path.join(root, 'early.js'), `earlyNeedle${filler(4000)}\n`);
+    for (const ripgrep of [undefined, rgPath]) {
+      const engine = ripgrep === undefined ? 'javascript' : 'ripgrep';
+      const kit = makeKit({ folders: [root], ripgrep });
+      const deep = await kit.run('search_text', { query: 'createWidget' });
+      assert.equal(totalOf(deep), 1, engine);
+      const deepSnippet = deep.summary?.kind === 'search' ? (deep.summary.top[0]?.snippet ?? '') : '';
+      assert.match(deepSnippet, /^…[x=1;]+createWidget\(opts\)[x=1;]+…$/u, `${engine}: ${deepSnippet}`);
+      assert.ok(deepSnippet.length <= 242, `${engine}: ${deepSnippet.length}`);
+      assert.match(deep.text, /bundle\.min\.js:3: …[x=1;]+createWidget/u, engine);
+
+      const wide = await kit.run('search_text', { query: 'wideNeedle' });
+      assert.match(wide.text, /wide\.ts:1: …[x=1;]+wideNeedle\(\)(x=1;)+$/mu, `${engine}: ${wide.text}`);
+
+      const accents = await kit.run('search_text', { query: 'accentNeedle' });
+      assert.match(accents.text, /accents\.txt:1: …é+ accentNeedle ü+…$/mu, `${engine}: ${accents.text}`);
+      assert.doesNotMatch(accents.text, /\uFFFD/u, engine);
+
+      const early = await kit.run('search_text', { query: 'earlyNeedle' });
+      assert.match(early.text, /early\.js:1: earlyNeedle[x=1;]+…$/mu, `${engine}: ${early.text}`);
+      kit.dispose();
+    }
+    rmSync(root, { recursive: true, force: true });
+  });
 });
