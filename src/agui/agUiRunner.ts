@@ -6,7 +6,7 @@ import { EventType, PROTOCOL_VERSION, type RunAgentInput } from '@ag-ui/core';
 import type { AgentSettings } from '../agent/agentSettings';
 import type { AutoApprovePolicy } from '../agent/policyApprovalGate';
 import type { ChatModel } from '../models/chatModel';
-import type { AgentEvent } from '../protocol/agentEvents';
+import { CustomEventName, type AgentEvent } from '../protocol/agentEvents';
 import type { Tool } from '../tools/tool';
 import { AgUiExecution, type RunSink } from './agUiExecution';
 import { MessagesSnapshot } from './messagesSnapshot';
@@ -25,8 +25,11 @@ export interface PreparedRun {
   readonly log?: ((line: string) => void) | undefined;
 }
 
+/** A notice while the run is prepared (say, MCP servers starting): sent as a `tandem.notice` CUSTOM event. */
+export type PrepareNotice = (code: string, message: string, level: 'info' | 'warning') => void;
+
 export interface AgUiRunnerOptions {
-  prepare(input: RunAgentInput): Promise<PreparedRun>;
+  prepare(input: RunAgentInput, notice: PrepareNotice): Promise<PreparedRun>;
   /** Names frontend tools may not take. */
   serverToolNames(): ReadonlySet<string>;
   readonly maxThreads?: number;
@@ -81,7 +84,10 @@ export class AgUiRunner {
     let prepared: PreparedRun | undefined;
     try {
       // A client that leaves while the run is prepared (MCP servers starting) frees the thread at once.
-      prepared = await unlessAborted(this.options.prepare(input), signal);
+      const notice: PrepareNotice = (code, message, level) => {
+        if (!signal.aborted) send(stamp({ type: EventType.CUSTOM, name: CustomEventName.notice, value: { code, level, message } }));
+      };
+      prepared = await unlessAborted(this.options.prepare(input, notice), signal);
     } catch (error) {
       thread.streaming = false;
       return fail('CONFIGURATION_ERROR', error instanceof Error ? error.message : String(error));

@@ -9,7 +9,7 @@ import type { Server } from 'node:http';
 import * as vscode from 'vscode';
 import { AGUI_SETTING_KEYS, resolveAgUiSettings, type AgUiSettingKey, type AgUiSettings } from '../agui/agUiSettings';
 import type { AgentSettings } from '../agent/agentSettings';
-import type { AgUiRunner } from '../agui/agUiRunner';
+import type { AgUiRunner, PrepareNotice } from '../agui/agUiRunner';
 import type { Tool } from '../tools/tool';
 import type { OutputLog } from './outputLog';
 import { ApiKeys } from './secrets';
@@ -32,7 +32,8 @@ export interface AgUiHostContext {
   /** Workspace tools and MCP tools for a run. */
   tools(): readonly Tool[];
   /** Runs before each new AG-UI run (MCP servers start on the first agent run). */
-  readonly beforeRun?: ((settings: AgentSettings) => Promise<void>) | undefined;
+  /** Runs before each run (MCP servers start); what it says reaches the client as notices. */
+  readonly beforeRun?: ((settings: AgentSettings, notice: PrepareNotice) => Promise<void>) | undefined;
   /** Whether the user allowed this workspace's guarded setting values (by fingerprint); never asks. */
   readonly settingsAllowed?: ((fingerprint: string) => boolean) | undefined;
 }
@@ -87,10 +88,10 @@ export function createAgUiHostService(context: AgUiHostContext, log: OutputLog):
     const token = await tokenFrom(context.secrets);
     const runner = new AgUiRunner({
       serverToolNames: () => new Set(context.tools().map((tool) => tool.name)),
-      prepare: async () => {
+      prepare: async (_input, notice) => {
         const { createModelFor } = await import('./modelFactory');
         const agentSettings = await withApiKeys(readSettings((warning) => log.warnOnce(warning), context.settingsAllowed ?? (() => false)), keys);
-        await context.beforeRun?.(agentSettings);
+        await context.beforeRun?.(agentSettings, notice);
         const functionCallModel = createModelFor(agentSettings.functionCallModel, agentSettings.maxExecutionSeconds);
         const answerModel = agentSettings.singleModel ? functionCallModel : createModelFor(agentSettings.answerModel, agentSettings.maxExecutionSeconds);
         return {

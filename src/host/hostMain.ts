@@ -44,8 +44,9 @@ export function startHost(context: vscode.ExtensionContext, log: OutputLog): Hos
       tools: () => [...workspace.tools(), ...mcp.hub.tools()],
       settingsAllowed: (fingerprint) => settingsConsent.isAllowed(fingerprint),
       // As in the panel: MCP servers start on the first agent run.
-      beforeRun: async (settings) => {
-        if (settings.mode === 'agent') await mcp.startForRun();
+      beforeRun: async (settings, notice) => {
+        // The client hears of a slow or failed server as the panel does (a VS Code command means nothing to it).
+        if (settings.mode === 'agent') await mcp.startForRun(mcpStartNotices((code, message, level) => notice(code, message, level)));
       },
     },
     log,

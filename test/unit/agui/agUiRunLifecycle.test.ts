@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { McpHub } from '../../../src/mcp/mcpHub';
 import { FAULT_SERVER, stdioServer } from '../mcp/mcpTestSupport';
-import { runInput, sseEvents, startEndpoint, TOKEN } from './agUiTestSupport';
+import type { BaseEvent } from '@ag-ui/core';
+import { runInput, sseEvents, startEndpoint, TOKEN, verify } from './agUiTestSupport';
 
 let hub: McpHub;
 before(async () => {
@@ -101,6 +102,24 @@ it('a setup that fails (say, settings that cannot be used) ends the run with RUN
   });
   const last = (await sseEvents(await endpoint.post(runInput()))).at(-1);
   assert.deepEqual([last?.type, last?.message, last?.code], ['RUN_ERROR', 'tandem.functionCallModel.baseUrl is not reachable', 'CONFIGURATION_ERROR']);
+});
+
+it('what the setup says (MCP servers starting or failing) reaches the client as tandem.notice events before the run goes on', async () => {
+  const endpoint = await startEndpoint({
+    settings: { mode: 'chat' },
+    turns: [{ model: 'answer-model', content: 'Answered without it.' }],
+    prepareNotices: [
+      ['mcpStarting', 'Waiting for MCP server "slow" to start; the run begins once each has connected or failed.', 'info'],
+      ['mcpFailed', 'An MCP server did not start. "slow": it timed out. This run goes on without its tools; the next run tries again.', 'warning'],
+    ],
+  });
+  const events = await sseEvents(await endpoint.post(runInput()));
+  await verify(events as BaseEvent[]);
+  const notices = events.filter((event) => event.type === 'CUSTOM' && event.name === 'tandem.notice').map((event) => [event.value.code, event.value.level]);
+  assert.deepEqual(notices, [['mcpStarting', 'info'], ['mcpFailed', 'warning']]);
+  const firstNotice = events.findIndex((event) => event.type === 'CUSTOM' && event.name === 'tandem.notice');
+  assert.ok(firstNotice > 0 && firstNotice < events.findIndex((event) => event.type === 'TEXT_MESSAGE_START'), events.map((event) => event.type).join(', '));
+  assert.equal(events.at(-1)?.type, 'RUN_FINISHED');
 });
 
 it('an interrupt nobody answers expires: the loop ends and a late resume is refused', async () => {

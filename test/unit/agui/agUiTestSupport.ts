@@ -49,6 +49,8 @@ export interface EndpointOptions {
   readonly extraTools?: () => readonly Tool[];
   /** A setup that takes this long (say, reading keys). */
   readonly prepareDelayMs?: number;
+  /** What the setup says to the client (say, MCP servers starting). */
+  readonly prepareNotices?: readonly (readonly [code: string, message: string, level: 'info' | 'warning'])[];
 }
 
 export async function startEndpoint(options: EndpointOptions = {}): Promise<Endpoint> {
@@ -61,7 +63,8 @@ export async function startEndpoint(options: EndpointOptions = {}): Promise<Endp
   const settings = options.adjust ? options.adjust(base) : base;
   const runner = new AgUiRunner({
     serverToolNames: () => new Set(kit.tools.map((tool) => tool.name)),
-    prepare: async () => {
+    prepare: async (_input, notice) => {
+      for (const [code, message, level] of options.prepareNotices ?? []) notice(code, message, level);
       if (options.prepareDelayMs) await new Promise((resolve) => setTimeout(resolve, options.prepareDelayMs));
       return {
         settings,
