@@ -16,7 +16,7 @@ import * as vscode from 'vscode';
 import { CancelledError } from '../common/errors';
 import type { ApprovalAnswer, ApprovalDecision, ApprovalPrompt } from '../agent/runApprovalGate';
 import type { ApprovalRequest } from '../tools/tool';
-import { replyOf } from '../protocol/agentEvents';
+import { MAX_REJECTION_NOTE_CHARS, replyOf } from '../protocol/agentEvents';
 
 export const PROPOSED_SCHEME = 'tandem-proposed';
 export const EDIT_PENDING_CONTEXT = 'tandem.editPending';
@@ -81,11 +81,16 @@ export class ApprovalCenter implements vscode.TextDocumentContentProvider {
    * Without a target, the request whose diff is the active tab. Never a
    * guess: returns false when nothing matched exactly.
    */
-  decide(approved: boolean, target?: unknown): boolean {
+  decide(approved: boolean, target?: unknown, note?: string): boolean {
     const chosen = this.find(target);
     if (chosen === undefined) return false;
-    chosen.decide(approved ? 'approved' : 'rejected');
+    chosen.decide(approved ? 'approved' : note ? { answer: 'rejected', note: note.slice(0, MAX_REJECTION_NOTE_CHARS) } : 'rejected');
     return true;
+  }
+
+  /** The id of the pending request `target` names (as for decide), resolved now. */
+  pendingFor(target?: unknown): string | undefined {
+    return this.find(target)?.id;
   }
 
   /** The panel card's answer, by exact id. "Always allow" counts only where it was offered; a note goes with a rejection only. */

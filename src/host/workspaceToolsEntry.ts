@@ -20,6 +20,7 @@ import { VscodeWorkspaceHost } from './workspaceVscodeHost';
 
 export const APPROVE_EDIT_COMMAND = 'tandem.approveEdit';
 export const REJECT_EDIT_COMMAND = 'tandem.rejectEdit';
+export const REJECT_EDIT_WITH_NOTE_COMMAND = 'tandem.rejectEditWithNote';
 export const REVERT_RUN_EDITS_COMMAND = 'tandem.revertRunEdits';
 /** The buttons of the question asked per file changed after the run. */
 export const RESTORE_ANYWAY = 'Restore anyway';
@@ -68,6 +69,19 @@ export function createWorkspaceToolsForVscode(owner: DisposableOwner, log: (line
 
   registerCommandOnce(disposables, APPROVE_EDIT_COMMAND, (target?: unknown) => ApprovalCenter.current()?.decide(true, target) ?? false);
   registerCommandOnce(disposables, REJECT_EDIT_COMMAND, (target?: unknown) => ApprovalCenter.current()?.decide(false, target) ?? false);
+  registerCommandOnce(disposables, REJECT_EDIT_WITH_NOTE_COMMAND, async (target?: unknown, given?: unknown) => {
+    const center = ApprovalCenter.current();
+    // The target is resolved now: once the input box has focus, the active tab is no longer the diff.
+    const pending = center?.pendingFor(target);
+    if (center === undefined || pending === undefined) return false;
+    const note = typeof given === 'string' ? given : await vscode.window.showInputBox({
+      title: 'Reject the edit',
+      prompt: 'Tell the model why (optional): it reads this with the rejection. Escape keeps the edit pending.',
+      placeHolder: 'e.g. keep the old name; only change the tests',
+    });
+    if (note === undefined) return false;
+    return center.decide(false, pending, note.trim());
+  });
   registerCommandOnce(disposables, REVERT_RUN_EDITS_COMMAND, async (runId?: unknown) => {
     const id = typeof runId === 'string' ? runId : journal.latestRunWithEdits();
     if (id === undefined) {

@@ -104,6 +104,21 @@ describe('workspace tools in the extension host', () => {
     assert.equal(fs.readFileSync(file('reject.ts'), 'utf8'), 'keep me\n');
   });
 
+  it('Reject Edit with a Note from the diff: the decision carries the note, and the command finds nothing once decided', async () => {
+    const center = ApprovalCenter.current();
+    assert.ok(center, 'the approval center is up');
+    fs.writeFileSync(file('noted.ts'), 'keep me too\n');
+    const request = { kind: 'edit', toolName: 'write_file', path: file('noted.ts'), before: 'keep me too\n', after: 'overwritten\n' } as const;
+    const decision = center.ask({ id: 'it-noted', request, alwaysAllowKey: undefined }, new AbortController().signal);
+    await waitFor('the proposed-change diff', () => proposedDiffTabs().length > 0);
+    const input = proposedDiffTabs()[0]!.input as vscode.TabInputTextDiff;
+    assert.equal(await vscode.commands.executeCommand('tandem.rejectEditWithNote', input.modified, '  Keep the file as it is.  '), true);
+    assert.deepEqual(await decision, { answer: 'rejected', note: 'Keep the file as it is.' });
+    await waitFor('the diff to close', () => proposedDiffTabs().length === 0);
+    assert.equal(fs.readFileSync(file('noted.ts'), 'utf8'), 'keep me too\n');
+    assert.equal(await vscode.commands.executeCommand('tandem.rejectEditWithNote', input.modified, 'late'), false, 'nothing pending any more');
+  });
+
   it('closing the diff without deciding rejects', async () => {
     fs.writeFileSync(file('closed.ts'), 'unchanged\n');
     const call = run('write_file', { path: 'tools-it/closed.ts', content: 'changed\n' });
