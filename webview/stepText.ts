@@ -21,6 +21,29 @@ export function resultHeadline(step: ToolResultStep): string {
   return firstLine(preview) || '(empty result)';
 }
 
+/** The arguments that say what a call is about, in the order they are looked for. */
+const SUBJECT_KEYS = ['query', 'pattern', 'glob', 'path', 'command', 'url', 'uri', 'file', 'name'] as const;
+const QUOTED_SUBJECTS: ReadonlySet<string> = new Set(['query', 'pattern', 'glob']);
+
+/** `"needle"` for a search, the path for a read, the command for run_command; undefined when no argument says it. */
+export function callSubject(argsText: string): string | undefined {
+  let args: unknown;
+  try {
+    args = JSON.parse(argsText);
+  } catch {
+    return undefined;
+  }
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
+  for (const key of SUBJECT_KEYS) {
+    const value = (args as Record<string, unknown>)[key];
+    if (typeof value !== 'string' || value.trim() === '') continue;
+    const line = value.replace(/\s+/g, ' ').trim();
+    const cut = line.length > 60 ? `${line.slice(0, 57)}...` : line;
+    return QUOTED_SUBJECTS.has(key) ? `"${cut}"` : cut;
+  }
+  return undefined;
+}
+
 function firstLine(value: string): string {
   const line = value.trim().split('\n', 1)[0] ?? '';
   return line.length > 120 ? `${line.slice(0, 117)}...` : line;

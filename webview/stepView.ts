@@ -74,7 +74,7 @@ function title(step: Step): string {
     case 'tool-call':
       return step.name;
     case 'tool-result':
-      return `${step.name || 'Result'}: ${resultHeadline(step)}`;
+      return `${step.name || 'Result'}${step.subject ? ` ${step.subject}` : ''}: ${resultHeadline(step)}`;
     case 'answer':
       return step.messageKind === 'answer' ? 'Answer' : step.messageKind === 'interim' ? 'Update' : 'Tool result';
     case 'notice':

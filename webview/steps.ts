@@ -61,6 +61,8 @@ export interface ToolResultStep extends StepBase {
   readonly kind: 'tool-result';
   readonly toolCallId: string;
   name: string;
+  /** What the call was about, from its arguments (the query, the path): tells parallel calls' results apart. */
+  subject: string | undefined;
   content: string;
   state: ToolCallState;
   summary: ToolResultSummary | undefined;

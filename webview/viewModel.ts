@@ -4,6 +4,7 @@
 import type { AgentEvent } from '../src/protocol/agentEvents';
 import { applyCustomEvent } from './customEvents';
 import { expireElicitations } from './elicitationEvents';
+import { callSubject } from './stepText';
 import {
   modelOf,
   push,
@@ -205,6 +206,7 @@ export function applyEvent(view: ConversationView, event: AgentEvent): void {
         kind: 'tool-result',
         toolCallId,
         name: call?.name ?? '',
+        subject: call ? callSubject(call.argsText) : undefined,
         content: toolResultContent(event['content']),
         state: 'done',
         summary: undefined,

@@ -9,7 +9,7 @@ import { appendCompacted } from '../../../src/host/conversationStore';
 import { applyEvents } from '../../../webview/viewModel';
 import { transcriptMarkdown } from '../../../webview/transcript';
 import { conversationRow } from '../../../webview/usageFormat';
-import { prettyArguments, resultHeadline } from '../../../webview/stepText';
+import { callSubject, prettyArguments, resultHeadline } from '../../../webview/stepText';
 import { createConversationView, type AnswerStep, type NoticeStep, type Step, type ToolCallStep, type ToolResultStep } from '../../../webview/steps';
 
 const serve = scriptedServers();
@@ -262,8 +262,20 @@ describe('view model details', () => {
     assert.equal(prettyArguments(calls[0]!.argsText), '{\n  "query": "x"\n}');
     const results = view.steps.filter((step): step is ToolResultStep => step.kind === 'tool-result');
     assert.equal(resultHeadline(results[0]!), '12 results');
+    assert.equal(results[0]!.subject, '"x"', 'parallel searches\' results tell their queries apart');
+    assert.equal(results[1]!.subject, undefined, 'a call with no arguments has no subject');
     assert.equal(resultHeadline(results[1]!), 'failed: Error: no such file');
     assert.equal(view.running, true);
+  });
+
+  it('a result names what its call was about: the query quoted, the path or command as given, cut when long', () => {
+    assert.equal(callSubject('{"query":"createWidget","isRegexp":false}'), '"createWidget"');
+    assert.equal(callSubject('{"path":"src/app.ts","startLine":3}'), 'src/app.ts');
+    assert.equal(callSubject(JSON.stringify({ command: 'npm   test\n -- --watch' })), 'npm test -- --watch');
+    assert.equal(callSubject(JSON.stringify({ command: 'x'.repeat(100) })), `${'x'.repeat(57)}...`);
+    assert.equal(callSubject('{"edits":[]}'), undefined);
+    assert.equal(callSubject('{"query":'), undefined, 'arguments cut short');
+    assert.equal(callSubject('["a"]'), undefined);
   });
 
   it('a call still running when the run ends shows as stopped, not failed', () => {
