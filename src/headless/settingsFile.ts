@@ -6,6 +6,7 @@ import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc
 import { resolveSettings, SETTING_KEYS, type AgentSettings, type RawSettings, type SettingKey } from '../agent/agentSettings';
 import { AGUI_SETTING_KEYS, resolveAgUiSettings, type AgUiSettingKey, type AgUiSettings } from '../agui/agUiSettings';
 import { ConfigurationError } from '../common/errors';
+import { lineAndColumn } from '../common/textPosition';
 
 export interface LoadedSettings {
   readonly agent: AgentSettings;
@@ -38,7 +39,7 @@ export function parseSettingsText(text: string, source: string, env: NodeJS.Proc
   const errors: ParseError[] = [];
   const root: unknown = text.trim() === '' ? {} : parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0) {
-    throw new ConfigurationError(`${source} is not valid JSON: ${errors.slice(0, 3).map((fault) => `${printParseErrorCode(fault.error)} at offset ${fault.offset}`).join('; ')}.`);
+    throw new ConfigurationError(`${source} is not valid JSON: ${errors.slice(0, 3).map((fault) => `${printParseErrorCode(fault.error)} at ${lineAndColumn(text, fault.offset)}`).join('; ')}.`);
   }
   if (root === null || typeof root !== 'object' || Array.isArray(root)) throw new ConfigurationError(`${source}: the top level must be an object of "tandem.*" keys.`);
   const split = splitSettings(root as Record<string, unknown>);

@@ -6,6 +6,7 @@
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import { z } from 'zod';
 import { isRecord } from './isRecord';
+import { lineAndColumn } from '../common/textPosition';
 
 export type McpInputDefinition =
   | {
@@ -251,13 +252,6 @@ function describeIssues(error: z.ZodError): string {
     .slice(0, 3)
     .map((issue) => (issue.path.length > 0 ? `"${issue.path.join('.')}" ${issue.message}` : issue.message))
     .join('; ');
-}
-
-function lineAndColumn(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  const column = offset - before.lastIndexOf('\n');
-  return `line ${line}, column ${column}`;
 }
 
 function mapValues<T, U>(record: Record<string, T>, map: (value: T) => U): Record<string, U> {
