@@ -39,7 +39,7 @@ it('reads a settings file with tandem.* keys (JSONC), the environment where it i
   // Where the mistake is, as an editor shows it: a line and a column, not a character offset.
   assert.throws(
     () => parseSettingsText('{\n  "tandem.agent.mode": "agent",\n  "tandem.agent.maxIterations": 5,,\n}', 'broken.json'),
-    /broken\.json is not valid JSON: PropertyNameExpected at line 3, column 35,
+    /broken\.json is not valid JSON: PropertyNameExpected at line 3, column 35/,
   );
   assert.throws(() => parseSettingsText('[1]', 'list.json'), /top level must be an object/);
 });
