@@ -15,6 +15,7 @@ import { attachContextPicker } from './contextPicker';
 import { applyEvents, expireApprovals } from './viewModel';
 import { PanelState } from './panelState';
 import { createWelcomeView } from './welcomeView';
+import { attachPromptRecall, type PromptRecall } from './promptRecall';
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
@@ -57,7 +58,10 @@ const context: StepRenderContext = {
 };
 
 const layout: Layout = buildLayout(document.body, {
-  post,
+  post: (message) => {
+    if (message.type === 'send') promptRecall?.reset();
+    post(message);
+  },
   isRunning: () => view.running,
   draft: saved.initialDraft,
   saveDraft: (draft) => saved.setDraft(draft),
@@ -71,6 +75,11 @@ const promptBox = document.querySelector<HTMLTextAreaElement>('[data-testid="pro
 const slashCommands = promptBox === null ? undefined : attachSlashCommands(promptBox);
 const contextChips = promptBox === null ? undefined : attachContextChips(promptBox, post);
 const contextPicker = promptBox === null ? undefined : attachContextPicker(promptBox, post);
+// After the suggestion lists: while one is open, the arrows move in it.
+const promptRecall: PromptRecall | undefined =
+  promptBox === null
+    ? undefined
+    : attachPromptRecall(promptBox, () => view.steps.flatMap((step) => (step.kind === 'user' ? [step.text] : [])), (text) => saved.setDraft(text));
 
 // Follow the newest step unless the user scrolled up to read. Only scrolling
 // right after a user gesture counts: off-screen steps (content-visibility)
@@ -140,6 +149,7 @@ const scheduler = new FrameScheduler(render);
 
 function reset(id: string): void {
   conversationId = id;
+  promptRecall?.reset();
   view = createConversationView();
   elements.clear();
   context.userOpen.clear();

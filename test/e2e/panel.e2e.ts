@@ -388,6 +388,15 @@ test('a model failure shows an error step with a suggestion; Shift+Enter adds a 
     // "Ask again" puts the failed run's question back in the prompt box, ready to send once the cause is fixed.
     await error.locator('[data-testid="resend"]').click();
     assert.equal(await prompt.inputValue(), 'first line\nsecond line');
+    // Up recalls the last question over what is being written; in a text of two lines Down first moves
+    // the caret to the second line, then brings back what was being written.
+    await prompt.fill('a draft');
+    await prompt.press('ArrowUp');
+    assert.equal(await prompt.inputValue(), 'first line\nsecond line');
+    await prompt.press('ArrowDown');
+    assert.equal(await prompt.inputValue(), 'first line\nsecond line', 'Down moved the caret within the text');
+    await prompt.press('ArrowDown');
+    assert.equal(await prompt.inputValue(), 'a draft');
     await prompt.fill('');
     // tandem.agent.verbose: tool inputs and outputs reached the log.
     assert.match(session.logs(), /tool read_file input: \{"path":"notes\.md"\}/);
