@@ -8,7 +8,8 @@ import { IgnoreRules } from './ignoreRules';
 import { isInside, realpathOfNearestExisting, scopeFolders, type ScopedPath } from './pathScope';
 import { SensitivePaths } from './sensitivePaths';
 import type { ToolContext, ToolResult } from './tool';
-import { looksBinary, REJECTED_EDIT_TEXT, WorkspaceToolFault, type WorkspaceToolDeps } from './workspaceToolSupport';
+import { decodeFileBytes, encodingName, type FileEncoding } from './textEncoding';
+import { REJECTED_EDIT_TEXT, WorkspaceToolFault, type WorkspaceToolDeps } from './workspaceToolSupport';
 import type { WorkspaceHost } from './workspaceHost';
 
 /** Larger files are refused by read and edit tools (a range of a large file is still fine for read_file). */
@@ -18,6 +19,8 @@ export interface FileText {
   readonly text: string;
   /** True when the text came from an editor with unsaved changes. */
   readonly fromEditor: boolean;
+  /** Set when the file on disk is not UTF-8: how it was read (it is not written back). */
+  readonly encoding?: Exclude<FileEncoding, 'utf-8'> | undefined;
 }
 
 /** The text of an existing file, or a fault (missing, a folder, binary, too large). */
@@ -37,8 +40,31 @@ export async function readFileText(host: WorkspaceHost, target: ScopedPath): Pro
     throw new WorkspaceToolFault(`${target.display} is too large (${info.size} bytes; the limit is ${MAX_TEXT_FILE_BYTES}).`);
   }
   const bytes = await readFile(target.absolute);
-  if (looksBinary(bytes)) throw new WorkspaceToolFault(`${target.display} is a binary file (${bytes.length} bytes); only text files can be read or edited.`);
-  return { text: bytes.toString('utf8'), fromEditor: false };
+  const decoded = decodeFileBytes(bytes);
+  if (decoded.kind === 'binary') throw new WorkspaceToolFault(`${target.display} is a binary file (${bytes.length} bytes); only text files can be read or edited.`);
+  return { text: decoded.text, fromEditor: false, encoding: decoded.encoding === 'utf-8' ? undefined : decoded.encoding };
+}
+
+/**
+ * Refuses to change a file whose bytes on disk are not UTF-8 (an editor's
+ * text included: VS Code shows such a file with replacement characters unless
+ * told its encoding, and saving would write them). Tandem writes UTF-8, which
+ * would change every character outside the edit without the diff showing it.
+ */
+export async function refuseNonUtf8(target: ScopedPath): Promise<void> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(target.absolute);
+  } catch {
+    return; // Not on disk (yet): written as UTF-8.
+  }
+  const decoded = decodeFileBytes(bytes);
+  if (decoded.kind === 'binary' || decoded.encoding === 'utf-8') return;
+  throw new WorkspaceToolFault(
+    `${target.display} is encoded as ${encodingName(decoded.encoding)}, and Tandem writes files as UTF-8 only: changing it would also change ` +
+      'every non-ASCII character outside the edit. Nothing was changed. Tell the user: converting the file to UTF-8 first ' +
+      '(in VS Code: click the encoding in the status bar, then Save with Encoding) lets the agent edit it.',
+  );
 }
 
 /** The current text, or undefined when the file does not exist. */

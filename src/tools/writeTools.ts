@@ -7,7 +7,7 @@ import { editDiagnosticsText } from './diagnostics';
 import { applyExactEdits } from './exactEdits';
 import type { ScopedPath } from './pathScope';
 import type { Tool } from './tool';
-import { applyApprovedChange, currentTextOrUndefined, isSensitiveTarget, missingAncestors, readFileText, recheckBeforeWrite, refuseIgnored } from './workspaceFiles';
+import { applyApprovedChange, currentTextOrUndefined, isSensitiveTarget, missingAncestors, readFileText, recheckBeforeWrite, refuseIgnored, refuseNonUtf8 } from './workspaceFiles';
 import {
   defineWorkspaceTool,
   looksBinary,
@@ -64,6 +64,7 @@ export function createWriteFileTool(deps: WorkspaceToolDeps): Tool {
     input: z.object({ path: pathArgument, content: z.string().describe('The complete new content of the file.') }),
     run: async (args, context) => {
       const target = await requireWritableFile(deps, args.path);
+      await refuseNonUtf8(target);
       const before = await currentTextOrUndefined(deps.host, target);
       if (before === args.content) return { text: `${target.display} already has exactly this content; nothing changed.` };
       const rejected = await applyApprovedChange(deps, context, { toolName: 'write_file', target, before, after: args.content });
@@ -100,6 +101,7 @@ export function createEditFileTool(deps: WorkspaceToolDeps): Tool {
       if (!target.exists && deps.host.openDocumentText(target.absolute) === undefined) {
         throw new WorkspaceToolFault(`${target.display} does not exist; use write_file to create it.`);
       }
+      await refuseNonUtf8(target);
       const before = (await readFileText(deps.host, target)).text;
       const edited = applyExactEdits(before, args.edits);
       if (!edited.ok) throw new WorkspaceToolFault(`${target.display}: ${edited.message} Nothing was changed.`);

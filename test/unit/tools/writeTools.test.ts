@@ -163,6 +163,28 @@ describe('write tools', () => {
     assert.equal(kit.approval.asked.length, 0);
   });
 
+  it('refuses to change a file that is not UTF-8, byte for byte untouched, and says how to make it editable', async () => {
+    // "Café crème" in Windows-1252, then a line an edit would target.
+    const latin1 = Buffer.concat([Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x20, 0x63, 0x72, 0xe8, 0x6d, 0x65, 0x0a]), Buffer.from('second line\n')]);
+    writeFileSync(path.join(kit.root, 'legacy.txt'), latin1);
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('caf\u00e9 line\n', 'utf16le')]);
+    writeFileSync(path.join(kit.root, 'wide.txt'), utf16);
+    const edit = await kit.run('edit_file', { path: 'legacy.txt', edits: [{ oldText: 'second line', newText: 'Second line' }] });
+    assert.match(edit.text, /legacy\.txt is encoded as Windows-1252 \(it is not valid UTF-8\), and Tandem writes files as UTF-8 only.*Nothing was changed.*Save with Encoding/su);
+    const overwrite = await kit.run('write_file', { path: 'legacy.txt', content: 'new\n' });
+    assert.match(overwrite.text, /encoded as Windows-1252/u);
+    const wide = await kit.run('edit_file', { path: 'wide.txt', edits: [{ oldText: 'line', newText: 'row' }] });
+    assert.match(wide.text, /wide\.txt is encoded as UTF-16 LE/u);
+    assert.equal(kit.approval.asked.length, 0, 'nothing was offered for approval');
+    assert.deepEqual(readFileSync(path.join(kit.root, 'legacy.txt')), latin1);
+    assert.deepEqual(readFileSync(path.join(kit.root, 'wide.txt')), utf16);
+    // A UTF-8 file with a byte-order mark is UTF-8: edited, and the mark stays.
+    writeFileSync(path.join(kit.root, 'bom.txt'), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('caf\u00e9\n')]));
+    const bom = await kit.run('edit_file', { path: 'bom.txt', edits: [{ oldText: 'caf\u00e9', newText: 'th\u00e9' }] });
+    assert.equal(bom.text, 'Edited bom.txt: 1 replacement.');
+    assert.deepEqual(readFileSync(path.join(kit.root, 'bom.txt')), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('th\u00e9\n')]));
+  });
+
   it('revertRun restores every file the run touched, and only that run', async () => {
     writeFileSync(path.join(kit.root, 'keep.txt'), 'keep\n');
     writeFileSync(path.join(kit.root, 'blob.bin'), Buffer.from([1, 0, 2, 3]));
