@@ -147,6 +147,38 @@ test('a run shows thinking, tool calls, results, the phase switch, the streamed 
   }),
 );
 
+test('a search shows how many lines matched and the top 3 hits, each path and line in view, under the query it ran', { timeout: 120_000 }, () =>
+  guarded('search', async () => {
+    const view = await session.webview();
+    const deep = 'packages/interface_definitions/generated_openapi_client/models';
+    for (const name of ['a', 'b', 'c', 'd']) {
+      fs.mkdirSync(path.join(workspace, deep), { recursive: true });
+      fs.writeFileSync(path.join(workspace, deep, `release_owner_${name}.ts`), `${'// filler\n'.repeat(211)}export const releaseOwner${name.toUpperCase()} = 'Ada';\n`);
+    }
+    server.push(
+      { model: fc, toolCalls: [{ id: 'find-1', name: 'search_text', arguments: { query: 'releaseOwner' } }] },
+      { model: fc, content: 'Found them.' },
+      { model: answerModel, content: 'Four files name the release owner.' },
+    );
+    const finished = await ask(view, 'Where is the release owner set?');
+    await finished();
+    const result = view.locator('[data-kind="tool-result"]').last();
+    assert.match(normalise(await result.locator('.step-title').innerText()), /^search_text "releaseOwner": 4 (results|matching lines)$/);
+    const hits = result.locator('[data-testid="top-results"] .hit-title');
+    await waitFor(async () => (await hits.count()) === 3, 'the top 3 hits');
+    const card = await result.boundingBox();
+    for (const hit of await hits.all()) {
+      assert.match(normalise(await hit.innerText()), /release_owner_[a-d]\.ts:212$/);
+      const box = await hit.evaluate((node) => {
+        const rects = [...node.getClientRects()];
+        return { right: Math.max(...rects.map((rect) => rect.right)) };
+      });
+      assert.ok(card && box.right <= card.x + card.width, `the hit's line number is in view (${box.right} > ${card ? card.x + card.width : '?'})`);
+    }
+    await session.screenshot('panel-search');
+  }),
+);
+
 test('Stop ends a run in the middle with a notice', { timeout: 120_000 }, () =>
   guarded('stop', async () => {
     server.push({ model: fc, reasoning: 'Let me think about this for quite a long time, word by word, slowly and carefully before I decide anything at all.', chunkDelayMs: 400 });
