@@ -26,6 +26,7 @@ import type { AttachedContext } from './contextAttachments';
 import type { OutputLog } from './outputLog';
 import { createNestedRulesFinder, type NestedRulesFinder } from '../tools/nestedRules';
 import { loadRulesFiles, type RuleFile, type RulesRoot } from '../tools/rulesFiles';
+import { revertSummary } from '../tools/revertSummary';
 
 /** Where a run's tools and approvals come from (workspace tools, MCP), injected so the panel works without them. */
 export interface ToolSources {
@@ -245,7 +246,7 @@ export class AgentSession implements vscode.Disposable {
       value: { runId, files: restored.map(shownPath), skipped: skipped.map(shownPath), remaining: left.map(shownPath) },
       timestamp: Date.now(),
     } as AgentEvent);
-    this.notice('reverted', revertSummary(outcome) + (left.length > 0 ? ' Revert again to retry.' : ''), skipped.length + failed.length > 0 ? 'warning' : 'info');
+    this.notice('reverted', revertSummary(outcome, shownPath) + (left.length > 0 ? ' Revert again to retry.' : ''), skipped.length + failed.length > 0 ? 'warning' : 'info');
   }
 
   /**
@@ -353,16 +354,6 @@ function shownPath(file: string): string {
   return vscode.workspace.asRelativePath(file);
 }
 
-/** "Reverted 2 files changed by that run: a.ts, b.ts. Kept 1 file changed after the run: c.ts." */
-export function revertSummary(outcome: RevertOutcome): string {
-  const plural = (count: number) => `${count} file${count === 1 ? '' : 's'}`;
-  const name = shownPath;
-  const names = (files: readonly string[]) => (files.length > 5 ? `${files.slice(0, 5).map(name).join(', ')} and ${files.length - 5} more` : files.map(name).join(', '));
-  let text = `Reverted ${plural(outcome.restored.length)} changed by that run${outcome.restored.length > 0 ? `: ${names(outcome.restored)}` : ''}.`;
-  if (outcome.skipped.length > 0) text += ` Kept ${plural(outcome.skipped.length)} changed after the run: ${outcome.skipped.map(name).join(', ')}.`;
-  if (outcome.failed.length > 0) text += ` Could not restore ${outcome.failed.map((failure) => `${name(failure.path)} (${failure.reason})`).join(', ')}.`;
-  return text;
-}
 
 /** The rules files of every workspace folder (named by folder in a multi-root workspace), and the finder of nested ones. */
 async function workspaceRules(patterns: readonly string[]): Promise<{ rules: RuleFile[]; nestedRules: NestedRulesFinder | undefined }> {

@@ -86,11 +86,11 @@ export function createWorkspaceToolsForVscode(owner: DisposableOwner, log: (line
     const id = typeof runId === 'string' ? runId : journal.latestRunWithEdits();
     if (id === undefined) {
       void vscode.window.showInformationMessage('Tandem: there are no edits to revert.');
-      return { restored: [], skipped: [], failed: [] } satisfies RevertOutcome;
+      return { restored: [], removedFolders: [], skipped: [], failed: [] } satisfies RevertOutcome;
     }
     const outcome = await revert(id);
     const kept = outcome.skipped.length > 0 ? `; kept ${outcome.skipped.length} changed after the run` : '';
-    const message = `Tandem: restored ${outcome.restored.length} path(s)${kept}${outcome.failed.length > 0 ? `; ${outcome.failed.length} could not be restored (see the log)` : ''}.`;
+    const message = `Tandem: restored ${outcome.restored.length} file${outcome.restored.length === 1 ? '' : 's'}${kept}${outcome.failed.length > 0 ? `; ${outcome.failed.length} could not be restored (see the log)` : ''}.`;
     void (outcome.failed.length > 0 ? vscode.window.showWarningMessage(message) : vscode.window.showInformationMessage(message));
     return outcome;
   });

@@ -22,8 +22,10 @@ interface RunRecord {
 }
 
 export interface RevertOutcome {
-  /** Absolute paths put back (files and removed folders). */
+  /** Absolute paths of the files put back. */
   readonly restored: string[];
+  /** Folders the run created, removed again (only when empty). */
+  readonly removedFolders: string[];
   /** Files changed after the run that the user chose to keep. */
   readonly skipped: string[];
   readonly failed: { readonly path: string; readonly reason: string }[];
@@ -125,7 +127,7 @@ export class EditJournal {
   async revertRun(runId: string, options: RevertOptions = {}): Promise<RevertOutcome> {
     const signal = options.signal ?? new AbortController().signal;
     const run = this.runs.get(runId);
-    const outcome: RevertOutcome = { restored: [], skipped: [], failed: [] };
+    const outcome: RevertOutcome = { restored: [], removedFolders: [], skipped: [], failed: [] };
     if (run === undefined) return outcome;
     this.runs.delete(runId);
     // A stored record names absolute paths: only those inside an open workspace folder are touched.
@@ -155,7 +157,7 @@ export class EditJournal {
       try {
         if (!inWorkspace(directory)) throw new Error('it is not inside an open workspace folder');
         await this.host.removeEmptyDirectory(directory, signal);
-        outcome.restored.push(directory);
+        outcome.removedFolders.push(directory);
       } catch (error) {
         outcome.failed.push({ path: directory, reason: error instanceof Error ? error.message : String(error) });
       }

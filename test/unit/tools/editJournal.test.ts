@@ -9,6 +9,7 @@ import { EditJournal, type RevertConflict } from '../../../src/tools/editJournal
 import { contentDigest, parseJournalSnapshot } from '../../../src/tools/editJournalSnapshot';
 import { checkBeforeRevert } from '../../../src/tools/revertCheck';
 import { makeKit, type Kit } from './workspaceTestKit';
+import { revertSummary } from '../../../src/tools/revertSummary';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 
@@ -98,6 +99,14 @@ describe('edit journal revert', () => {
     assert.equal(read('src/app.ts'), 'const a = 2; // mine\n', 'kept');
     assert.equal(read('keep.txt'), 'keep\n');
     assert.equal(existsSync(file('new/made.txt')), false);
+    // The folder the run created is no file: the notice names it apart.
+    assert.deepEqual([...outcome.restored].sort(), [file('keep.txt'), file('new/made.txt')]);
+    assert.deepEqual(outcome.removedFolders, [file('new')]);
+    assert.equal(
+      revertSummary(outcome, (absolute) => path.relative(root, absolute)),
+      `Reverted 2 files changed by that run: ${outcome.restored.map((absolute) => path.relative(root, absolute)).join(', ')}. ` +
+        'Removed the folder it created: new. Kept 1 file changed after the run: src/app.ts.',
+    );
   });
 
   it('Restore anyway puts it back', async () => {
