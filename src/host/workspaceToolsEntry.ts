@@ -148,13 +148,14 @@ export function createWorkspaceToolsForVscode(owner: DisposableOwner, log: (line
 async function confirmRestore(conflict: RevertConflict): Promise<boolean> {
   const name = vscode.workspace.asRelativePath(conflict.path);
   const effect = conflict.deletes ? 'Restoring deletes it (the run created it).' : 'Restoring replaces its content with what it held before the run.';
+  // Skip is the dialog's close button: a separate Cancel would do the same and leave the user wondering how they differ.
   const choice = await vscode.window.showWarningMessage(
     `Tandem: ${name} no longer holds what the run wrote.`,
-    { modal: true, detail: `${conflict.reason} ${effect}` },
-    RESTORE_ANYWAY,
-    KEEP_CHANGES,
+    { modal: true, detail: `${conflict.reason} ${effect} Skip keeps it as it is now.` },
+    { title: RESTORE_ANYWAY },
+    { title: KEEP_CHANGES, isCloseAffordance: true },
   );
-  return choice === RESTORE_ANYWAY;
+  return choice?.title === RESTORE_ANYWAY;
 }
 
 export function readAutoApprovePolicy(log: (line: string) => void = () => undefined): AutoApprovePolicy {

@@ -5,6 +5,8 @@ import type { Page } from 'playwright-core';
 export interface SeenDialog {
   readonly message: string;
   readonly detail: string;
+  /** The labels of its buttons, in order. */
+  readonly buttons: readonly string[];
   readonly answer: string;
 }
 
@@ -23,8 +25,9 @@ export function answerDialogs(page: Page, choose: (message: string, detail: stri
       if (await dialog.isVisible().catch(() => false)) {
         const message = (await dialog.locator('.dialog-message-text').innerText().catch(() => '')).trim();
         const detail = (await dialog.locator('.dialog-message-detail').innerText().catch(() => '')).trim();
+        const buttons = (await dialog.locator('.dialog-buttons .monaco-button').allInnerTexts().catch(() => [])).map((label) => label.trim());
         const answer = choose(message, detail);
-        seen.push({ message, detail, answer });
+        seen.push({ message, detail, buttons, answer });
         await dialog.getByRole('button', { name: answer, exact: true }).click();
         await dialog.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
       }

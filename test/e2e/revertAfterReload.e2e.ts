@@ -99,6 +99,8 @@ test('a file changed after the run is asked about; Skip keeps it and the other f
     assert.equal(dialogs.seen.length, 1, `asked ${JSON.stringify(dialogs.seen)}`);
     assert.match(dialogs.seen[0]!.message, /plan\.txt no longer holds what the run wrote/u);
     assert.match(dialogs.seen[0]!.detail, /changed after the run/u);
+    // Two choices, no Cancel beside Skip that would do the same.
+    assert.deepEqual([...dialogs.seen[0]!.buttons].sort(), ['Restore anyway', 'Skip']);
     assert.equal(read('plan.txt'), 'plan v2, with my own line\n', "the user's change is kept");
   }),
 );
