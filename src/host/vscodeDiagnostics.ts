@@ -11,8 +11,14 @@ import type { DiagnosticSeverity, DiagnosticsReport, DiagnosticsSource, FileDiag
 const QUIET_MS = 400;
 /** The longest wait for a file's diagnostics. */
 const BOUND_MS = 3000;
-/** Languages with no diagnostics to wait for. */
-const NO_DIAGNOSTICS = new Set(['plaintext', 'log']);
+/** Languages VS Code itself has no diagnostics for: nothing to wait for (an edited README cost every edit 3 s). */
+const NO_DIAGNOSTICS = new Set(['plaintext', 'log', 'ignore', 'properties', 'ini', 'csv', 'tsv', 'diff', 'git-commit', 'git-rebase']);
+
+/** Markdown has diagnostics only when its link validation is on (off by default). */
+function hasNoDiagnostics(languageId: string, uri: vscode.Uri): boolean {
+  if (NO_DIAGNOSTICS.has(languageId)) return true;
+  return languageId === 'markdown' && vscode.workspace.getConfiguration('markdown', uri).get<boolean>('validate.enabled') !== true;
+}
 
 export class VscodeDiagnostics implements DiagnosticsSource {
   constructor(private readonly log: (line: string) => void = () => undefined) {}
@@ -46,7 +52,7 @@ export class VscodeDiagnostics implements DiagnosticsSource {
       if (signal.aborted) return onAbort();
       void show(uri).then(
         (languageId) => {
-          if (languageId !== undefined && NO_DIAGNOSTICS.has(languageId)) finish(true);
+          if (languageId !== undefined && hasNoDiagnostics(languageId, uri)) finish(true);
         },
         () => finish(false),
       );

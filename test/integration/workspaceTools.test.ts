@@ -96,6 +96,14 @@ describe('workspace tools in the extension host', () => {
     await document.save();
   });
 
+  it('a Markdown file (no language service by default) is not waited on after its edit', async () => {
+    fs.writeFileSync(file('notes.md'), '# Notes\n\nold\n');
+    const started = Date.now();
+    const result = await decideThroughDiff(run('edit_file', { path: 'tools-it/notes.md', edits: [{ oldText: 'old', newText: 'new' }] }), 'tandem.approveEdit');
+    assert.match(result.text, /^Edited tools-it\/notes\.md: 1 replacement\.\n\nVS Code reports no errors or warnings in tools-it\/notes\.md\.$/u);
+    assert.ok(Date.now() - started < 10_000);
+  });
+
   it('Reject leaves the file untouched and the rejection is the result', async () => {
     fs.writeFileSync(file('reject.ts'), 'keep me\n');
     const result = await decideThroughDiff(run('write_file', { path: 'tools-it/reject.ts', content: 'overwritten\n' }), 'tandem.rejectEdit');
