@@ -72,7 +72,7 @@ export const TRUNCATED_NOTE =
   'Your reply was cut off at the token limit, so nothing in it was run. Reply again, shorter: one tool call with compact arguments, or a brief final reply.';
 
 export function insufficientNote(reason: string): string {
-  return `Note: ${reason} Consider a different query or tool before answering.`;
+  return `Note: ${reason} Consider a different call (other arguments, or another tool) before answering.`;
 }
 
 export interface Finding {

@@ -7,6 +7,8 @@ export interface EvaluatedResult {
   readonly toolName: string;
   readonly arguments: unknown;
   readonly result: ToolResult;
+  /** A tool that changes something (an edit, a command): its short "done" is a whole answer, not too little. */
+  readonly changes?: boolean | undefined;
 }
 
 export type Evaluation =
@@ -26,7 +28,7 @@ export type ResultEvaluator = (round: readonly EvaluatedResult[], context: Evalu
 
 /** The default: flags empty, failed or short results; leaves sufficiency to the model. */
 export const lengthEvaluator: ResultEvaluator = (round, context) => {
-  const weak = round.filter(({ result }) => result.isError || result.text.trim().length < context.minResultLength);
+  const weak = round.filter(({ result, changes }) => result.isError || (changes !== true && result.text.trim().length < context.minResultLength));
   if (round.length > 0 && weak.length === round.length) {
     // Say which way each fell short: a failure's own text already says why, a short result does not.
     const failed = weak.filter((entry) => entry.result.isError).map((entry) => entry.toolName);

@@ -333,7 +333,12 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
       messages[0] = systemMessage();
       emitter.notice('rules', 'info', nestedRulesNotice(joined));
     }
-    const round: EvaluatedResult[] = outcomes.map((outcome) => ({ toolName: outcome.call.name, arguments: outcome.args, result: outcome.result }));
+    const round: EvaluatedResult[] = outcomes.map((outcome) => ({
+      toolName: outcome.call.name,
+      arguments: outcome.args,
+      result: outcome.result,
+      changes: toolsByName.get(outcome.call.name)?.readOnly === false,
+    }));
     allResults.push(...round);
     addFindings(outcomes);
 

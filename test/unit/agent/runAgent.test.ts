@@ -166,7 +166,15 @@ describe('agent loop', () => {
     const model = await serve([fc({ toolCalls: [call('nowhere')] }), fc({ content: 'Nothing found.' }), answer('I could not find it.')]);
     await runScripted(settingsFor(model, { minResultLength: 40 }), { tools: [capitals()] });
     const toolMessage = model.requests[1]?.messages.find((message: any) => message.role === 'tool');
-    assert.match(toolMessage.content, /lookup returned little or nothing \(under 40 characters\)\. Consider a different query or tool/);
+    assert.match(toolMessage.content, /lookup returned little or nothing \(under 40 characters\)\. Consider a different call \(other arguments, or another tool\)/);
+  });
+
+  it('a short "done" from a tool that changes something is not called too little', async () => {
+    // A write tool's whole answer can be short ("Deleted a.txt."): no note that it returned nothing.
+    const model = await serve([fc({ toolCalls: [{ id: 'w1', name: 'mark', arguments: { key: 'a' } }] }), fc({ content: 'Done.' }), answer('Marked.')]);
+    await runScripted(settingsFor(model, { minResultLength: 40, autoApprove: 'all' }), { tools: [new TableTool('mark', { a: 'Marked a.' }, false)] });
+    const toolMessage = model.requests[1]?.messages.find((message: any) => message.role === 'tool');
+    assert.equal(toolMessage.content, 'Marked a.');
   });
 
   describe('nonToolReply', () => {
