@@ -7,6 +7,7 @@ import { button, setDisabled, setLabel, type ButtonElement } from './components'
 import { createUsagePanel } from './usageView';
 import { createContextMeter } from './contextMeterView';
 import type { RunEdits } from './steps';
+import { serverLabels } from './mcpServerLabels';
 
 export interface LayoutHooks {
   readonly post: (message: FromWebview) => void;
@@ -259,12 +260,13 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
         mcpStatus.title = 'Add servers in .vscode/mcp.json or the tandem.mcp.servers setting.';
         return;
       }
+      const labels = serverLabels(servers);
       mcpStatus.textContent =
         'MCP: ' +
         servers
-          .map((server) => `${server.name} ${stateLabel(server.state)}${server.toolCount !== undefined ? ` (${server.toolCount} tools)` : ''}`)
+          .map((server, index) => `${labels[index]} ${stateLabel(server.state)}${server.toolCount !== undefined ? ` (${server.toolCount} tools)` : ''}`)
           .join(', ');
-      mcpStatus.title = servers.map((server) => (server.error ? `${server.name}: ${server.error}` : '')).filter(Boolean).join('\n');
+      mcpStatus.title = servers.map((server, index) => (server.error ? `${labels[index]}: ${server.error}` : '')).filter(Boolean).join('\n');
       // A server that failed points to where its whole error, its log and Restart are.
       if (servers.some((server) => server.state === 'error')) {
         const manage = button({
@@ -276,9 +278,10 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
         mcpStatus.append(' ', manage);
       }
       // A remote server waiting for sign-in gets its Sign in button right here.
-      for (const server of servers.filter((each) => each.state === 'signInRequired')) {
+      for (const [index, server] of servers.entries()) {
+        if (server.state !== 'signInRequired') continue;
         const signIn = button({
-          label: `Sign in to ${server.name}`,
+          label: `Sign in to ${labels[index]}`,
           testId: 'mcp-sign-in',
           title: 'Opens the sign-in page in your browser',
           onClick: () => hooks.post({ type: 'mcpSignIn', name: server.name, source: server.source }),
