@@ -15,7 +15,9 @@ export function resultHeadline(step: ToolResultStep): string {
   if (step.state === 'failed') return `failed: ${firstLine(step.content)}`;
   if (step.state === 'rejected') return 'not approved';
   if (step.summary?.kind === 'search') {
-    return `${step.summary.total} result${step.summary.total === 1 ? '' : 's'}`;
+    // find_files counts files; search_text counts matching lines, not matches.
+    const unit = step.name === 'find_files' ? 'file' : 'matching line';
+    return `${step.summary.total} ${unit}${step.summary.total === 1 ? '' : 's'}`;
   }
   const preview = step.summary?.kind === 'text' ? step.summary.preview : step.content;
   return firstLine(preview) || '(empty result)';

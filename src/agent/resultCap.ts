@@ -1,10 +1,20 @@
 // Caps a tool result before it enters the model's context: a 5 MB file must
 // not become a 5 MB request. The head and the tail are kept (the start says
 // what it is, the end often holds the summary or the error), with a note in
-// the middle telling the model how to get the rest.
+// the middle saying how much is missing there. That cut is a safety net for
+// tools that do not page their own output (MCP, run_command): the workspace
+// tools fill at most TOOL_PAGE_CHARS, so their own "lines A-B" and "first K"
+// notes stay true.
 
 /** Characters of one tool result the model sees at most (about 8k tokens). */
 export const RESULT_CAP_CHARS = 32_000;
+
+/**
+ * Characters a tool that pages its own output (read_file, search_text,
+ * list_dir, find_files) returns at most, header and notes included. The
+ * margin under RESULT_CAP_CHARS leaves room for a note added later.
+ */
+export const TOOL_PAGE_CHARS = RESULT_CAP_CHARS - 1_000;
 
 /**
  * Characters of one tool result that travel in its event (to the panel, to
@@ -21,10 +31,29 @@ export function logPreview(text: string, limit = 2_000): string {
   return text.length <= limit ? text : `${text.slice(0, limit)} [… ${text.length - limit} more characters]`;
 }
 
+/**
+ * `text` cut to its head and its last quarter when longer than `limit`. The
+ * note names no tool: it also cuts MCP and command output, messages and
+ * findings, where no read_file call gets the missing part back.
+ */
 export function capResult(text: string, limit = RESULT_CAP_CHARS): string {
   if (text.length <= limit) return text;
   const tailLength = Math.floor(limit / 4);
   const headLength = limit - tailLength;
   const left = text.length - headLength - tailLength;
-  return `${text.slice(0, headLength)}\n\n[... ${left} characters left out; read a range (e.g. read_file with startLine/endLine) for more ...]\n\n${text.slice(text.length - tailLength)}`;
+  return `${text.slice(0, headLength)}\n\n[... ${left} characters left out here; only the start and the end of this text are shown ...]\n\n${text.slice(text.length - tailLength)}`;
+}
+
+/**
+ * How many of `items` fit in a page of `budget` characters, each on its own
+ * line after `fixedChars` characters of header and notes: a paged listing
+ * stops before the entry that would not fit, rather than being cut by capResult.
+ */
+export function itemsThatFit(items: readonly string[], fixedChars: number, budget = TOOL_PAGE_CHARS): number {
+  let used = fixedChars;
+  for (const [index, item] of items.entries()) {
+    used += 1 + item.length;
+    if (used > budget) return index;
+  }
+  return items.length;
 }

@@ -3,9 +3,10 @@
 
 import { readFile } from 'node:fs/promises';
 import ignore from 'ignore';
-import { ToolError } from '../common/errors';
 import { IgnoreRules } from './ignoreRules';
 import {
+  comparePaths,
+  folderCoveringGlobs,
   MAX_SEARCH_FILE_BYTES,
   queryRegExp,
   snippetAt,
@@ -25,12 +26,12 @@ export async function javascriptSearch(
   signal: AbortSignal,
 ): Promise<TextSearchOutcome> {
   const regexp = queryRegExp(query);
-  if (typeof regexp === 'string') throw new ToolError(regexp);
-  // ripgrep's --glob uses gitignore syntax; the same library reads it here.
-  const include = query.include.length > 0 ? ignore({ ignorecase: false }).add([...query.include]) : undefined;
-  const exclude = query.exclude.length > 0 ? ignore({ ignorecase: false }).add([...query.exclude]) : undefined;
+  // ripgrep's --glob uses gitignore syntax; the same library reads it here (and the same folder-covering globs).
+  const include = query.include.length > 0 ? ignore({ ignorecase: false }).add(folderCoveringGlobs(query.include)) : undefined;
+  const exclude = query.exclude.length > 0 ? ignore({ ignorecase: false }).add(folderCoveringGlobs(query.exclude)) : undefined;
 
   const hits: TextSearchHit[] = [];
+  const perFile = new Map<string, number>();
   let total = 0;
   let files = 0;
   for (const target of targets) {
@@ -43,8 +44,9 @@ export async function javascriptSearch(
         return undefined;
       },
     });
-    // Files are read concurrently but reported in walk order, so hits are stable.
-    const perFile: (TextSearchHit[] | undefined)[] = new Array(paths.length);
+    // Hits are kept in path order, as the ripgrep runner keeps them; files are read concurrently but reported in that order.
+    paths.sort(comparePaths);
+    const hitsOf: (TextSearchHit[] | undefined)[] = new Array(paths.length);
     const counts: number[] = new Array(paths.length).fill(0);
     let next = 0;
     const worker = async (): Promise<void> => {
@@ -53,10 +55,10 @@ export async function javascriptSearch(
         next += 1;
         if (index >= paths.length) return;
         const relative = paths[index]!;
-        const found = await searchFile(`${target.folder.real}/${relative}`, regexp, target.prefix + relative);
+        const found = await searchFile(`${target.folder.real}/${relative}`, regexp, target.prefix + relative, query.maxHits);
         if (found !== undefined) {
           counts[index] = found.count;
-          perFile[index] = found.hits;
+          hitsOf[index] = found.hits;
         }
         if (signal.aborted) return;
       }
@@ -68,18 +70,20 @@ export async function javascriptSearch(
       if (count === 0) continue;
       total += count;
       files += 1;
-      for (const hit of perFile[index] ?? []) {
+      perFile.set(target.prefix + paths[index]!, count);
+      for (const hit of hitsOf[index] ?? []) {
         if (hits.length < query.maxHits) hits.push(hit);
       }
     }
   }
-  return { hits, total, files, engine: 'javascript' };
+  return { hits, total, files, perFile, engine: 'javascript' };
 }
 
 async function searchFile(
   absolute: string,
   regexp: RegExp,
   display: string,
+  keep: number,
 ): Promise<{ count: number; hits: TextSearchHit[] } | undefined> {
   let bytes: Buffer;
   try {
@@ -102,8 +106,8 @@ async function searchFile(
     let lineEnd = text.indexOf('\n', match.index + Math.max(match[0].length, 1) - 1);
     if (lineEnd < 0) lineEnd = text.length;
     count += 1;
-    // Only the first hits of a file are kept; a caller keeps fewer still.
-    if (hits.length < 200) hits.push({ path: display, line, text: snippetAt(text.slice(lineStart, lineEnd).replace(/\r$/u, ''), match.index - lineStart) });
+    // Only the first hits of a file are kept; the caller keeps fewer still.
+    if (hits.length < keep) hits.push({ path: display, line, text: snippetAt(text.slice(lineStart, lineEnd).replace(/\r$/u, ''), match.index - lineStart) });
     // One hit per line, as ripgrep counts lines.
     line += countNewlines(text, match.index, lineEnd);
     scanned = lineEnd;

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { itemsThatFit } from '../agent/resultCap';
 import { IgnoreRules } from './ignoreRules';
 import type { Tool } from './tool';
 import { refuseIgnored } from './workspaceFiles';
@@ -14,7 +15,7 @@ export function createListDirTool(deps: WorkspaceToolDeps): Tool {
     name: 'list_dir',
     description:
       "List a folder of the workspace: folders end with '/', symbolic links with '@'. Entries ignored by .gitignore or .tandemignore are left out. " +
-      'Optionally recursive (to a depth), capped at a number of entries with a note when more exist.',
+      'Optionally recursive (to a depth), capped at a number of entries and at what fits in one result, with a note when more exist.',
     readOnly: true,
     input: z.object({
       path: z.string().default('.').describe("Folder relative to the workspace folder; '.' for the root."),
@@ -51,9 +52,17 @@ export function createListDirTool(deps: WorkspaceToolDeps): Tool {
         },
       });
       entries.sort();
-      const header = `${target.display}/ (${entries.length}${more ? '+' : ''} entries${args.recursive ? `, recursive to depth ${args.maxDepth}` : ''})`;
-      let text = entries.length === 0 ? `${header}\n(empty, or everything in it is ignored)` : `${header}\n${entries.join('\n')}`;
-      if (more) text += `\n[Truncated at ${args.limit} entries; list a sub-folder or raise limit to see more.]`;
+      const found = `${entries.length}${more ? '+' : ''} entries`;
+      const depth = args.recursive ? `, recursive to depth ${args.maxDepth}` : '';
+      const headerShowing = (shownCount: number) => `${target.display}/ (${found}, showing the first ${shownCount}${depth})`;
+      const overflow = (shownCount: number) =>
+        `\n[${entries.length - shownCount} more entries found do not fit in one result; list a sub-folder${args.recursive ? ', or a smaller maxDepth,' : ''} to see them.]`;
+      // Measured with the longest header and note: the numbers of the page actually shown have no more digits.
+      const shown = itemsThatFit(entries, headerShowing(entries.length).length + overflow(0).length);
+      const header = shown < entries.length ? headerShowing(shown) : `${target.display}/ (${found}${depth})`;
+      let text = entries.length === 0 ? `${header}\n(empty, or everything in it is ignored)` : `${header}\n${entries.slice(0, shown).join('\n')}`;
+      if (shown < entries.length) text += overflow(shown);
+      else if (more) text += `\n[Truncated at ${args.limit} entries; list a sub-folder or raise limit to see more.]`;
       return { text, summary: summaryPreview(header) };
     },
   });

@@ -1,18 +1,21 @@
 import { z } from 'zod';
+import { itemsThatFit, TOOL_PAGE_CHARS } from '../agent/resultCap';
 import type { Tool } from './tool';
+import { encodingName } from './textEncoding';
 import { readFileText, refuseIgnored } from './workspaceFiles';
 import { defineWorkspaceTool, requireScopedPath, summaryPreview, WorkspaceToolFault, type WorkspaceToolDeps } from './workspaceToolSupport';
 
-/** At most this many lines and characters come back from one call. */
+/** At most this many lines come back from one call, and at most TOOL_PAGE_CHARS characters (whole lines). */
 export const READ_MAX_LINES = 2000;
-export const READ_MAX_CHARS = 100_000;
+/** Room kept in the page for the two notes below, numbers of ten digits included. */
+const READ_NOTES_CHARS = 300;
 
 export function createReadFileTool(deps: WorkspaceToolDeps): Tool {
   return defineWorkspaceTool({
     name: 'read_file',
     description:
       'Read a text file of the workspace, whole or a range of lines (1-based, inclusive). Unsaved changes in an open editor are included. ' +
-      `Long output is cut at ${READ_MAX_LINES} lines or ${READ_MAX_CHARS} characters with a note saying how to read on. Binary files are refused.`,
+      `Long output is cut at ${READ_MAX_LINES} lines or about ${TOOL_PAGE_CHARS} characters (at a whole line) with a note saying how to read on. Binary files are refused.`,
     readOnly: true,
     input: z.object({
       path: z.string().describe('Path relative to the workspace folder (in a multi-root workspace, may start with the folder name).'),
@@ -32,23 +35,28 @@ export function createReadFileTool(deps: WorkspaceToolDeps): Tool {
       if (totalLines > 0 && first > totalLines) throw new WorkspaceToolFault(`${target.display} has ${totalLines} lines; startLine ${first} is past the end.`);
 
       let last = Math.min(requestedLast, first + READ_MAX_LINES - 1);
-      let body = lines.slice(first - 1, last).join('\n');
-      /** A line longer than the cap (minified code), shown cut: its length. */
+      const source =
+        (file.fromEditor ? ', from the editor with unsaved changes' : '') +
+        (file.encoding ? `, encoded as ${encodingName(file.encoding)}: the edit tools will not change it` : '');
+      const rangeTo = (end: number) => (totalLines === 0 ? 'empty file' : `lines ${first}-${end} of ${totalLines}`);
+      // The header is measured with requestedLast: the page's last line has no more digits.
+      const fixedChars = `${target.display} (${rangeTo(requestedLast)}${source})`.length + READ_NOTES_CHARS;
+      const wanted = lines.slice(first - 1, last);
+      const fitting = itemsThatFit(wanted, fixedChars);
+      let body = wanted.slice(0, fitting).join('\n');
+      /** A line longer than the page (minified code), shown cut: its length. */
       let cutLine: number | undefined;
-      if (body.length > READ_MAX_CHARS) {
-        body = body.slice(0, READ_MAX_CHARS);
-        const shownLines = body.split('\n');
-        // Keep whole lines only, unless a single line is itself longer than the cap.
-        if (shownLines.length > 1) shownLines.pop();
-        else cutLine = lines[first - 1]?.length;
-        body = shownLines.join('\n');
-        last = first + shownLines.length - 1;
+      if (fitting > 0) {
+        last = first + fitting - 1;
+      } else if (wanted.length > 0) {
+        cutLine = wanted[0]?.length;
+        body = cutAtCodePoint(wanted[0] ?? '', TOOL_PAGE_CHARS - fixedChars - 1);
+        last = first;
       }
-      const range = totalLines === 0 ? 'empty file' : `lines ${first}-${last} of ${totalLines}`;
-      const source = file.fromEditor ? ', from the editor with unsaved changes' : '';
+      const range = rangeTo(last);
       let text = `${target.display} (${range}${source})\n${body}`;
       if (cutLine !== undefined) {
-        text += `\n[Truncated: line ${first} is ${cutLine} characters long; only its first ${READ_MAX_CHARS} are shown, and no read_file call shows the rest.]`;
+        text += `\n[Truncated: line ${first} is ${cutLine} characters long; only its first ${body.length} are shown, and no read_file call shows the rest.]`;
       }
       if (last < requestedLast) {
         text += `\n[Truncated: lines ${last + 1}-${requestedLast} were left out. Call read_file with startLine=${last + 1} to read on.]`;
@@ -56,4 +64,10 @@ export function createReadFileTool(deps: WorkspaceToolDeps): Tool {
       return { text, summary: summaryPreview(`${target.display} (${range})`), touchedPaths: [target.absolute] };
     },
   });
+}
+
+/** The first `limit` characters of `text`, one fewer rather than half a surrogate pair. */
+function cutAtCodePoint(text: string, limit: number): string {
+  const code = text.charCodeAt(limit - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit);
 }

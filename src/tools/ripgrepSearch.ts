@@ -1,5 +1,6 @@
 // Runs ripgrep over workspace folders and reads its output as bytes: every
-// matching line is counted, only the first hits are decoded.
+// matching line is counted, and the first hits in path order are kept (ripgrep
+// prints files in whatever order its threads finish them) and only those decoded.
 
 import { spawn } from 'node:child_process';
 import { access, readFile } from 'node:fs/promises';
@@ -7,6 +8,8 @@ import * as path from 'node:path';
 import { CancelledError, ToolError } from '../common/errors';
 import { TANDEM_IGNORE_FILE } from './ignoreRules';
 import {
+  folderCoveringGlobs,
+  InvalidPatternError,
   MAX_SEARCH_FILE_BYTES,
   snippetAt,
   type FolderSearchTarget,
@@ -22,6 +25,15 @@ const COLON = 0x3a;
 const PREVIEW_END = / \[\.\.\. (?:\d+ more match(?:es)?|omitted end of long line)\]$/u;
 /** A match this far into a cut line is read from its file (its snippet needs what follows it). */
 const MATCH_TAIL_BYTES = 80;
+
+/** A match line kept so far, as ripgrep printed it. */
+interface KeptLine {
+  /** The path's bytes, './'-prefixed as ripgrep prints it. */
+  readonly path: Buffer;
+  readonly line: number;
+  /** What follows the path's NUL: `line:column:text`. */
+  readonly rest: Buffer;
+}
 
 /** A kept hit whose match lies past ripgrep's preview of its line. */
 interface HitBeyondPreview {
@@ -56,8 +68,8 @@ export function ripgrepArguments(query: TextSearchQuery): string[] {
   ];
   args.push(query.caseSensitive ? '--case-sensitive' : '--ignore-case');
   if (!query.isRegexp) args.push('--fixed-strings');
-  for (const glob of query.include) args.push(`--glob=${glob}`);
-  for (const glob of query.exclude) args.push(`--glob=!${glob}`);
+  for (const glob of folderCoveringGlobs(query.include)) args.push(`--glob=${glob}`);
+  for (const glob of folderCoveringGlobs(query.exclude)) args.push(`--glob=!${glob}`);
   return args;
 }
 
@@ -68,27 +80,29 @@ export async function ripgrepSearch(
   signal: AbortSignal,
 ): Promise<TextSearchOutcome> {
   const hits: TextSearchHit[] = [];
+  const perFile = new Map<string, number>();
   let total = 0;
   let files = 0;
-  // Folders run one after another: ripgrep already uses every core.
+  // Folders run one after another (ripgrep already uses every core), and their hits follow in folder order.
   for (const target of targets) {
     const args = ripgrepArguments(query);
     const tandemIgnore = path.join(target.folder.real, TANDEM_IGNORE_FILE);
     if (await exists(tandemIgnore)) args.push(`--ignore-file=${tandemIgnore}`);
     args.push('--regexp', query.pattern, '--', '.');
-    const counts = await runOne(rgPath, args, target, query.maxHits - hits.length, hits, signal);
+    const counts = await runOne(rgPath, args, target, query, hits, perFile, signal);
     total += counts.lines;
     files += counts.files;
   }
-  return { hits, total, files, engine: 'ripgrep' };
+  return { hits, total, files, perFile, engine: 'ripgrep' };
 }
 
 function runOne(
   rgPath: string,
   args: readonly string[],
   target: FolderSearchTarget,
-  keep: number,
+  query: TextSearchQuery,
   hits: TextSearchHit[],
+  perFile: Map<string, number>,
   signal: AbortSignal,
 ): Promise<{ lines: number; files: number }> {
   return new Promise((resolve, reject) => {
@@ -100,38 +114,39 @@ function runOne(
     let lines = 0;
     let files = 0;
     let previousPath: Buffer | undefined;
+    let previousLines = 0;
     let carry: Buffer | undefined;
     let stderr = '';
-    let left = keep;
-    const beyondPreview: HitBeyondPreview[] = [];
+    const keep = query.maxHits - hits.length;
+    // The smallest (path, line) pairs so far, in order: a line past the last of a full list is dropped before anything is decoded.
+    const kept: KeptLine[] = [];
 
+    const countFile = (): void => {
+      if (previousPath !== undefined) perFile.set(displayPath(target, previousPath), previousLines);
+    };
     const takeLine = (buffer: Buffer, start: number, end: number): void => {
       const nul = buffer.indexOf(NUL, start);
       if (nul < 0 || nul >= end) return; // Not a match line (ripgrep prints nothing else with these flags).
       lines += 1;
+      // ripgrep prints each file's lines together.
       if (previousPath === undefined || previousPath.compare(buffer, start, nul) !== 0) {
+        countFile();
         files += 1;
         previousPath = Buffer.from(buffer.subarray(start, nul));
+        previousLines = 0;
       }
-      if (left <= 0) return;
+      previousLines += 1;
+      if (keep <= 0) return;
+      const last = kept.length === keep ? kept[keep - 1]! : undefined;
+      const order = last === undefined ? 1 : last.path.compare(buffer, start, nul);
+      if (order < 0) return;
       const colon = buffer.indexOf(COLON, nul + 1);
-      const columnEnd = colon < 0 ? -1 : buffer.indexOf(COLON, colon + 1);
-      if (colon < 0 || columnEnd < 0 || columnEnd >= end) return;
-      left -= 1;
-      let file = buffer.toString('utf8', start, nul);
-      if (file.startsWith('./')) file = file.slice(2);
-      const line = Number(buffer.toString('latin1', nul + 1, colon));
-      // The column is the first match's byte offset in the line, 1-based.
-      const byteColumn = Math.max(0, Number(buffer.toString('latin1', colon + 1, columnEnd)) - 1);
-      const textStart = columnEnd + 1;
-      const printed = buffer.toString('utf8', textStart, end);
-      const preview = PREVIEW_END.exec(printed);
-      const shown = preview === null ? printed : printed.slice(0, preview.index);
-      if (preview !== null && byteColumn + MATCH_TAIL_BYTES > Buffer.byteLength(shown)) {
-        beyondPreview.push({ index: hits.length, file: path.join(target.folder.real, file), line, byteColumn });
-      }
-      const matchIndex = buffer.toString('utf8', textStart, Math.min(end, textStart + byteColumn)).length;
-      hits.push({ path: target.prefix + file, line, text: snippetAt(shown, matchIndex, preview !== null) });
+      if (colon < 0 || colon >= end) return;
+      const line = decimalAt(buffer, nul + 1, colon);
+      if (order === 0 && line >= last!.line) return;
+      const entry: KeptLine = { path: previousPath, line, rest: Buffer.from(buffer.subarray(nul + 1, end)) };
+      kept.splice(insertionIndex(kept, entry), 0, entry);
+      if (kept.length > keep) kept.pop();
     };
 
     child.stdout.on('data', (chunk: Buffer) => {
@@ -167,12 +182,66 @@ function runOne(
         return;
       }
       if (carry !== undefined) takeLine(carry, 0, carry.length);
+      countFile();
       // 0 = matches, 1 = none; 2 = an error, which with matches is only an unreadable file.
       if (code === 0 || code === 1 || (code === 2 && lines > 0)) {
+        const beyondPreview: HitBeyondPreview[] = [];
+        for (const entry of kept) decodeKept(entry, target, hits, beyondPreview);
         void snippetsBeyondPreview(beyondPreview, hits).then(() => resolve({ lines, files }));
+      } else if (/regex parse error/u.test(stderr)) {
+        // The reason is on the last line: "error: unclosed group".
+        const reason = /^error: (.+)$/mu.exec(stderr)?.[1] ?? stderr.trim();
+        reject(new InvalidPatternError(query.pattern, reason));
       } else reject(new ToolError(`ripgrep failed: ${stderr.trim() || `exit code ${String(code)}`}`));
     });
   });
+}
+
+/** Where a line goes in the kept list: after every line of a smaller path, or of its path with a smaller number. */
+function insertionIndex(kept: readonly KeptLine[], entry: KeptLine): number {
+  let low = 0;
+  let high = kept.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const other = kept[middle]!;
+    const order = other.path.compare(entry.path) || other.line - entry.line;
+    if (order < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** A decimal number from ASCII digits, without decoding them to a string. */
+function decimalAt(buffer: Buffer, start: number, end: number): number {
+  let value = 0;
+  for (let at = start; at < end; at += 1) value = value * 10 + (buffer[at]! - 0x30);
+  return value;
+}
+
+function displayPath(target: FolderSearchTarget, pathBytes: Buffer): string {
+  const file = pathBytes.toString('utf8');
+  return target.prefix + (file.startsWith('./') ? file.slice(2) : file);
+}
+
+/** Decodes a kept line into a hit; one whose match ripgrep's preview cut off is noted to be read from its file. */
+function decodeKept(entry: KeptLine, target: FolderSearchTarget, hits: TextSearchHit[], beyondPreview: HitBeyondPreview[]): void {
+  const { rest } = entry;
+  const colon = rest.indexOf(COLON);
+  const columnEnd = rest.indexOf(COLON, colon + 1);
+  if (columnEnd < 0) return;
+  const display = displayPath(target, entry.path);
+  // The column is the first match's byte offset in the line, 1-based.
+  const byteColumn = Math.max(0, Number(rest.toString('latin1', colon + 1, columnEnd)) - 1);
+  const textStart = columnEnd + 1;
+  const printed = rest.toString('utf8', textStart);
+  const preview = PREVIEW_END.exec(printed);
+  const shown = preview === null ? printed : printed.slice(0, preview.index);
+  if (preview !== null && byteColumn + MATCH_TAIL_BYTES > Buffer.byteLength(shown)) {
+    const file = display.slice(target.prefix.length);
+    beyondPreview.push({ index: hits.length, file: path.join(target.folder.real, file), line: entry.line, byteColumn });
+  }
+  const matchIndex = rest.toString('utf8', textStart, Math.min(rest.length, textStart + byteColumn)).length;
+  hits.push({ path: display, line: entry.line, text: snippetAt(shown, matchIndex, preview !== null) });
 }
 
 /** Reads the few hits whose match ripgrep's line preview cut off from their files, for a snippet around the match. */

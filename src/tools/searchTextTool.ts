@@ -1,24 +1,26 @@
 import { z } from 'zod';
-import { ToolError } from '../common/errors';
+import { itemsThatFit } from '../agent/resultCap';
 import { javascriptSearch } from './javascriptSearch';
 import { ripgrepSearch } from './ripgrepSearch';
-import type { FolderSearchTarget, TextSearchOutcome, TextSearchQuery } from './textSearchQuery';
+import { busiestPlaces, InvalidPatternError, type FolderSearchTarget, type TextSearchOutcome, type TextSearchQuery } from './textSearchQuery';
 import type { Tool, ToolResult } from './tool';
 import { defineWorkspaceTool, requireFolders, WorkspaceToolFault, type WorkspaceToolDeps } from './workspaceToolSupport';
 
 export const SEARCH_DEFAULT_RESULTS = 50;
+/** Places named in the breakdown of a capped search. */
+const BREAKDOWN_PLACES = 4;
 
 const globList = z
   .union([z.string(), z.array(z.string())])
   .optional()
-  .describe("gitignore-style glob(s), e.g. '*.ts' or 'src/**'; a comma-separated string is split.");
+  .describe("gitignore-style glob(s), e.g. '*.ts', 'src/**', or a folder such as 'lib' (everything in it); a comma-separated string is split.");
 
 export function createSearchTextTool(deps: WorkspaceToolDeps): Tool {
   return defineWorkspaceTool({
     name: 'search_text',
     description:
       'Search the text of the workspace files (ripgrep), literally or by regular expression. Honours .gitignore and .tandemignore; binary files are skipped. ' +
-      'Returns numbered path:line hits with the matching line, and the total number of matching lines.',
+      'Returns numbered path:line hits with the matching line (the first in path order), and the total number of matching lines.',
     readOnly: true,
     input: z.object({
       query: z.string().min(1).describe('The text (or regular expression) to find.'),
@@ -40,21 +42,27 @@ export function createSearchTextTool(deps: WorkspaceToolDeps): Tool {
         maxHits: args.maxResults,
       };
       const outcome = await runSearch(deps, targets, query, context.signal);
-      return searchResult(args.query, outcome);
+      if (outcome.total === 0 && query.include.length + query.exclude.length > 0) return filteredNoMatch(query);
+      return withBreakdown(searchResult(args.query, outcome), outcome);
     },
   });
 }
 
 async function runSearch(deps: WorkspaceToolDeps, targets: FolderSearchTarget[], query: TextSearchQuery, signal: AbortSignal): Promise<TextSearchOutcome> {
   const rgPath = deps.host.ripgrepPath();
-  if (rgPath === undefined) return javascriptSearch(targets, query, signal);
   try {
-    return await ripgrepSearch(rgPath, targets, query, signal);
+    if (rgPath === undefined) return await javascriptSearch(targets, query, signal);
+    try {
+      return await ripgrepSearch(rgPath, targets, query, signal);
+    } catch (error) {
+      // A missing or broken rg falls back to the JavaScript search.
+      if (error instanceof InvalidPatternError || signal.aborted) throw error;
+      return await javascriptSearch(targets, query, signal);
+    }
   } catch (error) {
-    // A bad pattern is the model's to fix; a missing or broken rg falls back to the JavaScript search.
-    if (error instanceof ToolError && /regex|parse error/iu.test(error.message)) throw new WorkspaceToolFault(error.message);
-    if (signal.aborted) throw error;
-    return javascriptSearch(targets, query, signal);
+    // A bad pattern is the model's to fix.
+    if (error instanceof InvalidPatternError) throw new WorkspaceToolFault(error.message);
+    throw error;
   }
 }
 
@@ -64,16 +72,52 @@ function splitGlobs(value: string | string[] | undefined): string[] {
   return list.map((glob) => glob.trim()).filter((glob) => glob !== '');
 }
 
+/** No match with filters: says which, so the model can drop them rather than conclude the text is absent. */
+function filteredNoMatch(query: TextSearchQuery): ToolResult {
+  const filters = [
+    ...(query.include.length > 0 ? [`include ${query.include.map((glob) => JSON.stringify(glob)).join(', ')}`] : []),
+    ...(query.exclude.length > 0 ? [`exclude ${query.exclude.map((glob) => JSON.stringify(glob)).join(', ')}`] : []),
+  ];
+  return {
+    text: `No matches for ${JSON.stringify(query.pattern)} in the files left by ${filters.join(' and ')}. Search again without these filters to look in every file.`,
+    summary: { kind: 'search', total: 0, top: [] },
+  };
+}
+
+/** A capped listing ends with where the matches are, so the model can narrow with include or exclude. */
+function withBreakdown(result: ToolResult, outcome: TextSearchOutcome): ToolResult {
+  if (outcome.hits.length >= outcome.total) return result;
+  const { places, more } = busiestPlaces(outcome.perFile, BREAKDOWN_PLACES);
+  if (places.length < 2) return result;
+  const listed = places.map(({ place, lines }) => `${place} ${lines.toLocaleString('en-US')}`).join(', ');
+  const rest = more > 0 ? `, and ${more} more place${more === 1 ? '' : 's'}` : '';
+  return { ...result, text: `${result.text}\nMost matching lines: ${listed}${rest}. Narrow the search with include or exclude.` };
+}
+
 export function searchResult(query: string, outcome: TextSearchOutcome): ToolResult {
   const { hits, total, files } = outcome;
   if (total === 0) {
     return { text: `No matches for ${JSON.stringify(query)}.`, summary: { kind: 'search', total: 0, top: [] } };
   }
-  const shown = hits.length < total ? ` (showing the first ${hits.length})` : '';
-  const lines = [`${total} matching lines in ${files} files for ${JSON.stringify(query)}${shown}:`];
-  hits.forEach((hit, index) => lines.push(`${index + 1}. ${hit.path}:${hit.line}: ${hit.text}`));
+  const entries = hits.map((hit, index) => `${index + 1}. ${hit.path}:${hit.line}: ${hit.text}`);
+  const headline = (shownCount: number | undefined) =>
+    `${total} matching lines in ${files} files for ${quotedForHeadline(query)}${shownCount === undefined ? '' : ` (showing the first ${shownCount})`}:`;
+  const overflow = (shownCount: number) =>
+    `\n[The other ${hits.length - shownCount} of the ${hits.length} hits found do not fit in one result; narrow the query, or limit it with include (e.g. 'src/**') or exclude, to see them.]`;
+  // Measured with the longest headline and note: the numbers of the page actually shown have no more digits.
+  const shown = itemsThatFit(entries, headline(hits.length).length + overflow(0).length);
+  let text = [headline(shown < total ? shown : undefined), ...entries.slice(0, shown)].join('\n');
+  if (shown < hits.length) text += overflow(shown);
   return {
-    text: lines.join('\n'),
+    text,
     summary: { kind: 'search', total, top: hits.slice(0, 3).map((hit) => ({ title: `${hit.path}:${hit.line}`, snippet: hit.text })) },
   };
 }
+
+/** The query as the headline quotes it: a very long one is cut, so it cannot crowd out the hits. */
+function quotedForHeadline(query: string): string {
+  const quoted = JSON.stringify(query);
+  return quoted.length <= QUOTED_QUERY_CHARS ? quoted : `${quoted.slice(0, QUOTED_QUERY_CHARS)}…"`;
+}
+
+const QUOTED_QUERY_CHARS = 500;

@@ -1,6 +1,7 @@
 // What a text search asks and what it finds, shared by the ripgrep runner and
 // the JavaScript fallback so both answer the same question the same way.
 
+import { ToolError } from '../common/errors';
 import type { ScopedFolder } from './pathScope';
 
 export interface TextSearchQuery {
@@ -11,7 +12,7 @@ export interface TextSearchQuery {
   readonly include: readonly string[];
   /** gitignore-style globs; a matching file or folder is skipped. */
   readonly exclude: readonly string[];
-  /** How many hits to keep; all are still counted. */
+  /** How many hits to keep (the first in path order, then line order); all are still counted. */
   readonly maxHits: number;
 }
 
@@ -28,6 +29,8 @@ export interface TextSearchOutcome {
   readonly total: number;
   /** Files with at least one matching line. */
   readonly files: number;
+  /** Matching lines per file (display path), for where the matches of a capped search are. */
+  readonly perFile: ReadonlyMap<string, number>;
   readonly engine: 'ripgrep' | 'javascript';
 }
 
@@ -68,12 +71,107 @@ export function snippetAt(line: string, matchIndex: number, cutAfter = false): s
   return `…${window.trimEnd()}${more ? '…' : ''}`;
 }
 
-/** A JavaScript RegExp for the query, or an error message when the pattern is invalid. */
-export function queryRegExp(query: TextSearchQuery): RegExp | string {
+/** The pattern is not a valid regular expression: the model's to fix, not a reason to try the other engine. */
+export class InvalidPatternError extends ToolError {
+  constructor(pattern: string, detail: string) {
+    super(
+      `Invalid regular expression ${JSON.stringify(pattern)}: ${detail.replace(/\.$/u, '')}. ` +
+        'Escape the special characters (\\( \\) \\[ \\{ \\. \\* \\+ \\? \\| \\\\) to match them as text, or pass isRegexp:false to search for the query literally.',
+    );
+  }
+}
+
+/** A JavaScript RegExp for the query; an InvalidPatternError when the pattern is invalid. */
+export function queryRegExp(query: TextSearchQuery): RegExp {
   const source = query.isRegexp ? query.pattern : query.pattern.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
   try {
     return new RegExp(source, query.caseSensitive ? 'gm' : 'gim');
   } catch (error) {
-    return `Invalid regular expression ${JSON.stringify(query.pattern)}: ${error instanceof Error ? error.message : String(error)}`;
+    // "Invalid regular expression: /(x/gim: Unterminated group": the reason is after the last colon.
+    const message = error instanceof Error ? error.message : String(error);
+    throw new InvalidPatternError(query.pattern, message.slice(message.lastIndexOf(': ') + 2));
   }
+}
+
+/**
+ * The globs as ripgrep must be given them to read them as gitignore does: a
+ * glob that matches a folder covers everything in it ('lib', 'lib/', 'src/*'),
+ * so each also stands for `<glob>/**`, anchored as the glob is (a glob with no
+ * inner '/' matches at any depth).
+ */
+export function folderCoveringGlobs(globs: readonly string[]): string[] {
+  const covering: string[] = [];
+  for (const glob of globs) {
+    covering.push(glob);
+    const folder = glob.replace(/\/+$/u, '');
+    if (glob.startsWith('!') || folder === '' || folder.endsWith('**')) continue;
+    covering.push(folder.includes('/') ? `${folder}/**` : `**/${folder}/**`);
+  }
+  return covering;
+}
+
+/**
+ * Path order for kept hits: the order of the paths' UTF-8 bytes, which is
+ * how the ripgrep runner compares them. UTF-16 code units sort the same except
+ * that surrogates (characters past U+FFFF) must come after U+E000–U+FFFF.
+ */
+export function comparePaths(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let index = 0; index < length; index += 1) {
+    const left = a.charCodeAt(index);
+    const right = b.charCodeAt(index);
+    if (left !== right) return codePointRank(left) - codePointRank(right);
+  }
+  return a.length - b.length;
+}
+
+function codePointRank(unit: number): number {
+  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
+  return unit >= 0xe000 ? unit - 0x800 : unit;
+}
+
+/** A folder (ending in '/') or file and how many matching lines it holds. */
+export interface MatchPlace {
+  readonly place: string;
+  readonly lines: number;
+}
+
+/**
+ * Where most matches are, the busiest first: the top-level folders, and a
+ * folder opened up while it holds more than half of all matching lines and
+ * one part of it more than half of those ('vendor/' becomes 'vendor/openai/'
+ * and 'vendor/other/'). At most `count` places, and how many more there are.
+ */
+export function busiestPlaces(perFile: ReadonlyMap<string, number>, count: number): { places: MatchPlace[]; more: number } {
+  if (perFile.size === 0) return { places: [], more: 0 };
+  let total = 0;
+  for (const lines of perFile.values()) total += lines;
+  let groups = groupByFolder([...perFile], 1);
+  for (let opened = 0; opened < 8; opened += 1) {
+    const busiest = groups.reduce((best, group) => (group.lines > best.lines ? group : best), groups[0]!);
+    if (!busiest.place.endsWith('/') || busiest.lines * 2 <= total) break;
+    const parts = groupByFolder(busiest.files, busiest.place.split('/').length);
+    if (!parts.some((part) => part.lines * 2 > busiest.lines)) break;
+    groups = [...groups.filter((group) => group !== busiest), ...parts];
+  }
+  groups.sort((a, b) => b.lines - a.lines || comparePaths(a.place, b.place));
+  return { places: groups.slice(0, count).map(({ place, lines }) => ({ place, lines })), more: Math.max(0, groups.length - count) };
+}
+
+interface PlaceGroup extends MatchPlace {
+  readonly files: [string, number][];
+}
+
+/** Files grouped by their first `depth` path segments (a file with no deeper folder stands for itself). */
+function groupByFolder(files: readonly [string, number][], depth: number): PlaceGroup[] {
+  const groups = new Map<string, { lines: number; files: [string, number][] }>();
+  for (const [file, lines] of files) {
+    const segments = file.split('/');
+    const place = segments.length > depth ? `${segments.slice(0, depth).join('/')}/` : file;
+    const group = groups.get(place) ?? { lines: 0, files: [] };
+    group.lines += lines;
+    group.files.push([file, lines]);
+    groups.set(place, group);
+  }
+  return [...groups].map(([place, group]) => ({ place, ...group }));
 }

@@ -45,7 +45,8 @@ describe('loop conditions', () => {
     assert.ok(toolMessage.content.length < RESULT_CAP_CHARS + 200, `tool message of ${toolMessage.content.length} characters`);
     assert.match(toolMessage.content, /^HEAD-MARK/);
     assert.match(toolMessage.content, /TAIL-MARK$/);
-    assert.match(toolMessage.content, /\d+ characters left out; read a range/);
+    assert.match(toolMessage.content, /\d+ characters left out here; only the start and the end of this text are shown/);
+    assert.doesNotMatch(toolMessage.content, /read_file/, 'a lookup result is not a file');
     const answerRequest = JSON.stringify(model.requests[2]?.messages);
     assert.ok(answerRequest.length < RESULT_CAP_CHARS * 2, 'the answer model gets the capped text too');
     assert.match(answerRequest, /TAIL-MARK/);

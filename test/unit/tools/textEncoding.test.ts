@@ -25,6 +25,7 @@ it('read_file shows a Windows-1252 file\'s characters, not replacement character
     writeFileSync(path.join(kit.root, 'legacy.txt'), Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x20, 0x63, 0x72, 0xe8, 0x6d, 0x65, 0x0a]));
     const read = await kit.run('read_file', { path: 'legacy.txt' });
     assert.match(read.text, /Caf\u00e9 cr\u00e8me/u);
+    assert.match(read.text, /^legacy\.txt \(lines 1-1 of 1, encoded as Windows-1252 \(it is not valid UTF-8\): the edit tools will not change it\)\n/u);
     assert.doesNotMatch(read.text, /\ufffd/u);
   } finally {
     kit.dispose();

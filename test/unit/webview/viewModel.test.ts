@@ -261,7 +261,9 @@ describe('view model details', () => {
     assert.deepEqual(calls.map((call) => call.state), ['cached', 'failed']);
     assert.equal(prettyArguments(calls[0]!.argsText), '{\n  "query": "x"\n}');
     const results = view.steps.filter((step): step is ToolResultStep => step.kind === 'tool-result');
-    assert.equal(resultHeadline(results[0]!), '12 results');
+    assert.equal(resultHeadline(results[0]!), '12 matching lines');
+    assert.equal(resultHeadline({ ...results[0]!, summary: { kind: 'search', total: 1, top: [] } }), '1 matching line');
+    assert.equal(resultHeadline({ ...results[0]!, name: 'find_files', summary: { kind: 'search', total: 3, top: [] } }), '3 files');
     assert.equal(results[0]!.subject, '"x"', 'parallel searches\' results tell their queries apart');
     assert.equal(results[1]!.subject, undefined, 'a call with no arguments has no subject');
     assert.equal(resultHeadline(results[1]!), 'failed: Error: no such file');
