@@ -3,14 +3,11 @@
 // and a bad regular expression says how to fix it.
 
 import * as assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { findOnPath } from '../../../src/tools/nodeWorkspaceHost';
+import { describe, it } from 'node:test';
 import type { ToolResult } from '../../../src/tools/tool';
-import { makeKit, makeTempDir, type Kit } from './workspaceTestKit';
-
-const rgPath = findOnPath('rg');
+import { withBothEngines } from './workspaceTestKit';
 
 function put(root: string, name: string, content: string): void {
   mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
@@ -22,22 +19,8 @@ function pathsOf(result: ToolResult): string[] {
 }
 
 describe('search_text filters and patterns, with both engines', () => {
-  let root: string;
-  const engines: [string, Kit][] = [];
-
-  before(() => {
-    root = makeTempDir('tandem-search-filters-');
+  const { engines } = withBothEngines('tandem-search-filters-', (root) => {
     for (const name of ['lib/a.js', 'lib/sub/b.js', 'vendor/lib/c.js', 'src/d.js', 'lib.txt', 'lib-x/e.js']) put(root, name, 'escapeHtml(x)\n');
-    engines.push(['javascript', makeKit({ folders: [root] })]);
-    if (rgPath !== undefined) engines.push(['ripgrep', makeKit({ folders: [root], ripgrep: rgPath })]);
-  });
-  after(() => {
-    for (const [, kit] of engines) kit.dispose();
-    rmSync(root, { recursive: true, force: true });
-  });
-
-  it('has ripgrep on this machine', () => {
-    assert.ok(rgPath, 'rg not found on PATH; the ripgrep half of this suite would not run');
   });
 
   it('a glob that names a folder covers everything in it, as in .gitignore', async () => {

@@ -5,10 +5,10 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { findOnPath } from '../../../src/tools/nodeWorkspaceHost';
 import type { ToolResult } from '../../../src/tools/tool';
-import { makeKit, makeTempDir, type Kit } from './workspaceTestKit';
+import { makeKit, makeTempDir, withBothEngines } from './workspaceTestKit';
 
 const rgPath = findOnPath('rg');
 const NEEDLE = 'orderNeedle';
@@ -53,26 +53,11 @@ function listing(result: ToolResult): Hit[] {
 }
 
 describe('search_text keeps the first hits in path order', { timeout: 120_000 }, () => {
-  let root: string;
-  let expected: Hit[];
-  const engines: [string, Kit][] = [];
-
-  before(() => {
-    root = makeTempDir('tandem-search-order-');
-    expected = buildTree(root);
-    engines.push(['javascript', makeKit({ folders: [root] })]);
-    if (rgPath !== undefined) engines.push(['ripgrep', makeKit({ folders: [root], ripgrep: rgPath })]);
-  });
-  after(() => {
-    for (const [, kit] of engines) kit.dispose();
-    rmSync(root, { recursive: true, force: true });
-  });
-
-  it('has ripgrep on this machine', () => {
-    assert.ok(rgPath, 'rg not found on PATH; the ripgrep half of this suite would not run');
-  });
+  const tree = withBothEngines('tandem-search-order-', buildTree);
+  const { engines } = tree;
 
   it('lists the same first hits on every call, with both engines, and counts them all', async () => {
+    const expected = tree.built();
     const first = expected.slice(0, CAP);
     for (const [engine, kit] of engines) {
       for (let call = 0; call < 4; call += 1) {

@@ -1,11 +1,13 @@
 // A temp workspace with the real tools over the plain-Node host, and an
 // approval gate that answers as scripted and remembers what it was asked.
 
+import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { EditJournal } from '../../../src/tools/editJournal';
-import { NodeWorkspaceHost, type NodeWorkspaceHostOptions } from '../../../src/tools/nodeWorkspaceHost';
+import { after, before, it } from 'node:test';
+import { findOnPath, NodeWorkspaceHost, type NodeWorkspaceHostOptions } from '../../../src/tools/nodeWorkspaceHost';
 import type { ApprovalGate, ApprovalRequest, Tool, ToolContext, ToolResult } from '../../../src/tools/tool';
 import { createWorkspaceTools } from '../../../src/tools/workspaceTools';
 
@@ -52,4 +54,30 @@ export function makeKit(options: Partial<NodeWorkspaceHostOptions> & { folders?:
     },
     dispose: () => rmSync(root, { recursive: true, force: true }),
   };
+}
+
+/**
+ * Inside a describe: a temporary tree that `build` fills, searched by both
+ * engines (the JavaScript one, and ripgrep when it is on PATH, which a test
+ * of this machine asserts); closed and removed after the describe.
+ */
+export function withBothEngines<T>(prefix: string, build: (root: string) => T): { readonly engines: [string, Kit][]; built(): T } {
+  const rgPath = findOnPath('rg');
+  const engines: [string, Kit][] = [];
+  let root = '';
+  let result: T | undefined;
+  before(() => {
+    root = makeTempDir(prefix);
+    result = build(root);
+    engines.push(['javascript', makeKit({ folders: [root] })]);
+    if (rgPath !== undefined) engines.push(['ripgrep', makeKit({ folders: [root], ripgrep: rgPath })]);
+  });
+  after(() => {
+    for (const [, kit] of engines) kit.dispose();
+    rmSync(root, { recursive: true, force: true });
+  });
+  it('has ripgrep on this machine', () => {
+    assert.ok(rgPath, 'rg not found on PATH; the ripgrep half of this suite would not run');
+  });
+  return { engines, built: () => result as T };
 }
