@@ -57,3 +57,21 @@ export function itemsThatFit(items: readonly string[], fixedChars: number, budge
   }
   return items.length;
 }
+
+/**
+ * A listing that fits one page: the header, then as many entries as fit, then
+ * the overflow note when some were left out (and how many are shown). `header` gets how many are shown
+ * when that is fewer than `total`; both are measured at their longest first
+ * (the numbers of the page actually shown have no more digits).
+ */
+export function fittedListing(
+  entries: readonly string[],
+  total: number,
+  header: (shownCount: number | undefined) => string,
+  overflow: (shownCount: number) => string,
+): { readonly text: string; readonly shown: number } {
+  const shown = itemsThatFit(entries, header(entries.length).length + overflow(0).length);
+  let text = [header(shown < total ? shown : undefined), ...entries.slice(0, shown)].join('\n');
+  if (shown < entries.length) text += overflow(shown);
+  return { text, shown };
+}

@@ -1,8 +1,8 @@
 import { Minimatch } from 'minimatch';
 import { z } from 'zod';
-import { itemsThatFit } from '../agent/resultCap';
+import { fittedListing } from '../agent/resultCap';
 import { IgnoreRules } from './ignoreRules';
-import { displayPath, type ScopedFolder } from './pathScope';
+import { displayPath } from './pathScope';
 import type { Tool, ToolResult } from './tool';
 import { defineWorkspaceTool, requireFolders, type WorkspaceToolDeps } from './workspaceToolSupport';
 import { walkFolder } from './workspaceWalker';
@@ -26,6 +26,10 @@ export function createFindFilesTool(deps: WorkspaceToolDeps): Tool {
       const matcher = new Minimatch(glob, { dot: true, matchBase: !glob.includes('/'), nocase: false });
       const found: string[] = [];
       let total = 0;
+      // Models often pass a bare name ('renderer' for lib/renderer.mjs): names containing it are gathered in the same walk, for when nothing matches.
+      const part = isBareName(glob) ? glob.toLowerCase() : undefined;
+      const containing: string[] = [];
+      let containingTotal = 0;
       for (const folder of folders) {
         // In a multi-root workspace a glob may also start with the folder's name.
         const prefixed = folders.length > 1 && glob.startsWith(`${folder.name}/`) ? new Minimatch(glob.slice(folder.name.length + 1), { dot: true }) : undefined;
@@ -33,6 +37,10 @@ export function createFindFilesTool(deps: WorkspaceToolDeps): Tool {
           signal: context.signal,
           onEntry: (entry) => {
             if (entry.kind !== 'file') return undefined;
+            if (part !== undefined && entry.relative.slice(entry.relative.lastIndexOf('/') + 1).toLowerCase().includes(part)) {
+              containingTotal += 1;
+              if (containing.length < Math.min(args.limit, CONTAINING_NAMES_SHOWN)) containing.push(displayPath(folder, entry.relative, folders.length));
+            }
             if (!matcher.match(entry.relative) && prefixed?.match(entry.relative) !== true) return undefined;
             total += 1;
             if (found.length < args.limit) found.push(displayPath(folder, entry.relative, folders.length));
@@ -40,15 +48,14 @@ export function createFindFilesTool(deps: WorkspaceToolDeps): Tool {
           },
         });
       }
-      if (total === 0) return noFileMatches(folders, args.pattern, glob, args.limit, context.signal);
+      if (total === 0) return noFileMatches(args.pattern, glob, containing, containingTotal);
       const quoted = JSON.stringify(args.pattern);
-      const headerShowing = (shownCount: number) => `${total} files match ${quoted} (showing the first ${shownCount}):`;
-      const overflow = (shownCount: number) => `\n[${found.length - shownCount} more paths found do not fit in one result; narrow the pattern (e.g. start it with a folder) to see them.]`;
-      // Measured with the longest header and note: the numbers of the page actually shown have no more digits.
-      const shown = itemsThatFit(found, headerShowing(found.length).length + overflow(0).length);
-      const header = shown < total ? headerShowing(shown) : `${total} files match ${quoted}:`;
-      let text = [header, ...found.slice(0, shown)].join('\n');
-      if (shown < found.length) text += overflow(shown);
+      const { text } = fittedListing(
+        found,
+        total,
+        (shownCount) => `${total} files match ${quoted}${shownCount === undefined ? '' : ` (showing the first ${shownCount})`}:`,
+        (shownCount) => `\n[${found.length - shownCount} more paths found do not fit in one result; narrow the pattern (e.g. start it with a folder) to see them.]`,
+      );
       return {
         text,
         summary: { kind: 'search', total, top: found.slice(0, 3).map((title) => ({ title })) },
@@ -60,33 +67,17 @@ export function createFindFilesTool(deps: WorkspaceToolDeps): Tool {
 /** Files listed whose names contain a bare pattern that matched nothing: suggestions, so fewer than a full page. */
 const CONTAINING_NAMES_SHOWN = 50;
 
-/**
- * Nothing matched. Models often pass a bare name ('renderer' for
- * lib/renderer.mjs): such a pattern is looked for inside file names, ignoring
- * case; else the answer says how to write the glob.
- */
-async function noFileMatches(folders: readonly ScopedFolder[], pattern: string, glob: string, limit: number, signal: AbortSignal): Promise<ToolResult> {
-  const bare = !/[/*?[\]{}]/u.test(glob);
-  if (bare) {
-    const part = glob.toLowerCase();
-    const found: string[] = [];
-    let total = 0;
-    for (const folder of folders) {
-      await walkFolder(folder, new IgnoreRules(folder.real), {
-        signal,
-        onEntry: (entry) => {
-          if (entry.kind !== 'file' || !entry.relative.slice(entry.relative.lastIndexOf('/') + 1).toLowerCase().includes(part)) return undefined;
-          total += 1;
-          if (found.length < Math.min(limit, CONTAINING_NAMES_SHOWN)) found.push(displayPath(folder, entry.relative, folders.length));
-          return undefined;
-        },
-      });
-    }
-    if (total > 0) {
-      const shown = total > found.length ? ` (showing the first ${found.length})` : '';
-      const header = `No file is named ${JSON.stringify(pattern)} exactly; ${total === 1 ? '1 file name contains' : `${total} file names contain`} it${shown}:`;
-      return { text: [header, ...found].join('\n'), summary: { kind: 'search', total, top: found.slice(0, 3).map((title) => ({ title })) } };
-    }
+function isBareName(glob: string): boolean {
+  return !/[/*?[\]{}]/u.test(glob);
+}
+
+/** Nothing matched: the names containing a bare pattern, else how to write the glob. */
+function noFileMatches(pattern: string, glob: string, containing: readonly string[], containingTotal: number): ToolResult {
+  const bare = isBareName(glob);
+  if (containingTotal > 0) {
+    const shown = containingTotal > containing.length ? ` (showing the first ${containing.length})` : '';
+    const header = `No file is named ${JSON.stringify(pattern)} exactly; ${containingTotal === 1 ? '1 file name contains' : `${containingTotal} file names contain`} it${shown}:`;
+    return { text: [header, ...containing].join('\n'), summary: { kind: 'search', total: containingTotal, top: containing.slice(0, 3).map((title) => ({ title })) } };
   }
   const example = bare ? glob : 'name';
   const either = bare ? 'No file name contains it either. ' : '';

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { itemsThatFit } from '../agent/resultCap';
+import { fittedListing } from '../agent/resultCap';
 import { IgnoreRules } from './ignoreRules';
 import type { Tool } from './tool';
 import { refuseIgnored } from './workspaceFiles';
@@ -54,16 +54,14 @@ export function createListDirTool(deps: WorkspaceToolDeps): Tool {
       entries.sort();
       const found = `${entries.length}${more ? '+' : ''} entries`;
       const depth = args.recursive ? `, recursive to depth ${args.maxDepth}` : '';
-      const headerShowing = (shownCount: number) => `${target.display}/ (${found}, showing the first ${shownCount}${depth})`;
+      const header = (shownCount: number | undefined) => `${target.display}/ (${found}${shownCount === undefined ? '' : `, showing the first ${shownCount}`}${depth})`;
       const overflow = (shownCount: number) =>
         `\n[${entries.length - shownCount} more entries found do not fit in one result; list a sub-folder${args.recursive ? ', or a smaller maxDepth,' : ''} to see them.]`;
-      // Measured with the longest header and note: the numbers of the page actually shown have no more digits.
-      const shown = itemsThatFit(entries, headerShowing(entries.length).length + overflow(0).length);
-      const header = shown < entries.length ? headerShowing(shown) : `${target.display}/ (${found}${depth})`;
-      let text = entries.length === 0 ? `${header}\n(empty, or everything in it is ignored)` : `${header}\n${entries.slice(0, shown).join('\n')}`;
-      if (shown < entries.length) text += overflow(shown);
-      else if (more) text += `\n[Truncated at ${args.limit} entries; list a sub-folder or raise limit to see more.]`;
-      return { text, summary: summaryPreview(header) };
+      const page = entries.length === 0 ? { text: `${header(undefined)}\n(empty, or everything in it is ignored)`, shown: 0 } : fittedListing(entries, entries.length, header, overflow);
+      let text = page.text;
+      // The page held every entry collected, but the walk stopped at the limit.
+      if (more && page.shown === entries.length) text += `\n[Truncated at ${args.limit} entries; list a sub-folder or raise limit to see more.]`;
+      return { text, summary: summaryPreview(header(page.shown < entries.length ? page.shown : undefined)) };
     },
   });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { itemsThatFit } from '../agent/resultCap';
+import { fittedListing } from '../agent/resultCap';
 import { javascriptSearch } from './javascriptSearch';
 import { ripgrepSearch } from './ripgrepSearch';
 import { busiestPlaces, InvalidPatternError, type FolderSearchTarget, type TextSearchOutcome, type TextSearchQuery } from './textSearchQuery';
@@ -104,12 +104,8 @@ export function searchResult(query: string, outcome: TextSearchOutcome): ToolRes
     `${total} matching lines in ${files} files for ${quotedForHeadline(query)}${shownCount === undefined ? '' : ` (showing the first ${shownCount})`}:`;
   const overflow = (shownCount: number) =>
     `\n[The other ${hits.length - shownCount} of the ${hits.length} hits found do not fit in one result; narrow the query, or limit it with include (e.g. 'src/**') or exclude, to see them.]`;
-  // Measured with the longest headline and note: the numbers of the page actually shown have no more digits.
-  const shown = itemsThatFit(entries, headline(hits.length).length + overflow(0).length);
-  let text = [headline(shown < total ? shown : undefined), ...entries.slice(0, shown)].join('\n');
-  if (shown < hits.length) text += overflow(shown);
   return {
-    text,
+    text: fittedListing(entries, total, headline, overflow).text,
     summary: { kind: 'search', total, top: hits.slice(0, 3).map((hit) => ({ title: `${hit.path}:${hit.line}`, snippet: hit.text })) },
   };
 }
