@@ -133,7 +133,8 @@ async function runOne(call: PlannedCall, context: ExecutionContext): Promise<Cal
     // A tool that finished is reported even if the run was stopped meanwhile:
     // a completed write must never go unmentioned.
     context.log?.(`tool ${tool.name} output${result.isError ? ' (error)' : ''}: ${logPreview(result.text)}`);
-    if (cacheable && !result.isError && result.text.length <= CACHEABLE_RESULT_CHARS) context.cache.set(tool.name, args, result);
+    // A declined read is asked again next time, not answered from the cache.
+    if (cacheable && !result.isError && !result.rejected && result.text.length <= CACHEABLE_RESULT_CHARS) context.cache.set(tool.name, args, result);
     if (!tool.readOnly && !result.isError) context.cache.invalidate();
     return finish(args, result, result.rejected ? 'rejected' : result.isError ? 'failed' : 'done');
   } catch (error) {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { fittedListing } from '../agent/resultCap';
 import { IgnoreRules } from './ignoreRules';
 import type { Tool } from './tool';
-import { refuseIgnored } from './workspaceFiles';
+import { askToReadIgnored } from './workspaceFiles';
 import { defineWorkspaceTool, requireScopedPath, summaryPreview, WorkspaceToolFault, type WorkspaceToolDeps } from './workspaceToolSupport';
 import { walkFolder } from './workspaceWalker';
 
@@ -14,7 +14,8 @@ export function createListDirTool(deps: WorkspaceToolDeps): Tool {
   return defineWorkspaceTool({
     name: 'list_dir',
     description:
-      "List a folder of the workspace: folders end with '/', symbolic links with '@'. Entries ignored by .gitignore or .tandemignore are left out. " +
+      "List a folder of the workspace: folders end with '/', symbolic links with '@'. Entries ignored by .gitignore or .tandemignore are left out; " +
+      'a folder .gitignore excludes (e.g. node_modules/some-package) is listed only if the user allows it when asked. ' +
       'Optionally recursive (to a depth), capped at a number of entries and at what fits in one result, with a note when more exist.',
     readOnly: true,
     input: z.object({
@@ -25,6 +26,9 @@ export function createListDirTool(deps: WorkspaceToolDeps): Tool {
     }),
     run: async (args, context) => {
       const { target } = await requireScopedPath(deps.host, args.path);
+      // Before the path is looked at: whether an ignored path exists is the user's to share.
+      const { ignored, declined } = await askToReadIgnored(target, true, context, { toolName: 'list_dir', arguments: args });
+      if (declined) return declined;
       let isDirectory = false;
       try {
         isDirectory = (await stat(target.absolute)).isDirectory();
@@ -32,7 +36,6 @@ export function createListDirTool(deps: WorkspaceToolDeps): Tool {
         throw new WorkspaceToolFault(`${target.display} does not exist.`);
       }
       if (!isDirectory) throw new WorkspaceToolFault(`${target.display} is a file, not a folder; use read_file.`);
-      await refuseIgnored(target, true, 'read');
 
       const entries: string[] = [];
       let more = false;
@@ -40,6 +43,8 @@ export function createListDirTool(deps: WorkspaceToolDeps): Tool {
       await walkFolder(target.folder, new IgnoreRules(target.folder.real), {
         signal: context.signal,
         start: base,
+        // Inside a folder .gitignore excludes (the user allowed it), its rules would hide everything.
+        gitignore: !ignored,
         maxDepth: args.recursive ? args.maxDepth : 1,
         onEntry: (entry) => {
           if (entries.length >= args.limit) {
@@ -54,7 +59,8 @@ export function createListDirTool(deps: WorkspaceToolDeps): Tool {
       entries.sort();
       const found = `${entries.length}${more ? '+' : ''} entries`;
       const depth = args.recursive ? `, recursive to depth ${args.maxDepth}` : '';
-      const header = (shownCount: number | undefined) => `${target.display}/ (${found}${shownCount === undefined ? '' : `, showing the first ${shownCount}`}${depth})`;
+      const header = (shownCount: number | undefined) =>
+        `${target.display}/ (${found}${shownCount === undefined ? '' : `, showing the first ${shownCount}`}${depth}${ignored ? ', excluded by .gitignore' : ''})`;
       const overflow = (shownCount: number) =>
         `\n[${entries.length - shownCount} more entries found do not fit in one result; list a sub-folder${args.recursive ? ', or a smaller maxDepth,' : ''} to see them.]`;
       const page = entries.length === 0 ? { text: `${header(undefined)}\n(empty, or everything in it is ignored)`, shown: 0 } : fittedListing(entries, entries.length, header, overflow);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { itemsThatFit, TOOL_PAGE_CHARS } from '../agent/resultCap';
 import type { Tool } from './tool';
 import { encodingName } from './textEncoding';
-import { readFileText, refuseIgnored } from './workspaceFiles';
+import { askToReadIgnored, readFileText } from './workspaceFiles';
 import { defineWorkspaceTool, requireScopedPath, summaryPreview, WorkspaceToolFault, type WorkspaceToolDeps } from './workspaceToolSupport';
 
 /** At most this many lines come back from one call, and at most TOOL_PAGE_CHARS characters (whole lines). */
@@ -15,6 +15,7 @@ export function createReadFileTool(deps: WorkspaceToolDeps): Tool {
     name: 'read_file',
     description:
       'Read a text file of the workspace, whole or a range of lines (1-based, inclusive). Unsaved changes in an open editor are included. ' +
+        'A file .gitignore excludes (e.g. in node_modules) is read only if the user allows it when asked. ' +
       `Long output is cut at ${READ_MAX_LINES} lines or about ${TOOL_PAGE_CHARS} characters (at a whole line) with a note saying how to read on. Binary files are refused.`,
     readOnly: true,
     input: z.object({
@@ -22,9 +23,10 @@ export function createReadFileTool(deps: WorkspaceToolDeps): Tool {
       startLine: z.number().int().min(1).optional().describe('First line to read (1-based). Default: 1.'),
       endLine: z.number().int().min(1).optional().describe('Last line to read (inclusive). Default: the end of the file.'),
     }),
-    run: async (args) => {
+    run: async (args, context) => {
       const { target } = await requireScopedPath(deps.host, args.path);
-      await refuseIgnored(target, false, 'read');
+      const { declined } = await askToReadIgnored(target, false, context, { toolName: 'read_file', arguments: args });
+      if (declined) return declined;
       const file = await readFileText(deps.host, target);
       const lines = file.text.split(/\r?\n/u);
       if (lines.length > 1 && lines.at(-1) === '') lines.pop();

@@ -4,11 +4,12 @@
 
 import { lstat, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { IgnoreRules } from './ignoreRules';
+import { GIT_IGNORE_FILE, IgnoreRules } from './ignoreRules';
 import { isInside, realpathOfNearestExisting, scopeFolders, type ScopedPath } from './pathScope';
 import { SensitivePaths } from './sensitivePaths';
 import type { ToolContext, ToolResult } from './tool';
 import { decodeFileBytes, encodingName, type FileEncoding } from './textEncoding';
+import { CancelledError } from '../common/errors';
 import { REJECTED_EDIT_TEXT, WorkspaceToolFault, type WorkspaceToolDeps } from './workspaceToolSupport';
 import type { WorkspaceHost } from './workspaceHost';
 
@@ -82,6 +83,44 @@ export async function refuseIgnored(target: ScopedPath, isDirectory: boolean, ac
   const by = await new IgnoreRules(target.folder.real).ignoredBy(target.relative, isDirectory);
   if (by === undefined) return;
   throw new WorkspaceToolFault(`${target.display} is excluded by ${by}, so the agent may not ${access} it.`);
+}
+
+/**
+ * Before reading a path .gitignore excludes (a dependency, build output, a
+ * local `.env`): the user is asked, every time, before anything about the
+ * path is looked at, so neither an answer nor a refusal tells the model more
+ * than the path it named. .tandemignore still refuses outright: it is the
+ * user's own "keep the agent out". `declined` is the result to give instead
+ * when the read may not go ahead.
+ */
+export async function askToReadIgnored(
+  target: ScopedPath,
+  isDirectory: boolean,
+  context: ToolContext,
+  call: { readonly toolName: string; readonly arguments: unknown },
+): Promise<{ readonly ignored: boolean; readonly declined?: ToolResult }> {
+  const by = await new IgnoreRules(target.folder.real).ignoredBy(target.relative, isDirectory);
+  if (by === undefined) return { ignored: false };
+  if (by !== GIT_IGNORE_FILE) throw new WorkspaceToolFault(`${target.display} is excluded by ${by}, so the agent may not read it.`);
+  const what = isDirectory ? `the folder ${target.display}` : target.display;
+  const approved = await context.approval.request(
+    {
+      kind: 'toolCall',
+      toolName: call.toolName,
+      toolCallId: context.callId,
+      arguments: call.arguments,
+      readOnly: false,
+      summary: `Read ${what}, which .gitignore keeps from the agent (dependencies, build output, local secrets such as .env).`,
+      // Asked for each path, whatever the policy or the always-allow list says: such a file may hold a key.
+      alwaysAsks: true,
+      alwaysAllow: null,
+      allowedBy: () => false,
+    },
+    context.signal,
+  );
+  if (context.signal.aborted) throw new CancelledError();
+  if (approved) return { ignored: true };
+  return { ignored: true, declined: { text: `The user did not allow reading ${what} (excluded by .gitignore); it was not read.`, rejected: true } };
 }
 
 /** True when a change to this path must always ask (DESIGN.md's list plus `tandem.tools.sensitivePaths`). */

@@ -28,6 +28,8 @@ export interface WalkOptions {
   readonly start?: string;
   /** Deepest level reported (1 = direct children only). */
   readonly maxDepth?: number;
+  /** false: .gitignore files are not applied (a walk the user allowed inside an ignored folder); .tandemignore always is. */
+  readonly gitignore?: boolean;
   readonly onEntry: (entry: WalkEntry) => WalkDecision;
 }
 
@@ -35,7 +37,8 @@ export async function walkFolder(folder: ScopedFolder, rules: IgnoreRules, optio
   const start = options.start ?? '';
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
   const tandem = await rules.tandem();
-  const startLayers = await rules.layersFor(start);
+  const gitignore = options.gitignore !== false;
+  const startLayers = gitignore ? await rules.layersFor(start) : [];
   let stopped = false;
 
   // `inherited` holds the rules of the parent folders; this folder's own .gitignore is added once its listing shows one.
@@ -47,7 +50,7 @@ export async function walkFolder(folder: ScopedFolder, rules: IgnoreRules, optio
     } catch {
       return; // Unreadable or vanished folders are skipped, as ripgrep does.
     }
-    const hasGitignore = !ownLoaded && dirents.some((d) => d.name === GIT_IGNORE_FILE && d.isFile());
+    const hasGitignore = gitignore && !ownLoaded && dirents.some((d) => d.name === GIT_IGNORE_FILE && d.isFile());
     const layers = hasGitignore ? await rules.childLayers(inherited, dirRelative, true) : inherited;
     dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const subdirs: string[] = [];

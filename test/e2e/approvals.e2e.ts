@@ -194,3 +194,39 @@ test('with autoApprove all and write_file always allowed, writes to .vscode and 
     assert.equal(fs.existsSync('/tmp/pwned'), false);
   }),
 );
+
+test('with autoApprove all, reading a file .gitignore excludes still asks each time; declined, nothing of it reaches the model', { timeout: 120_000 }, () =>
+  guarded('ignored', async () => {
+    await launch({ 'tandem.tools.autoApprove': 'all' });
+    // The ignore file is the user's, written here, not by the agent.
+    writeFiles(workspace, { '.gitignore': 'vendor/\n', 'vendor/lib/index.js': 'export const vendored = "LIB-CONTENT-7";\n' });
+    server.push(
+      { model: fc, toolCalls: [{ id: 'i1', name: 'read_file', arguments: { path: 'vendor/lib/index.js' } }] },
+      { model: fc, toolCalls: [{ id: 'i2', name: 'list_dir', arguments: { path: 'vendor', recursive: true } }] },
+      { model: fc, content: 'Read it.' },
+      { model: answerModel, content: 'The library exports vendored.' },
+    );
+    const view = await session.webview();
+    const before = server.requests.length;
+    await send(view, 'What does the vendored library export?');
+    const seen = new Set<string>();
+    const readCard = await pendingCard(view, seen, 'read_file');
+    assert.match(await readCard.locator('[data-testid="approval-summary"]').innerText(), /^Read vendor\/lib\/index\.js, which \.gitignore keeps from the agent/);
+    assert.equal(await readCard.locator('[data-testid="approve-always"]').count(), 0, 'no "Always allow" for an ignored file');
+    await session.screenshot('approvals-ignored-read-card');
+    await readCard.locator('[data-testid="approve"]').click();
+    await decided(readCard, 'approved');
+    const listCard = await pendingCard(view, seen, 'list_dir');
+    await listCard.locator('[data-testid="reject"]').click();
+    await decided(listCard, 'rejected');
+    await waitIdle(view);
+    const toolMessages = server.requests.slice(before).flatMap((request) => request.messages.filter((message: { role: string }) => message.role === 'tool'));
+    const contents = toolMessages.map((message: { content: string }) => message.content);
+    assert.ok(contents.some((text: string) => text.includes('LIB-CONTENT-7')), 'the approved read reached the model');
+    assert.ok(
+      contents.some((text: string) => text.startsWith('The user did not allow reading the folder vendor (excluded by .gitignore)')),
+      `the declined listing says so: ${contents.join(' | ')}`,
+    );
+    assert.ok(!contents.some((text: string) => text.includes('index.js') && text.includes('vendor/ (')), 'no listing of the declined folder');
+  }),
+);

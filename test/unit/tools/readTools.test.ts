@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { RESULT_CAP_CHARS } from '../../../src/agent/resultCap';
@@ -20,7 +20,7 @@ describe('read_file', () => {
     put(kit.root, 'long.txt', Array.from({ length: 3000 }, (_, i) => `line ${i + 1}`).join('\n'));
     put(kit.root, 'wide.txt', `${'x'.repeat(150_000)}\nsecond\n`);
     put(kit.root, 'image.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x00, 0x01]));
-    put(kit.root, '.gitignore', 'secret.env\n');
+    put(kit.root, '.gitignore', 'secret*.env\n');
     put(kit.root, 'secret.env', 'KEY=1\n');
     put(kit.root, 'empty.txt', '');
   });
@@ -62,10 +62,38 @@ describe('read_file', () => {
     assert.match(result.text, /image\.png is a binary file/u);
   });
 
-  it('refuses files hidden by .gitignore', async () => {
-    const result = await kit.run('read_file', { path: 'secret.env' });
-    assert.equal(result.isError, true);
-    assert.match(result.text, /excluded by \.gitignore/u);
+  it('reads a file .gitignore excludes only after asking, each time, and never for .tandemignore', async () => {
+    const asked = kit.approval.asked.length;
+    kit.approval.answer = false;
+    for (const name of ['secret.env', 'secret-missing.env']) {
+      const declined = await kit.run('read_file', { path: name });
+      // Asked before anything is looked at: whether the file exists is not told either.
+      assert.equal(declined.text, `The user did not allow reading ${name} (excluded by .gitignore); it was not read.`);
+      assert.equal(declined.rejected, true);
+      assert.doesNotMatch(declined.text, /KEY=1/u);
+    }
+    kit.approval.answer = true;
+    const allowed = await kit.run('read_file', { path: 'secret.env' });
+    assert.equal(allowed.text, 'secret.env (lines 1-1 of 1)\nKEY=1');
+    const requests = kit.approval.asked.slice(asked);
+    assert.equal(requests.length, 3);
+    for (const request of requests) {
+      assert.equal(request.kind, 'toolCall');
+      assert.equal(request.toolName, 'read_file');
+      // Every policy and always-allow entry still asks, and "Always allow" is not offered.
+      assert.equal(request.alwaysAsks, true);
+      assert.equal(request.alwaysAllow, null);
+      assert.equal(request.allowedBy?.(['read_file']), false);
+      assert.match(request.summary ?? '', /^Read secret(-missing)?\.env, which \.gitignore keeps from the agent/u);
+    }
+    put(kit.root, '.tandemignore', 'secret.env\n');
+    try {
+      const refused = await kit.run('read_file', { path: 'secret.env' });
+      assert.equal(refused.text, 'Error: secret.env is excluded by .tandemignore, so the agent may not read it.');
+      assert.equal(kit.approval.asked.length, asked + 3);
+    } finally {
+      rmSync(path.join(kit.root, '.tandemignore'));
+    }
   });
 
   it('reports missing files, folders and ranges past the end', async () => {
@@ -132,6 +160,26 @@ describe('list_dir and find_files', () => {
   it('lists one level with folder and link markers, ignored entries left out', async () => {
     const result = await kit.run('list_dir', {});
     assert.equal(result.text, './ (4 entries)\n.gitignore\nREADME.md\nsrc-link@\nsrc/');
+  });
+
+  it('lists a folder .gitignore excludes once the user allows it, with its contents unhidden', async () => {
+    const asked = kit.approval.asked.length;
+    kit.approval.answer = false;
+    const declined = await kit.run('list_dir', { path: 'node_modules' });
+    assert.equal(declined.text, 'The user did not allow reading the folder node_modules (excluded by .gitignore); it was not read.');
+    kit.approval.answer = true;
+    const listed = await kit.run('list_dir', { path: 'node_modules', recursive: true });
+    assert.equal(listed.text, 'node_modules/ (2 entries, recursive to depth 5, excluded by .gitignore)\nx/\nx/index.js');
+    assert.deepEqual(
+      kit.approval.asked.slice(asked).map((request) => [request.toolName, request.alwaysAsks]),
+      [
+        ['list_dir', true],
+        ['list_dir', true],
+      ],
+    );
+    // A plain listing does not ask: the ignored folder is simply left out.
+    await kit.run('list_dir', {});
+    assert.equal(kit.approval.asked.length, asked + 2);
   });
 
   it('lists recursively and caps with a note', async () => {

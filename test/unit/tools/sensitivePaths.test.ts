@@ -251,7 +251,7 @@ describe('scope re-check after approval', () => {
   });
 });
 
-describe('files ignored by .gitignore refuse writes as they refuse reads', () => {
+describe('files ignored by .gitignore refuse writes', () => {
   let kit: Kit;
   beforeEach(() => {
     kit = makeKit();
@@ -261,8 +261,6 @@ describe('files ignored by .gitignore refuse writes as they refuse reads', () =>
   afterEach(() => kit.dispose());
 
   it('the same refusal whether the guess is right, wrong, or the file does not exist', async () => {
-    const read = await kit.run('read_file', { path: '.env' });
-    assert.equal(read.text, 'Error: .env is excluded by .gitignore, so the agent may not read it.');
     const answers = [
       await kit.run('write_file', { path: '.env', content: 'API_KEY=hunter2\n' }),
       await kit.run('write_file', { path: '.env', content: 'API_KEY=wrong\n' }),
