@@ -4,6 +4,7 @@
 // whole tree, not just the shell.
 import { spawn } from 'node:child_process';
 import { HeadTailBuffer } from './outputCap';
+import { TerminalTextCleaner } from './terminalText';
 
 export interface CommandRequest {
   readonly command: string;
@@ -17,6 +18,8 @@ export interface CommandRequest {
 export interface CommandOutcome {
   /** Undefined when the process was killed (timeout, Stop) or the exit code is unknown. */
   readonly exitCode: number | undefined;
+  /** The signal that ended the command on its own (not the timeout or Stop), e.g. SIGKILL from the OOM killer. */
+  readonly signal?: NodeJS.Signals | undefined;
   readonly output: string;
   readonly timedOut: boolean;
   readonly cancelled: boolean;
@@ -30,6 +33,12 @@ export interface CommandRunner {
 }
 
 const KILL_GRACE_MS = 1500;
+/**
+ * How long after the shell exits its output may still arrive. A process it
+ * started in the background (`npm run dev &`) keeps the pipes open for as long
+ * as it runs: the result does not wait for it, and it is left running.
+ */
+export const BACKGROUND_GRACE_MS = 1000;
 
 export class ChildProcessRunner implements CommandRunner {
   run(request: CommandRequest): Promise<CommandOutcome> {
@@ -47,12 +56,14 @@ export class ChildProcessRunner implements CommandRunner {
       let timedOut = false;
       let cancelled = false;
       let settled = false;
+      let graceTimer: ReturnType<typeof setTimeout> | undefined;
       const killTree = () => {
-        if (child.pid === undefined || child.exitCode !== null) return;
+        if (child.pid === undefined) return;
         if (windows) {
           spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore' });
           return;
         }
+        // The group, even when the shell has exited: what it left running is in it.
         const group = (signal: NodeJS.Signals) => {
           try {
             process.kill(-child.pid!, signal);
@@ -62,6 +73,8 @@ export class ChildProcessRunner implements CommandRunner {
         };
         group('SIGTERM');
         setTimeout(() => group('SIGKILL'), KILL_GRACE_MS).unref();
+        // A process that left the group (setsid) may hold the pipes after the group is gone: the call still ends.
+        setTimeout(() => finish(undefined, null), KILL_GRACE_MS + BACKGROUND_GRACE_MS).unref();
       };
       const timer = setTimeout(() => {
         timedOut = true;
@@ -73,19 +86,46 @@ export class ChildProcessRunner implements CommandRunner {
       };
       request.signal.addEventListener('abort', onAbort, { once: true });
       if (request.signal.aborted) onAbort();
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => output.append(chunk));
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => output.append(chunk));
-      const finish = (exitCode: number | undefined, error?: Error) => {
+      // Tools that force colour ignore NO_COLOR; progress bars redraw with \r: the model reads plain lines.
+      const take = (stream: NodeJS.ReadableStream) => {
+        const cleaner = new TerminalTextCleaner();
+        stream.setEncoding('utf8');
+        stream.on('data', (chunk: string) => {
+          if (!settled) output.append(cleaner.push(chunk));
+        });
+        stream.on('end', () => {
+          if (!settled) output.append(cleaner.flush());
+        });
+      };
+      take(child.stdout);
+      take(child.stderr);
+      const finish = (exitCode: number | undefined, signal: NodeJS.Signals | null, note?: string) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        clearTimeout(graceTimer);
         request.signal.removeEventListener('abort', onAbort);
-        if (error) output.append(`\n${error.message}`);
-        resolve({ exitCode: timedOut || cancelled ? undefined : exitCode, output: output.toString(), timedOut, cancelled, durationMs: Date.now() - started, via: 'process' });
+        if (note) output.append(`\n${note}`);
+        resolve({
+          exitCode: timedOut || cancelled ? undefined : exitCode,
+          signal: timedOut || cancelled || signal === null ? undefined : signal,
+          output: output.toString(),
+          timedOut,
+          cancelled,
+          durationMs: Date.now() - started,
+          via: 'process',
+        });
       };
-      child.on('error', (error) => finish(undefined, error));
-      // 'close' waits for the pipes; a background grandchild holding them open is ended with the group.
-      child.on('close', (code) => finish(code ?? undefined));
+      child.on('error', (error) => finish(undefined, null, error.message));
+      child.on('exit', (code, signal) => {
+        if (timedOut || cancelled) return; // 'close' follows once the group is ended
+        graceTimer = setTimeout(
+          () => finish(code ?? undefined, signal, '[A process the command started is still running in the background; what it prints from now on is not shown.]'),
+          BACKGROUND_GRACE_MS,
+        );
+      });
+      // 'close' waits for the pipes: it comes at once unless something the command started still holds them.
+      child.on('close', (code, signal) => finish(code ?? undefined, signal));
     });
   }
 }

@@ -75,9 +75,11 @@ export function createRunCommandTool(deps: RunCommandDeps): Tool {
 export function describeOutcome(command: string, folder: string, timeoutSeconds: number, outcome: CommandOutcome): string {
   const status = outcome.timedOut
     ? `timed out after ${timeoutSeconds} s (the command and its children were ended)`
-    : outcome.exitCode === undefined
-      ? 'exit code unknown'
-      : `exit code ${outcome.exitCode}`;
+    : outcome.signal !== undefined
+      ? `killed by ${outcome.signal}`
+      : outcome.exitCode === undefined
+        ? 'exit code unknown'
+        : `exit code ${outcome.exitCode}`;
   const output = outcome.output.trimEnd();
   return [`$ ${command}`, `(in ${folder || '.'}) ${status}, ${outcome.durationMs} ms`, '', output || '(no output)'].join('\n');
 }

@@ -8,6 +8,8 @@ const ESC = '\u001b';
 const BEL = '\u0007';
 /** An OSC or DCS/APC/PM/SOS string that never ends is dropped after this many characters. */
 const MAX_PENDING = 4096;
+/** A line is handed on unfinished at this length (a redraw with \r then starts a fresh one). */
+const MAX_LINE = 65_536;
 
 export class TerminalTextCleaner {
   private pending = '';
@@ -49,6 +51,11 @@ export class TerminalTextCleaner {
           this.carriageReturn = false;
         }
         if (char !== '\u007f') this.line += char;
+        // A line that never ends (minified output) goes on as it is, so memory stays bounded.
+        if (this.line.length >= MAX_LINE) {
+          out += this.line;
+          this.line = '';
+        }
       }
       // Other control characters (BEL, SI/SO, ...) are dropped.
     }

@@ -137,6 +137,40 @@ describe('run_command', () => {
     assert.equal(isAlive(child), false);
   });
 
+  it('a process left running in the background does not hold the call: it returns once the shell exits, and the process keeps running', async () => {
+    const started = Date.now();
+    const { result } = await runCommand({ command: 'sleep 30 & echo $! > background.pid; echo server started', timeoutSeconds: 20 });
+    const child = Number(readFileSync(path.join(root, 'background.pid'), 'utf8'));
+    try {
+      assert.ok(Date.now() - started < 8_000, `returned after ${Date.now() - started} ms`);
+      assert.match(result.text, /\) exit code 0, \d+ ms\n\nserver started\n\n\[A process the command started is still running in the background/u);
+      assert.notEqual(result.isError, true);
+      assert.equal(isAlive(child), true, 'left running, as the command asked');
+    } finally {
+      process.kill(child, 'SIGKILL');
+    }
+  });
+
+  it('the timeout ends the call even when a process that left the group holds the output', async () => {
+    const started = Date.now();
+    const { result } = await runCommand({ command: 'setsid sleep 30 & echo $! > escaped.pid; sleep 30', timeoutSeconds: 1 });
+    const escaped = Number(readFileSync(path.join(root, 'escaped.pid'), 'utf8'));
+    try {
+      assert.ok(Date.now() - started < 10_000, `returned after ${Date.now() - started} ms`);
+      assert.match(result.text, /timed out after 1 s/u);
+    } finally {
+      if (isAlive(escaped)) process.kill(escaped, 'SIGKILL');
+    }
+  });
+
+  it('colours and progress redraws reach the model as plain lines; a kill by signal is named', async () => {
+    const colours = await runCommand({ command: "printf '\\033[1;31mERROR\\033[0m build failed\\n'; printf 'Downloading 1\\rDownloading 2\\rDone\\n'" });
+    assert.match(colours.result.text, /\n\nERROR build failed\nDone$/u);
+    const killed = await runCommand({ command: 'echo before; kill -9 $$' });
+    assert.match(killed.result.text, /\) killed by SIGKILL, \d+ ms\n\nbefore$/u);
+    assert.equal(killed.result.isError, true);
+  });
+
   it('long output keeps its head and tail', async () => {
     const { result } = await runCommand({ command: 'seq 1 100000' }, { maxOutputChars: 1000 });
     assert.match(result.text, /\n\n1\n2\n3\n/);

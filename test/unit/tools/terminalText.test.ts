@@ -38,4 +38,11 @@ describe('terminal text', () => {
     const text = cleaner.push(`\u001b]0;${'x'.repeat(5000)}`) + cleaner.push('after\n') + cleaner.flush();
     assert.equal(text, 'after\n');
   });
+
+  it('hands on a line that never ends instead of holding it all', () => {
+    const cleaner = new TerminalTextCleaner();
+    const handed = cleaner.push('x'.repeat(200_000));
+    assert.ok(handed.length >= 196_608, `${handed.length} characters handed on`);
+    assert.equal(handed + cleaner.push('y\n') + cleaner.flush(), `${'x'.repeat(200_000)}y\n`);
+  });
 });
