@@ -105,6 +105,7 @@ export function createEditFileTool(deps: WorkspaceToolDeps): Tool {
       const before = (await readFileText(deps.host, target)).text;
       const edited = applyExactEdits(before, args.edits);
       if (!edited.ok) throw new WorkspaceToolFault(`${target.display}: ${edited.message} Nothing was changed.`);
+      if (edited.text === before) return { text: `${target.display}: the edits cancel out and leave the file as it is; nothing changed.` };
       const rejected = await applyApprovedChange(deps, context, { toolName: 'edit_file', target, before, after: edited.text });
       if (rejected !== undefined) return rejected;
       const text = `Edited ${target.display}: ${edited.replacements} replacement${edited.replacements === 1 ? '' : 's'}.` + (await diagnosticsNote(deps, target, context.signal));

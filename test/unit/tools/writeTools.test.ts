@@ -32,6 +32,38 @@ describe('applyExactEdits', () => {
   it("matches '\\n' text in a CRLF file and keeps CRLF", () => {
     assert.deepEqual(applyExactEdits('a\r\nb\r\nc\r\n', [{ oldText: 'a\nb', newText: 'A\nB' }]), { ok: true, text: 'A\r\nB\r\nc\r\n', replacements: 1 });
   });
+  it('lines newText brings into a CRLF file get CRLF, however oldText matched', () => {
+    const file = 'class P {\r\n    void A() {}\r\n}\r\n';
+    const added = applyExactEdits(file, [{ oldText: '    void A() {}', newText: '    void A() {}\n\n    void B() {}' }]);
+    assert.deepEqual(added, { ok: true, text: 'class P {\r\n    void A() {}\r\n\r\n    void B() {}\r\n}\r\n', replacements: 1 });
+    const all = applyExactEdits('using A;\r\nusing B;\r\n', [{ oldText: 'using', newText: '// note\nusing', replaceAll: true }]);
+    assert.deepEqual(all, { ok: true, text: '// note\r\nusing A;\r\n// note\r\nusing B;\r\n', replacements: 2 });
+    // An LF file keeps LF even when the model wrote CRLF.
+    assert.deepEqual(applyExactEdits('a\nb\n', [{ oldText: 'a', newText: 'x\r\ny' }]), { ok: true, text: 'x\ny\nb\n', replacements: 1 });
+  });
+  it('text starting with a line end keeps a CRLF whole, or removes it whole', () => {
+    assert.deepEqual(applyExactEdits('a\r\nb\r\nc\r\n', [{ oldText: '\nb', newText: '\nB' }]), { ok: true, text: 'a\r\nB\r\nc\r\n', replacements: 1 });
+    assert.deepEqual(applyExactEdits('a\r\nb\r\nc\r\n', [{ oldText: '\nb', newText: '' }]), { ok: true, text: 'a\r\nc\r\n', replacements: 1 });
+  });
+  it('matches across mixed line ends, each line keeping its own', () => {
+    const file = '[core]\r\nname = a\r\nmode = b\nextra = c\n';
+    assert.deepEqual(applyExactEdits(file, [{ oldText: 'name = a\nmode = b\nextra = c', newText: 'name = A\nmode = b\nextra = c' }]), {
+      ok: true,
+      text: '[core]\r\nname = A\r\nmode = b\r\nextra = c\n',
+      replacements: 1,
+    });
+  });
+  it('text that differs only in whitespace fails with the lines as they are, to copy', () => {
+    const file = 'function f() {\n\tif (x) {\n\t\treturn 1;  \n\t}\n}\n';
+    const outcome = applyExactEdits(file, [{ oldText: 'if (x) {\n    return 1;\n}', newText: 'if (x) {\n    return 2;\n}' }]);
+    assert.equal(outcome.ok, false);
+    assert.equal(
+      outcome.ok ? '' : outcome.message,
+      'the edit: oldText was not found. It differs only in whitespace from lines 2-4, which read exactly:\n\tif (x) {\n\t\treturn 1;  \n\t}\nUse that text as oldText.',
+    );
+    const absent = applyExactEdits(file, [{ oldText: 'return 3;', newText: 'x' }]);
+    assert.equal(absent.ok ? '' : absent.message, 'the edit: oldText was not found. Read the file again and copy the text exactly, including whitespace.');
+  });
   it('refuses an empty oldText', () => {
     assert.equal(applyExactEdits('abc', [{ oldText: '', newText: 'x' }]).ok, false);
   });
@@ -47,6 +79,19 @@ describe('write tools', () => {
     writeFileSync(file, 'const a = 1;\nconst b = 2;\nconst a2 = 1;\n');
   });
   afterEach(() => kit.dispose());
+
+  it('edit_file whose edits cancel out neither asks nor writes', async () => {
+    const result = await kit.run('edit_file', {
+      path: 'src/app.ts',
+      edits: [
+        { oldText: 'const b = 2;', newText: 'const b = 9;' },
+        { oldText: 'const b = 9;', newText: 'const b = 2;' },
+      ],
+    });
+    assert.equal(result.text, 'src/app.ts: the edits cancel out and leave the file as it is; nothing changed.');
+    assert.equal(kit.approval.asked.length, 0);
+    assert.equal(kit.journal.hasEdits('run-1'), false);
+  });
 
   it('edit_file asks with the before and after text, then writes', async () => {
     const result = await kit.run('edit_file', { path: 'src/app.ts', edits: [{ oldText: 'const b = 2;', newText: 'const b = 3;' }] });
@@ -227,7 +272,7 @@ describe('write tools', () => {
     const tool = kit.tools.find((candidate) => candidate.name === 'write_file')!;
     await assert.rejects(tool.run({ path: 'src/app.ts', content: 'never' }, { runId: 'r', callId: 'c', signal: controller.signal, approval }), { name: 'CancelledError' });
     assert.equal(readFileSync(file, 'utf8'), 'const a = 1;\nconst b = 2;\nconst a2 = 1;\n');
-    assert.equal(kit.journal.hasEdits('r'), false);
+    assert.equal(kit.journal.hasEdits('run-1'), false);
   });
 
   it('does not write when the file changed while the user was looking at the diff', async () => {
