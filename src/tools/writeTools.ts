@@ -53,6 +53,17 @@ function lineCount(text: string): number {
   return text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 }
 
+/**
+ * New content for a file that ends its lines with CRLF gets CRLF too: the
+ * model sees every line end as '\n' (read_file), and replacing a file should
+ * not rewrite all of its line ends without the diff showing why.
+ */
+function inLineEndsOf(before: string | undefined, content: string): string {
+  if (before === undefined || content.includes('\r\n')) return content;
+  const firstEnd = before.indexOf('\n');
+  return firstEnd > 0 && before[firstEnd - 1] === '\r' ? content.replace(/\n/gu, '\r\n') : content;
+}
+
 export function createWriteFileTool(deps: WorkspaceToolDeps): Tool {
   return defineWorkspaceTool({
     name: 'write_file',
@@ -66,10 +77,11 @@ export function createWriteFileTool(deps: WorkspaceToolDeps): Tool {
       const target = await requireWritableFile(deps, args.path);
       await refuseNonUtf8(target);
       const before = await currentTextOrUndefined(deps.host, target);
-      if (before === args.content) return { text: `${target.display} already has exactly this content; nothing changed.` };
-      const rejected = await applyApprovedChange(deps, context, { toolName: 'write_file', target, before, after: args.content });
+      const content = inLineEndsOf(before, args.content);
+      if (before === content) return { text: `${target.display} already has exactly this content; nothing changed.` };
+      const rejected = await applyApprovedChange(deps, context, { toolName: 'write_file', target, before, after: content });
       if (rejected !== undefined) return rejected;
-      const text = `${before === undefined ? 'Created' : 'Replaced'} ${target.display} (${lines(lineCount(args.content))}).` + (await diagnosticsNote(deps, target, context.signal));
+      const text = `${before === undefined ? 'Created' : 'Replaced'} ${target.display} (${lines(lineCount(content))}).` + (await diagnosticsNote(deps, target, context.signal));
       return { text, summary: summaryPreview(text), touchedPaths: [target.absolute] };
     },
   });

@@ -80,6 +80,15 @@ describe('write tools', () => {
   });
   afterEach(() => kit.dispose());
 
+  it('write_file over a CRLF file keeps CRLF for content written with LF', async () => {
+    writeFileSync(path.join(kit.root, 'win.txt'), 'a\r\nb\r\n');
+    const result = await kit.run('write_file', { path: 'win.txt', content: 'a\nb\nc\n' });
+    assert.equal(result.text, 'Replaced win.txt (3 lines).');
+    assert.equal(readFileSync(path.join(kit.root, 'win.txt'), 'utf8'), 'a\r\nb\r\nc\r\n');
+    const same = await kit.run('write_file', { path: 'win.txt', content: 'a\nb\nc\n' });
+    assert.equal(same.text, 'win.txt already has exactly this content; nothing changed.');
+  });
+
   it('edit_file whose edits cancel out neither asks nor writes', async () => {
     const result = await kit.run('edit_file', {
       path: 'src/app.ts',
