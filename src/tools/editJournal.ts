@@ -5,6 +5,7 @@
 // longer holds what the run left is restored only if the user says so. A run's
 // record can be taken out as a snapshot and brought back (after a reload).
 
+import { chmod, stat } from 'node:fs/promises';
 import { contentDigest, type JournalRunSnapshot } from './editJournalSnapshot';
 import { isInside, scopeFolders } from './pathScope';
 import { checkBeforeRevert, currentDigest, type JournalEntry } from './revertCheck';
@@ -12,6 +13,8 @@ import type { WorkspaceHost } from './workspaceHost';
 
 interface MutableEntry {
   readonly before: Uint8Array | undefined;
+  /** The file's permission bits before the run, when it existed (a deleted script comes back executable). */
+  readonly mode?: number | undefined;
   after: string | null;
 }
 
@@ -56,11 +59,11 @@ export class EditJournal {
    * Records a change about to be made: the state before counts from the run's
    * first change of the file, `after` (undefined: deleted) from its last.
    */
-  recordFile(runId: string, absolutePath: string, before: Uint8Array | undefined, after: Uint8Array | undefined): void {
+  recordFile(runId: string, absolutePath: string, before: Uint8Array | undefined, after: Uint8Array | undefined, mode?: number): void {
     const run = this.runOf(runId);
     const digest = after === undefined ? null : contentDigest(after);
     const entry = run.files.get(absolutePath);
-    if (entry === undefined) run.files.set(absolutePath, { before, after: digest });
+    if (entry === undefined) run.files.set(absolutePath, { before, mode: before === undefined ? undefined : mode, after: digest });
     else entry.after = digest;
     this.changed(runId);
   }
@@ -100,6 +103,7 @@ export class EditJournal {
       files: [...run.files].map(([path, entry]) => ({
         path,
         before: entry.before === undefined ? null : Buffer.from(entry.before).toString('base64'),
+        ...(entry.mode === undefined ? {} : { mode: entry.mode }),
         after: entry.after,
       })),
       createdDirectories: [...run.createdDirectories],
@@ -111,7 +115,7 @@ export class EditJournal {
     if (this.runs.has(runId)) return;
     const files = new Map<string, MutableEntry>();
     for (const file of snapshot.files) {
-      files.set(file.path, { before: file.before === null ? undefined : Buffer.from(file.before, 'base64'), after: file.after });
+      files.set(file.path, { before: file.before === null ? undefined : Buffer.from(file.before, 'base64'), mode: file.mode, after: file.after });
     }
     this.runs.set(runId, { files, createdDirectories: [...snapshot.createdDirectories] });
     this.changed(runId);
@@ -144,7 +148,10 @@ export class EditJournal {
         }
         if (verdict === 'restore') {
           if (entry.before === undefined) await this.host.deleteFile(file, signal);
-          else await this.host.writeFile(file, entry.before, signal);
+          else {
+            await this.host.writeFile(file, entry.before, signal);
+            await restoreMode(file, entry.mode);
+          }
         }
         outcome.restored.push(file);
       } catch (error) {
@@ -185,5 +192,15 @@ export class EditJournal {
 
   private changed(runId: string): void {
     for (const listener of this.listeners) listener(runId);
+  }
+}
+
+/** Puts back the permission bits a file had (a file the run deleted is written anew with the defaults). */
+async function restoreMode(file: string, mode: number | undefined): Promise<void> {
+  if (mode === undefined || process.platform === 'win32') return;
+  try {
+    if (((await stat(file)).mode & 0o7777) !== mode) await chmod(file, mode);
+  } catch {
+    // The content is back; its mode is a nicety the file system may not keep.
   }
 }

@@ -11,6 +11,8 @@ export interface JournalFileSnapshot {
   readonly path: string;
   /** Base64 of the bytes before the run's first change; null when the run created the file. */
   readonly before: string | null;
+  /** The file's permission bits before the run (absent: unknown, or the run created it). */
+  readonly mode?: number | undefined;
   /** Digest of what the run left there (contentDigest); null when the run deleted the file. */
   readonly after: string | null;
 }
@@ -26,7 +28,7 @@ const absolutePath = z.string().min(1).refine((value) => value.startsWith('/') |
 
 const snapshotSchema = z.object({
   version: z.literal(1),
-  files: z.array(z.object({ path: absolutePath, before: z.string().nullable(), after: z.string().regex(/^[0-9a-f]{64}$/u).nullable() })),
+  files: z.array(z.object({ path: absolutePath, before: z.string().nullable(), mode: z.number().int().min(0).max(0o7777).optional(), after: z.string().regex(/^[0-9a-f]{64}$/u).nullable() })),
   createdDirectories: z.array(absolutePath),
 });
 

@@ -221,8 +221,9 @@ export async function applyApprovedChange(deps: WorkspaceToolDeps, context: Tool
   }
   await recheckBeforeWrite(deps.host, target);
   const beforeBytes = change.beforeBytes ?? (change.before === undefined ? undefined : Buffer.from(change.before, 'utf8'));
+  const mode = beforeBytes === undefined ? undefined : await stat(target.absolute).then((info) => info.mode & 0o7777, () => undefined);
   if (change.after === undefined) {
-    deps.journal.recordFile(context.runId, target.absolute, beforeBytes, undefined);
+    deps.journal.recordFile(context.runId, target.absolute, beforeBytes, undefined, mode);
     await deps.host.deleteFile(target.absolute, context.signal);
     return undefined;
   }
@@ -230,7 +231,7 @@ export async function applyApprovedChange(deps: WorkspaceToolDeps, context: Tool
     deps.journal.recordCreatedDirectory(context.runId, directory);
   }
   const afterBytes = Buffer.from(change.after, 'utf8');
-  deps.journal.recordFile(context.runId, target.absolute, beforeBytes, afterBytes);
+  deps.journal.recordFile(context.runId, target.absolute, beforeBytes, afterBytes, mode);
   await deps.host.writeFile(target.absolute, afterBytes, context.signal);
   return undefined;
 }

@@ -2,7 +2,7 @@
 // checked per file before restoring, so a change the user made after the run
 // is never replaced without asking.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { EditJournal, type RevertConflict } from '../../../src/tools/editJournal';
@@ -84,6 +84,20 @@ describe('edit journal revert', () => {
     assert.equal(read('keep.txt'), 'keep\n');
     assert.deepEqual([...readFileSync(file('blob.bin'))], [0, 1, 2, 255]);
     assert.equal(fresh.hasEdits('run-1'), false);
+  });
+
+  it('a deleted executable comes back executable, also from a stored journal', async () => {
+    writeFileSync(file('run.sh'), '#!/bin/sh\necho hi\n', { mode: 0o755 });
+    chmodSync(file('run.sh'), 0o755);
+    assert.match((await kit.run('delete_file', { path: 'run.sh' })).text, /^Deleted/u);
+    const snapshot = parseJournalSnapshot(JSON.parse(JSON.stringify(kit.journal.snapshot('run-1'))) as unknown);
+    assert.ok(snapshot);
+    assert.equal(snapshot.files[0]?.mode, 0o755);
+    const fresh = new EditJournal(kit.host);
+    fresh.adopt('run-1', snapshot);
+    await fresh.revertRun('run-1');
+    assert.equal(read('run.sh'), '#!/bin/sh\necho hi\n');
+    assert.equal(statSync(file('run.sh')).mode & 0o777, 0o755);
   });
 
   it('a file changed after the run is asked about: Skip keeps the change, the others are restored', async () => {
