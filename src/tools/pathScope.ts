@@ -3,7 +3,7 @@
 // refuses tricks outright rather than trying to interpret them, so there is
 // no decoding step an attacker could exploit.
 
-import { lstat, realpath } from 'node:fs/promises';
+import { lstat, readdir, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { WorkspaceFolderInfo } from './workspaceHost';
 
@@ -99,7 +99,7 @@ export async function resolveScopedPath(
 
   let real: { path: string; exists: boolean };
   try {
-    real = await realpathOfNearestExisting(candidate);
+    real = await realpathOfNearestExisting(await asNamedOnDisk(candidate));
   } catch (error) {
     return refusal(input, error instanceof Error ? error.message : String(error));
   }
@@ -116,6 +116,33 @@ export async function resolveScopedPath(
     display: displayPath(folder, relative, folders.length),
     exists: real.exists,
   };
+}
+
+/**
+ * The path with each missing segment replaced by an entry of its folder that
+ * differs only in Unicode normalization: a model writes café in one form (NFC),
+ * a file may be stored in the other (NFD, as macOS tools often save it), and
+ * the two would otherwise read as "does not exist" and then as a second file.
+ */
+async function asNamedOnDisk(candidate: string): Promise<string> {
+  if (isAscii(candidate) || (await lstat(candidate).then(() => true, () => false))) return candidate;
+  const { root } = path.parse(candidate);
+  let current = root;
+  for (const segment of candidate.slice(root.length).split(path.sep)) {
+    const next = path.join(current, segment);
+    if (isAscii(segment) || (await lstat(next).then(() => true, () => false))) {
+      current = next;
+      continue;
+    }
+    const wanted = segment.normalize('NFC');
+    const entries = await readdir(current).catch((): string[] => []);
+    current = path.join(current, entries.find((entry) => entry.normalize('NFC') === wanted) ?? segment);
+  }
+  return current;
+}
+
+function isAscii(text: string): boolean {
+  return !/[^\u0000-\u007f]/u.test(text);
 }
 
 function lexicalRelative(candidate: string, folders: readonly ScopedFolder[]): string | undefined {

@@ -83,6 +83,21 @@ describe('resolveScopedPath', () => {
     assert.equal(fresh.relative, 'src/new/deeper/file.ts');
   });
 
+  it('finds a file stored in another Unicode normalization than the model wrote (café as NFD on disk)', async () => {
+    const stored = 'cafe\u0301';
+    mkdirSync(path.join(first, `${stored}-notes`), { recursive: true });
+    writeFileSync(path.join(first, `${stored}-notes`, `${stored}.txt`), 'menu\n');
+    const resolved = await resolveScopedPath('app/caf\u00e9-notes/caf\u00e9.txt', folders);
+    assert.ok(resolved.ok);
+    assert.equal(resolved.exists, true);
+    assert.equal(resolved.relative, `${stored}-notes/${stored}.txt`);
+    // A new name keeps the form it was given in.
+    const fresh = await resolveScopedPath('app/caf\u00e9-notes/th\u00e9.txt', folders);
+    assert.ok(fresh.ok);
+    assert.equal(fresh.exists, false);
+    assert.equal(fresh.relative, `${stored}-notes/th\u00e9.txt`);
+  });
+
   it('follows symlinks that stay inside the workspace, to their real place', async () => {
     const viaLink = await resolveScopedPath('app/src-link/main.ts', folders);
     assert.ok(viaLink.ok);
