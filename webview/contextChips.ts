@@ -17,6 +17,9 @@ export function attachContextChips(prompt: HTMLTextAreaElement, post: (message: 
   prompt.insertAdjacentElement('beforebegin', row);
   return {
     set: (chips) => {
+      // The chip whose × had focus is gone after this: focus moves to the chip now in its place, or the prompt box.
+      const removes = [...row.querySelectorAll('.context-chip-remove')];
+      const focusedAt = removes.indexOf(document.activeElement as Element);
       row.hidden = chips.length === 0;
       row.replaceChildren(
         ...chips.map((item) => {
@@ -38,6 +41,10 @@ export function attachContextChips(prompt: HTMLTextAreaElement, post: (message: 
           return chip;
         }),
       );
+      if (focusedAt >= 0) {
+        const next = row.querySelectorAll<HTMLElement>('.context-chip-remove');
+        (next[Math.min(focusedAt, next.length - 1)] ?? prompt).focus();
+      }
     },
   };
 }

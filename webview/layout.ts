@@ -187,6 +187,9 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
     usage,
     setContext: meter.set,
     setRunning(running) {
+      // A button about to be disabled would drop keyboard focus out of the panel: it goes to the prompt box.
+      const focused = document.activeElement;
+      if ((running && focused === sendButton) || (!running && focused === stopButton)) prompt.focus();
       setDisabled(sendButton, running);
       setDisabled(stopButton, !running);
       document.body.dataset['running'] = String(running);
@@ -194,13 +197,12 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
     },
     setSettings(next) {
       settings = next;
-      setLabel(modeToggle, next.mode === 'agent' ? 'Agent mode' : 'Chat mode', `Mode: ${next.mode}. Switch mode`);
+      // The spoken name starts with the words shown (voice control says what it sees), then what a press does.
+      const modeLabel = next.mode === 'agent' ? 'Agent mode' : 'Chat mode';
+      setLabel(modeToggle, modeLabel, `${modeLabel}: switch to ${next.mode === 'agent' ? 'Chat' : 'Agent'} mode`);
       modeToggle.dataset['mode'] = next.mode;
-      setLabel(
-        responseToggle as ButtonElement,
-        next.responseMode === 'integrated' ? 'Integrated' : 'Streaming',
-        `Response mode: ${next.responseMode}. Switch response mode`,
-      );
+      const responseLabel = next.responseMode === 'integrated' ? 'Integrated' : 'Streaming';
+      setLabel(responseToggle as ButtonElement, responseLabel, `${responseLabel} response mode: switch to ${next.responseMode === 'integrated' ? 'Streaming' : 'Integrated'}`);
       responseToggle.dataset['mode'] = next.responseMode;
       if (document.activeElement !== functionCallPicker.input) functionCallPicker.input.value = next.functionCallModel;
       if (document.activeElement !== answerPicker.input) answerPicker.input.value = next.answerModel;

@@ -367,5 +367,8 @@ export function updateStepElement(article: HTMLElement, step: Step, context: Ste
   details.addEventListener('toggle', () => {
     if (details.open && details.childElementCount === 1) details.append(body(step, context));
   });
+  // A keyboard user on this step's title stays there when the step is redrawn (a thought that finished).
+  const hadFocus = article.contains(document.activeElement) && document.activeElement?.tagName === 'SUMMARY';
   article.replaceChildren(details);
+  if (hadFocus) details.querySelector('summary')?.focus();
 }

@@ -201,9 +201,12 @@ test('Stop ends a run in the middle with a notice', { timeout: 120_000 }, () =>
     await session.screenshot('panel-busy-hint');
     assert.equal(await prompt.inputValue(), 'A second question.');
     assert.equal(await view.locator('[data-testid="user-message"]').count(), questions, 'the second question was not sent');
-    await view.locator('[data-testid="stop"]').click();
+    // From the keyboard: Stop is disabled when the run ends, and focus goes to the prompt box, not out of the panel.
+    await view.locator('[data-testid="stop"]').focus();
+    await view.locator('[data-testid="stop"]').press('Enter');
     await view.locator('[data-testid="notice"][data-code="cancelled"]').waitFor({ state: 'visible', timeout: 15_000 });
     await waitIdle(view);
+    assert.equal(await view.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'prompt', 'focus is in the prompt box after Stop');
     await hint.waitFor({ state: 'hidden', timeout: 5_000 });
     await prompt.fill('');
     assert.equal(await view.locator('[data-kind="thinking"][data-done="false"]').count(), 0);
@@ -534,7 +537,14 @@ test('the panel reads well in the dark and high-contrast themes', { timeout: 120
       view.evaluate(() => {
         const body = getComputedStyle(document.body);
         const answer = document.querySelector('[data-testid="answer"]');
-        return { background: body.backgroundColor, text: answer ? getComputedStyle(answer).color : '' };
+        const block = answer?.querySelector('pre');
+        const code = block?.querySelector('code');
+        return {
+          background: body.backgroundColor,
+          text: answer ? getComputedStyle(answer).color : '',
+          codeBlock: block ? getComputedStyle(block).backgroundColor : '',
+          codeText: code ? getComputedStyle(code).color : '',
+        };
       });
     const light = await colours();
     const page = session.page;
@@ -554,6 +564,10 @@ test('the panel reads well in the dark and high-contrast themes', { timeout: 120
       await waitFor(async () => (await colours()).background !== before.background, `the ${theme} theme`);
       previous = await colours();
       assert.notEqual(previous.text, previous.background);
+      // Code in a block takes the text colour, not VS Code's inline-code colour (black on the black block in High Contrast).
+      assert.ok(previous.codeBlock !== '' && previous.codeText !== '', 'the answer has a code block');
+      assert.notEqual(previous.codeText, previous.codeBlock, `${theme}: code text on its block`);
+      assert.equal(previous.codeText, previous.text, `${theme}: code text colour`);
       await session.page.waitForTimeout(500);
       await session.screenshot(name);
     }
