@@ -1,5 +1,7 @@
 // Keeps the head and the tail of a long output, dropping the middle, with
-// constant memory however much a command prints.
+// constant memory however much a command prints, never cutting an emoji in two.
+
+import { headEnd, tailStart } from '../common/surrogatePairs';
 
 export class HeadTailBuffer {
   private head = '';
@@ -16,8 +18,7 @@ export class HeadTailBuffer {
         this.head += text;
         return;
       }
-      // One fewer rather than half of a surrogate pair (an emoji cut in two).
-      if (isHighSurrogate(text.charCodeAt(room - 1))) room -= 1;
+      room = headEnd(text, room);
       this.head += text.slice(0, room);
       text = text.slice(room);
       this.headFull = true;
@@ -26,8 +27,7 @@ export class HeadTailBuffer {
     this.tail += text;
     const tailLimit = this.limit - half;
     if (this.tail.length > tailLimit) {
-      let cut = this.tail.length - tailLimit;
-      if (isLowSurrogate(this.tail.charCodeAt(cut))) cut += 1;
+      const cut = tailStart(this.tail, this.tail.length - tailLimit);
       this.dropped += cut;
       this.tail = this.tail.slice(cut);
     }
@@ -36,12 +36,4 @@ export class HeadTailBuffer {
   toString(): string {
     return this.dropped > 0 ? `${this.head}\n[... ${this.dropped} characters of output not shown ...]\n${this.tail}` : this.head + this.tail;
   }
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { itemsThatFit, TOOL_PAGE_CHARS } from '../agent/resultCap';
+import { headEnd } from '../common/surrogatePairs';
 import type { Tool } from './tool';
 import { encodingName } from './textEncoding';
 import { askToReadIgnored, readFileText } from './workspaceFiles';
@@ -51,8 +52,9 @@ export function createReadFileTool(deps: WorkspaceToolDeps): Tool {
       if (fitting > 0) {
         last = first + fitting - 1;
       } else if (wanted.length > 0) {
-        cutLine = wanted[0]?.length;
-        body = cutAtCodePoint(wanted[0] ?? '', TOOL_PAGE_CHARS - fixedChars - 1);
+        const line = wanted[0] ?? '';
+        cutLine = line.length;
+        body = line.slice(0, headEnd(line, TOOL_PAGE_CHARS - fixedChars - 1));
         last = first;
       }
       const range = rangeTo(last);
@@ -66,10 +68,4 @@ export function createReadFileTool(deps: WorkspaceToolDeps): Tool {
       return { text, summary: summaryPreview(`${target.display} (${range})`), touchedPaths: [target.absolute] };
     },
   });
-}
-
-/** The first `limit` characters of `text`, one fewer rather than half a surrogate pair. */
-function cutAtCodePoint(text: string, limit: number): string {
-  const code = text.charCodeAt(limit - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit);
 }
