@@ -8,6 +8,7 @@ import { createUsagePanel } from './usageView';
 import { createContextMeter } from './contextMeterView';
 import type { RunEdits } from './steps';
 import { serverLabels } from './mcpServerLabels';
+import { rovingFocus } from './rovingFocus';
 
 export interface LayoutHooks {
   readonly post: (message: FromWebview) => void;
@@ -96,6 +97,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   const newChat = button({ label: 'New chat', testId: 'new-chat', onClick: () => hooks.post({ type: 'newChat' }) });
   const historyButton = button({ label: 'History', testId: 'history-toggle', onClick: () => toggleHistory() });
   header.append(modeToggle, responseToggle, newChat, historyButton);
+  rovingFocus(header, [modeToggle, responseToggle, newChat, historyButton]);
 
   const models = document.createElement('details');
   models.className = 'models';
@@ -112,16 +114,27 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   const history = div('history', 'history');
   /** The entry just deleted and where it was, until the list comes back without it. */
   let deleting: { readonly id: string; readonly index: number } | undefined;
-  history.hidden = true;
+  history.id = 'history';
   history.setAttribute('role', 'list');
   history.setAttribute('aria-label', 'Earlier conversations');
-  const toggleHistory = () => {
-    history.hidden = !history.hidden;
-    historyButton.setAttribute('aria-expanded', String(!history.hidden));
+  historyButton.setAttribute('aria-controls', 'history');
+  const showHistory = (open: boolean) => {
+    history.hidden = !open;
+    historyButton.setAttribute('aria-expanded', String(open));
   };
+  const toggleHistory = () => showHistory(history.hidden);
+  showHistory(false);
+  // Escape closes the list and gives the keyboard back to its button.
+  history.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape') return;
+    event.preventDefault();
+    showHistory(false);
+    historyButton.focus();
+  });
 
   const steps = div('steps', 'steps');
   steps.setAttribute('role', 'log');
+  // Polite while idle; off during a run, when the announcer speaks for it (announcements.ts).
   steps.setAttribute('aria-live', 'polite');
   steps.setAttribute('aria-label', 'Conversation');
   steps.tabIndex = 0;
@@ -193,6 +206,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
       setDisabled(sendButton, running);
       setDisabled(stopButton, !running);
       document.body.dataset['running'] = String(running);
+      steps.setAttribute('aria-live', running ? 'off' : 'polite');
       if (!running) busyHint.hidden = true;
     },
     setSettings(next) {
@@ -220,7 +234,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
           if (conversation.id === currentId) open.setAttribute('aria-current', 'true');
           open.addEventListener('click', () => {
             hooks.post({ type: 'openConversation', id: conversation.id });
-            history.hidden = true;
+            showHistory(false);
           });
           const remove = document.createElement('button');
           remove.type = 'button';

@@ -15,6 +15,7 @@ import { attachContextPicker } from './contextPicker';
 import { applyEvents, expireApprovals } from './viewModel';
 import { PanelState } from './panelState';
 import { createWelcomeView } from './welcomeView';
+import { createLiveStatus, StepAnnouncer } from './announcements';
 import { attachPromptRecall, type PromptRecall } from './promptRecall';
 
 interface VsCodeApi {
@@ -33,8 +34,14 @@ registerComponents();
 let view: ConversationView = createConversationView();
 let conversationId: string | undefined;
 const elements = new Map<string, HTMLElement>();
+const liveStatus = createLiveStatus();
+document.body.append(liveStatus.element);
+const announcer = new StepAnnouncer(liveStatus.say);
 const context: StepRenderContext = {
-  onCopy: (text) => post({ type: 'copy', text }),
+  onCopy: (text) => {
+    post({ type: 'copy', text });
+    liveStatus.say('Copied to the clipboard.');
+  },
   userOpen: new Map(),
   onCommand: (command) => post({ type: 'command', command }),
   onApproval: (id, answer, note) => {
@@ -120,8 +127,10 @@ function render(): void {
       if (step.kind === 'user') stick = true; // a new question always brings the view down
     }
     if ((step.kind === 'answer' || step.kind === 'thinking') && step.discarded) elements.get(step.id)!.hidden = true;
+    announcer.observe(step);
   }
   view.dirty.clear();
+  announcer.flush();
   if (view.chromeDirty) {
     view.chromeDirty = false;
     renderUsage(layout.usage, view.usage, [...view.usageByRun.values()], view.running, view.steps.some((step) => step.kind === 'user'));
@@ -151,6 +160,7 @@ function reset(id: string): void {
   conversationId = id;
   promptRecall?.reset();
   view = createConversationView();
+  announcer.reset();
   elements.clear();
   context.userOpen.clear();
   layout.steps.replaceChildren();
@@ -168,6 +178,8 @@ window.addEventListener('message', (message: MessageEvent<ToWebview>) => {
       if (continues) document.body.dataset['resumedEvents'] = String(data.events.length);
       else reset(data.id);
       applyEvents(view, data.events);
+      // What the conversation held before it came to the panel is not news.
+      announcer.hear(view.steps);
       view.running = data.running;
       saved.onConversation(data.id, data.events, data.position, data.running, continues);
       // A stored conversation's unanswered approvals can no longer be answered.
@@ -222,6 +234,7 @@ const snapshot = saved.snapshot;
 if (snapshot) {
   reset(snapshot.conversationId);
   applyEvents(view, snapshot.events);
+  announcer.hear(view.steps);
   view.running = snapshot.running;
   view.chromeDirty = true;
   document.body.dataset['restoredEvents'] = String(snapshot.events.length);

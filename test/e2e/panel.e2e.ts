@@ -218,6 +218,77 @@ test('Stop ends a run in the middle with a notice', { timeout: 120_000 }, () =>
   }),
 );
 
+test('a screen reader hears each step once, not the stream word by word; History, the toolbar and Copy work from the keyboard', { timeout: 120_000 }, () =>
+  guarded('keyboard', async () => {
+    server.push(
+      { model: fc, reasoning: 'The notes file should say when the release is, so I will read it first.', toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }], chunkDelayMs: 40 },
+      { model: fc, content: 'The notes answer it.' },
+      { model: answerModel, content: 'The release is on **Tuesday**, and Ada owns it, as the notes say.\n\n```sh\nnpm run release\n```', chunkDelayMs: 40 },
+    );
+    const view = await session.webview();
+    // Every text the status line takes, and the log's live setting at each answer chunk.
+    await view.evaluate(() => {
+      const record = window as unknown as { heard: string[]; logLive: string[] };
+      record.heard = [];
+      record.logLive = [];
+      const announcer = document.querySelector('[data-testid="announcer"]')!;
+      new MutationObserver(() => announcer.textContent && record.heard.push(announcer.textContent)).observe(announcer, { childList: true, characterData: true, subtree: true });
+      const steps = document.querySelector('[data-testid="steps"]')!;
+      new MutationObserver(() => {
+        if (document.querySelector('[data-kind="answer"][data-done="false"]')) record.logLive.push(steps.getAttribute('aria-live') ?? '');
+      }).observe(steps, { childList: true, characterData: true, subtree: true });
+    });
+    await (await ask(view, 'When is the release?'))();
+    const { heard, logLive } = await view.evaluate(() => {
+      const record = window as unknown as { heard: string[]; logLive: string[] };
+      return { heard: record.heard, logLive: record.logLive };
+    });
+    assert.ok(logLive.length > 3 && logLive.every((value) => value === 'off'), `the log is not live while the answer streams (${logLive.join(',')})`);
+    assert.equal(await view.locator('[data-testid="steps"]').getAttribute('aria-live'), 'polite', 'live again once the run is over');
+    assert.deepEqual(heard.filter((text) => /^Calling read_file notes\.md|^Called read_file notes\.md/.test(text)).length, 1, heard.join(' | '));
+    assert.ok(!heard.some((text) => /should say when/.test(text)), 'the thinking is not read out');
+    assert.equal(heard.filter((text) => text.startsWith('Answer:')).length, 1, heard.join(' | '));
+    assert.match(heard.at(-1) ?? '', /^Answer: The release is on Tuesday, and Ada owns it, as the notes say\. npm run release\.$/);
+    assert.ok(heard.length <= 4, `a handful of sentences, not one per chunk: ${heard.join(' | ')}`);
+
+    // Copy is heard, not only seen.
+    await view.locator('[data-testid="answer"]').last().locator('.copy-code').click();
+    await waitFor(async () => (await view.locator('[data-testid="announcer"]').textContent()) === 'Copied to the clipboard.', 'Copied to be announced');
+
+    // The toolbar is one Tab stop; the arrows, Home and End move in it.
+    const focused = () => view.evaluate(() => document.activeElement?.getAttribute('data-testid'));
+    await view.locator('[data-testid="mode-toggle"]').focus();
+    await session.page.keyboard.press('ArrowRight');
+    assert.equal(await focused(), 'response-mode');
+    await session.page.keyboard.press('End');
+    assert.equal(await focused(), 'history-toggle');
+    await session.page.keyboard.press('ArrowRight');
+    assert.equal(await focused(), 'mode-toggle', 'the arrows wrap around');
+    await session.page.keyboard.press('ArrowLeft');
+    assert.equal(await focused(), 'history-toggle');
+    await session.page.keyboard.press('Tab');
+    assert.equal(await view.evaluate(() => document.activeElement?.closest('[role="toolbar"]') ?? null), null, 'Tab leaves the toolbar');
+    await session.page.keyboard.press('Shift+Tab');
+    assert.equal(await focused(), 'history-toggle', 'Shift+Tab comes back to the button last used');
+
+    // History says whether it is open, and Escape closes it with the keyboard back on its button.
+    const toggle = view.locator('[data-testid="history-toggle"]');
+    const history = view.locator('[data-testid="history"]');
+    if (await history.isVisible()) await toggle.click();
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+    assert.equal(await toggle.getAttribute('aria-controls'), 'history');
+    await session.page.keyboard.press('Enter');
+    await history.waitFor({ state: 'visible' });
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+    await history.locator('button.link').first().focus();
+    await session.page.keyboard.press('Escape');
+    await history.waitFor({ state: 'hidden' });
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+    assert.equal(await focused(), 'history-toggle');
+    await session.screenshot('panel-keyboard');
+  }),
+);
+
 test('the mode toggle switches to Chat mode with a confirming notice, and Chat mode uses no tools', { timeout: 120_000 }, () =>
   guarded('mode', async () => {
     const view = await session.webview();
