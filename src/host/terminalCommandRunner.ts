@@ -230,6 +230,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
 
   dispose(): void {
     this.subscription.dispose();
+    this.fallback.dispose?.();
     for (const entry of this.terminals.values()) entry.terminal.dispose();
     this.terminals.clear();
   }

@@ -30,6 +30,8 @@ export interface CommandOutcome {
 
 export interface CommandRunner {
   run(request: CommandRequest): Promise<CommandOutcome>;
+  /** Ends what the runner's commands left running (the window is closing). */
+  dispose?(): void;
 }
 
 const KILL_GRACE_MS = 1500;
@@ -41,6 +43,9 @@ const KILL_GRACE_MS = 1500;
 export const BACKGROUND_GRACE_MS = 1000;
 
 export class ChildProcessRunner implements CommandRunner {
+  /** Process groups whose shell exited with something still running in them: ended on dispose. */
+  private readonly leftRunning = new Set<number>();
+
   run(request: CommandRequest): Promise<CommandOutcome> {
     const started = Date.now();
     const output = new HeadTailBuffer(request.maxOutputChars);
@@ -119,13 +124,28 @@ export class ChildProcessRunner implements CommandRunner {
       child.on('error', (error) => finish(undefined, null, error.message));
       child.on('exit', (code, signal) => {
         if (timedOut || cancelled) return; // 'close' follows once the group is ended
-        graceTimer = setTimeout(
-          () => finish(code ?? undefined, signal, '[A process the command started is still running in the background; what it prints from now on is not shown.]'),
-          BACKGROUND_GRACE_MS,
-        );
+        graceTimer = setTimeout(() => {
+          if (!windows && child.pid !== undefined) this.leftRunning.add(child.pid);
+          finish(code ?? undefined, signal, '[A process the command started is still running in the background; it is ended when VS Code closes. What it prints from now on is not shown.]');
+        }, BACKGROUND_GRACE_MS);
       });
       // 'close' waits for the pipes: it comes at once unless something the command started still holds them.
-      child.on('close', (code, signal) => finish(code ?? undefined, signal));
+      child.on('close', (code, signal) => {
+        if (child.pid !== undefined) this.leftRunning.delete(child.pid);
+        finish(code ?? undefined, signal);
+      });
     });
+  }
+
+  /** SIGTERM to each group left running (a process that left its group with setsid is not reached). */
+  dispose(): void {
+    for (const group of this.leftRunning) {
+      try {
+        process.kill(-group, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+    this.leftRunning.clear();
   }
 }

@@ -23,7 +23,7 @@ interface Call {
 
 async function runCommand(
   args: Record<string, unknown>,
-  options: { policy?: ApprovalPolicy; answer?: boolean; trusted?: boolean; signal?: AbortSignal; maxOutputChars?: number } = {},
+  options: { policy?: ApprovalPolicy; answer?: boolean; trusted?: boolean; signal?: AbortSignal; maxOutputChars?: number; runner?: ChildProcessRunner } = {},
 ): Promise<Call> {
   const asked: ApprovalRequest[] = [];
   const gate = createPolicyApprovalGate(options.policy ?? { autoApprove: 'readOnly', alwaysAllow: [] }, async (request) => {
@@ -32,7 +32,7 @@ async function runCommand(
   });
   const tool = createRunCommandTool({
     host: new NodeWorkspaceHost({ folders: [root] }),
-    runner: new ChildProcessRunner(),
+    runner: options.runner ?? new ChildProcessRunner(),
     isTrusted: () => options.trusted ?? true,
     maxOutputChars: options.maxOutputChars,
   });
@@ -137,17 +137,23 @@ describe('run_command', () => {
     assert.equal(isAlive(child), false);
   });
 
-  it('a process left running in the background does not hold the call: it returns once the shell exits, and the process keeps running', async () => {
+  it('a process left running in the background does not hold the call: it returns once the shell exits, keeps running, and is ended when the runner is disposed', async () => {
     const started = Date.now();
-    const { result } = await runCommand({ command: 'sleep 30 & echo $! > background.pid; echo server started', timeoutSeconds: 20 });
+    const runner = new ChildProcessRunner();
+    const { result } = await runCommand({ command: 'sleep 30 & echo $! > background.pid; echo server started', timeoutSeconds: 20 }, { runner });
     const child = Number(readFileSync(path.join(root, 'background.pid'), 'utf8'));
     try {
       assert.ok(Date.now() - started < 8_000, `returned after ${Date.now() - started} ms`);
-      assert.match(result.text, /\) exit code 0, \d+ ms\n\nserver started\n\n\[A process the command started is still running in the background/u);
+      assert.match(result.text, /\) exit code 0, \d+ ms\n\nserver started\n\n\[A process the command started is still running in the background; it is ended when VS Code closes\./u);
       assert.notEqual(result.isError, true);
       assert.equal(isAlive(child), true, 'left running, as the command asked');
+      // A command that ended on its own leaves nothing for dispose to end.
+      await runCommand({ command: 'echo done', timeoutSeconds: 20 }, { runner });
+      runner.dispose();
+      await waitUntilGone(child);
+      assert.equal(isAlive(child), false, 'ended with the window');
     } finally {
-      process.kill(child, 'SIGKILL');
+      if (isAlive(child)) process.kill(child, 'SIGKILL');
     }
   });
 
