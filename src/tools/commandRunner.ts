@@ -2,7 +2,7 @@
 // terminal shell integration is not available, and the runner in plain Node.
 // The command gets its own process group so Stop and the timeout end the
 // whole tree, not just the shell.
-import { spawn } from 'node:child_process';
+import { spawn, type SpawnOptionsWithStdioTuple, type StdioNull, type StdioPipe } from 'node:child_process';
 import { HeadTailBuffer } from './outputCap';
 import { TerminalTextCleaner } from './terminalText';
 
@@ -51,13 +51,17 @@ export class ChildProcessRunner implements CommandRunner {
     const output = new HeadTailBuffer(request.maxOutputChars);
     const windows = process.platform === 'win32';
     return new Promise((resolve) => {
-      const child = spawn(request.command, {
+      const options: SpawnOptionsWithStdioTuple<StdioNull, StdioPipe, StdioPipe> = {
         cwd: request.cwd,
-        shell: windows ? true : process.env['SHELL'] || '/bin/sh',
         detached: !windows,
         stdio: ['ignore', 'pipe', 'pipe'],
         env: { ...process.env, TERM: 'dumb', NO_COLOR: '1' },
-      });
+      };
+      // Elsewhere than Windows the user's shell runs with stderr on the stdout pipe: one stream, in the
+      // order the command wrote it, as a terminal shows it (two pipes are read in whatever order they fill).
+      const child = windows
+        ? spawn(request.command, { ...options, shell: true })
+        : spawn('/bin/sh', ['-c', 'exec "$0" -c "$1" 2>&1', process.env['SHELL'] || '/bin/sh', request.command], options);
       let timedOut = false;
       let cancelled = false;
       let settled = false;

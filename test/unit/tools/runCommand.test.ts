@@ -169,6 +169,12 @@ describe('run_command', () => {
     }
   });
 
+  it('stdout and stderr come as one stream, in the order the command wrote them', async () => {
+    const { result } = await runCommand({ command: 'for i in $(seq 1 40); do echo out$i; echo err$i >&2; done', timeoutSeconds: 20 });
+    const expected = Array.from({ length: 40 }, (_, index) => `out${index + 1}\nerr${index + 1}`).join('\n');
+    assert.ok(result.text.includes(expected), result.text);
+  });
+
   it('colours and progress redraws reach the model as plain lines; a kill by signal is named', async () => {
     const colours = await runCommand({ command: "printf '\\033[1;31mERROR\\033[0m build failed\\n'; printf 'Downloading 1\\rDownloading 2\\rDone\\n'" });
     assert.match(colours.result.text, /\n\nERROR build failed\nDone$/u);
