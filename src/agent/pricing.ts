@@ -30,7 +30,15 @@ export interface PriceLookup {
   readonly isDefault: boolean;
 }
 
-/** Exact name first, then without a provider prefix (`openai/gpt-4o`), then the longest known prefix (`gpt-4o-2024-08-06`). */
+/**
+ * What may follow a known name and still be that model: a date or `latest`
+ * (`gpt-4o-2024-08-06`, `claude-sonnet-4-20250514`). Anything else is another
+ * model or a typo (`o3-pro`, `gemini-2.5-flash-lite`, `gpt-4o-mnii`), whose
+ * price is not known rather than guessed from its neighbour's.
+ */
+const SNAPSHOT_SUFFIX = /^-(\d{4}-\d{2}-\d{2}|\d{8}|\d{4}|latest)$/;
+
+/** Exact name first, then without a provider prefix (`openai/gpt-4o`), then a dated snapshot of a known name (`gpt-4o-2024-08-06`). */
 function lookup(table: Readonly<Record<string, ModelPrice>>, model: string): ModelPrice | undefined {
   const names = [model, model.includes('/') ? model.slice(model.lastIndexOf('/') + 1) : undefined];
   for (const name of names) {
@@ -39,11 +47,8 @@ function lookup(table: Readonly<Record<string, ModelPrice>>, model: string): Mod
     if (exact) return exact;
   }
   const bare = names[1] ?? model;
-  let best: string | undefined;
-  for (const known of Object.keys(table)) {
-    if (bare.startsWith(`${known}-`) && (best === undefined || known.length > best.length)) best = known;
-  }
-  return best === undefined ? undefined : table[best];
+  const known = Object.keys(table).find((name) => bare.startsWith(`${name}-`) && SNAPSHOT_SUFFIX.test(bare.slice(name.length)));
+  return known === undefined ? undefined : table[known];
 }
 
 export function findPrice(model: string, userPricing: Readonly<Record<string, ModelPrice>>): PriceLookup | undefined {

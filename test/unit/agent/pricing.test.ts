@@ -10,7 +10,18 @@ describe('pricing', () => {
     assert.equal(findPrice('openai/gpt-4o-mini', {})?.price.input, 0.15);
     assert.equal(findPrice('gpt-4o-mini-2024-07-18', {})?.price.output, 0.6);
     assert.equal(findPrice('gpt-4o-2024-08-06', {})?.price.input, 2.5);
+    assert.equal(findPrice('claude-sonnet-4-20250514', {})?.price.input, 3);
+    assert.equal(findPrice('gpt-5-latest', {})?.price.input, 1.25);
+    assert.equal(findPrice('gpt-4o-0513', {})?.price.input, 2.5, 'an OpenAI month-day snapshot');
     assert.equal(findPrice('llama3.2:3b', {}), undefined);
+  });
+
+  it('does not price another model or a typo by a known name it starts with', () => {
+    for (const model of ['gpt-4o-mnii', 'o3-pro', 'o3-mini', 'gemini-2.5-flash-lite', 'claude-opus-4-5']) {
+      assert.equal(findPrice(model, {}), undefined, model);
+    }
+    assert.equal(findPrice('my-model-v2', { 'my-model': { input: 1, output: 1 } }), undefined, 'the same rule for the user table');
+    assert.equal(findPrice('my-model-2025-01-31', { 'my-model': { input: 1, output: 1 } })?.isDefault, false);
   });
 
   it('prices cached input at the cached rate and never fakes unknown counts', () => {
