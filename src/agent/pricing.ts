@@ -14,14 +14,21 @@ const DEFAULT_PRICES: Readonly<Record<string, ModelPrice>> = {
   'gpt-4o': { input: 2.5, output: 10, cachedInput: 1.25 },
   'gpt-4o-mini': { input: 0.15, output: 0.6, cachedInput: 0.075 },
   o3: { input: 2, output: 8, cachedInput: 0.5 },
+  'o3-mini': { input: 1.1, output: 4.4, cachedInput: 0.55 },
+  'o3-pro': { input: 20, output: 80 },
   'o4-mini': { input: 1.1, output: 4.4, cachedInput: 0.275 },
   'claude-sonnet-4': { input: 3, output: 15, cachedInput: 0.3 },
+  'claude-sonnet-4-5': { input: 3, output: 15, cachedInput: 0.3 },
   'claude-opus-4': { input: 15, output: 75, cachedInput: 1.5 },
+  'claude-opus-4-1': { input: 15, output: 75, cachedInput: 1.5 },
+  'claude-opus-4-5': { input: 5, output: 25, cachedInput: 0.5 },
+  'claude-haiku-4-5': { input: 1, output: 5, cachedInput: 0.1 },
   'claude-3-5-haiku': { input: 0.8, output: 4, cachedInput: 0.08 },
   'deepseek-chat': { input: 0.27, output: 1.1, cachedInput: 0.07 },
   'deepseek-reasoner': { input: 0.55, output: 2.19, cachedInput: 0.14 },
   'gemini-2.5-pro': { input: 1.25, output: 10, cachedInput: 0.31 },
   'gemini-2.5-flash': { input: 0.3, output: 2.5, cachedInput: 0.075 },
+  'gemini-2.5-flash-lite': { input: 0.1, output: 0.4, cachedInput: 0.025 },
 };
 
 export interface PriceLookup {
@@ -33,7 +40,7 @@ export interface PriceLookup {
 /**
  * What may follow a known name and still be that model: a date or `latest`
  * (`gpt-4o-2024-08-06`, `claude-sonnet-4-20250514`). Anything else is another
- * model or a typo (`o3-pro`, `gemini-2.5-flash-lite`, `gpt-4o-mnii`), whose
+ * model or a typo (`o3-deep-research`, `claude-opus-4-7`, `gpt-4o-mnii`), whose
  * price is not known rather than guessed from its neighbour's.
  */
 const SNAPSHOT_SUFFIX = /^-(\d{4}-\d{2}-\d{2}|\d{8}|\d{4}|latest)$/;

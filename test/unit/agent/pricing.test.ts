@@ -17,9 +17,13 @@ describe('pricing', () => {
   });
 
   it('does not price another model or a typo by a known name it starts with', () => {
-    for (const model of ['gpt-4o-mnii', 'o3-pro', 'o3-mini', 'gemini-2.5-flash-lite', 'claude-opus-4-5']) {
+    for (const model of ['gpt-4o-mnii', 'o3-deep-research', 'gemini-2.5-flash-image', 'claude-opus-4-7']) {
       assert.equal(findPrice(model, {}), undefined, model);
     }
+    // Names that start with another's have their own price.
+    assert.equal(findPrice('o3-pro', {})?.price.input, 20);
+    assert.equal(findPrice('claude-opus-4-5-20251101', {})?.price.input, 5);
+    assert.equal(findPrice('gemini-2.5-flash-lite', {})?.price.output, 0.4);
     assert.equal(findPrice('my-model-v2', { 'my-model': { input: 1, output: 1 } }), undefined, 'the same rule for the user table');
     assert.equal(findPrice('my-model-2025-01-31', { 'my-model': { input: 1, output: 1 } })?.isDefault, false);
   });
