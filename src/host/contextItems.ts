@@ -14,19 +14,20 @@ const OPEN_EDITOR_MAX_CHARS = 6_000;
 export const PROBLEMS_MAX_ENTRIES = 200;
 
 /**
- * A workspace file or folder. Checked now against the tools' path scope and
- * ignore rules, so a refused path shows as an error chip; read when sent.
+ * A workspace file or folder the user chose. Checked now against the tools'
+ * path scope and .tandemignore, so a refused path shows as an error chip; read
+ * when sent. A .gitignore'd path is the user's to attach (contextContent.ts).
  */
 export async function pathAttachment(host: WorkspaceHost, input: string): Promise<ContextAttachment> {
   try {
-    const { target, isDirectory } = await resolveContextPath(host, input);
+    const { target, isDirectory, gitIgnored } = await resolveContextPath(host, input, 'chosen');
     const display = target.display;
     return {
       path: display,
       label: isDirectory ? `${path.posix.basename(display) || display}/` : path.posix.basename(display) || display,
-      title: display,
+      title: gitIgnored ? `${display} (excluded by .gitignore; sent because you attached it)` : display,
       name: `Attached ${isDirectory ? 'folder' : 'file'} ${display}`,
-      read: () => fileContextBlock(host, display),
+      read: () => fileContextBlock(host, display, 'chosen'),
     };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -1,12 +1,13 @@
 // What an item attached to a message (a context chip) contributes: a file's
 // text or a folder's listing, read under the same rules as the workspace
 // tools (inside a workspace folder, not in .git, not excluded by .gitignore
-// or .tandemignore), capped so one large file cannot fill the context.
+// unless the user chose it, never by .tandemignore), capped so one large file
+// cannot fill the context.
 
 import { stat } from 'node:fs/promises';
-import { IgnoreRules } from './ignoreRules';
+import { GIT_IGNORE_FILE, IgnoreRules } from './ignoreRules';
 import { resolveScopedPath, scopeFolders, type ScopedPath } from './pathScope';
-import { readFileText, refuseIgnored } from './workspaceFiles';
+import { readFileText } from './workspaceFiles';
 import { walkFolder } from './workspaceWalker';
 import { WorkspaceToolFault } from './workspaceToolSupport';
 import type { WorkspaceHost } from './workspaceHost';
@@ -41,10 +42,20 @@ export function contextBlock(heading: string, body: string, language = ''): stri
 export interface ContextPath {
   readonly target: ScopedPath;
   readonly isDirectory: boolean;
+  /** Excluded by .gitignore, attached because the user chose it by name. */
+  readonly gitIgnored: boolean;
 }
 
+/**
+ * How a path came to be attached. `chosen`: the user picked it (the @ picker,
+ * Add to Context), which is their consent to send a file .gitignore excludes,
+ * as selecting its text would be; anything else (open editors, a diff) keeps
+ * such files out. .tandemignore keeps them out either way.
+ */
+export type ContextChoice = 'chosen' | 'gathered';
+
 /** Resolves a path the user attached, under the tools' rules; a fault says why it cannot be attached. */
-export async function resolveContextPath(host: WorkspaceHost, input: string): Promise<ContextPath> {
+export async function resolveContextPath(host: WorkspaceHost, input: string, choice: ContextChoice = 'gathered'): Promise<ContextPath> {
   const target = await resolveScopedPath(input, await scopeFolders(host.folders()));
   if (!target.ok) throw new WorkspaceToolFault(target.message);
   let isDirectory: boolean;
@@ -54,28 +65,32 @@ export async function resolveContextPath(host: WorkspaceHost, input: string): Pr
     if (host.openDocumentText(target.absolute) === undefined) throw new WorkspaceToolFault(`${target.display} does not exist.`);
     isDirectory = false;
   }
-  await refuseIgnored(target, isDirectory, 'read');
-  return { target, isDirectory };
+  const by = await new IgnoreRules(target.folder.real).ignoredBy(target.relative, isDirectory);
+  if (by === undefined) return { target, isDirectory, gitIgnored: false };
+  if (by === GIT_IGNORE_FILE && choice === 'chosen') return { target, isDirectory, gitIgnored: true };
+  throw new WorkspaceToolFault(`${target.display} is excluded by ${by}, so the agent may not read it.`);
 }
 
 /** The block for an attached file: its text (unsaved editor text first), capped. */
-export async function fileContextBlock(host: WorkspaceHost, input: string): Promise<string> {
-  const { target, isDirectory } = await resolveContextPath(host, input);
-  if (isDirectory) return folderContextBlock(host, input);
+export async function fileContextBlock(host: WorkspaceHost, input: string, choice: ContextChoice = 'gathered'): Promise<string> {
+  const { target, isDirectory } = await resolveContextPath(host, input, choice);
+  if (isDirectory) return folderContextBlock(host, input, undefined, choice);
   const { text } = await readFileText(host, target);
   return contextBlock(`Attached file ${target.display}`, text, languageOf(target.relative));
 }
 
 /** The block for an attached folder: the paths inside it, ignored ones left out, capped. */
-export async function folderContextBlock(host: WorkspaceHost, input: string, signal = new AbortController().signal): Promise<string> {
-  const { target, isDirectory } = await resolveContextPath(host, input);
-  if (!isDirectory) return fileContextBlock(host, input);
+export async function folderContextBlock(host: WorkspaceHost, input: string, signal = new AbortController().signal, choice: ContextChoice = 'gathered'): Promise<string> {
+  const { target, isDirectory, gitIgnored } = await resolveContextPath(host, input, choice);
+  if (!isDirectory) return fileContextBlock(host, input, choice);
   // Walk a few times the cap, then keep the shallowest entries: the folder's outline, not one deep corner of it.
   const found: { path: string; depth: number }[] = [];
   let more = false;
   await walkFolder(target.folder, new IgnoreRules(target.folder.real), {
     signal,
     start: target.relative,
+    // Inside a folder .gitignore excludes (the user chose it), its rules would hide everything.
+    gitignore: !gitIgnored,
     onEntry: (entry) => {
       if (found.length >= CONTEXT_FOLDER_MAX_ENTRIES * 5) {
         more = true;

@@ -7,11 +7,11 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { diagnosticsListText, SEVERITIES, type DiagnosticsSource, type FileDiagnostic, type ShownDiagnostic } from './diagnostics';
-import { IgnoreRules } from './ignoreRules';
+import { GIT_IGNORE_FILE, IgnoreRules } from './ignoreRules';
 import * as path from 'node:path';
 import { isInside, resolveScopedPath, type ScopedFolder } from './pathScope';
 import type { Tool } from './tool';
-import { refuseIgnored } from './workspaceFiles';
+import { askToReadIgnored } from './workspaceFiles';
 import { defineWorkspaceTool, requireFolders, requireScopedPath, summaryPreview, WorkspaceToolFault } from './workspaceToolSupport';
 import type { WorkspaceHost } from './workspaceHost';
 
@@ -41,8 +41,9 @@ export function createGetDiagnosticsTool(deps: GetDiagnosticsDeps): Tool {
       if (args.path !== undefined && args.path.trim() !== '' && args.path.trim() !== '.') {
         const { target, folders } = await requireScopedPath(deps.host, args.path);
         const isDirectory = target.exists && (await stat(target.absolute)).isDirectory();
-        // Before anything else, so an ignored path answers as a read does.
-        await refuseIgnored(target, isDirectory, 'read');
+        // Before anything else, so an ignored path answers as a read does: .gitignore'd ones after the user allows it.
+        const ignored = await askToReadIgnored(target, isDirectory, context, { toolName: 'get_diagnostics', arguments: args });
+        if (ignored.declined) return ignored.declined;
         if (!target.exists) throw new WorkspaceToolFault(`${target.display} does not exist.`);
         if (!isDirectory) {
           const report = await deps.diagnostics.settled(target.absolute, context.signal);
@@ -51,7 +52,7 @@ export function createGetDiagnosticsTool(deps: GetDiagnosticsDeps): Tool {
           const text = diagnosticsListText(entries, { ...options, scope: target.display }) + unsettled;
           return { text, summary: summaryPreview(text.split('\n')[0] ?? text) };
         }
-        const entries = await shownInScope(deps.diagnostics.current([target.absolute]), folders);
+        const entries = await shownInScope(deps.diagnostics.current([target.absolute]), folders, ignored.ignored);
         const text = diagnosticsListText(entries, { ...options, scope: `${target.display}/` });
         return { text, summary: summaryPreview(text.split('\n')[0] ?? text) };
       }
@@ -63,8 +64,11 @@ export function createGetDiagnosticsTool(deps: GetDiagnosticsDeps): Tool {
   });
 }
 
-/** The diagnostics of files inside the workspace and not ignored, with their workspace-relative paths. */
-async function shownInScope(diagnostics: readonly FileDiagnostic[], folders: readonly ScopedFolder[]): Promise<ShownDiagnostic[]> {
+/**
+ * The diagnostics of files inside the workspace and not ignored, with their workspace-relative paths.
+ * `insideAllowedIgnored`: all of them lie in a .gitignore'd folder the user allowed, so only .tandemignore leaves any out.
+ */
+async function shownInScope(diagnostics: readonly FileDiagnostic[], folders: readonly ScopedFolder[], insideAllowedIgnored = false): Promise<ShownDiagnostic[]> {
   const byPath = new Map<string, FileDiagnostic[]>();
   for (const diagnostic of diagnostics) {
     const list = byPath.get(diagnostic.path) ?? [];
@@ -80,7 +84,8 @@ async function shownInScope(diagnostics: readonly FileDiagnostic[], folders: rea
     if (!target.ok) continue;
     const rules = ignoreRules.get(target.folder.real) ?? new IgnoreRules(target.folder.real);
     ignoreRules.set(target.folder.real, rules);
-    if ((await rules.ignoredBy(target.relative, false)) !== undefined) continue;
+    const by = await rules.ignoredBy(target.relative, false);
+    if (by !== undefined && !(insideAllowedIgnored && by === GIT_IGNORE_FILE)) continue;
     for (const diagnostic of list) shown.push({ diagnostic, shown: target.display });
   }
   return shown;

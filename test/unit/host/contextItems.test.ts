@@ -22,6 +22,8 @@ describe('context items', () => {
     writeFileSync(path.join(root, 'src', 'a.ts'), 'const fromDisk = 1;\n');
     writeFileSync(path.join(root, '.tandemignore'), 'private.txt\n');
     writeFileSync(path.join(root, 'private.txt'), 'PRIVATE');
+    writeFileSync(path.join(root, '.gitignore'), '.env.local\n');
+    writeFileSync(path.join(root, '.env.local'), 'LOCAL=1');
     host = new NodeWorkspaceHost({ folders: [root], openDocuments: new Map([[path.join(root, 'src', 'a.ts'), 'const unsaved = 2;\n']]) });
   });
   after(() => rmSync(root, { recursive: true, force: true }));
@@ -33,6 +35,10 @@ describe('context items', () => {
     assert.deepEqual([folder.path, folder.label], ['src', 'src/']);
     const ignored = await pathAttachment(host, 'private.txt');
     assert.match(ignored.error ?? '', /excluded by \.tandemignore/);
+    // Chosen by the user: a .gitignore'd file attaches, and its chip says so.
+    const local = await pathAttachment(host, '.env.local');
+    assert.deepEqual([local.error, local.title], [undefined, '.env.local (excluded by .gitignore; sent because you attached it)']);
+    assert.match(await local.read(signal), /^Attached file \.env\.local:\n```\w*\nLOCAL=1\n```$/);
 
     const attachments = new ContextAttachments();
     for (const item of [file, ignored, selectionAttachment({ file: 'src/b.py', firstLine: 3, lastLine: 4, languageId: 'python', text: 'x = 1\ny = 2' })]) attachments.attach(item);

@@ -14,7 +14,11 @@ describe('context content', () => {
   before(() => {
     root = makeTempDir('tandem-context-');
     const files: Record<string, string> = {
-      '.gitignore': 'secret.env\n',
+      '.gitignore': 'secret.env\nvendor/\n',
+      '.tandemignore': 'notes.private\nprivate.js\n',
+      'notes.private': 'KEEP OUT',
+      'vendor/lib.js': 'export {};\n',
+      'vendor/private.js': 'KEEP OUT',
       'src/a.ts': 'export const a = 1;\n',
       'secret.env': 'TOKEN=1',
       'big.txt': `HEAD-MARK${'x'.repeat(CONTEXT_ITEM_MAX_CHARS * 2)}TAIL-MARK`,
@@ -47,6 +51,15 @@ describe('context content', () => {
     await assert.rejects(fileContextBlock(host, '../outside.txt'), /Refused path/);
     await assert.rejects(fileContextBlock(host, '.git/config'), /\.git folder is off limits/);
     await assert.rejects(fileContextBlock(host, 'nope.txt'), /does not exist/);
+  });
+
+  it('a .gitignore\'d file or folder the user chose is read; .tandemignore still refuses', async () => {
+    assert.equal(await fileContextBlock(host, 'secret.env', 'chosen'), 'Attached file secret.env:\n```env\nTOKEN=1\n```');
+    const vendor = await fileContextBlock(host, 'vendor', 'chosen');
+    assert.match(vendor, /^Attached folder vendor \(/);
+    assert.ok(vendor.includes('\nlib.js\n') && !vendor.includes('private.js'), vendor);
+    await assert.rejects(fileContextBlock(host, 'vendor'), /excluded by \.gitignore/, 'gathered (not chosen): refused');
+    await assert.rejects(fileContextBlock(host, 'notes.private', 'chosen'), /excluded by \.tandemignore/);
   });
 
   it('lists a folder, ignored entries left out, capped', async () => {

@@ -104,6 +104,7 @@ describe('diagnostics in the tools', () => {
     writeFileSync(path.join(root, '.gitignore'), 'secret/\n');
     writeFileSync(path.join(root, 'src', 'a.ts'), 'const n: number = 1;\n');
     writeFileSync(path.join(root, 'b.json'), '{}\n');
+    writeFileSync(path.join(root, 'secret', 'key.ts'), 'export const key = "k";\n');
     source = new ScriptedDiagnostics([
       diagnostic(path.join(root, 'src', 'a.ts'), 1, 'error', "Type 'string' is not assignable to type 'number'.", { source: 'ts', code: '2322' }),
       diagnostic(path.join(root, 'b.json'), 1, 'warning', 'Missing property "name".', { source: 'json' }),
@@ -144,9 +145,18 @@ describe('diagnostics in the tools', () => {
     assert.equal(workspace.text, ['1 error and 1 warning in 2 files (the workspace; errors and warnings):', "src/a.ts:1:3 error [ts 2322]: Type 'string' is not assignable to type 'number'.", 'b.json:1:3 warning [json]: Missing property "name".'].join('\n'));
     const errorsOnly = await run('get_diagnostics', { severity: 'error' });
     assert.doesNotMatch(errorsOnly.text, /b\.json/);
-    const ignored = await run('get_diagnostics', { path: 'secret/key.ts' });
-    assert.equal(ignored.isError, true);
-    assert.match(ignored.text, /excluded by \.gitignore/);
+    // A .gitignore'd path is asked about each time, like a read: declined, nothing about it is told.
+    approval.answer = false;
+    const declined = await run('get_diagnostics', { path: 'secret/key.ts' });
+    assert.equal(declined.text, 'The user did not allow reading secret/key.ts (excluded by .gitignore); it was not read.');
+    assert.equal(approval.asked.length, 1);
+    approval.answer = true;
+    const allowedFile = await run('get_diagnostics', { path: 'secret/key.ts' });
+    assert.match(allowedFile.text, /secret\/key\.ts:1:3 error: SECRET-IN-IGNORED/);
+    const allowedFolder = await run('get_diagnostics', { path: 'secret' });
+    assert.match(allowedFolder.text, /^1 error in 1 file \(secret\/; errors and warnings\):\nsecret\/key\.ts:1:3 error: SECRET-IN-IGNORED/);
+    assert.equal(approval.asked.length, 3, 'asked for each');
+    assert.doesNotMatch((await run('get_diagnostics', {})).text, /SECRET/, 'the whole workspace still leaves ignored files out');
     const outside = await run('get_diagnostics', { path: '/elsewhere/x.ts' });
     assert.equal(outside.isError, true);
     const missing = await run('get_diagnostics', { path: 'src/missing.ts' });
