@@ -15,15 +15,9 @@ import { listPrompts, promptText, type McpPromptInfo } from './mcpPrompts';
 import { listResources, readResourceText, type McpResourceInfo } from './mcpResources';
 import { resolveServer } from './mcpServerResolution';
 import type { InputResolver } from './mcpVariables';
+import { isSchemaRejection, LENIENT_TOOL_PAGE, rejectionSummary, taskRequired, toolFromRaw, type McpToolInfo, type ToolListPage } from './mcpToolList';
 
-/** A tool as the server lists it (the parts Tandem uses). */
-export interface McpToolInfo {
-  readonly name: string;
-  readonly title?: string | undefined;
-  readonly description?: string | undefined;
-  readonly inputSchema: Record<string, unknown>;
-  readonly annotations?: { readonly readOnlyHint?: boolean | undefined } | undefined;
-}
+export type { McpToolInfo } from './mcpToolList';
 
 export interface McpConnectionOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -342,19 +336,36 @@ export class McpConnection {
     const tools: McpToolInfo[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-      const request = cursor === undefined ? {} : { cursor };
-      const result = await withRequestSignal(signal, (requestSignal) =>
-        session.authorized(() => session.client.listTools(request, { timeout: this.options.startTimeoutMs, signal: requestSignal }), requestSignal),
-      );
-      for (const tool of result.tools) {
-        // A tool that must run as a task cannot be called with a plain tools/call.
-        if (tool.execution?.taskSupport === 'required') continue;
-        tools.push({ name: tool.name, title: tool.title, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations });
-      }
+      const result = await this.listToolPage(session, cursor === undefined ? {} : { cursor }, signal);
+      tools.push(...result.tools);
       cursor = result.nextCursor;
       if (cursor === undefined) break;
     }
     return tools;
+  }
+
+  /** One page through the SDK (which checks it against the MCP schema); refused, the same page read tool by tool (mcpToolList.ts). */
+  private async listToolPage(session: McpSession, request: { cursor?: string }, signal: AbortSignal): Promise<ToolListPage> {
+    const options = (requestSignal: AbortSignal) => ({ timeout: this.options.startTimeoutMs, signal: requestSignal });
+    try {
+      const result = await withRequestSignal(signal, (requestSignal) => session.authorized(() => session.client.listTools(request, options(requestSignal)), requestSignal));
+      const tools = result.tools.filter((tool) => !taskRequired(tool));
+      return { tools: tools.map((tool) => ({ name: tool.name, title: tool.title, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations })), nextCursor: result.nextCursor };
+    } catch (error) {
+      if (!isSchemaRejection(error)) throw error;
+      const name = this.definition.name;
+      this.options.log(`mcp "${name}": its tool list does not match the MCP schema (${rejectionSummary(error)}); reading it tool by tool`);
+      const page = await withRequestSignal(signal, (requestSignal) =>
+        session.authorized(() => session.client.request({ method: 'tools/list', params: request }, LENIENT_TOOL_PAGE, options(requestSignal)), requestSignal),
+      );
+      const tools: McpToolInfo[] = [];
+      page.tools.forEach((raw, index) => {
+        const tool = toolFromRaw(raw, index);
+        if ('skipped' in tool) this.options.log(`mcp "${name}": ${tool.skipped}; left out`);
+        else tools.push(tool);
+      });
+      return { tools, nextCursor: page.nextCursor };
+    }
   }
 
   private setState(state: McpServerState): void {

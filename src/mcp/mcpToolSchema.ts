@@ -15,8 +15,12 @@ const DROPPED_KEYWORDS = new Set([
 const ROOT_ONLY_DROPPED = ['oneOf', 'anyOf', 'allOf', 'enum', 'const'];
 const MAX_DEPTH = 12;
 
+/** The types JSON Schema has; any other `type` value is dropped (an API rejects the whole request for one). */
+const JSON_TYPES: ReadonlySet<unknown> = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
+
 export function sanitizeToolSchema(schema: unknown): Record<string, unknown> {
   const clean = isRecord(schema) ? (cleanNode(schema, 0) as Record<string, unknown>) : {};
+  mergeRootAlternatives(clean);
   for (const keyword of ROOT_ONLY_DROPPED) delete clean[keyword];
   clean['type'] = 'object';
   if (!isRecord(clean['properties'])) clean['properties'] = {};
@@ -45,9 +49,36 @@ function cleanNode(node: unknown, depth: number): unknown {
     }
     result[key] = key === 'enum' || key === 'const' || key === 'default' || key === 'required' ? value : cleanNode(value, depth + 1);
   }
+  const type = result['type'];
+  if (Array.isArray(type)) {
+    const known = type.filter((each) => JSON_TYPES.has(each));
+    if (known.length > 0) result['type'] = known;
+    else delete result['type'];
+  } else if (type !== undefined && !JSON_TYPES.has(type)) delete result['type'];
   // An array without items is rejected by some APIs.
   if (result['type'] === 'array' && result['items'] === undefined) result['items'] = {};
   return result;
+}
+
+/**
+ * Function parameters must be one plain object, so a root `oneOf`/`anyOf`
+ * (either these arguments or those) becomes one object with every branch's
+ * properties, required only where every branch requires them: the model
+ * still sees each argument's name and type, and the server checks the rest.
+ */
+function mergeRootAlternatives(root: Record<string, unknown>): void {
+  const branches = [root['oneOf'], root['anyOf']].flatMap((list) => (Array.isArray(list) ? list.filter(isRecord) : []));
+  if (branches.length === 0) return;
+  const properties: Record<string, unknown> = isRecord(root['properties']) ? { ...root['properties'] } : {};
+  for (const branch of branches) {
+    if (!isRecord(branch['properties'])) continue;
+    for (const [name, schema] of Object.entries(branch['properties'])) if (!(name in properties)) properties[name] = schema;
+  }
+  const requiredBy = (schema: Record<string, unknown>) => (Array.isArray(schema['required']) ? schema['required'].filter((name): name is string => typeof name === 'string') : []);
+  const inEvery = requiredBy(branches[0]!).filter((name) => branches.every((branch) => requiredBy(branch).includes(name)));
+  root['properties'] = properties;
+  const required = [...new Set([...requiredBy(root), ...inEvery])];
+  if (required.length > 0) root['required'] = required;
 }
 
 function cleanSubschema(child: unknown, depth: number): unknown {

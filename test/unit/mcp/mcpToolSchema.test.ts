@@ -37,4 +37,27 @@ describe('sanitizeToolSchema', () => {
     const text = JSON.stringify(sanitizeToolSchema(deep));
     assert.ok(text.length < 1_000);
   });
+  it('merges a root oneOf into one object: every branch\'s properties, required only where all branches agree', () => {
+    const merged = sanitizeToolSchema({
+      type: 'object',
+      properties: { mode: { type: 'string' } },
+      oneOf: [
+        { properties: { path: { type: 'string' }, recursive: { type: 'boolean' } }, required: ['path', 'mode'] },
+        { properties: { url: { type: 'string', format: 'uri' } }, required: ['url', 'mode'] },
+      ],
+    });
+    assert.deepEqual(merged, {
+      type: 'object',
+      properties: { mode: { type: 'string' }, path: { type: 'string' }, recursive: { type: 'boolean' }, url: { type: 'string', format: 'uri' } },
+      required: ['mode'],
+    });
+  });
+
+  it('drops a type JSON Schema does not have, and keeps the known ones of a list', () => {
+    assert.deepEqual(sanitizeToolSchema({ type: 'object', properties: { x: { type: 'mystery' }, y: { type: ['string', 'date', 'null'] }, z: { type: ['when'] } } }).properties, {
+      x: {},
+      y: { type: ['string', 'null'] },
+      z: {},
+    });
+  });
 });
