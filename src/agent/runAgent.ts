@@ -9,6 +9,7 @@ import { AgentClock } from './agentClock';
 import type { AgentSettings } from './agentSettings';
 import { runAnswerPhase, StoppedAnswer } from './answerPhase';
 import { noticeAnswerEnding } from './answerEnding';
+import { offeredTools } from './toolLimit';
 import { attachContextMeter } from './contextMeter';
 import { CancelledError, ContextOverflowError, isCancellation, ModelApiError, TandemError } from '../common/errors';
 import { ContextBudget } from './contextBudget';
@@ -135,6 +136,8 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
       stopReason = 'chatMode';
       answerInput = [{ role: 'system', content: systemPrompt(settings.prompts, 'chat', CHAT_SYSTEM_PROMPT, { model: names.answerModel, rules: input.rules }) }, ...budget.conversation];
     } else {
+      const offered = offeredTools(deps.tools);
+      if (offered.notice !== undefined) emitter.notice('toolsCapped', 'warning', offered.notice);
       emitter.custom(CustomEventName.phase, { phase: 'tools', role: 'function-call', model: names.functionCallModel, ...names } satisfies PhasePayload, {
         role: 'function-call',
         model: names.functionCallModel,
@@ -144,7 +147,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
         conversation: input.messages,
         question,
         model: deps.functionCallModel,
-        tools: deps.tools,
+        tools: offered.tools,
         approval,
         elicit,
         cache: deps.cache,

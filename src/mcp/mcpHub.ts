@@ -30,9 +30,6 @@ export interface McpHubOptions {
   readonly services?: McpConnectionOptions['services'];
 }
 
-/** The most tools offered to the model at once (OpenAI's limit per request). */
-export const MAX_OFFERED_TOOLS = 128;
-
 export interface Disposable {
   dispose(): void;
 }
@@ -115,10 +112,8 @@ export class McpHub implements ToolProvider {
       if (!this.switches.isToolEnabled(server, info.name)) return [];
       return [mcpTool(names[index] ?? info.name, connection, info, this.switches.isTrusted(server))];
     });
-    if (tools.length > MAX_OFFERED_TOOLS) {
-      this.options.log?.(`MCP servers offer ${tools.length} tools; only the first ${MAX_OFFERED_TOOLS} are given to the model. Turn servers off in "Tandem: Show MCP Servers".`);
-    }
-    this.cachedTools = tools.slice(0, MAX_OFFERED_TOOLS);
+    // No cap here: a run offers at most 128 tools in all, workspace tools first (agent/toolLimit.ts).
+    this.cachedTools = tools;
     return this.cachedTools;
   }
 

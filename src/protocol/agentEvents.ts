@@ -132,6 +132,7 @@ export type NoticeCode =
   | 'reminder'
   | 'mcpStarting'
   | 'mcpFailed'
+  | 'toolsCapped'
   | 'modeChanged'
   | 'responseModeChanged'
   | 'settings'
