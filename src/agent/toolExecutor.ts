@@ -7,7 +7,7 @@
 import { EventType } from '@ag-ui/core';
 import { CACHEABLE_RESULT_CHARS, capResult, EVENT_RESULT_CAP_CHARS, logPreview } from './resultCap';
 import { randomUUID } from 'node:crypto';
-import type { ApprovalGate, Tool, ToolResult } from '../tools/tool';
+import type { ApprovalGate, ApprovalRequest, Tool, ToolResult } from '../tools/tool';
 import { CustomEventName, type ToolCallStatus, type ToolStartedPayload, type ToolStatusPayload } from '../protocol/agentEvents';
 import { CancelledError, isCancellation } from '../common/errors';
 import type { RunEmitter } from './runEmitter';
@@ -114,7 +114,7 @@ async function runOne(call: PlannedCall, context: ExecutionContext): Promise<Cal
   }
   if (!tool.approvesItself) {
     const approved = await approval.request(
-      { kind: 'toolCall', toolName: tool.name, toolCallId: call.id, arguments: args, readOnly: tool.readOnly },
+      { kind: 'toolCall', toolName: tool.name, toolCallId: call.id, arguments: args, readOnly: tool.readOnly, ...approvalWords(tool) },
       context.signal,
     );
     if (context.signal.aborted) throw new CancelledError();
@@ -212,4 +212,13 @@ export function resultForModel(outcome: CallOutcome, notes: ReadonlyMap<string, 
   const note = notes.get(outcome.call.id);
   const text = capResult(outcome.result.text);
   return note ? `${text}\n\n${note}` : text;
+}
+
+/** What a tool adds to its approval request: its own line, and its own always-allow entry. */
+function approvalWords(tool: Tool): Pick<ApprovalRequest, 'summary' | 'alwaysAllow' | 'allowedBy'> {
+  const key = tool.approval?.alwaysAllowKey;
+  return {
+    ...(tool.approval?.summary !== undefined && { summary: tool.approval.summary }),
+    ...(key !== undefined && { alwaysAllow: { key, label: `Always allow ${tool.name} from this server` }, allowedBy: (entries: readonly string[]) => entries.includes(key) }),
+  };
 }

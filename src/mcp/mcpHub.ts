@@ -8,6 +8,7 @@ import type { McpServerStatus } from './mcpServerStatus';
 import type { ClientIdentity } from './mcpSession';
 import { assignToolNames } from './mcpToolName';
 import { sanitizeToolSchema } from './mcpToolSchema';
+import { definitionHash, needsConsent } from './mcpServerTrust';
 import type { McpPromptInfo } from './mcpPrompts';
 import type { McpResourceInfo } from './mcpResources';
 import { NO_TOOL_SWITCHES, ToolSwitchIndex, type McpServerRef, type McpToolSwitches } from './mcpToolSwitches';
@@ -272,21 +273,41 @@ function serverRef(connection: McpConnection): McpServerRef {
 }
 
 function mcpTool(name: string, connection: McpConnection, info: McpToolInfo, trusted: boolean): Tool {
-  const server = connection.definition.name;
+  const definition = connection.definition;
+  const server = definition.name;
+  const fromWorkspace = definition.type !== 'invalid' && needsConsent(definition);
   return {
     name,
     description: info.description ?? info.title ?? `Tool "${info.name}" of the MCP server "${server}".`,
     parameters: sanitizeToolSchema(info.inputSchema),
     // MCP tools may change things; a server's read-only hint counts only when the user trusts that server.
     readOnly: trusted && info.annotations?.readOnlyHint === true,
-    cacheable: connection.definition.cacheable === true,
+    cacheable: definition.cacheable === true,
     source: { kind: 'mcp', server },
+    approval: {
+      summary: `Run ${info.name} of the MCP server "${server}"${fromWorkspace ? ` (from ${definition.source})` : ''}`,
+      // A workspace's server is allowed by its exact definition, as its consent is: another server
+      // that takes the same name (in this workspace or another) does not inherit "Always allow".
+      alwaysAllowKey: fromWorkspace ? `${name}@${definitionHash(definition).slice(0, ALWAYS_ALLOW_HASH_CHARS)}` : undefined,
+    },
     run: (args: unknown, context: ToolContext): Promise<ToolResult> => connection.callTool(info.name, args, context),
   };
 }
 
+/** Hex characters of the definition hash in a workspace server's always-allow entry (`name@hash`). */
+const ALWAYS_ALLOW_HASH_CHARS = 12;
+
+/**
+ * The user's own servers first: when a workspace's server has the same name, the user's keeps the
+ * plain tool names (and what their always-allow entries cover); the workspace's get the `_2` suffixes.
+ */
 function compareEntries(a: McpConnection, aTool: McpToolInfo, b: McpConnection, bTool: McpToolInfo): number {
-  return compareText(a.definition.name, b.definition.name) || compareText(a.definition.source, b.definition.source) || compareText(aTool.name, bTool.name);
+  return (
+    Number(needsConsent(a.definition)) - Number(needsConsent(b.definition)) ||
+    compareText(a.definition.name, b.definition.name) ||
+    compareText(a.definition.source, b.definition.source) ||
+    compareText(aTool.name, bTool.name)
+  );
 }
 
 function compareText(a: string, b: string): number {

@@ -21,15 +21,19 @@ export function needsConsent(definition: McpServerDefinition): boolean {
   return definition.source !== USER_SETTINGS_SOURCE;
 }
 
-/** Identifies a definition: every field that decides what runs or where requests go. */
+/**
+ * Identifies a definition: every field that decides what runs, where requests
+ * (and a sign-in) go, and how results are used. Fields left out are not in the
+ * text at all, so adding one here keeps the hash of definitions without it.
+ */
 export function definitionHash(definition: StartableDefinition): string {
-  const { name, source, workspaceFolder, inputs } = definition;
+  const { name, source, workspaceFolder, inputs, timeoutMs, cacheable } = definition;
   const what =
     definition.type === 'stdio'
       ? { command: definition.command, args: definition.args, env: definition.env, envFile: definition.envFile, cwd: definition.cwd }
-      : { url: definition.url, headers: definition.headers };
+      : { url: definition.url, headers: definition.headers, oauth: definition.oauth };
   return createHash('sha256')
-    .update(canonicalJson({ name, source, workspaceFolder, inputs, type: definition.type, ...what }))
+    .update(canonicalJson({ name, source, workspaceFolder, inputs, type: definition.type, timeoutMs, cacheable, ...what }))
     .digest('hex');
 }
 

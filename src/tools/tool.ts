@@ -115,6 +115,14 @@ export interface Tool {
   readonly approvesItself?: boolean | undefined;
   /** MCP tools: the user marked the server `cacheable`, so identical read-only calls in a run may reuse a result. */
   readonly cacheable?: boolean | undefined;
+  /**
+   * How a call is asked about when the loop asks: the card's line (default
+   * "Run <name>"), and the `tandem.tools.alwaysAllow` entry that covers it
+   * (default the name; a workspace's MCP server gets one tied to its
+   * definition, so its tools never ride on an entry given to another server
+   * of the same name).
+   */
+  readonly approval?: { readonly summary?: string | undefined; readonly alwaysAllowKey?: string | undefined } | undefined;
   readonly source: ToolSource;
   /**
    * Runs the tool. Validates `args` itself; a fault should come back as a

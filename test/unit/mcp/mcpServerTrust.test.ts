@@ -49,6 +49,15 @@ describe('MCP server consent', () => {
       assert.ok(changed);
       assert.notEqual(definitionHash(changed), definitionHash(marker));
     }
+    // A remote server's sign-in client, any server's timeout and result reuse are part of what was allowed too.
+    const remote = { type: 'http', url: 'https://mcp.example/mcp' };
+    const [plain] = servers({ servers: { r: remote } });
+    assert.ok(plain);
+    for (const edit of [{ oauth: { clientId: 'other-client' } }, { oauth: { clientMetadataUrl: 'https://elsewhere.example/client.json' } }, { timeout: 5000 }, { cacheable: true }]) {
+      const [changed] = servers({ servers: { r: { ...remote, ...edit } } });
+      assert.ok(changed, JSON.stringify(edit));
+      assert.notEqual(definitionHash(changed), definitionHash(plain), JSON.stringify(edit));
+    }
   });
 
   it('shows the command line, and where each ${env:…} value would go', () => {
