@@ -28,13 +28,18 @@ function responseSchema(prompt: ApprovalPrompt): Record<string, unknown> {
   };
 }
 
+/**
+ * Only an explicit yes approves: `true`, or `{ approved: true }` as the
+ * response schema asks. Anything else — no payload, `"false"` from a form, a
+ * typo'd key — rejects: a client's mistake must not change files.
+ */
 export function answerOf(entry: ResumeEntry, prompt?: Pick<ApprovalPrompt, 'alwaysAllowKey'>): ApprovalDecision {
   if (entry.status !== 'resolved') return 'rejected';
   const payload: unknown = entry.payload;
-  if (payload === false) return 'rejected';
-  if (payload === null || typeof payload !== 'object') return 'approved';
+  if (payload === true) return 'approved';
+  if (payload === null || typeof payload !== 'object') return 'rejected';
   const answer = payload as { approved?: unknown; alwaysAllow?: unknown; note?: unknown };
-  if (answer.approved === false) return typeof answer.note === 'string' ? { answer: 'rejected', note: answer.note } : 'rejected';
+  if (answer.approved !== true) return typeof answer.note === 'string' ? { answer: 'rejected', note: answer.note } : 'rejected';
   return answer.alwaysAllow === true && prompt?.alwaysAllowKey !== undefined ? 'alwaysAllowed' : 'approved';
 }
 

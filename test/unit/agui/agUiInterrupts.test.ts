@@ -248,12 +248,14 @@ it('the time limit counts agent time only: a slow answer to an interrupt does no
   assert.deepEqual(second.result, { stopReason: 'noToolCall', answer: 'Monday, then.' });
 });
 
-it('reads an approval answer the way clients write it: false and { approved: false } reject, true and {} approve', async () => {
+it('reads an approval answer strictly: only true or { approved: true } approve; no payload, a string or a typo rejects', async () => {
   const { answerOf } = await import('../../../src/agui/interruptApprover');
   const entry = (payload: unknown, status: 'resolved' | 'cancelled' = 'resolved') => ({ interruptId: 'i', status, payload });
   assert.deepEqual(
-    [entry(false), entry({ approved: false }), entry(true), entry({}), entry({ approved: true }), entry(undefined), entry({ approved: true }, 'cancelled')].map((answer) => answerOf(answer)),
-    ['rejected', 'rejected', 'approved', 'approved', 'approved', 'approved', 'rejected'],
+    [entry(true), entry({ approved: true }), entry(false), entry({ approved: false }), entry({}), entry(undefined), entry('yes'), entry({ approved: 'true' }), entry({ approve: true }), entry({ approved: true }, 'cancelled')].map((answer) =>
+      answerOf(answer),
+    ),
+    ['approved', 'approved', 'rejected', 'rejected', 'rejected', 'rejected', 'rejected', 'rejected', 'rejected', 'rejected'],
   );
   assert.equal(answerOf(entry({ approved: true, alwaysAllow: true }), { alwaysAllowKey: 'write_file' }), 'alwaysAllowed');
   assert.equal(answerOf(entry({ approved: true, alwaysAllow: true }), { alwaysAllowKey: undefined }), 'approved', 'not offered: a plain approval');
