@@ -4,7 +4,7 @@
 // server's wording.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { encodingFor, RequestTokenCounter } from '../../../src/models/tokenCounter';
+import { COUNT_SLICE_CHARS, countInSlices, encodingFor, loadCounter, RequestTokenCounter } from '../../../src/models/tokenCounter';
 import { isContextOverflow } from '../../../src/models/contextOverflow';
 import { contextLengthError, type ContextServer } from '../../fixtures/scriptedModelReplies';
 import type { ChatMessage, ToolSchema } from '../../../src/models/chatModel';
@@ -42,6 +42,21 @@ describe('token counter', () => {
     const legacy = await new RequestTokenCounter({ baseUrl: 'http://x/v1', model: 'gpt-4' }).count({ messages });
     assert.equal(legacy.encoding, 'cl100k_base');
     assert.ok(legacy.tokens > 0);
+  });
+
+  it('counts long text a slice at a time: ordinary text as it counts whole, one huge word within a fraction of a percent, no slice cut inside a character', async () => {
+    const counter = await loadCounter('o200k_base');
+    const prose = 'The release is on Tuesday, and Ada owns it; the notes say so twice.\n'.repeat(800);
+    const encoded = (await import('gpt-tokenizer/encoding/o200k_base')).countTokens;
+    assert.equal(counter(prose), encoded(prose), 'cut between words, prose counts as it does whole');
+    const slices: string[] = [];
+    const word = 'x'.repeat(3_000) + '😀'.repeat(1_500) + '-'.repeat(20_000);
+    const sliced = countInSlices(word, (slice) => (slices.push(slice), encoded(slice)));
+    assert.ok(slices.length >= 20 && slices.every((slice) => slice.length <= COUNT_SLICE_CHARS), String(slices.length));
+    assert.equal(slices.join(''), word, 'every character counted once');
+    assert.ok(slices.every((slice) => !/^[\udc00-\udfff]|[\ud800-\udbff]$/.test(slice)), 'no slice starts or ends with half an emoji');
+    const exact = encoded(word.slice(0, 3_000)) + encoded(word.slice(3_000, 6_000)) + encoded(word.slice(6_000));
+    assert.ok(Math.abs(sliced - exact) / exact < 0.02, `${sliced} against ${exact}`);
   });
 
   it('recognises a context-length error in each server’s wording, and nothing else', () => {
