@@ -24,8 +24,21 @@ export interface ModelFailure {
 
 type SdkErrors = Pick<typeof OpenAiModule, 'APIError' | 'APIConnectionError'>;
 
-/** `error` must not be an abort; callers check cancellation first. */
-export function classifyFailure(error: unknown, sdk: SdkErrors, now: number): ModelFailure {
+/**
+ * `error` must not be an abort; callers check cancellation first. `apiKey`:
+ * the key the request carried, cut out of the reason wherever the server's
+ * message quotes it (some answer a 401 with the key they refused), since the
+ * reason reaches logs, the panel and AG-UI clients.
+ */
+export function classifyFailure(error: unknown, sdk: SdkErrors, now: number, apiKey?: string): ModelFailure {
+  const found = classify(error, sdk, now);
+  return apiKey !== undefined && apiKey.length >= MIN_REDACTED_KEY && found.reason.includes(apiKey) ? { ...found, reason: found.reason.split(apiKey).join('***') } : found;
+}
+
+/** Shorter "keys" (a placeholder such as "x") are not looked for: they would cut up ordinary words. */
+const MIN_REDACTED_KEY = 8;
+
+function classify(error: unknown, sdk: SdkErrors, now: number): ModelFailure {
   if (error instanceof sdk.APIConnectionError) {
     // A host name that does not resolve will not resolve on the next try either (EAI_AGAIN, a DNS hiccup, is retried).
     return failure('connection', undefined, causeCode(error) !== 'ENOTFOUND', undefined, connectionReason(error), error);

@@ -173,7 +173,7 @@ export async function listModels(
       });
     }
     if (error instanceof CancelledError || signal?.aborted || isAbort(error, sdk)) throw new CancelledError();
-    throw toModelApiError(classifyFailure(error, sdk, Date.now()), 1, settings.baseUrl, settings.model);
+    throw toModelApiError(classifyFailure(error, sdk, Date.now(), settings.apiKey), 1, settings.baseUrl, settings.model);
   }
 }
 
@@ -298,7 +298,7 @@ async function* streamTurn(
         continue;
       }
       if (error instanceof CancelledError || isAbort(error, sdk)) throw new CancelledError();
-      const failure = classifyFailure(error, sdk, retry.now());
+      const failure = classifyFailure(error, sdk, retry.now(), settings.apiKey);
       const fallback = fallbackFor(failure, { hasStreamOptions: body.stream_options !== undefined, hasTools: body.tools !== undefined });
       if (fallback && attempt <= retry.maxRetries) {
         // A changed request is worth trying at once; the loop reads the envelope from the reply's text.

@@ -110,6 +110,19 @@ describe('createChatModel retries', () => {
     );
   });
 
+  it("cuts the API key out of an error that quotes it: the reason reaches logs, the panel and AG-UI clients", async () => {
+    const apiKey = 'sk-test-QUOTED-0123456789abcdef';
+    server.push({ fault: { kind: 'status', status: 401, body: JSON.stringify({ error: { message: `Invalid key ${apiKey} for this organisation`, type: 'invalid_request_error' } }) } });
+    const keyed = createChatModel({ baseUrl: server.baseUrl, model: 'm', apiKey }, { retry: fast });
+    await assert.rejects(collectTurn(keyed.streamTurn(question, new AbortController().signal)), (error: unknown) => {
+      assert.ok(error instanceof ModelApiError);
+      assert.match(error.message, /Invalid key \*\*\* for this organisation/);
+      assert.ok(!JSON.stringify({ message: error.message, suggestion: error.suggestion }).includes(apiKey));
+      return true;
+    });
+    assert.equal(server.requests.at(-1)?.authorization, `Bearer ${apiKey}`, 'the key was sent, so the server could quote it');
+  });
+
   it('does not retry 401 and points to the API key command', async () => {
     server.push({ fault: { kind: 'status', status: 401 } }, { content: 'must not be served' });
     const before = server.requests.length;
