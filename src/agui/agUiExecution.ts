@@ -38,10 +38,12 @@ export interface ExecutionSetup {
   /** The thread's cache of read-only results (frontend tools are never cached). */
   readonly cache: SessionCache;
   readonly interruptTtlMs: number;
+  /** The ids of the user messages the run began with: a resume that brings another is refused, not dropped. */
+  readonly userMessageIds: ReadonlySet<string>;
 }
 
 export interface ResumeFault {
-  readonly code: 'UNKNOWN_INTERRUPT' | 'RESUME_INCOMPLETE' | 'INTERRUPT_EXPIRED' | 'INTERRUPT_PENDING';
+  readonly code: 'UNKNOWN_INTERRUPT' | 'RESUME_INCOMPLETE' | 'INTERRUPT_EXPIRED' | 'INTERRUPT_PENDING' | 'MESSAGE_WHILE_INTERRUPTED';
   readonly message: string;
 }
 
@@ -130,7 +132,15 @@ export class AgUiExecution {
    * leaves everything as it was. `toolMessages` (toolCallId -> content) answer
    * frontend tool calls for clients that send results as tool messages.
    */
-  checkResume(entries: readonly ResumeEntry[], toolMessages: ReadonlyMap<string, string>): ResumeFault | ResumeEntry[] {
+  checkResume(entries: readonly ResumeEntry[], toolMessages: ReadonlyMap<string, string>, userMessageIds: readonly string[] = []): ResumeFault | ResumeEntry[] {
+    // The resumed loop goes on with the question it had: a new one would be lost without a word.
+    const added = userMessageIds.filter((id) => !this.setup.userMessageIds.has(id));
+    if (added.length > 0 && (entries.length > 0 || toolMessages.size > 0)) {
+      return {
+        code: 'MESSAGE_WHILE_INTERRUPTED',
+        message: `The thread waits on ${this.suspendedIds.size} interrupt(s) and this input brings a new user message (${added.join(', ')}), which a resumed run would not read. Answer or cancel the interrupts in a run without it, then send the message.`,
+      };
+    }
     const answers = new Map(entries.map((entry) => [entry.interruptId, entry]));
     for (const id of answers.keys()) {
       if (!this.suspendedIds.has(id)) return { code: 'UNKNOWN_INTERRUPT', message: `Interrupt ${id} is not pending on this thread.` };

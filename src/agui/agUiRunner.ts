@@ -72,7 +72,7 @@ export class AgUiRunner {
     if (thread.streaming) return fail('THREAD_BUSY', `Thread ${threadId} has a run in progress; wait for it to finish.`);
     const waiting = thread.execution;
     if (waiting?.suspended) {
-      const checked = waiting.checkResume(input.resume ?? [], toolMessagesOf(input));
+      const checked = waiting.checkResume(input.resume ?? [], toolMessagesOf(input), userMessageIdsOf(input));
       if (!Array.isArray(checked)) return fail(checked.code, checked.message);
       return this.stream(thread, waiting, input, send, signal, (sink) => waiting.resume(sink, checked));
     }
@@ -109,6 +109,7 @@ export class AgUiRunner {
       policy: prepared.policy,
       cache: thread.cache,
       interruptTtlMs: this.ttlMs,
+      userMessageIds: new Set(userMessageIdsOf(input)),
     });
     thread.execution = execution;
     void execution.ended.then(() => {
@@ -165,4 +166,8 @@ export class AgUiRunner {
     // Threads hold no other resources; their loops end on abort.
     this.threads.forEachExecution((execution) => execution.abort());
   }
+}
+
+function userMessageIdsOf(input: RunAgentInput): string[] {
+  return input.messages.flatMap((message) => (message.role === 'user' ? [message.id] : []));
 }

@@ -196,6 +196,29 @@ it('a cancelled approval rejects: the file is not written and the model is told'
   assert.match(toolMessage.content, /reject/i);
 });
 
+it('a resume that brings a new user message is refused with a reason, not run without it; the thread still takes a plain resume', async () => {
+  const endpoint = await startEndpoint({
+    turns: [
+      { model: 'fc-model', toolCalls: [{ id: 'call-delete', name: 'delete_file', arguments: { path: 'notes.md' } }] },
+      { model: 'fc-model', content: 'The user said no.' },
+      { model: 'answer-model', content: 'I left notes.md alone.' },
+    ],
+    policy: 'all',
+  });
+  const input = runInput({ threadId: 'mixed', runId: 'r1', messages: [{ id: 'u1', role: 'user', content: 'Delete the notes.' }] });
+  const [interrupt] = interruptsOf((await sseEvents(await endpoint.post(input))).at(-1) ?? {});
+  assert.ok(interrupt);
+  const withQuestion = { ...input, runId: 'r2', messages: [...input.messages, { id: 'u2', role: 'user' as const, content: 'Never mind. What is 2+2?' }], resume: [{ interruptId: interrupt.id, status: 'cancelled' as const }] };
+  const refused = (await sseEvents(await endpoint.post(withQuestion))).at(-1);
+  assert.equal(refused?.type, 'RUN_ERROR');
+  assert.equal(refused?.code, 'MESSAGE_WHILE_INTERRUPTED');
+  assert.match(refused?.message, /new user message \(u2\)/);
+  assert.equal(endpoint.model.requests.length, 1, 'the model was not asked again');
+  const resumed = (await sseEvents(await endpoint.post({ ...input, runId: 'r3', resume: [{ interruptId: interrupt.id, status: 'cancelled' }] }))).at(-1);
+  assert.equal(resumed?.result?.answer, 'I left notes.md alone.');
+  assert.ok(existsSync(path.join(endpoint.kit.root, 'notes.md')));
+});
+
 it('under autoApprove none a read asks too: the interrupt is bound to its call; approved:false rejects', async () => {
   const endpoint = await startEndpoint({
     policy: 'none',
