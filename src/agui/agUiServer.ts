@@ -21,6 +21,12 @@ export interface AgUiServerOptions {
   readonly log?: ((line: string) => void) | undefined;
 }
 
+/** An AG-UI server that can end the runs it is streaming with a RUN_ERROR before it closes. */
+export interface AgUiServer extends Server {
+  /** Ends every open run's stream with RUN_ERROR `SERVER_SHUTDOWN` and `message`, so no client is left with a cut stream. */
+  endOpenRuns(message: string): void;
+}
+
 async function stream(
   runner: AgUiServerOptions['runner'],
   request: IncomingMessage,
@@ -28,6 +34,7 @@ async function stream(
   text: string,
   cors: Record<string, string>,
   log: AgUiServerOptions['log'],
+  open: Set<(message: string) => void>,
 ): Promise<void> {
   const input = parseRunInput(text, runner.serverToolNames());
   const accept = String(request.headers.accept ?? '');
@@ -54,19 +61,28 @@ async function stream(
     }
     response.write(frame);
   };
+  const endForShutdown = (message: string) => {
+    if (!ended) send({ type: 'RUN_ERROR', message, code: 'SERVER_SHUTDOWN', timestamp: Date.now() } as AgentEvent);
+    if (!response.destroyed) response.end();
+    left.abort();
+  };
+  open.add(endForShutdown);
   try {
     await runner.run(input, send, left.signal);
   } catch (error) {
     // The runner ends every run itself; should it throw, the stream still ends well-formed.
     if (!ended) send({ type: 'RUN_ERROR', message: error instanceof Error ? error.message : String(error), code: 'INTERNAL_ERROR', timestamp: Date.now() } as AgentEvent);
+  } finally {
+    open.delete(endForShutdown);
   }
   if (!response.destroyed) response.end();
 }
 
 /** An HTTP server (not yet listening) for the AG-UI endpoint. */
-export function createAgUiServer(options: AgUiServerOptions): Server {
+export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  return createServer((request, response) => {
+  const open = new Set<(message: string) => void>();
+  const server = createServer((request, response) => {
     let cors: Record<string, string> = {};
     const handle = async () => {
       const path = (request.url ?? '/').split('?')[0];
@@ -81,7 +97,7 @@ export function createAgUiServer(options: AgUiServerOptions): Server {
       if (request.method !== 'POST') throw new HttpRefusal(405, 'POST a RunAgentInput.');
       checkBearer(request, options.token);
       const text = await readBody(request, maxBodyBytes);
-      await stream(options.runner, request, response, text, cors, options.log);
+      await stream(options.runner, request, response, text, cors, options.log, open);
     };
     handle().catch((error: unknown) => {
       if (error instanceof HttpRefusal) {
@@ -100,6 +116,11 @@ export function createAgUiServer(options: AgUiServerOptions): Server {
       if (!response.headersSent) sendJson(response, 500, { error: message }, cors);
       else response.end();
     });
+  });
+  return Object.assign(server, {
+    endOpenRuns(message: string) {
+      for (const end of [...open]) end(message);
+    },
   });
 }
 

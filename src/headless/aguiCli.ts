@@ -11,8 +11,12 @@ async function main(): Promise<void> {
     options = parseArguments(process.argv.slice(2));
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    if (error.message) process.stderr.write(`agui: ${error.message}\n`);
-    process.stderr.write(`${USAGE}\n`);
+    // --help (a usage error without a message) is an answer, not a mistake: stdout, status 0.
+    if (!error.message) {
+      process.stdout.write(`${USAGE}\n`);
+      return;
+    }
+    process.stderr.write(`agui: ${error.message}\n${USAGE}\n`);
     process.exitCode = 2;
     return;
   }

@@ -4,7 +4,6 @@
 // with everything that would ask turned into an interrupt.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import type { Server } from 'node:http';
 import * as path from 'node:path';
 import type { AutoApprovePolicy } from '../agent/policyApprovalGate';
 import { ConfigurationError } from '../common/errors';
@@ -96,13 +95,14 @@ export async function startHeadlessAgent(options: HeadlessOptions): Promise<Head
     log,
   });
   const token = options.token ?? generateToken();
-  const server: Server = createAgUiServer({ token, allowedOrigins: loaded.agui.allowedOrigins, runner, log });
+  const server = createAgUiServer({ token, allowedOrigins: loaded.agui.allowedOrigins, runner, log });
   const { url } = await listenOnLoopback(server, options.port ?? (loaded.aguiPortSet ? loaded.agui.port : 0));
   return {
     url,
     token,
     generatedToken: options.token === undefined,
     close: async () => {
+      server.endOpenRuns('The AG-UI server is shutting down; the run was stopped.');
       runner.dispose();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

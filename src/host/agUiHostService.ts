@@ -5,7 +5,7 @@
 // Runs are the panel's loop with the same settings, keys, workspace tools
 // and MCP tools; approvals become interrupts for the AG-UI client.
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
+import type { AgUiServer } from '../agui/agUiServer';
 import * as vscode from 'vscode';
 import { AGUI_SETTING_KEYS, resolveAgUiSettings, type AgUiSettingKey, type AgUiSettings } from '../agui/agUiSettings';
 import type { AgentSettings } from '../agent/agentSettings';
@@ -69,13 +69,14 @@ async function tokenFrom(secrets: vscode.SecretStorage): Promise<string> {
 
 export function createAgUiHostService(context: AgUiHostContext, log: OutputLog): AgUiHostService {
   const keys = new ApiKeys(context.secrets);
-  let running: { server: Server; runner: AgUiRunner; url: string; signature: string } | undefined;
+  let running: { server: AgUiServer; runner: AgUiRunner; url: string; signature: string } | undefined;
   let work: Promise<void> = Promise.resolve();
 
   const stop = async () => {
     const current = running;
     running = undefined;
     if (!current) return;
+    current.server.endOpenRuns('The AG-UI endpoint stopped (its settings changed, or VS Code is closing); the run was stopped.');
     current.runner.dispose();
     current.server.closeAllConnections();
     await new Promise<void>((resolve) => current.server.close(() => resolve()));

@@ -137,3 +137,24 @@ it('passes the input context and the client instructions to the models', async (
   const sent = endpoint.model.requests[0]!.messages.slice(1).map((message: any) => message.content);
   assert.deepEqual(sent, ['Context from the client application:\n- current page: /settings', 'Instructions from the client application:\nAnswer in French.', 'Hello?']);
 });
+
+it('a server that shuts down ends each open stream with RUN_ERROR SERVER_SHUTDOWN and stops its run', async () => {
+  const endpoint = await startEndpoint({
+    settings: { mode: 'chat' },
+    turns: [{ model: 'answer-model', content: 'A long answer, word after word, that the shutdown will cut. '.repeat(20), chunkDelayMs: 100 }],
+  });
+  const response = await endpoint.post(runInput({ threadId: 'shutdown', runId: 'r1' }));
+  const events = sseEvents(response);
+  await until(() => endpoint.model.requests.length === 1 && endpoint.model.requests[0]!.chunkSentAt.length > 2, 'the answer to stream');
+  endpoint.server.endOpenRuns('The AG-UI server is shutting down; the run was stopped.');
+  const received = await events;
+  assert.deepEqual([received.at(-1)?.type, received.at(-1)?.code, received.at(-1)?.message], ['RUN_ERROR', 'SERVER_SHUTDOWN', 'The AG-UI server is shutting down; the run was stopped.']);
+  assert.ok(received.some((event) => event.type === 'TEXT_MESSAGE_CONTENT'), 'it was cut mid-answer');
+  await until(() => endpoint.model.requests[0]!.outcome === 'client-closed', 'the model request to be aborted');
+});
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (const deadline = Date.now() + 10_000; !check(); await new Promise((resolve) => setTimeout(resolve, 20))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+  }
+}

@@ -12,7 +12,7 @@ import { from, lastValueFrom, toArray } from 'rxjs';
 import type { AgentSettings } from '../../../src/agent/agentSettings';
 import type { AutoApprovePolicy } from '../../../src/agent/policyApprovalGate';
 import { AgUiRunner, type AgUiRunnerOptions } from '../../../src/agui/agUiRunner';
-import { createAgUiServer, listenOnLoopback } from '../../../src/agui/agUiServer';
+import { createAgUiServer, listenOnLoopback, type AgUiServer } from '../../../src/agui/agUiServer';
 import { createChatModel } from '../../../src/models/openAiChatModel';
 import type { Tool } from '../../../src/tools/tool';
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedTurn } from '../../fixtures/scriptedModelServer';
@@ -31,6 +31,7 @@ export interface Endpoint {
   readonly model: ScriptedModelServer;
   readonly kit: Kit;
   readonly runner: AgUiRunner;
+  readonly server: AgUiServer;
   /** An HttpAgent with the token, on a thread of its own unless one is given. */
   agent(options?: { threadId?: string; messages?: Message[]; state?: Record<string, unknown> }): HttpAgent;
   post(body: unknown, headers?: Record<string, string>): Promise<Response>;
@@ -88,6 +89,7 @@ export async function startEndpoint(options: EndpointOptions = {}): Promise<Endp
     model,
     kit,
     runner,
+    server,
     agent: (agentOptions = {}) =>
       new HttpAgent({
         url,

@@ -96,7 +96,7 @@ it('npm run agui serves the workspace of --folder with the settings of --setting
   }
 });
 
-it('npm run agui with --token prints no TOKEN line and accepts that token; bad arguments exit 2 with the usage', { timeout: 60_000 }, async () => {
+it('npm run agui with --token prints no TOKEN line and accepts that token; bad arguments exit 2 with the usage, --help 0', { timeout: 60_000 }, async () => {
   const token = 'my-own-token-0123456789';
   const cli = await startCli(['--folder', tempFolder(), '--token', token, '--port', '0', '--approve', 'none']);
   assert.equal(cli.token, undefined);
@@ -110,6 +110,9 @@ it('npm run agui with --token prints no TOKEN line and accepts that token; bad a
   assert.match(bad.stderr, /--approve must be readOnly, all or none/);
   assert.match(bad.stderr, /usage: npm run agui/);
   assert.equal(bad.stdout, '');
+  const help = spawnSync(process.execPath, ['scripts/agui.mjs', '--help'], { cwd: root, encoding: 'utf8' });
+  assert.deepEqual([help.status, help.stderr], [0, ''], 'asked for, the usage is an answer');
+  assert.match(help.stdout, /^usage: npm run agui/);
 });
 
 it('the MCP servers of DIR/.vscode/mcp.json start only with --allow-mcp', { timeout: 60_000 }, async () => {
