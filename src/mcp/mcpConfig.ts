@@ -188,6 +188,9 @@ function parseServerEntry(name: string, entry: unknown, context: EntryContext): 
   const invalid = (error: string): McpInvalidDefinition => ({ ...base, type: 'invalid', error: `${context.source}: server "${name}": ${error}`, timeoutMs: undefined });
   if (!isRecord(entry)) return invalid('must be an object.');
   const declared = entry['type'];
+  if (declared === undefined && entry['url'] !== undefined && entry['command'] !== undefined) {
+    return invalid('has both "command" and "url": set "type" to "stdio" or "http", or remove one of them.');
+  }
   const isRemote = declared === 'http' || declared === 'sse' || (declared === undefined && entry['url'] !== undefined && entry['command'] === undefined);
   if (declared !== undefined && declared !== 'stdio' && !isRemote) {
     return invalid(`unknown "type" ${JSON.stringify(declared)} (expected "stdio", "http" or "sse").`);

@@ -153,7 +153,7 @@ export class McpConnection {
     const session = this.session;
     const serverName = this.definition.name;
     if (session === undefined || this.state !== 'connected') {
-      return errorResult(`MCP server "${serverName}" is not running${this.error === undefined ? '' : `: ${this.error}`}.`);
+      return errorResult(`MCP server "${serverName}" is not running${this.error === undefined ? '' : `: ${this.error.replace(/\.+$/, '')}`}.`);
     }
     const timeoutMs = this.timeoutMs;
     this.inflight.push(context);

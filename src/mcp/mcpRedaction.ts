@@ -29,5 +29,9 @@ export function maskHeaders(headers: Readonly<Record<string, string>>): Record<s
 
 /** Masks every URL inside a free text (an error message that quotes one). */
 export function maskUrlsIn(text: string): string {
-  return text.replace(/\bhttps?:\/\/[^\s"'<>)]+/gi, (url) => maskUrl(url));
+  // Punctuation right after a URL (`…?key=abc: refused`) ends the sentence, not the URL: it stays unmasked.
+  return text.replace(/\bhttps?:\/\/[^\s"'<>)]+/gi, (found) => {
+    const url = found.replace(/[.,:;!?]+$/, '');
+    return maskUrl(url) + found.slice(url.length);
+  });
 }

@@ -32,12 +32,17 @@ export async function resolveServer(
     return { type: definition.type, url: await resolve(definition.url), headers: await resolveRecord(definition.headers) };
   }
   const cwd = definition.cwd === undefined ? definition.workspaceFolder : await resolve(definition.cwd);
+  const folder = cwd === undefined ? undefined : path.resolve(definition.workspaceFolder ?? process.cwd(), cwd);
+  // A missing folder makes spawn fail with ENOENT, which would read as a missing command.
+  if (folder !== undefined && definition.cwd !== undefined && !(await isDirectory(folder))) {
+    throw new ConfigurationError(`The folder "cwd" names does not exist: ${folder}. Check "cwd" in ${definition.source}.`);
+  }
   return {
     type: 'stdio',
     command: await resolve(definition.command),
     args: await Promise.all(definition.args.map(resolve)),
     env: await buildEnvironment(definition, env, resolve),
-    cwd: cwd === undefined ? undefined : path.resolve(definition.workspaceFolder ?? process.cwd(), cwd),
+    cwd: folder,
   };
 }
 
@@ -80,4 +85,12 @@ async function buildEnvironment(
     else env[key] = await resolve(value);
   }
   return env;
+}
+
+async function isDirectory(folder: string): Promise<boolean> {
+  try {
+    return (await fs.stat(folder)).isDirectory();
+  } catch {
+    return false;
+  }
 }

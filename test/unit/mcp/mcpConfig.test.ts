@@ -108,6 +108,8 @@ describe('parseMcpConfigText', () => {
           badType: { type: 'websocket', url: 'ws://x' },
           badUrl: { type: 'http', url: 'ftp://x' },
           notObject: 42,
+          both: { command: 'node', url: 'http://127.0.0.1:1/mcp' },
+          bothTyped: { type: 'stdio', command: 'node', url: 'http://127.0.0.1:1/mcp' },
         },
       }),
       'f.json',
@@ -124,6 +126,8 @@ describe('parseMcpConfigText', () => {
     assert.match(describe('badType'), /unknown "type" "websocket"/);
     assert.match(describe('badUrl'), /"url" must be an http\(s\) URL/);
     assert.match(describe('notObject'), /must be an object/);
+    assert.match(describe('both'), /has both "command" and "url": set "type"/);
+    assert.equal(byName.get('bothTyped')?.type, 'stdio', 'a declared type decides');
   });
 
   it('reads oauth.clientId and scopes of a remote server, and names a bad oauth entry', () => {

@@ -132,13 +132,17 @@ describe('McpHub over stdio with the everything server', () => {
       await waitFor(() => crashHub.statuses()[0]?.state === 'connected', 10_000, 'restart');
       const newPid = crashHub.processId({ name: 'victim' });
       assert.ok(newPid !== undefined && newPid !== pid);
-      assert.equal((await tool(crashHub, 'victim__echo').run({ message: 'back' }, toolContext())).text, 'Echo: back');
+      const echo = tool(crashHub, 'victim__echo');
+      assert.equal((await echo.run({ message: 'back' }, toolContext())).text, 'Echo: back');
       // A second crash soon after is not restarted again.
       process.kill(newPid, 'SIGKILL');
       await waitFor(() => crashHub.statuses()[0]?.state === 'error', 5_000, 'second crash');
       await new Promise((resolve) => setTimeout(resolve, 500));
       assert.equal(crashHub.statuses()[0]?.state, 'error');
       assert.equal(crashHub.processId({ name: 'victim' }), undefined);
+      // A call the model still makes says why, in one sentence (the status's own period is not doubled).
+      const refused = await echo.run({ message: 'again' }, toolContext());
+      assert.match(refused.text, /MCP server "victim" is not running: .*[^.]\.$/);
     } finally {
       await crashHub.dispose();
     }
@@ -236,6 +240,7 @@ describe('McpHub start failures', () => {
     try {
       const definitions = [
         stdioServer('missing', [], { command: 'tandem-no-such-command-xyz' } as never),
+        stdioServer('nowhere', [EVERYTHING_SERVER, 'stdio'], { cwd: '/tandem-no-such-folder', source: 'mcp.json' }),
         stdioServer('invalid', [], { type: 'invalid', error: 'mcp.json: server "invalid": "command" is required' } as never),
         stdioServer('everything', [EVERYTHING_SERVER, 'stdio']),
       ];
@@ -247,6 +252,7 @@ describe('McpHub start failures', () => {
       const byName = new Map(hub.statuses().map((status) => [status.name, status]));
       assert.equal(byName.get('missing')?.state, 'error');
       assert.match(byName.get('missing')?.error ?? '', /Could not start "tandem-no-such-command-xyz": command not found \(ENOENT\)/);
+      assert.equal(byName.get('nowhere')?.error, 'The folder "cwd" names does not exist: /tandem-no-such-folder. Check "cwd" in mcp.json.', 'not "command not found"');
       assert.equal(byName.get('invalid')?.state, 'error');
       assert.match(byName.get('invalid')?.error ?? '', /"command" is required/);
       assert.equal(byName.get('everything')?.state, 'connected');

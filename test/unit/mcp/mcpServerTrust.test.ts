@@ -100,7 +100,7 @@ describe('MCP log masking', () => {
     assert.equal(maskUrl('not a url'), '***');
     const line = maskUrlsIn('Could not connect to https://u:secret@h.test/mcp?api_key=k123: fetch failed');
     assert.ok(!line.includes('secret') && !line.includes('k123'), line);
-    assert.match(line, /https:\/\/h\.test\/mcp\?api_key=\*\*\*/);
+    assert.equal(line, 'Could not connect to https://h.test/mcp?api_key=***: fetch failed', 'the colon after the URL is kept');
   });
 
   it('shows header names, never their values', () => {
