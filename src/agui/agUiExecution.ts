@@ -189,6 +189,9 @@ export class AgUiExecution {
       parameters: tool.parameters,
       readOnly: tool.readOnly,
       approvesItself: tool.approvesItself,
+      cacheable: tool.cacheable,
+      // How it is asked about (a workspace MCP server's own always-allow key) must survive the wrapping.
+      approval: tool.approval,
       source: tool.source,
       run: (args, context) =>
         board.work(async () => {

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { it } from 'node:test';
 import type { Interrupt, Tool as AgUiTool } from '@ag-ui/core';
+import type { Tool } from '../../../src/tools/tool';
 import { collect, finishedOf, runInput, sseEvents, startEndpoint, typesOf } from './agUiTestSupport';
 
 const pickDate: AgUiTool = {
@@ -330,4 +331,32 @@ it('a tool message never answers an approval: only a resume entry does', async (
   const approved = (await sseEvents(await endpoint.post({ ...input, runId: 'r3', resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: true } }] }))).at(-1);
   assert.equal(approved?.result?.answer, 'Wrote x.md.');
   assert.equal(readFileSync(path.join(endpoint.kit.root, 'x.md'), 'utf8'), 'X\n');
+});
+
+it("over AG-UI too, a tool's own approval words and always-allow key hold: an entry naming the tool does not let a workspace server's tool run unasked", async () => {
+  let runs = 0;
+  const theirs: Tool = {
+    name: 'fault__fail_2',
+    description: 'A workspace server tool.',
+    parameters: { type: 'object', properties: {} },
+    readOnly: false,
+    source: { kind: 'mcp', server: 'fault' },
+    approval: { summary: 'Run fail of the MCP server "fault" (from /w/.vscode/mcp.json)', alwaysAllowKey: 'fault__fail_2@0123456789ab' },
+    run: async () => ((runs += 1), { text: 'ran' }),
+  };
+  const endpoint = await startEndpoint({
+    turns: [
+      { model: 'fc-model', toolCalls: [{ id: 'call-theirs', name: 'fault__fail_2', arguments: {} }] },
+      { model: 'fc-model', content: 'Asked.' },
+      { model: 'answer-model', content: 'It did not run.' },
+    ],
+    settings: { alwaysAllow: ['fault__fail_2'] },
+    extraTools: () => [theirs],
+  });
+  const agent = endpoint.agent({ messages: [{ id: 'u1', role: 'user', content: 'Run it.' }] });
+  const [interrupt] = interruptsOf(finishedOf((await collect(agent)).events));
+  assert.equal(interrupt?.message, 'Run fail of the MCP server "fault" (from /w/.vscode/mcp.json)?');
+  assert.equal((interrupt?.metadata as any)?.tandem?.alwaysAllowKey, 'fault__fail_2@0123456789ab');
+  await collect(agent, { resume: [{ interruptId: interrupt!.id, status: 'cancelled' }] });
+  assert.equal(runs, 0);
 });
