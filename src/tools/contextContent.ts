@@ -5,9 +5,9 @@
 // cannot fill the context.
 
 import { stat } from 'node:fs/promises';
-import { GIT_IGNORE_FILE, IgnoreRules } from './ignoreRules';
+import { IgnoreRules } from './ignoreRules';
 import { resolveScopedPath, scopeFolders, type ScopedPath } from './pathScope';
-import { readFileText } from './workspaceFiles';
+import { readFileText, refuseIgnored } from './workspaceFiles';
 import { walkFolder } from './workspaceWalker';
 import { WorkspaceToolFault } from './workspaceToolSupport';
 import type { WorkspaceHost } from './workspaceHost';
@@ -65,10 +65,8 @@ export async function resolveContextPath(host: WorkspaceHost, input: string, cho
     if (host.openDocumentText(target.absolute) === undefined) throw new WorkspaceToolFault(`${target.display} does not exist.`);
     isDirectory = false;
   }
-  const by = await new IgnoreRules(target.folder.real).ignoredBy(target.relative, isDirectory);
-  if (by === undefined) return { target, isDirectory, gitIgnored: false };
-  if (by === GIT_IGNORE_FILE && choice === 'chosen') return { target, isDirectory, gitIgnored: true };
-  throw new WorkspaceToolFault(`${target.display} is excluded by ${by}, so the agent may not read it.`);
+  const gitIgnored = await refuseIgnored(target, isDirectory, 'read', choice === 'chosen');
+  return { target, isDirectory, gitIgnored };
 }
 
 /** The block for an attached file: its text (unsaved editor text first), capped. */

@@ -77,11 +77,14 @@ export async function currentTextOrUndefined(host: WorkspaceHost, target: Scoped
 /**
  * Refuses a path hidden by .gitignore or .tandemignore, for writes as for
  * reads: a write that answered "text not found" or "already has this
- * content" would tell the model what an ignored `.env` holds.
+ * content" would tell the model what an ignored `.env` holds. True when the
+ * path is .gitignore'd and `gitIgnoredAllowed` let it through.
  */
-export async function refuseIgnored(target: ScopedPath, isDirectory: boolean, access: 'read' | 'write'): Promise<void> {
+export async function refuseIgnored(target: ScopedPath, isDirectory: boolean, access: 'read' | 'write', gitIgnoredAllowed = false): Promise<boolean> {
   const by = await new IgnoreRules(target.folder.real).ignoredBy(target.relative, isDirectory);
-  if (by === undefined) return;
+  if (by === undefined) return false;
+  // `gitIgnoredAllowed`: the user consents (asked, or chose the path); .tandemignore is their "keep out" and always refuses.
+  if (gitIgnoredAllowed && by === GIT_IGNORE_FILE) return true;
   throw new WorkspaceToolFault(`${target.display} is excluded by ${by}, so the agent may not ${access} it.`);
 }
 
@@ -99,9 +102,7 @@ export async function askToReadIgnored(
   context: ToolContext,
   call: { readonly toolName: string; readonly arguments: unknown },
 ): Promise<{ readonly ignored: boolean; readonly declined?: ToolResult }> {
-  const by = await new IgnoreRules(target.folder.real).ignoredBy(target.relative, isDirectory);
-  if (by === undefined) return { ignored: false };
-  if (by !== GIT_IGNORE_FILE) throw new WorkspaceToolFault(`${target.display} is excluded by ${by}, so the agent may not read it.`);
+  if (!(await refuseIgnored(target, isDirectory, 'read', true))) return { ignored: false };
   const what = isDirectory ? `the folder ${target.display}` : target.display;
   const approved = await context.approval.request(
     {
