@@ -10,6 +10,8 @@ import { ConfigurationError } from '../common/errors';
 import { AgUiRunner } from '../agui/agUiRunner';
 import { createAgUiServer, listenOnLoopback } from '../agui/agUiServer';
 import type { McpHub } from '../mcp/mcpHub';
+import { McpRunStart } from '../mcp/mcpRunStart';
+import { mcpStartNotices } from '../mcp/mcpStartNotices';
 import { createChatModel, firstByteTimeoutFor } from '../models/openAiChatModel';
 import { EditJournal } from '../tools/editJournal';
 import { NodeWorkspaceHost } from '../tools/nodeWorkspaceHost';
@@ -78,6 +80,7 @@ export async function startHeadlessAgent(options: HeadlessOptions): Promise<Head
   const host = new NodeWorkspaceHost({ folders: [folder], ripgrep: 'path', sensitivePaths: [...settings.sensitivePaths, ...settings.rulesFiles] });
   const workspaceTools: readonly Tool[] = createWorkspaceTools(host, new EditJournal(host));
   let hub: McpHub | undefined;
+  let runStart: McpRunStart | undefined;
   if (options.allowMcp) hub = await startMcp(folder, settings.mcpServers, env, log);
   else if (existsSync(path.join(folder, '.vscode', 'mcp.json')) || Object.keys(settings.mcpServers).length > 0) {
     log('mcp: servers are configured but not started; pass --allow-mcp to start them.');
@@ -86,7 +89,9 @@ export async function startHeadlessAgent(options: HeadlessOptions): Promise<Head
   const policy = options.approve ?? settings.autoApprove;
   const runner = new AgUiRunner({
     serverToolNames: () => new Set([...workspaceTools, ...(hub?.tools() ?? [])].map((tool) => tool.name)),
-    prepare: async () => {
+    prepare: async (_input, notice) => {
+      // As in VS Code: a run waits for a server restarting after a crash, retries one that failed, and hears of a failure once.
+      if (hub !== undefined && settings.mode !== 'chat') await (runStart ??= new McpRunStart(hub)).forRun(async () => undefined, mcpStartNotices((code, message, level) => notice(code, message, level)));
       const modelOptions = { firstByteTimeoutMs: firstByteTimeoutFor(settings.maxExecutionSeconds) };
       const functionCallModel = createChatModel({ ...settings.functionCallModel, apiKey }, modelOptions);
       const answerModel = settings.singleModel ? functionCallModel : createChatModel({ ...settings.answerModel, apiKey }, modelOptions);

@@ -9,7 +9,7 @@ import type { ChatViewProvider } from './chatViewProvider';
 import { ContextAttachments } from './contextAttachments';
 import { ContextPicker } from './contextPicker';
 import { createMcpHostService, type McpHostService } from './mcpHostService';
-import { mcpStartNotices } from './mcpStartNotices';
+import { mcpStartNotices } from '../mcp/mcpStartNotices';
 import type { OutputLog } from './outputLog';
 import { McpTrustStore } from './mcpTrustStore';
 import { SettingsConsentStore } from './settingsConsentStore';

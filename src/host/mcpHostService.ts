@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { McpServerDefinition } from '../mcp/mcpConfig';
 import { McpHub, type McpServerKey } from '../mcp/mcpHub';
 import { McpSignIn } from '../mcp/mcpSignIn';
+import { McpRunStart, type McpStartProgress } from '../mcp/mcpRunStart';
 import { secretOAuthStore } from './mcpOAuthSecrets';
 import { expandSlashCommand } from './mcpPromptCommands';
 import type { ContextAttachments } from './contextAttachments';
@@ -57,16 +58,7 @@ export interface McpHostService {
   dispose(): Promise<void>;
 }
 
-/** What a run is told while its MCP servers start. */
-export interface McpStartProgress {
-  /** The start has taken a while: these servers are still starting. */
-  waiting(servers: readonly string[]): void;
-  /** These servers failed to start for this run (each with why); the run goes on without their tools. */
-  failed(servers: readonly { readonly name: string; readonly error: string }[]): void;
-}
-
-/** How long a run waits on its MCP servers before it says so. */
-const SLOW_START_MS = 1000;
+export type { McpStartProgress } from '../mcp/mcpRunStart';
 
 /** The parts of the ExtensionContext MCP uses. */
 export type McpHostContext = Pick<vscode.ExtensionContext, 'subscriptions' | 'secrets' | 'workspaceState'>;
@@ -128,8 +120,7 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
   let heldBack: readonly McpServerStatus[] = [];
   const statusListeners = new Set<() => void>();
   /** Servers whose failure a run was told of, until they connect. */
-  const toldFailed = new Set<string>();
-  const serverKey = (status: McpServerStatus): string => `${status.source ?? ''}\n${status.name}`;
+  const runStart = new McpRunStart(hub);
 
   const load = async (retryFailed = true): Promise<void> => {
     const { parseMcpConfigText, parseMcpServersSetting } = await import('../mcp/mcpConfig');
@@ -305,29 +296,12 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
     startForRun: async (progress) => {
       if (disposed || !vscode.workspace.isTrusted) return;
       started = true;
-      // A failure is told once: the runs after it retry that server without waiting, and say nothing until it connects.
-      for (const status of hub.statuses()) if (status.state !== 'error' && status.state !== 'starting') toldFailed.delete(serverKey(status));
-      const failedBefore = hub.statuses().filter((status) => status.state === 'error');
-      const slow = setTimeout(() => {
-        const starting = hub.statuses().filter((status) => status.state === 'starting' && !toldFailed.has(serverKey(status)));
-        if (starting.length > 0) progress?.waiting(starting.map((status) => status.name));
-      }, SLOW_START_MS);
-      try {
+      await runStart.forRun(async () => {
         // Reading the configuration starts what is new or changed, and the run waits for it.
         await reload(false);
         loading = loading.then(() => apply(true, false)).catch((error: unknown) => log.error(`mcp: starting the servers failed: ${String(error)}`));
         await loading;
-      } finally {
-        clearTimeout(slow);
-      }
-      // What had failed before is tried again without the run waiting (up to a start timeout) on it.
-      const stillFailed = new Set(hub.statuses().filter((status) => status.state === 'error').map(serverKey));
-      for (const status of failedBefore) {
-        if (stillFailed.has(serverKey(status))) void hub.restart({ name: status.name, source: status.source });
-      }
-      const failed = hub.statuses().filter((status) => status.state === 'error' && !toldFailed.has(serverKey(status)));
-      for (const status of failed) toldFailed.add(serverKey(status));
-      if (failed.length > 0) progress?.failed(failed.map((status) => ({ name: status.name, error: status.error ?? 'it failed to start' })));
+      }, progress);
     },
     slashCommands: () =>
       hub.promptCommands().map(({ command, prompt }) => ({

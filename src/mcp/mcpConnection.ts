@@ -50,6 +50,8 @@ export class McpConnection {
   private transportKind: McpServerStatus['transport'];
   private error: string | undefined;
   private stderrTail: string[] = [];
+  /** The first thing a stdio server wrote on stdout that is not JSON-RPC, while starting: why a handshake times out. */
+  private notMcpOutput: string | undefined;
   private toolList: readonly McpToolInfo[] = [];
   private promptList: readonly McpPromptInfo[] = [];
   private resourceList: readonly McpResourceInfo[] = [];
@@ -58,7 +60,8 @@ export class McpConnection {
   private generation = 0;
   private starting: Promise<void> | undefined;
   private startAbort: AbortController | undefined;
-  private restartTimer: ReturnType<typeof setTimeout> | undefined;
+  /** An automatic restart waiting out its delay; `wake` ends the wait when it is cancelled. */
+  private pendingRestart: { readonly timer: ReturnType<typeof setTimeout>; readonly wake: () => void } | undefined;
   private lastAutoRestart = Number.NEGATIVE_INFINITY;
   /** Calls in flight, newest last: a server's question during a call goes to that call's run. */
   private readonly inflight: ToolContext[] = [];
@@ -112,6 +115,16 @@ export class McpConnection {
     return withRequestSignal(signal, (requestSignal) => session.authorized(() => readResourceText(session, uri, this.timeoutMs, requestSignal), requestSignal));
   }
 
+  /** Resolves once the server is no longer starting (connected, failed or stopped), or when `signal` aborts. */
+  async settled(signal?: AbortSignal): Promise<void> {
+    let waited: Promise<void> | undefined;
+    // A start may be replaced by another (a restart during the wait): wait for the newest, once each.
+    while (this.state === 'starting' && this.starting !== undefined && this.starting !== waited && signal?.aborted !== true) {
+      waited = this.starting;
+      await (signal === undefined ? waited : untilDoneOrAborted(waited, signal));
+    }
+  }
+
   get processId(): number | undefined {
     return this.session?.processId;
   }
@@ -148,7 +161,7 @@ export class McpConnection {
 
   async callTool(toolName: string, args: unknown, context: ToolContext): Promise<ToolResult> {
     if (context.signal.aborted) throw new CancelledError();
-    if (this.state === 'starting') await untilDoneOrAborted(this.starting, context.signal);
+    await this.settled(context.signal);
     if (context.signal.aborted) throw new CancelledError();
     const session = this.session;
     const serverName = this.definition.name;
@@ -212,6 +225,7 @@ export class McpConnection {
     const definition = this.definition;
     this.error = undefined;
     this.stderrTail = [];
+    this.notMcpOutput = undefined;
     this.toolList = [];
     this.transportKind = definition.type === 'invalid' ? undefined : definition.type;
     this.setState('starting');
@@ -238,7 +252,7 @@ export class McpConnection {
       if (generation !== this.generation) return;
       if (this.session === session) this.session = undefined;
       await session?.close();
-      this.error = describeStartError(definition, error, this.options.startTimeoutMs, this.stderrTail);
+      this.error = describeStartError(definition, error, this.options.startTimeoutMs, this.stderrTail, this.notMcpOutput);
       this.setState(error instanceof SignInRequiredError ? 'signInRequired' : 'error');
       this.options.log(`MCP server "${definition.name}" failed to start: ${this.error}`);
     }
@@ -252,6 +266,9 @@ export class McpConnection {
         this.stderrTail.push(line);
         if (this.stderrTail.length > STDERR_LINES) this.stderrTail.shift();
         this.options.log(`[${this.definition.name}] ${line}`);
+      },
+      onTransportError: (error) => {
+        if (current() && this.state === 'starting' && this.notMcpOutput === undefined) this.notMcpOutput = notMcpLine(error);
       },
       onClose: () => {
         if (current() && this.state === 'connected') this.handleCrash();
@@ -326,10 +343,16 @@ export class McpConnection {
     }
     this.lastAutoRestart = now;
     this.options.log(`MCP server "${this.definition.name}" stopped unexpectedly; restarting in ${this.options.restartDelayMs} ms.`);
-    this.restartTimer = setTimeout(() => {
-      this.restartTimer = undefined;
-      void this.start();
-    }, this.options.restartDelayMs);
+    // 'starting' from now on, not after the delay: a run or a call in between waits for the
+    // server that was working a moment ago instead of going on without its tools.
+    this.starting = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.pendingRestart = undefined;
+        void this.start().then(resolve);
+      }, this.options.restartDelayMs);
+      this.pendingRestart = { timer, wake: resolve };
+    });
+    this.setState('starting');
   }
 
   private async listTools(session: McpSession, signal: AbortSignal): Promise<McpToolInfo[]> {
@@ -374,8 +397,11 @@ export class McpConnection {
   }
 
   private cancelRestart(): void {
-    if (this.restartTimer !== undefined) clearTimeout(this.restartTimer);
-    this.restartTimer = undefined;
+    const pending = this.pendingRestart;
+    this.pendingRestart = undefined;
+    if (pending === undefined) return;
+    clearTimeout(pending.timer);
+    pending.wake();
   }
 }
 
@@ -383,12 +409,17 @@ export function connectionKey(name: string, source: string): string {
   return `${source}\u0000${name}`;
 }
 
-function describeStartError(definition: McpServerDefinition, error: unknown, timeoutMs: number, stderrTail: readonly string[]): string {
+function describeStartError(definition: McpServerDefinition, error: unknown, timeoutMs: number, stderrTail: readonly string[], notMcpOutput: string | undefined): string {
   const code = (error as { code?: unknown }).code;
   if (definition.type === 'stdio' && code === 'ENOENT') {
     return `Could not start "${definition.command}": command not found (ENOENT). Check "command" in ${definition.source}.`;
   }
-  if (code === REQUEST_TIMEOUT) return `The server did not answer the MCP handshake within ${formatSeconds(timeoutMs)}.`;
+  if (code === REQUEST_TIMEOUT) {
+    const timedOut = `The server did not answer the MCP handshake within ${formatSeconds(timeoutMs)}`;
+    // A command that is not an MCP server (or one that logs to stdout) is told apart from a slow one.
+    if (notMcpOutput === undefined) return `${timedOut}.`;
+    return `${timedOut}; it wrote to stdout what is not MCP (${notMcpOutput}). Is "${definition.type === 'stdio' ? definition.command : definition.name}" an MCP server? One speaking stdio writes only JSON-RPC messages on stdout, and its logs on stderr.`;
+  }
   if (code === CONNECTION_CLOSED) {
     const line = tellingLine(stderrTail);
     return `The server closed the connection during the MCP handshake${line === undefined ? '.' : `; its output: ${line}`}`;
@@ -416,6 +447,16 @@ export function tellingLine(lines: readonly string[]): string | undefined {
   const line = (found ?? meaningful.at(-1) ?? lines.at(-1))?.trim();
   // A server's line is quoted in the panel: a runaway one is cut.
   return line !== undefined && line.length > TELLING_LINE_CHARS ? `${line.slice(0, TELLING_LINE_CHARS)}…` : line;
+}
+
+/**
+ * What a read error says of a stdout line, when it is one: not JSON (Node's
+ * message quotes the line's start) or JSON that is not a JSON-RPC message.
+ */
+function notMcpLine(error: Error): string | undefined {
+  if (error instanceof SyntaxError) return error.message.length > TELLING_LINE_CHARS ? `${error.message.slice(0, TELLING_LINE_CHARS)}…` : error.message;
+  if (error.name === 'ZodError') return 'a JSON line that is not a JSON-RPC message';
+  return undefined;
 }
 
 /** Waits for a start (which may be waiting on the user for an input) unless the call is stopped first. */

@@ -183,6 +183,11 @@ export class McpHub implements ToolProvider {
     await connection.start();
   }
 
+  /** Resolves once none of `servers` is starting any more (restarting after a crash included). */
+  async whenStarted(servers: readonly McpServerKey[]): Promise<void> {
+    await Promise.all(servers.map((server) => this.find(server)?.settled()));
+  }
+
   async setDisabled(server: McpServerKey, disabled: boolean): Promise<void> {
     const connection = this.find(server);
     if (connection === undefined) return;

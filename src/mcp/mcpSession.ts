@@ -33,6 +33,8 @@ export interface SessionHooks {
   onPromptListChanged?(): void;
   /** The server said its resource list changed. */
   onResourceListChanged?(): void;
+  /** The transport failed to read or send a message (over stdio: a line on stdout that is not JSON-RPC). */
+  onTransportError?(error: Error): void;
   log(line: string): void;
 }
 
@@ -132,7 +134,10 @@ async function connect(transport: Transport & { readonly pid?: number | null }, 
   const elicitation = services.elicitation;
   if (elicitation !== undefined) await answerElicitation(client, services.serverName, elicitation);
   client.onclose = () => hooks.onClose();
-  client.onerror = (error) => hooks.log(`transport error: ${describeError(error)}`);
+  client.onerror = (error) => {
+    hooks.log(`transport error: ${describeError(error)}`);
+    hooks.onTransportError?.(error);
+  };
   const close = async (): Promise<void> => {
     // A Streamable HTTP session is ended explicitly (DELETE), so the server can free it.
     const terminate = (transport as { terminateSession?: () => Promise<void> }).terminateSession;

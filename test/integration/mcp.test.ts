@@ -147,6 +147,19 @@ describe('MCP servers from .vscode/mcp.json in the extension host', function () 
     assert.equal(service.hub.processId({ name: 'everything' }), pid);
   });
 
+  it('a run right after a server crashed waits for its restart and offers its tools again', async () => {
+    const pid = service.hub.processId({ name: 'everything' });
+    assert.ok(pid !== undefined);
+    process.kill(pid, 'SIGKILL');
+    await waitFor('the crash noticed', () => status('everything')?.state !== 'connected');
+    const failed: string[] = [];
+    await service.startForRun({ waiting: () => undefined, failed: (servers) => failed.push(...servers.map((server) => server.name)) });
+    assert.equal(status('everything')?.state, 'connected');
+    assert.notEqual(service.hub.processId({ name: 'everything' }), pid);
+    assert.ok(service.hub.tools().some((tool) => tool.name === 'everything__echo'), 'its tools are offered to the run');
+    assert.deepEqual(failed, []);
+  });
+
   it('names a broken file and its fault, and keeps the running servers', async () => {
     const pid = service.hub.processId({ name: 'everything' });
     fs.writeFileSync(configPath, '{ "servers": { "everything": ');

@@ -146,6 +146,43 @@ it('the MCP servers of DIR/.vscode/mcp.json start only with --allow-mcp', { time
   }
 });
 
+it('headless with --allow-mcp: a run hears once of a server that failed, and the run right after a crash waits for the restart', { timeout: 60_000 }, async () => {
+  const model = await startScriptedModelServer({
+    turns: [
+      { model: 'fc', toolCalls: [{ id: 'c1', name: 'fault__crash', arguments: {} }] },
+      { model: 'fc', content: 'The server crashed.' },
+      { model: 'fc', content: 'Second run.' },
+    ],
+  });
+  try {
+    const folder = tempFolder();
+    mkdirSync(path.join(folder, '.vscode'));
+    const servers = { fault: { type: 'stdio', command: process.execPath, args: [FAULT_SERVER] }, broken: { type: 'stdio', command: path.join(folder, 'no-such-server') } };
+    writeFileSync(path.join(folder, '.vscode', 'mcp.json'), JSON.stringify({ servers }));
+    const settings = path.join(tempFolder(), 'settings.json');
+    writeFileSync(settings, JSON.stringify({ 'tandem.functionCallModel.baseUrl': model.baseUrl, 'tandem.functionCallModel.model': 'fc' }));
+    const cli = await startCli(['--folder', folder, '--settings', settings, '--allow-mcp', '--approve', 'all']);
+    const run = async (id: string) => {
+      const notices: { code: string; message: string }[] = [];
+      const agent = new HttpAgent({ url: cli.url, headers: { authorization: `Bearer ${cli.token}` }, threadId: id, initialMessages: [{ id, role: 'user', content: 'Use the server.' }] });
+      const { result } = await agent.runAgent({}, { onCustomEvent: ({ event }) => void (event.name === 'tandem.notice' && notices.push(event.value)) });
+      return { result, notices, tools: (model.requests.at(-1)!.tools ?? []).map((tool: any) => tool.function.name as string) };
+    };
+    const first = await run('t1');
+    assert.deepEqual(
+      first.notices.filter((notice) => notice.code === 'mcpFailed').map((notice) => notice.message),
+      [`An MCP server did not start. "broken": Could not start "${servers.broken.command}": command not found (ENOENT). Check "command" in ${path.join(folder, '.vscode', 'mcp.json')}. This run goes on without its tools; the next run tries again.`],
+    );
+    assert.match(String(model.requests[1]!.messages.find((message: { role: string }) => message.role === 'tool')?.content), /stopped during the call to "crash"/);
+    const second = await run('t2');
+    assert.deepEqual(second.result, { stopReason: 'noToolCall', answer: 'Second run.' });
+    assert.ok(second.tools.includes('fault__hang'), `the restarted server's tools are offered: ${second.tools.join(', ')}`);
+    assert.deepEqual(second.notices.filter((notice) => notice.code === 'mcpFailed'), [], 'a failure is told once');
+  } finally {
+    await model.close();
+  }
+});
+
 it('headless approvals: by default a write is an interrupt the resume approves; --approve all writes without asking', { timeout: 60_000 }, async () => {
   const model = await startScriptedModelServer({
     turns: [

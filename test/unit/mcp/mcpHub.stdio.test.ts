@@ -121,6 +121,7 @@ describe('McpHub over stdio with the everything server', () => {
       const states: string[] = [];
       crashHub.onDidChangeStatus((statuses) => states.push(statuses[0]?.state ?? 'none'));
       const progress: ToolProgress[] = [];
+      const echoBefore = tool(crashHub, 'victim__echo');
       const call = tool(crashHub, 'victim__trigger-long-running-operation').run({ duration: 20, steps: 40 }, toolContext(undefined, progress));
       await waitFor(() => progress.length >= 1, 5_000, 'first progress');
       process.kill(pid, 'SIGKILL');
@@ -129,7 +130,14 @@ describe('McpHub over stdio with the everything server', () => {
       assert.match(result.text, /MCP server "victim" stopped during the call to "trigger-long-running-operation"/);
       assert.ok(states.includes('error'), `states: ${states.join(',')}`);
       assert.deepEqual(crashHub.tools(), []);
-      await waitFor(() => crashHub.statuses()[0]?.state === 'connected', 10_000, 'restart');
+      // From the crash on it counts as starting: a call made during the restart's delay waits for it
+      // instead of failing, and a run waiting on the hub sees the server's tools again.
+      assert.equal(crashHub.statuses()[0]?.state, 'starting');
+      const duringRestart = echoBefore.run({ message: 'waited' }, toolContext());
+      await crashHub.whenStarted([{ name: 'victim' }]);
+      assert.equal(crashHub.statuses()[0]?.state, 'connected');
+      assert.ok(crashHub.tools().some((each) => each.name === 'victim__echo'));
+      assert.equal((await duringRestart).text, 'Echo: waited');
       const newPid = crashHub.processId({ name: 'victim' });
       assert.ok(newPid !== undefined && newPid !== pid);
       const echo = tool(crashHub, 'victim__echo');
@@ -272,6 +280,22 @@ describe('McpHub start failures', () => {
       assert.match(status?.error ?? '', /did not answer the MCP handshake within 0\.7 s/);
       assert.deepEqual(status?.stderrTail, ['silent fixture: listening and never answering']);
       assert.ok(Date.now() - started < 4_000);
+    } finally {
+      await hub.dispose();
+    }
+  });
+
+  it('a command that is not an MCP server: the timeout quotes what it wrote on stdout', async () => {
+    const hub = new McpHub({ startTimeoutMs: 700 });
+    try {
+      const webApp = "console.log('Listening on http://localhost:3000'); setInterval(() => undefined, 1000);";
+      await hub.update([stdioServer('web', ['-e', webApp])]);
+      const status = hub.statuses()[0];
+      assert.equal(status?.state, 'error');
+      assert.match(
+        status?.error ?? '',
+        /^The server did not answer the MCP handshake within 0\.7 s; it wrote to stdout what is not MCP \(Unexpected token 'L', "Listening "\.\.\. is not valid JSON\)\. Is ".*node" an MCP server\? One speaking stdio writes only JSON-RPC messages on stdout, and its logs on stderr\.$/,
+      );
     } finally {
       await hub.dispose();
     }

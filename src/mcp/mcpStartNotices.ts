@@ -1,12 +1,15 @@
 // What the conversation says while a run waits on its MCP servers, and when
 // one of them did not start: without it, a slow or broken server looked like a
 // run that hung before its first step.
-import type { McpStartProgress } from './mcpHostService';
-import type { NoticeSink } from './runPreparation';
+import type { NoticeAction, NoticeCode } from '../protocol/agentEvents';
+import type { McpStartProgress } from './mcpRunStart';
+
+/** Where the notices go: the panel's conversation, or an AG-UI client (which drops the action). */
+export type StartNoticeSink = (code: NoticeCode, message: string, level: 'info' | 'warning', action?: NoticeAction) => void;
 
 const SHOW_SERVERS = { label: 'Show MCP Servers', command: 'tandem.showMcpServers' } as const;
 
-export function mcpStartNotices(notice: NoticeSink): McpStartProgress {
+export function mcpStartNotices(notice: StartNoticeSink): McpStartProgress {
   return {
     waiting: (servers) => {
       const names = servers.map((name) => `"${name}"`).join(', ');
