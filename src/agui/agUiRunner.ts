@@ -78,6 +78,10 @@ export class AgUiRunner {
     }
     if ((input.resume ?? []).length > 0) return fail('UNKNOWN_INTERRUPT', `Nothing waits on thread ${threadId}; its interrupts were answered, expired or never existed.`);
     waiting?.abort(); // a loop still winding down after its client left
+    // Nothing to answer: the model would be asked about nothing (and some APIs refuse a request without a user turn).
+    if (this.threads.conversationFor(thread, input).length === 0) {
+      return fail('NO_MESSAGES', `Thread ${threadId} has no messages: send the user's message in "messages".`);
+    }
 
     // Busy from here: a second run on this thread must not slip in while this one prepares.
     thread.streaming = true;

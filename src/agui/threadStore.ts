@@ -32,10 +32,25 @@ export interface ThreadLimits {
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    return content.map((part) => (part && typeof part === 'object' && (part as { type?: unknown }).type === 'text' ? String((part as { text?: unknown }).text ?? '') : '')).join('');
+  if (!Array.isArray(content)) return '';
+  let text = '';
+  for (const part of content as unknown[]) {
+    if (part === null || typeof part !== 'object') continue;
+    const { type, text: partText } = part as { type?: unknown; text?: unknown };
+    if (type === 'text') text += String(partText ?? '');
+    else if (typeof type === 'string') text += leftOutPart(type, (part as { source?: { mimeType?: unknown } }).source?.mimeType);
   }
-  return '';
+  return text;
+}
+
+/**
+ * What stands in for an image, audio, video or document part: the models get
+ * text only, and a message of just an image must not vanish (the run would
+ * answer the message before it) nor reach the model as if nothing was sent.
+ */
+function leftOutPart(type: string, mimeType: unknown): string {
+  const what = typeof mimeType === 'string' && mimeType !== '' ? `${type} (${mimeType})` : type;
+  return `\n[${/^[aeiou]/.test(what) ? 'An' : 'A'} ${what} was attached here; Tandem gives the model text only, so it is left out.]\n`;
 }
 
 /** The user and assistant text of the input, with the messages' ids. */

@@ -120,3 +120,27 @@ it('stops the run, and its model request, when the client goes away', async () =
   assert.equal(endpoint.model.requests[0]?.outcome, 'client-closed', 'the model stream was closed too');
   assert.equal(endpoint.model.requests.length, 1, 'no answer phase ran after the client left');
 });
+
+it('a run with nothing to answer ends with RUN_ERROR NO_MESSAGES before a model is asked', async () => {
+  const endpoint = await startEndpoint({ turns: [{ model: 'fc-model', content: 'Hello?' }] });
+  const events = await sseEvents(await endpoint.post(runInput({ threadId: 'empty', messages: [] })));
+  assert.deepEqual(
+    events.map((event) => [event.type, event.code]),
+    [
+      ['RUN_STARTED', undefined],
+      ['STATE_SNAPSHOT', undefined],
+      ['RUN_ERROR', 'NO_MESSAGES'],
+    ],
+  );
+  assert.match(events.at(-1)?.message, /has no messages: send the user's message in "messages"/);
+  assert.equal(endpoint.model.requests.length, 0);
+});
+
+it('an image the client sends is said to be left out, in its place, instead of vanishing with its message', async () => {
+  const endpoint = await startEndpoint({ settings: { mode: 'chat' }, turns: [{ model: 'answer-model', content: 'I cannot see images.' }] });
+  const image = { type: 'image', source: { type: 'data', value: 'iVBORw0KGgo=', mimeType: 'image/png' } };
+  const events = await sseEvents(await endpoint.post(runInput({ threadId: 'image', messages: [{ id: 'u1', role: 'user', content: [{ type: 'text', text: 'What is in this picture?' }, image] }] as never })));
+  assert.equal(events.at(-1)?.type, 'RUN_FINISHED');
+  const sent = endpoint.model.requests[0]!.messages.filter((message: { role: string }) => message.role === 'user').at(-1)?.content;
+  assert.equal(sent, 'What is in this picture?\n[An image (image/png) was attached here; Tandem gives the model text only, so it is left out.]\n');
+});
