@@ -24,3 +24,14 @@ export function canonicalJson(value: unknown): string {
 export function callSignature(toolName: string, args: unknown): string {
   return `${toolName} ${canonicalJson(args)}`;
 }
+
+/** callSignature of a call as the model wrote it: arguments that are not JSON are compared as text. */
+export function rawCallSignature(toolName: string, rawArguments: string): string {
+  let args: unknown = rawArguments;
+  try {
+    args = JSON.parse(rawArguments || '{}');
+  } catch {
+    // Compared as the text it is.
+  }
+  return callSignature(toolName, args);
+}

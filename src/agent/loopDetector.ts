@@ -20,7 +20,11 @@ export class LoopDetector {
 
   /** Records the call and says what to do about it. */
   record(toolName: string, args: unknown): Repetition {
-    const signature = callSignature(toolName, args);
+    return this.recordSignature(callSignature(toolName, args));
+  }
+
+  /** The same, for a call already reduced to its callSignature. */
+  recordSignature(signature: string): Repetition {
     const count = (this.counts.get(signature) ?? 0) + 1;
     this.counts.set(signature, count);
     if (count >= this.stopAt) return 'stop';

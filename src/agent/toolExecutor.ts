@@ -13,6 +13,7 @@ import { CancelledError, isCancellation } from '../common/errors';
 import type { RunEmitter } from './runEmitter';
 import type { SessionCache } from './sessionCache';
 import { aroundGate } from './runApprovalGate';
+import { rawCallSignature } from './canonicalJson';
 import type { ElicitationHandler } from '../tools/elicitation';
 
 export interface PlannedCall {
@@ -181,8 +182,19 @@ export class InterruptedRound extends CancelledError {
 export async function executeCalls(calls: readonly PlannedCall[], context: ExecutionContext): Promise<CallOutcome[]> {
   const concurrent = calls.every((call) => context.tools.get(call.name)?.readOnly ?? true);
   const finished = new Map<string, CallOutcome>();
+  // A call the reply already holds (same tool, same arguments) runs once; each copy gets its result.
+  const firstRuns = new Map<string, Promise<CallOutcome>>();
   const runAndReport = async (call: PlannedCall) => {
-    const outcome = await runOne(call, context);
+    const signature = rawCallSignature(call.name, call.rawArguments);
+    const first = firstRuns.get(signature);
+    let outcome: CallOutcome;
+    if (first === undefined) {
+      const running = runOne(call, context);
+      firstRuns.set(signature, running);
+      outcome = await running;
+    } else {
+      outcome = repeatOf(call, await first);
+    }
     report(outcome, context);
     finished.set(call.id, outcome);
     return outcome;
@@ -205,6 +217,12 @@ export async function executeCalls(calls: readonly PlannedCall[], context: Execu
     if (isCancellation(error) || context.signal.aborted) throw new InterruptedRound(inOrder());
     throw error;
   }
+}
+
+/** A copy of a call made earlier in the same reply: not run again, and its result points to the earlier one. */
+function repeatOf(call: PlannedCall, earlier: CallOutcome): CallOutcome {
+  const text = `This is the same call as ${earlier.call.id} earlier in this reply: it ran once, and its result is given there.`;
+  return { call, args: earlier.args, result: { text }, status: 'cached', durationMs: 0 };
 }
 
 /** The result text the model reads for an outcome, with any note appended. */

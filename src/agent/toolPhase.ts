@@ -10,6 +10,7 @@ import { AgentClock } from './agentClock';
 import type { AgentSettings } from './agentSettings';
 import { CancelledError, isCancellation } from '../common/errors';
 import { LoopDetector } from './loopDetector';
+import { rawCallSignature } from './canonicalJson';
 import { runModelTurn } from './modelTurn';
 import { systemPrompt } from './promptTemplates';
 import { nestedRulesNotice } from './rules';
@@ -265,16 +266,15 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
     }
     mistakes = 0;
 
-    // Loop guard before anything runs.
+    // Loop guard before anything runs. A call repeated within one reply runs once (toolExecutor.ts)
+    // and counts once: weak models often list the same call twice in a reply.
     const notes = new Map<string, string>();
+    const inThisReply = new Set<string>();
     for (const call of plan.calls) {
-      let args: unknown = call.rawArguments;
-      try {
-        args = JSON.parse(call.rawArguments || '{}');
-      } catch {
-        // Unparseable arguments are compared as text.
-      }
-      const repetition = loops.record(call.name, args);
+      const signature = rawCallSignature(call.name, call.rawArguments);
+      if (inThisReply.has(signature)) continue;
+      inThisReply.add(signature);
+      const repetition = loops.recordSignature(signature);
       if (repetition === 'stop') {
         repeatedCall = call.name;
         const decision = firstStop([loopGuard()], state(iteration + 1));

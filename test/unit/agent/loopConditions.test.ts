@@ -120,6 +120,28 @@ describe('loop conditions', () => {
     assert.ok(notices(looped.events).some((notice) => notice.code === 'loopWarning' && /nothing written in between/.test(notice.message)));
   });
 
+  it('the same call three times in one reply runs once, counts once, and each copy gets an answer', async () => {
+    const read = { name: 'lookup', arguments: { key: 'f' } };
+    const write = { name: 'save', arguments: { key: 'f' } };
+    const model = await serve([
+      fc({ toolCalls: [read, { name: 'lookup', arguments: { key: 'f' } }, read] }),
+      fc({ toolCalls: [write, write] }),
+      fc({ content: 'Read once, saved once.' }),
+      answer('Done.'),
+    ]);
+    const reads = new TableTool('lookup', { f: 'the file holds some text of enough length' });
+    const writes = new TableTool('save', { f: 'saved the file with the new content' }, false);
+    const run = await runScripted(settingsFor(model, { autoApprove: 'all' }), { tools: [reads, writes] });
+    assert.equal(run.result?.stopReason, 'noToolCall');
+    assert.deepEqual([reads.runs, writes.runs], [1, 1]);
+    assert.deepEqual(notices(run.events).filter((notice) => /loop/i.test(notice.code)), []);
+    const toolMessages = model.requests[1]!.messages.filter((message: { role: string }) => message.role === 'tool');
+    assert.equal(toolMessages.length, 3, 'every tool call of the reply has its tool message');
+    assert.equal(toolMessages[0].content, 'the file holds some text of enough length');
+    const firstId = model.requests[1]!.messages.find((message: { role: string }) => message.role === 'assistant').tool_calls[0].id;
+    for (const copy of toolMessages.slice(1)) assert.equal(copy.content, `This is the same call as ${firstId} earlier in this reply: it ran once, and its result is given there.`);
+  });
+
   it('at the time limit, calls that finished in the round in flight reach the answer model; the slow one is left out', async () => {
     const fast = slowTool('fast_read', 10, 'FAST-RESULT: the quick read finished in time.', { readOnly: true, honoursStop: true });
     const slow = slowTool('slow_read', 10_000, 'never', { readOnly: true, honoursStop: true });
