@@ -12,6 +12,8 @@ export interface TurnHandlers {
   onRetry?(delta: Extract<ModelDelta, { type: 'retry' }>): void;
   /** Tokens of a failed or aborted attempt. */
   onPartialUsage?(usage: TokenUsage): void;
+  /** The reply began a tool call (its name is known; the arguments follow). */
+  onToolCallStart?(): void;
 }
 
 export async function runModelTurn(model: ChatModel, request: TurnRequest, signal: AbortSignal, handlers: TurnHandlers): Promise<ModelTurn> {
@@ -38,6 +40,8 @@ export async function runModelTurn(model: ChatModel, request: TurnRequest, signa
         break;
       // Tool-call deltas are assembled by the client; the loop reports whole calls.
       case 'toolCallStart':
+        handlers.onToolCallStart?.();
+        break;
       case 'toolCallArgs':
         break;
     }

@@ -118,7 +118,18 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
   const onStop = () => phase.abort(new CancelledError());
   context.signal.addEventListener('abort', onStop, { once: true });
   const limitMs = settings.maxExecutionSeconds * 1000;
-  const timer = (context.clock ?? new AgentClock()).deadline(limitMs, () => phase.abort(new TimeLimitReached()));
+  /**
+   * True while one model serving both phases streams a reply that, so far, is
+   * text for the user: it is probably the answer. The time limit lets it end
+   * rather than cut it and ask the same model to answer all over again.
+   */
+  let answering = (): boolean => false;
+  let timeUpWhileAnswering = false;
+  const timeUp = () => phase.abort(new TimeLimitReached());
+  const timer = (context.clock ?? new AgentClock()).deadline(limitMs, () => {
+    if (answering()) timeUpWhileAnswering = true;
+    else timeUp();
+  });
 
   const predicates: StopPredicate[] = [
     iterationLimit(settings.maxIterations),
@@ -209,6 +220,8 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
     };
     const showText = (text: string) => shared('text', interim, text);
     let gate = new TextGate(showText);
+    let callStarted = false;
+    if (context.singleModel === true && settings.nonToolReply !== 'remind') answering = () => interim !== thinking && interim.text !== '' && !callStarted;
     let turn: ModelTurn;
     try {
       const call = () => runModelTurn(context.model, { messages, tools: schemas }, phase.signal, {
@@ -221,7 +234,13 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
           gate = new TextGate(showText);
         },
         onPartialUsage: (partial) => usage.recordPartial(role, partial),
+        onToolCallStart: () => {
+          callStarted = true;
+          // Past the time limit, a reply that turns to calling tools is no answer: cut it now.
+          if (timeUpWhileAnswering) timeUp();
+        },
         onRetry: (retry) => {
+          callStarted = false;
           thinking.close();
           if (interim !== thinking) interim.close();
           const discarded = [...new Set([thinking, interim])].filter((message) => message.text).map((message) => message.messageId);
@@ -241,6 +260,8 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
     }
     usage.recordCall(role, turn);
     emitter.custom(CustomEventName.usage, usage.snapshot());
+    // The time limit passed while the reply streamed: a reply that calls tools stops the phase here.
+    if (timeUpWhileAnswering) timeUp();
 
     const plan = classifyTurn(turn, toolNames, iteration);
     const held = gate.takeHeld();
@@ -253,6 +274,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
     if (turn.reasoning || turn.content) context.log?.(`thought (${modelName}): ${[turn.reasoning, turn.content].filter(Boolean).join('\n')}`);
 
     if (plan.kind !== 'toolCalls') return onNoCall(turn, plan, iteration);
+    if (phase.signal.aborted) return interrupted(iteration, new TimeLimitReached());
 
     const finish = plan.calls.find((call) => call.name === FINISH_TOOL_NAME);
     if (finish && remind) {

@@ -1,6 +1,7 @@
 // The loop end to end through the real openai SDK over real HTTP against the
 // scripted model server: chaining, every stop reason, the policies, both
 // response modes, dual and single model, and usage equal to the server's counts.
+import { loadCounter } from '../../../src/models/tokenCounter';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EventType } from '@ag-ui/core';
@@ -21,6 +22,8 @@ const capitals = () =>
 
 const fc = (turn: Omit<ScriptedTurn, 'model'>): ScriptedTurn => ({ model: 'fc-model', ...turn });
 const answer = (content: string): ScriptedTurn => ({ model: 'answer-model', content });
+/** What the first run of a process loads (the SDK, the tokenizer): not what a test of the time limit times. */
+const warmUp = () => Promise.all([loadCounter('o200k_base'), import('openai')]);
 const call = (key: string, id?: string) => ({ ...(id && { id }), name: 'lookup', arguments: { key } });
 
 describe('agent loop', () => {
@@ -130,6 +133,36 @@ describe('agent loop', () => {
     assert.ok(notices(run.events).some((notice) => notice.code === 'timeLimit'));
     assert.deepEqual(messageText(run.events, 'answer'), ['Paris, as far as I got.']);
     assert.match(model.requests.at(-1)?.messages[0].content, /Paris;/, 'the first result reached the answer model');
+  });
+
+  it('one model for both phases: an answer streaming when the time limit passes is let finish, not cut and asked for again', async () => {
+    await warmUp();
+    const words = Array.from({ length: 12 }, (_, index) => `word${index}`).join(' ');
+    const model = await serve([{ toolCalls: [call('france')] }, { content: words, chunkDelayMs: 60 }]);
+    const settings = settingsFor(model, { maxExecutionSeconds: 0.4 });
+    const single = { ...settings, answerModel: settings.functionCallModel, singleModel: true };
+    const run = await runScripted(single, { tools: [capitals()], singleModel: true });
+    assert.equal(run.result?.stopReason, 'noToolCall');
+    assert.equal(model.requests.length, 2, 'no second request for the answer');
+    assert.deepEqual(messageText(run.events, 'answer'), [words]);
+    assert.deepEqual(notices(run.events).filter((notice) => notice.code === 'timeLimit'), []);
+  });
+
+  it('one model for both phases: a reply that turns to a tool call after the time limit is cut there, and the answer comes from what was gathered', async () => {
+    await warmUp();
+    const model = await serve([
+      { toolCalls: [call('france')] },
+      { content: 'Let me look up one more country before I answer.', chunkDelayMs: 60, toolCalls: [call('germany')] },
+      { content: 'Paris, as far as I got.' },
+    ]);
+    const settings = settingsFor(model, { maxExecutionSeconds: 0.4 });
+    const single = { ...settings, answerModel: settings.functionCallModel, singleModel: true };
+    const tool = capitals();
+    const run = await runScripted(single, { tools: [tool], singleModel: true });
+    assert.equal(run.result?.stopReason, 'timeLimit');
+    assert.equal(tool.runs, 1, 'the call asked for after the limit did not run');
+    assert.ok(notices(run.events).some((notice) => notice.code === 'timeLimit'));
+    assert.deepEqual(messageText(run.events, 'answer'), ['Paris, as far as I got.']);
   });
 
   it('warns on a repeated call and stops the loop on the third', async () => {
