@@ -40,7 +40,8 @@ export function planCondense(
   const starts = after.flatMap((message, index) => (message.role === 'assistant' ? [index] : []));
   const cut = starts.length > keepExchanges ? (starts[starts.length - keepExchanges] ?? after.length) : 0;
   const older = [...before, ...after.slice(0, cut)];
-  if (older.length === 0) return undefined;
+  // An earlier summary alone is not condensed again: a summary of a summary only loses more.
+  if (older.length === 0 || (older.length === 1 && older[0]?.role === 'system')) return undefined;
   return { head, older, kept: [messages[taskIndex]!, ...after.slice(cut)], historyMessages: before.length };
 }
 

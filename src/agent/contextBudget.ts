@@ -75,6 +75,9 @@ export class ContextBudget {
       if (!(error instanceof ContextOverflowError)) throw error;
       overflow = error;
     }
+    // What condensing cannot shorten is too big already: say what, rather than pay for a summary that cannot help.
+    const tooBig = await this.beyondCondensing(role, messages, tools);
+    if (tooBig !== undefined) throw this.doesNotFit(role, overflow, tooBig);
     let condensed: boolean;
     try {
       condensed = await this.condense(role, messages, tools, signal, 'overflow', 1);
@@ -124,6 +127,12 @@ export class ContextBudget {
     if (bound <= threshold) return; // far from the window: no need to tokenize
     const before = await counter.count({ messages, tools });
     if (before.tokens <= threshold) return;
+    const tooBig = await this.beyondCondensing(role, messages, tools);
+    if (tooBig !== undefined) {
+      // Sent as it is: the count may be an estimate; an overflow comes back to request(), which says what is too big.
+      this.options.log?.(`context: ${role} request ~${before.tokens} tokens; not condensing: ${tooBig}`);
+      return;
+    }
     this.options.log?.(`context: ${role} request ~${before.tokens} tokens > ${threshold} (window ${window.tokens}); condensing`);
     try {
       await this.condense(role, messages, tools, signal, 'nearWindow', 2, before);
@@ -150,8 +159,15 @@ export class ContextBudget {
     const counted = before ?? (await counter.count({ messages, tools }));
     const summary = await summarize(this.options.summarizer, plan.older, this.summarizerChars(), signal, this.options.usage);
     const replacement = summaryMessage(summary);
+    const original = [...messages];
     messages.splice(0, messages.length, ...plan.head, replacement, ...plan.kept);
     const after = await counter.count({ messages, tools });
+    if (after.tokens >= counted.tokens) {
+      // A summary no shorter than what it replaces would only lose the turns' own words.
+      messages.splice(0, messages.length, ...original);
+      this.options.log?.(`context: the summary (~${after.tokens} tokens in all) is no shorter than the turns it replaces (~${counted.tokens}); kept the turns`);
+      return false;
+    }
     this.conversationNow = plan.historyMessages > 0 ? [replacement, ...this.conversationNow.slice(plan.historyMessages)] : this.conversationNow;
     this.options.emitter.custom(CustomEventName.condensed, {
       role,
@@ -167,6 +183,31 @@ export class ContextBudget {
     return true;
   }
 
+  /**
+   * Why no condensing can make `messages` fit, when that is so: what stays
+   * verbatim (the instructions and rules, the latest message, the tool
+   * definitions) is over what the window leaves for a request. Undefined when
+   * condensing may help, or the window is only a guess.
+   */
+  private async beyondCondensing(role: ModelRole, messages: readonly ChatMessage[], tools: readonly ToolSchema[] | undefined): Promise<string | undefined> {
+    const window = this.options.windows.current(role);
+    if (window.source === 'fallback') return undefined;
+    const plan = planCondense(messages, this.task, 0);
+    const head = plan?.head ?? messages.filter((message) => message.role === 'system');
+    const task = plan?.kept[0] ?? this.task;
+    const counter = this.counters[role];
+    const [instructions, message, toolTokens] = await Promise.all([
+      counter.count({ messages: head }),
+      counter.count({ messages: task ? [task] : [] }),
+      tools?.length ? counter.count({ messages: [], tools }) : undefined,
+    ]);
+    const limit = window.tokens - reservedTokens(this.options.models[role], window.tokens);
+    const floor = instructions.tokens + message.tokens + (toolTokens?.tokens ?? 0);
+    if (floor <= limit) return undefined;
+    const parts = [`the latest message ~${message.tokens}`, `the instructions and rules ~${instructions.tokens}`, ...(toolTokens ? [`the tool definitions ~${toolTokens.tokens}`] : [])];
+    return `what no condensing shortens is ~${floor} tokens (${parts.join(', ')}), over the ~${limit} the window leaves for a request`;
+  }
+
   /** How much transcript the answer model can read in one summary request. */
   private summarizerChars(): number {
     const settings = this.options.models.answer;
@@ -177,7 +218,9 @@ export class ContextBudget {
   private doesNotFit(role: ModelRole, overflow: ContextOverflowError, why: string): ContextOverflowError {
     const settings = this.options.models[role];
     const window = this.options.windows.current(role);
-    const key = role === 'answer' ? 'tandem.answerModel.contextWindow' : 'tandem.functionCallModel.contextWindow';
+    // One model for both phases has one setting: the function-call model's.
+    const ownAnswerModel = this.options.models.answer !== this.options.models['function-call'];
+    const key = role === 'answer' && ownAnswerModel ? 'tandem.answerModel.contextWindow' : 'tandem.functionCallModel.contextWindow';
     return new ContextOverflowError(
       `The conversation does not fit the context window of "${settings.model}" (${window.tokens} tokens, ${window.source === 'fallback' ? 'a guess' : `from the ${window.source}`}): ${why}. The server said: ${overflow.message}`,
       {

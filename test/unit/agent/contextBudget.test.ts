@@ -100,6 +100,42 @@ describe('context budget', () => {
     assert.equal(model.requests.length, 1);
   });
 
+  it('a latest message larger than the window: nothing is condensed (the history stays), and the error says what is too big', async () => {
+    const big = `The attached log:\n${'error: connection refused at line 42 of the proxy config\n'.repeat(300)}`;
+    const model = await serve([{ model: 'fc-model', content: 'Never sent.', maxPromptTokens: 2048, contextServer: 'llamacpp' }]);
+    const settings = settingsFor(model);
+    const small = { ...settings.functionCallModel, contextWindow: 2048, maxTokens: 256 };
+    // One model for both phases: the window to raise is the function-call model's.
+    const run = await runScripted(
+      { ...settings, functionCallModel: small, answerModel: small, singleModel: true },
+      { mode: 'chat', singleModel: true, messages: [{ role: 'user', content: 'How is it built?' }, { role: 'assistant', content: 'With esbuild.' }, { role: 'user', content: big }] },
+    );
+    assert.equal(run.error?.code, 'CONTEXT_OVERFLOW', JSON.stringify(run.error));
+    assert.match(String(run.error?.message), /what no condensing shortens is ~\d+ tokens \(the latest message ~\d+, the instructions and rules ~\d+\), over the ~1792 the window leaves for a request/);
+    assert.match(String((run.error?.metadata as { suggestion?: string }).suggestion), /tandem\.functionCallModel\.contextWindow/);
+    assert.deepEqual(customValues(run.events, 'tandem.condensed'), [], 'the earlier turns were not traded for a summary');
+    assert.equal(model.requests.length, 1, 'no summary request: one refused request, nothing more');
+  });
+
+  it('a summary no shorter than the turns it would replace is not used: the turns stay verbatim', async () => {
+    const task = `Check this text: ${'word '.repeat(1_450)}`;
+    const longSummary = `The user said hello. ${'And nothing else of note happened in the turns before. '.repeat(40)}`;
+    const model = await serve([
+      { model: 'answer-model', content: longSummary },
+      { model: 'answer-model', content: 'Checked.' },
+    ]);
+    const settings = settingsFor(model);
+    const run = await runScripted(
+      { ...settings, answerModel: { ...settings.answerModel, contextWindow: 2000, maxTokens: 256 } },
+      { mode: 'chat', messages: [{ role: 'user', content: 'Hello' }, { role: 'assistant', content: 'Hi.' }, { role: 'user', content: task }] },
+    );
+    assert.equal(run.error, undefined, JSON.stringify(run.error));
+    assert.equal(run.result?.answer, 'Checked.');
+    assert.deepEqual(customValues(run.events, 'tandem.condensed'), []);
+    const answer = model.requests.at(-1)!;
+    assert.deepEqual(answer.messages.slice(1).map((message: { content: string }) => message.content.slice(0, 16)), ['Hello', 'Hi.', task.slice(0, 16)]);
+  });
+
   it('a request near the window is condensed before it is sent (counts labelled as estimates for a non-OpenAI model)', async () => {
     const model = await serve([
       { model: 'answer-model', content: SUMMARY },
