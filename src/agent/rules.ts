@@ -26,10 +26,15 @@ export function withRules(systemPrompt: string, rules: readonly RuleFile[] | und
 
 /** The notice text naming rules files that joined during the run, and the files they were found for. */
 export function nestedRulesNotice(joined: readonly NestedRule[]): string {
-  return `Rules: + ${joined.map((nested) => `${nested.rule.path} (for ${nested.near})`).join(', ')}`;
+  return `Rules: + ${joined.map((nested) => `${ruleName(nested.rule)} (for ${nested.near})`).join(', ')}`;
 }
 
 /** The notice text naming the rules files a run uses. */
 export function rulesNotice(rules: readonly RuleFile[]): string {
-  return `Rules: ${rules.map((rule) => rule.path).join(', ')}`;
+  return `Rules: ${rules.map(ruleName).join(', ')}`;
+}
+
+/** A rules file's path, and how much of it the models get when that is not all of it. */
+function ruleName(rule: RuleFile): string {
+  return rule.cut === undefined ? rule.path : `${rule.path} (the first ${rule.cut.shown.toLocaleString('en-US')} of ${rule.cut.of.toLocaleString('en-US')} characters)`;
 }

@@ -3,11 +3,13 @@
 // file joins once and stays for the rest of the run, in both models' system
 // prompts; the total stays under the same cap as the root's files.
 import type { NestedRule, NestedRulesFinder } from '../tools/nestedRules';
-import { capRuleText, RULES_TOTAL_CHAR_LIMIT, type RuleFile } from '../tools/rulesFiles';
+import { cappedRule, RULE_FILE_CHAR_LIMIT, RULES_TOTAL_CHAR_LIMIT, type RuleFile } from '../tools/rulesFiles';
 
 export class RunRules {
   private readonly list: RuleFile[];
   private readonly known: Set<string>;
+  /** The text of every file in the list: a nested CLAUDE.md that repeats its AGENTS.md joins once. */
+  private readonly knownTexts: Set<string>;
   private readonly looked = new Set<string>();
   private total: number;
 
@@ -17,6 +19,7 @@ export class RunRules {
   ) {
     this.list = [...(initial ?? [])];
     this.known = new Set(this.list.map((rule) => rule.path));
+    this.knownTexts = new Set(this.list.map((rule) => rule.text.trim()));
     this.total = this.list.reduce((sum, rule) => sum + rule.text.length, 0);
   }
 
@@ -39,12 +42,13 @@ export class RunRules {
         continue; // A rules file that cannot be read is no rules, never a failed run.
       }
       for (const nested of found) {
-        if (this.known.has(nested.rule.path)) continue;
+        if (this.known.has(nested.rule.path) || this.knownTexts.has(nested.rule.text.trim())) continue;
         this.known.add(nested.rule.path);
+        this.knownTexts.add(nested.rule.text.trim());
         const room = RULES_TOTAL_CHAR_LIMIT - this.total;
         if (room <= 0) continue;
-        const rule = { path: nested.rule.path, text: capRuleText(nested.rule.text, room) };
-        this.total += Math.min(nested.rule.text.length, room);
+        const rule = cappedRule(nested.rule.path, nested.rule.text, Math.min(RULE_FILE_CHAR_LIMIT, room));
+        this.total += Math.min(nested.rule.text.length, RULE_FILE_CHAR_LIMIT, room);
         this.list.push(rule);
         joined.push({ rule, near: nested.near });
       }

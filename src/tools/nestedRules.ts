@@ -45,6 +45,7 @@ export function createNestedRulesFinder(roots: readonly RulesRoot[], patterns: r
           const candidate = path.join(folder, name);
           if (await isRegularFileInside(candidate, owner.real)) {
             const text = await readRuleText(candidate);
+            // The whole text: the run's rules cut it to what is left of their room.
             if (text !== undefined && text.trim()) found.push({ rule: { path: shown(candidate), text }, near: shown(file) });
             break;
           }

@@ -4,12 +4,15 @@
 // so a huge AGENTS.md cannot crowd out the conversation.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
+import { decodeFileBytes } from './textEncoding';
 
 /** One rules file as read from the workspace. */
 export interface RuleFile {
   /** Workspace-relative path, shown to the user and the model. */
   readonly path: string;
   readonly text: string;
+  /** Set when `text` holds only the start of the file (the notice says so): characters shown, of how many. */
+  readonly cut?: { readonly shown: number; readonly of: number } | undefined;
 }
 
 export const RULE_FILE_CHAR_LIMIT = 16_000;
@@ -24,6 +27,8 @@ export interface RulesRoot {
 export async function loadRulesFiles(roots: readonly RulesRoot[], patterns: readonly string[]): Promise<RuleFile[]> {
   const rules: RuleFile[] = [];
   const seen = new Set<string>();
+  // CLAUDE.md is often AGENTS.md again (a copy or a link): the models read it once.
+  const texts = new Set<string>();
   let total = 0;
   for (const root of roots) {
     for (const pattern of patterns) {
@@ -32,26 +37,26 @@ export async function loadRulesFiles(roots: readonly RulesRoot[], patterns: read
         if (seen.has(absolute) || total >= RULES_TOTAL_CHAR_LIMIT) continue;
         seen.add(absolute);
         const text = await readText(absolute);
-        if (text === undefined || !text.trim()) continue;
+        if (text === undefined || !text.trim() || texts.has(text.trim())) continue;
+        texts.add(text.trim());
         const room = Math.min(RULE_FILE_CHAR_LIMIT, RULES_TOTAL_CHAR_LIMIT - total);
-        const capped = capRuleText(text, room);
         total += Math.min(text.length, room);
-        rules.push({ path: (root.label ? `${root.label}/` : '') + relative.split(path.sep).join('/'), text: capped });
+        rules.push(cappedRule((root.label ? `${root.label}/` : '') + relative.split(path.sep).join('/'), text, room));
       }
     }
   }
   return rules;
 }
 
-/** A rules file's text cut to `room` characters, saying how much was left out. */
-export function capRuleText(text: string, room: number): string {
-  return text.length > room ? `${text.slice(0, room)}\n[... ${text.length - room} more characters not shown]` : text;
+/** A rules file whose text is cut to `room` characters, saying how much was left out. */
+export function cappedRule(shownPath: string, text: string, room: number): RuleFile {
+  if (text.length <= room) return { path: shownPath, text };
+  return { path: shownPath, text: `${text.slice(0, room)}\n[... ${text.length - room} more characters not shown]`, cut: { shown: room, of: text.length } };
 }
 
-/** A rules file's text, capped at the per-file limit; undefined when it cannot be read. */
+/** A rules file's whole text; undefined when it cannot be read or is not text. */
 export async function readRuleText(file: string): Promise<string | undefined> {
-  const text = await readText(file);
-  return text === undefined ? undefined : capRuleText(text, RULE_FILE_CHAR_LIMIT);
+  return readText(file);
 }
 
 /** Workspace-relative matches of one pattern, sorted; a pattern leaving the folder matches nothing. */
@@ -85,12 +90,17 @@ async function isFile(file: string): Promise<boolean> {
   }
 }
 
+/** The file as text in its own encoding (a UTF-16 AGENTS.md from PowerShell included); a binary file is no rules. */
 async function readText(file: string): Promise<string | undefined> {
+  let bytes: Uint8Array;
   try {
-    return await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch {
     return undefined;
   }
+  const decoded = decodeFileBytes(bytes);
+  // The decoder keeps a UTF-8 byte order mark (the edit tools write it back); the models need not read it.
+  return decoded.kind === 'text' ? decoded.text.replace(/^\uFEFF/, '') : undefined;
 }
 
 function escapeRegExp(text: string): string {

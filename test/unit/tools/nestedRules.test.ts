@@ -36,14 +36,17 @@ describe('nested rules files', () => {
   after(() => rm(root, { recursive: true, force: true }));
 
   it('looks up bare file names only: entries with a folder or a wildcard stay at the root', () => {
-    assert.deepEqual(nestedRuleNames(DEFAULT_RULES_FILES), ['AGENTS.md']);
+    assert.deepEqual(nestedRuleNames(DEFAULT_RULES_FILES), ['AGENTS.md', 'CLAUDE.md', '.clinerules', '.cursorrules']);
     assert.deepEqual(nestedRuleNames(['./CLAUDE.md', 'AGENTS.md', 'AGENTS.md', 'docs/RULES.md', '*.rules', '..']), ['CLAUDE.md', 'AGENTS.md']);
   });
 
-  it('finds the nearest AGENTS.md above a file, not the ones further up', async () => {
+  it('finds the nearest file of each name above a file, not the ones further up', async () => {
     const finder = createNestedRulesFinder([{ folder: repo, label: '' }], DEFAULT_RULES_FILES);
     const found = await finder.rulesFor(path.join(repo, 'packages', 'api', 'src', 'deep', 'handler.ts'));
-    assert.deepEqual(found, [{ rule: { path: 'packages/api/AGENTS.md', text: 'API rules: NESTED-API' }, near: 'packages/api/src/deep/handler.ts' }]);
+    assert.deepEqual(found, [
+      { rule: { path: 'packages/api/AGENTS.md', text: 'API rules: NESTED-API' }, near: 'packages/api/src/deep/handler.ts' },
+      { rule: { path: 'packages/api/CLAUDE.md', text: 'Claude rules for the API.' }, near: 'packages/api/src/deep/handler.ts' },
+    ]);
   });
 
   it('falls back to the root file where no nested one is nearer (the run already has it)', async () => {
@@ -81,15 +84,19 @@ describe('nested rules files', () => {
     const rules = new RunRules([{ path: 'AGENTS.md', text: 'Root rules.' }], finder);
     const handler = path.join(repo, 'packages', 'api', 'src', 'deep', 'handler.ts');
     const joined = await rules.noteTouched([handler, path.join(repo, 'packages', 'web', 'src', 'app.ts')]);
-    assert.deepEqual(joined.map((nested) => nested.rule.path), ['packages/api/AGENTS.md']);
+    assert.deepEqual(joined.map((nested) => nested.rule.path), ['packages/api/AGENTS.md', 'packages/api/CLAUDE.md']);
     assert.deepEqual(await rules.noteTouched([handler, path.join(repo, 'packages', 'api', 'AGENTS.md')]), []);
-    assert.deepEqual(rules.files().map((rule) => rule.path), ['AGENTS.md', 'packages/api/AGENTS.md']);
+    assert.deepEqual(rules.files().map((rule) => rule.path), ['AGENTS.md', 'packages/api/AGENTS.md', 'packages/api/CLAUDE.md']);
+
+    // A nested file that repeats one the run has (a CLAUDE.md copying AGENTS.md) joins once.
+    const copies = new RunRules([{ path: 'AGENTS.md', text: 'Root rules.' }], { rulesFor: async () => [{ rule: { path: 'pkg/CLAUDE.md', text: 'Root rules.\n' }, near: 'pkg/x.ts' }] });
+    assert.deepEqual(await copies.noteTouched(['/w/pkg/x.ts']), []);
 
     let lookups = 0;
     const big: NestedRulesFinder = {
       rulesFor: async (file) => {
         lookups++;
-        return [{ rule: { path: `${path.basename(file)}/AGENTS.md`, text: 'x'.repeat(RULE_FILE_CHAR_LIMIT) }, near: file }];
+        return [{ rule: { path: `${path.basename(file)}/AGENTS.md`, text: `${path.basename(file)} `.padEnd(RULE_FILE_CHAR_LIMIT, 'x') }, near: file }];
       },
     };
     const capped = new RunRules([], big);

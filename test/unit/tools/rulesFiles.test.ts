@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DEFAULT_RULES_FILES } from '../../../src/agent/agentSettings';
+import { rulesNotice } from '../../../src/agent/rules';
 import { loadRulesFiles, RULE_FILE_CHAR_LIMIT, RULES_TOTAL_CHAR_LIMIT } from '../../../src/tools/rulesFiles';
 
 describe('rules files', () => {
@@ -17,6 +18,10 @@ describe('rules files', () => {
     await mkdir(path.join(folder, '.github'), { recursive: true });
     await mkdir(path.join(folder, '.tandem', 'rules'), { recursive: true });
     await writeFile(path.join(folder, 'AGENTS.md'), 'Use tabs.\n');
+    await writeFile(path.join(folder, 'CLAUDE.md'), 'Use tabs.\n\n');
+    await writeFile(path.join(folder, '.cursorrules'), 'Prefer small functions.');
+    await mkdir(path.join(folder, '.clinerules'));
+    await writeFile(path.join(folder, '.clinerules', 'style.md'), 'Name things plainly.');
     await writeFile(path.join(folder, '.github', 'copilot-instructions.md'), 'Write tests first.');
     await writeFile(path.join(folder, '.tandem', 'rules', 'b.md'), 'Rule B');
     await writeFile(path.join(folder, '.tandem', 'rules', 'a.md'), 'Rule A');
@@ -26,13 +31,15 @@ describe('rules files', () => {
   });
   after(() => rm(root, { recursive: true, force: true }));
 
-  it('reads the default list in order, wildcards sorted, skipping empty and non-matching files', async () => {
+  it('reads the default list in order, wildcards sorted, skipping empty and non-matching files and copies of one read before', async () => {
     const rules = await loadRulesFiles([{ folder, label: '' }], DEFAULT_RULES_FILES);
     assert.deepEqual(
       rules.map((rule) => [rule.path, rule.text]),
       [
         ['AGENTS.md', 'Use tabs.\n'],
         ['.github/copilot-instructions.md', 'Write tests first.'],
+        ['.clinerules/style.md', 'Name things plainly.'],
+        ['.cursorrules', 'Prefer small functions.'],
         ['.tandem/rules/a.md', 'Rule A'],
         ['.tandem/rules/b.md', 'Rule B'],
       ],
@@ -52,10 +59,27 @@ describe('rules files', () => {
   it('caps a huge file and the total', async () => {
     const big = path.join(root, 'big');
     await mkdir(big);
-    for (const name of ['one.md', 'two.md', 'three.md', 'four.md']) await writeFile(path.join(big, name), 'x'.repeat(RULE_FILE_CHAR_LIMIT + 500));
+    for (const name of ['one.md', 'two.md', 'three.md', 'four.md']) await writeFile(path.join(big, name), `${name} `.padEnd(RULE_FILE_CHAR_LIMIT + 500, 'x'));
     const rules = await loadRulesFiles([{ folder: big, label: '' }], ['*.md']);
     assert.equal(rules.length, RULES_TOTAL_CHAR_LIMIT / RULE_FILE_CHAR_LIMIT);
     for (const rule of rules) assert.match(rule.text, /\[\.\.\. 500 more characters not shown\]$/);
+    assert.equal(rulesNotice(rules.slice(0, 1)), `Rules: four.md (the first 16,000 of ${(RULE_FILE_CHAR_LIMIT + 500).toLocaleString('en-US')} characters)`);
+  });
+
+  it('reads a rules file in its own encoding (UTF-16 from PowerShell, a BOM), and a binary one is no rules', async () => {
+    const encoded = path.join(root, 'encoded');
+    await mkdir(encoded);
+    await writeFile(path.join(encoded, 'AGENTS.md'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Use tabs. Ünïcode stays.\r\n', 'utf16le')]));
+    await writeFile(path.join(encoded, 'b.md'), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('Rule B', 'utf8')]));
+    await writeFile(path.join(encoded, 'c.md'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]));
+    const rules = await loadRulesFiles([{ folder: encoded, label: '' }], ['AGENTS.md', '*.md']);
+    assert.deepEqual(
+      rules.map((rule) => [rule.path, rule.text]),
+      [
+        ['AGENTS.md', 'Use tabs. Ünïcode stays.\r\n'],
+        ['b.md', 'Rule B'],
+      ],
+    );
   });
 
   it('a missing folder or file is no rules, not an error', async () => {
