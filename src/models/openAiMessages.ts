@@ -4,7 +4,7 @@ import type { ChatCompletionMessageParam, ChatCompletionFunctionTool } from 'ope
 import type { ChatMessage, ToolSchema } from './chatModel';
 
 export function toOpenAiMessages(messages: readonly ChatMessage[]): ChatCompletionMessageParam[] {
-  return leadingSystemMerged(messages).map((message): ChatCompletionMessageParam => {
+  return userRunsMerged(leadingSystemMerged(messages)).map((message): ChatCompletionMessageParam => {
     switch (message.role) {
       case 'system':
       case 'user':
@@ -49,4 +49,20 @@ function leadingSystemMerged(messages: readonly ChatMessage[]): readonly ChatMes
     .map((message) => message.content ?? '')
     .join('\n\n');
   return [{ role: 'system', content }, ...messages.slice(end)];
+}
+
+/**
+ * User messages in a row become one (a prompt whose run failed, then the
+ * next): strict chat templates (Mistral's, some llama.cpp ones) refuse a
+ * conversation whose user and assistant turns do not alternate.
+ */
+function userRunsMerged(messages: readonly ChatMessage[]): readonly ChatMessage[] {
+  if (!messages.some((message, index) => message.role === 'user' && messages[index - 1]?.role === 'user')) return messages;
+  const merged: ChatMessage[] = [];
+  for (const message of messages) {
+    const last = merged[merged.length - 1];
+    if (message.role === 'user' && last?.role === 'user') merged[merged.length - 1] = { role: 'user', content: `${last.content}\n\n${message.content}` };
+    else merged.push(message);
+  }
+  return merged;
 }

@@ -134,8 +134,9 @@ it('passes the input context and the client instructions to the models', async (
     }),
   );
   assert.equal((await sseEvents(response)).at(-1)?.result?.answer, 'Noted.');
+  // One user turn on the wire: the context, the instructions, then the message.
   const sent = endpoint.model.requests[0]!.messages.slice(1).map((message: any) => message.content);
-  assert.deepEqual(sent, ['Context from the client application:\n- current page: /settings', 'Instructions from the client application:\nAnswer in French.', 'Hello?']);
+  assert.deepEqual(sent, ['Context from the client application:\n- current page: /settings\n\nInstructions from the client application:\nAnswer in French.\n\nHello?']);
 });
 
 it('a server that shuts down ends each open stream with RUN_ERROR SERVER_SHUTDOWN and stops its run', async () => {

@@ -149,6 +149,31 @@ describe('createChatModel streaming', () => {
     ]);
   });
 
+  it('sends turns that alternate: system messages at the head become one, user messages in a row (a failed run\'s prompt, then the next) become one', async () => {
+    server.push({ content: 'ok' });
+    await collectTurn(
+      createChatModel(settings).streamTurn(
+        {
+          messages: [
+            { role: 'system', content: 'rules' },
+            { role: 'system', content: 'summary' },
+            { role: 'user', content: 'first, whose run failed' },
+            { role: 'user', content: 'second' },
+            { role: 'assistant', content: 'answer' },
+            { role: 'user', content: 'third' },
+          ],
+        },
+        new AbortController().signal,
+      ),
+    );
+    assert.deepEqual(server.requests.at(-1)!.messages, [
+      { role: 'system', content: 'rules\n\nsummary' },
+      { role: 'user', content: 'first, whose run failed\n\nsecond' },
+      { role: 'assistant', content: 'answer' },
+      { role: 'user', content: 'third' },
+    ]);
+  });
+
   it('reports the usage the server sent, including cached tokens', async () => {
     server.push({ content: 'a', usage: { prompt_tokens: 120, completion_tokens: 9, cached_tokens: 64 } }, { content: 'b c' });
     const model = createChatModel(settings);
