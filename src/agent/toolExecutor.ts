@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { ApprovalGate, ApprovalRequest, Tool, ToolResult } from '../tools/tool';
 import { CustomEventName, type ToolCallStatus, type ToolStartedPayload, type ToolStatusPayload } from '../protocol/agentEvents';
 import { CancelledError, isCancellation } from '../common/errors';
+import { unlessAborted } from '../common/unlessAborted';
 import type { RunEmitter } from './runEmitter';
 import type { SessionCache } from './sessionCache';
 import { aroundGate } from './runApprovalGate';
@@ -123,7 +124,7 @@ async function runOne(call: PlannedCall, context: ExecutionContext): Promise<Cal
   }
   context.log?.(`tool ${tool.name} input: ${call.rawArguments || '{}'}`);
   try {
-    const result = await tool.run(args, {
+    const running = tool.run(args, {
       runId: context.runId,
       callId: call.id,
       signal: context.signal,
@@ -131,6 +132,10 @@ async function runOne(call: PlannedCall, context: ExecutionContext): Promise<Cal
       elicit: context.elicit,
       onProgress: (progress) => context.emitter.custom(CustomEventName.toolProgress, { toolCallId: call.id, ...progress }),
     });
+    // Stop and the time limit do not wait for a read that ignores the signal: nothing it does needs
+    // reporting. A change is waited for, so that a write that lands is never left unmentioned.
+    const result = tool.readOnly ? await unlessAborted(running, context.signal) : await running;
+    if (result === undefined) throw new CancelledError();
     // A tool that finished is reported even if the run was stopped meanwhile:
     // a completed write must never go unmentioned.
     context.log?.(`tool ${tool.name} output${result.isError ? ' (error)' : ''}: ${logPreview(result.text)}`);

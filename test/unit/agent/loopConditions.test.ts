@@ -157,6 +157,16 @@ describe('loop conditions', () => {
     assert.doesNotMatch(answerRequest, /never/);
   });
 
+  it('a read that ignores the stop signal does not hold the run past the time limit', async () => {
+    const deaf = slowTool('deaf_read', 10_000, 'never', { readOnly: true, honoursStop: false });
+    const model = await serve([fc({ toolCalls: [{ name: 'deaf_read', arguments: {} }] }), answer('What I know so far.')]);
+    const started = Date.now();
+    const run = await runScripted(settingsFor(model, { maxExecutionSeconds: 1 }), { tools: [deaf] });
+    assert.ok(Date.now() - started < 5000, `the run took ${Date.now() - started} ms`);
+    assert.equal(run.result?.stopReason, 'timeLimit');
+    assert.equal(run.result?.answer, 'What I know so far.');
+  });
+
   it('a write that completes after the time limit is still reported to the answer model', async () => {
     const write = slowTool('slow_write', 1500, 'WROTE notes.md (3 lines).', { readOnly: false, honoursStop: false });
     const model = await serve([fc({ toolCalls: [{ name: 'slow_write', arguments: {} }] }), answer('Wrote it.')]);
