@@ -31,7 +31,7 @@ export class AgentClock {
   }
 
   /** Calls `onExpire` once `limitMs` of agent time have passed; dispose() cancels it. */
-  deadline(limitMs: number, onExpire: () => void): { dispose(): void } {
+  deadline(limitMs: number, onExpire: () => void): { dispose(): void; remainingMs(): number } {
     let remaining = limitMs;
     let since = this.now();
     let timer: NodeJS.Timeout | undefined;
@@ -55,8 +55,9 @@ export class AgentClock {
         this.deadlines.delete(deadline);
       },
     };
+    const remainingMs = (): number => Math.max(0, this.paused ? remaining : remaining - (this.now() - since));
     this.deadlines.add(deadline);
     if (!this.paused) arm();
-    return deadline;
+    return { dispose: deadline.dispose, remainingMs };
   }
 }

@@ -74,7 +74,16 @@ export interface ToolPhaseResult {
   readonly finalMessageId?: string | undefined;
 }
 
-class TimeLimitReached extends Error {}
+/** The phase's time is up; `why` when it ends early because a wait would outlast it. */
+class TimeLimitReached extends Error {
+  constructor(readonly why?: string) {
+    super(why);
+  }
+}
+
+function seconds(ms: number): string {
+  return `${Math.ceil(ms / 1000)} s`;
+}
 
 /** What one step of the loop leads to: go on, or stop with a result. */
 type StepOutcome = { readonly kind: 'continue' } | { readonly kind: 'stop'; readonly result: ToolPhaseResult };
@@ -144,6 +153,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
       iteration,
       mistakes,
       timeUp: phase.signal.reason instanceof TimeLimitReached,
+      timeUpWhy: phase.signal.reason instanceof TimeLimitReached ? phase.signal.reason.why : undefined,
       tokensUsed: tokensOf(snapshot),
       costUsd: snapshot.totalCostUsd,
       repeatedCall,
@@ -241,6 +251,12 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
         },
         onRetry: (retry) => {
           callStarted = false;
+          // A wait the server asks for (a rate limit's Retry-After) that outlasts the time left ends the phase now, and says so.
+          const left = timer.remainingMs();
+          if (retry.delayMs > left) {
+            phase.abort(new TimeLimitReached(`the server asked to wait ${seconds(retry.delayMs)} before trying again (${retry.reason}), longer than the ${seconds(left)} left`));
+            return;
+          }
           thinking.close();
           if (interim !== thinking) interim.close();
           const discarded = [...new Set([thinking, interim])].filter((message) => message.text).map((message) => message.messageId);

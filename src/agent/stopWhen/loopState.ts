@@ -10,6 +10,8 @@ export interface LoopState {
   readonly mistakes: number;
   /** The run clock reached `maxExecutionSeconds`. */
   readonly timeUp: boolean;
+  /** Why the time is up before the clock ran out (a wait that would outlast it), if so. */
+  readonly timeUpWhy?: string | undefined;
   /** Tokens (prompt + completion, partial attempts included) spent in this run so far. */
   readonly tokensUsed: number;
   /** Cost of the run so far in USD; undefined when unknown. */

@@ -2,8 +2,10 @@
 import type { StopPredicate } from './loopState';
 
 export function timeLimit(maxExecutionSeconds: number): StopPredicate {
-  return (state) =>
-    state.timeUp
-      ? { stopReason: 'timeLimit', reason: `Reached the time limit of ${maxExecutionSeconds} s (tandem.agent.maxExecutionSeconds); answering from what was gathered.` }
-      : undefined;
+  return (state) => {
+    if (!state.timeUp) return undefined;
+    const limit = `the time limit of ${maxExecutionSeconds} s (tandem.agent.maxExecutionSeconds)`;
+    const reason = state.timeUpWhy === undefined ? `Reached ${limit}` : `Stopped at once rather than wait past ${limit}: ${state.timeUpWhy}`;
+    return { stopReason: 'timeLimit', reason: `${reason}; answering from what was gathered.` };
+  };
 }

@@ -96,13 +96,16 @@ export interface RunOptions {
   readonly singleModel?: boolean;
   readonly rules?: readonly RuleFile[];
   readonly nestedRules?: NestedRulesFinder;
+  /** Retry timing of both models (default: fastRetry, which caps a Retry-After at 50 ms). */
+  readonly retry?: typeof fastRetry;
 }
 
 export const fastRetry = { baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 50, random: () => 0 };
 
 export async function runScripted(settings: AgentSettings, options: RunOptions = {}): Promise<CollectedRun> {
-  const functionCallModel = createChatModel(settings.functionCallModel, { retry: fastRetry });
-  const answerModel = options.singleModel ? functionCallModel : createChatModel(settings.answerModel, { retry: fastRetry });
+  const retry = options.retry ?? fastRetry;
+  const functionCallModel = createChatModel(settings.functionCallModel, { retry });
+  const answerModel = options.singleModel ? functionCallModel : createChatModel(settings.answerModel, { retry });
   const deps: AgentDependencies = {
     functionCallModel,
     answerModel,

@@ -9,7 +9,7 @@ import type { ScriptedTurn } from '../../fixtures/scriptedModelServer';
 import { SessionCache } from '../../../src/agent/sessionCache';
 import type { AgentEvent, RunUsage } from '../../../src/protocol/agentEvents';
 import { historyMessages } from '../../../src/protocol/conversationHistory';
-import { customValues, messageText, notices, reasoningText, runScripted, scriptedServers, settingsFor, TableTool, throwingTool, toolStatuses } from './agentTestSupport';
+import { customValues, fastRetry, messageText, notices, reasoningText, runScripted, scriptedServers, settingsFor, TableTool, throwingTool, toolStatuses } from './agentTestSupport';
 
 const serve = scriptedServers();
 
@@ -373,6 +373,17 @@ describe('agent loop', () => {
     assert.equal(run.error.code, 'MODEL_API_ERROR');
     assert.match(String((run.error.metadata as any)?.suggestion), /\S/);
     assert.equal(model.requests.length, 4, 'the first attempt and three retries');
+  });
+
+  it('a rate limit that asks for a wait longer than the time left ends the tool phase at once, and says why', async () => {
+    const model = await serve([fc({ fault: { kind: 'status', status: 429, retryAfterSeconds: 25 } }), answer('From what I have.')]);
+    const started = Date.now();
+    const run = await runScripted(settingsFor(model, { maxExecutionSeconds: 10 }), { retry: { ...fastRetry, maxRetryAfterMs: 60_000 } });
+    assert.ok(Date.now() - started < 5_000, `it took ${Date.now() - started} ms`);
+    assert.equal(run.result?.stopReason, 'timeLimit');
+    const notice = notices(run.events).find((each) => each.code === 'timeLimit');
+    assert.match(String(notice?.message), /^Stopped at once rather than wait past the time limit of 10 s \(tandem\.agent\.maxExecutionSeconds\): the server asked to wait 25 s before trying again \(.*429.*\), longer than the (9|10) s left; answering from what was gathered\.$/);
+    assert.deepEqual(messageText(run.events, 'answer'), ['From what I have.']);
   });
 
   it('Stop mid-answer keeps what was shown: the next question is asked with that partial answer, and the record says it was cut off', async () => {
