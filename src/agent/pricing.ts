@@ -1,7 +1,7 @@
 // Estimated cost from token counts. The user's `tandem.pricing` table wins;
 // otherwise built-in list prices for common models (USD per million tokens,
 // as published by the providers in 2025; labelled as defaults in the panel).
-import type { ModelPrice } from './agentSettings';
+import type { AgentSettings, ModelPrice } from './agentSettings';
 import type { TokenUsage } from '../models/chatModel';
 
 const DEFAULT_PRICES: Readonly<Record<string, ModelPrice>> = {
@@ -72,4 +72,16 @@ export function costOf(usage: Pick<TokenUsage, 'promptTokens' | 'completionToken
   const fresh = usage.promptTokens - cached;
   const cachedRate = price.cachedInput ?? price.input;
   return (fresh * price.input + cached * cachedRate + usage.completionTokens * price.output) / 1_000_000;
+}
+
+/**
+ * What to tell a user whose cost cap (tandem.agent.maxCostPerRun) cannot stop
+ * the run because a model has no known price; undefined when it can (or none is set).
+ */
+export function costCapWithoutPrice(settings: Pick<AgentSettings, 'maxCostPerRun' | 'pricing' | 'functionCallModel' | 'answerModel'>): string | undefined {
+  if (!(settings.maxCostPerRun > 0)) return undefined;
+  const names = [...new Set([settings.functionCallModel.model, settings.answerModel.model])].filter((model) => findPrice(model, settings.pricing) === undefined);
+  if (names.length === 0) return undefined;
+  const listed = names.map((name) => `"${name}"`).join(' and ');
+  return `tandem.agent.maxCostPerRun ($${settings.maxCostPerRun}) cannot stop this run: no price is known for ${listed}. Add ${names.length === 1 ? 'it' : 'them'} to tandem.pricing, or cap tokens with tandem.agent.maxTokensPerRun.`;
 }

@@ -16,6 +16,7 @@ import { ContextBudget } from './contextBudget';
 import { EventChannel } from './eventChannel';
 import { answerMessages, CHAT_SYSTEM_PROMPT, FINDING_LIMIT } from './prompts';
 import { rulesNotice } from './rules';
+import { costCapWithoutPrice } from './pricing';
 import { systemPrompt } from './promptTemplates';
 import type { NestedRulesFinder } from '../tools/nestedRules';
 import type { RuleFile } from '../tools/rulesFiles';
@@ -138,6 +139,8 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
     } else {
       const offered = offeredTools(deps.tools);
       if (offered.notice !== undefined) emitter.notice('toolsCapped', 'warning', offered.notice);
+      const unenforced = costCapWithoutPrice(settings);
+      if (unenforced !== undefined) emitter.notice('settings', 'warning', unenforced);
       emitter.custom(CustomEventName.phase, { phase: 'tools', role: 'function-call', model: names.functionCallModel, ...names } satisfies PhasePayload, {
         role: 'function-call',
         model: names.functionCallModel,

@@ -94,6 +94,20 @@ describe('loop conditions', () => {
     assert.match(JSON.stringify(model.requests.at(-1)?.messages), /bravo/);
   });
 
+  it('a cost cap that cannot apply (a model without a price) is said at the start of the run, not silently ignored', async () => {
+    const model = await serve([fc({ content: 'Enough.' }), answer('Done.')]);
+    const run = await runScripted(settingsFor(model, { maxCostPerRun: 0.5, pricing: { 'fc-model': { input: 1, output: 2 } } }));
+    assert.deepEqual(
+      notices(run.events).filter((notice) => notice.code === 'settings').map((notice) => notice.message),
+      ['tandem.agent.maxCostPerRun ($0.5) cannot stop this run: no price is known for "answer-model". Add it to tandem.pricing, or cap tokens with tandem.agent.maxTokensPerRun.'],
+    );
+    await model.close();
+    const priced = await serve([fc({ content: 'Enough.' }), answer('Done.')]);
+    const both = { 'fc-model': { input: 1, output: 2 }, 'answer-model': { input: 1, output: 2 } };
+    const quiet = await runScripted(settingsFor(priced, { maxCostPerRun: 0.5, pricing: both }));
+    assert.deepEqual(notices(quiet.events).filter((notice) => notice.code === 'settings'), []);
+  });
+
   it('read, write, read of one file is not a loop; three identical reads are', async () => {
     const read = { name: 'lookup', arguments: { key: 'f' } };
     const write = { name: 'save', arguments: { key: 'f' } };
