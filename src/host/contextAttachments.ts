@@ -63,17 +63,20 @@ export class ContextAttachments {
     const items = this.items;
     this.items = [];
     this.changed();
-    const blocks = await Promise.all(
-      items.map(async (item) => {
-        if (item.error !== undefined) return `${item.name} was not attached: ${item.error}`;
+    const read = await Promise.all(
+      items.map(async (item): Promise<{ block: string; label: string }> => {
+        if (item.error !== undefined) return { block: `${item.name} was not attached: ${item.error}`, label: `${item.label} (not sent: ${shortReason(item.error)})` };
         try {
-          return await item.read(signal);
+          const block = await item.read(signal);
+          return { block, label: labelAfterRead(item.label, block) };
         } catch (error) {
-          return `${item.name} could not be read: ${error instanceof Error ? error.message : String(error)}`;
+          const why = error instanceof Error ? error.message : String(error);
+          return { block: `${item.name} could not be read: ${why}`, label: `${item.label} (not sent: ${shortReason(why)})` };
         }
       }),
     );
-    return { labels: items.map((item) => item.label), text: blocks.join('\n\n') };
+    // The conversation shows what the models got: an item not read, or cut, says so under the prompt.
+    return { labels: read.map((each) => each.label), text: read.map((each) => each.block).join('\n\n') };
   }
 
   private changed(): void {
@@ -83,4 +86,20 @@ export class ContextAttachments {
 
 function keyOf(item: ContextAttachment): string {
   return item.key ?? item.path;
+}
+
+/** The mark contextContent.ts's capHeadTail leaves where it cut the middle of an item. */
+const CUT_MARK = /\n\[… (\d+) characters omitted …\]\n/u;
+
+/** A chip's label as the conversation shows it once read: with how much was left out, when something was. */
+function labelAfterRead(label: string, block: string): string {
+  const cut = CUT_MARK.exec(block);
+  return cut ? `${label} (middle cut: ${Number(cut[1]).toLocaleString('en-US')} characters left out)` : label;
+}
+
+/** A reason short enough for a label: its first line, without the closing period. */
+function shortReason(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  const short = line.length > 160 ? `${line.slice(0, 160)}…` : line;
+  return short.replace(/\.$/u, '');
 }

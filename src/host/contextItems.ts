@@ -25,7 +25,7 @@ export async function pathAttachment(host: WorkspaceHost, input: string): Promis
     return {
       path: display,
       label: isDirectory ? `${path.posix.basename(display) || display}/` : path.posix.basename(display) || display,
-      title: gitIgnored ? `${display} (excluded by .gitignore; sent because you attached it)` : display,
+      title: [display, isDirectory ? '(its list of files and folders, not their contents)' : '', gitIgnored ? '(excluded by .gitignore; sent because you attached it)' : ''].filter(Boolean).join(' '),
       name: `Attached ${isDirectory ? 'folder' : 'file'} ${display}`,
       read: () => fileContextBlock(host, display, 'chosen'),
     };

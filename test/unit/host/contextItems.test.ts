@@ -32,7 +32,7 @@ describe('context items', () => {
     const file = await pathAttachment(host, path.join(root, 'src', 'a.ts'));
     assert.deepEqual([file.path, file.label, file.error], ['src/a.ts', 'a.ts', undefined]);
     const folder = await pathAttachment(host, 'src');
-    assert.deepEqual([folder.path, folder.label], ['src', 'src/']);
+    assert.deepEqual([folder.path, folder.label, folder.title], ['src', 'src/', 'src (its list of files and folders, not their contents)']);
     const ignored = await pathAttachment(host, 'private.txt');
     assert.match(ignored.error ?? '', /excluded by \.tandemignore/);
     // Chosen by the user: a .gitignore'd file attaches, and its chip says so.
@@ -44,12 +44,24 @@ describe('context items', () => {
     for (const item of [file, ignored, selectionAttachment({ file: 'src/b.py', firstLine: 3, lastLine: 4, languageId: 'python', text: 'x = 1\ny = 2' })]) attachments.attach(item);
     assert.deepEqual(attachments.list().map((item) => item.path), ['src/a.ts', 'private.txt', 'selection:src/b.py:3-4']);
     const attached = await attachments.take(signal);
-    assert.deepEqual(attached?.labels, ['a.ts', 'private.txt', 'b.py:3-4']);
+    assert.deepEqual(attached?.labels?.map((label) => label.replace(/\(not sent: .*\)/u, '(not sent: …)')), ['a.ts', 'private.txt (not sent: …)', 'b.py:3-4']);
+    assert.match(attached?.labels?.[1] ?? '', /\(not sent: .*\.tandemignore[^.]*\)$/u);
     const message = promptWithAttachments('Explain.', attached?.text);
     assert.ok(message.startsWith('Explain.\n\nAttached file src/a.ts:\n```ts\nconst unsaved = 2;\n'), message); // the editor's unsaved text
     assert.ok(message.includes('Attached path private.txt was not attached: ') && !message.includes('PRIVATE'), message);
     assert.ok(message.includes('Attached selection from src/b.py, lines 3-4:\n```python\nx = 1\ny = 2\n```'), message);
     assert.equal(attachments.list().length, 0, 'used up by the send');
+  });
+
+  it('the labels under a sent prompt say what the models did not get: an item cut in the middle, one that could not be read', async () => {
+    writeFileSync(path.join(root, 'long.txt'), `${'line of a long log\n'.repeat(2_000)}`);
+    writeFileSync(path.join(root, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]));
+    const attachments = new ContextAttachments();
+    for (const name of ['long.txt', 'logo.png']) attachments.attach(await pathAttachment(host, name));
+    const attached = await attachments.take(signal);
+    assert.equal(attached?.labels[0], `long.txt (middle cut: ${(38_000 - 16_000).toLocaleString('en-US')} characters left out)`);
+    assert.match(attached?.labels[1] ?? '', /^logo\.png \(not sent: .*binary.*\)$/u);
+    assert.match(attached?.text ?? '', /Attached file logo\.png could not be read: /);
   });
 
   it('re-attaching the same item replaces it in place; detach removes by path', () => {
