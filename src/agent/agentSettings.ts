@@ -186,7 +186,9 @@ function fromEnvironment(env: NodeJS.ProcessEnv, warnings: string[]): RawSetting
   integer('AGENT_MAX_ITERATIONS', 'agent.maxIterations');
   integer('AGENT_MAX_EXECUTION_TIME', 'agent.maxExecutionSeconds');
   if (env.AGENT_VERBOSE !== undefined && env.AGENT_VERBOSE !== '') {
-    raw['agent.verbose'] = /^(1|true|yes|on)$/i.test(env.AGENT_VERBOSE.trim());
+    const text = env.AGENT_VERBOSE.trim();
+    raw['agent.verbose'] = /^(1|true|yes|on)$/i.test(text);
+    if (!/^(0|1|true|false|yes|no|on|off)$/i.test(text)) warnings.push(`AGENT_VERBOSE = ${show(text)} is neither true nor false; read as false.`);
   }
   return raw;
 }
@@ -226,6 +228,9 @@ function show(value: unknown): string {
   const text = JSON.stringify(value);
   return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
+
+/** The answer model's settings besides its name: used only when it has one. */
+const ANSWER_MODEL_DETAILS = ['answerModel.provider', 'answerModel.baseUrl', 'answerModel.temperature', 'answerModel.maxTokens', 'answerModel.contextWindow'] as const satisfies readonly SettingKey[];
 
 /**
  * Validates raw settings. Explicit settings win over environment variables,
@@ -272,6 +277,18 @@ export function resolveSettings(raw: RawSettings, env: NodeJS.ProcessEnv = proce
   };
   const answerName = value('answerModel.model');
   const singleModel = answerName === '';
+  if (singleModel) {
+    // Without a name there is no answer model: its other settings would be silently ignored.
+    const unused = ANSWER_MODEL_DETAILS.filter((key) => {
+      const given = raw[key] !== undefined ? raw[key] : fromEnv[key];
+      return given !== undefined && given !== '' && JSON.stringify(given) !== JSON.stringify(fields[key].fallback);
+    });
+    if (unused.length > 0) {
+      warnings.push(
+        `${unused.map((key) => `tandem.${key}`).join(', ')} ${unused.length === 1 ? 'is' : 'are'} set but tandem.answerModel.model is empty, so one model (tandem.functionCallModel.*) serves both phases and ${unused.length === 1 ? 'it is' : 'they are'} not used. Set tandem.answerModel.model to use a second model.`,
+      );
+    }
+  }
   const answerModel: ModelSettings = singleModel
     ? functionCallModel
     : {

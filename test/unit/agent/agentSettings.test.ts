@@ -105,6 +105,18 @@ describe('resolveSettings', () => {
     assert.match(warnings[0]!, /AGENT_FUNCTION_CALL_MODEL is not valid JSON/);
   });
 
+  it('says when answer-model settings are set without an answer model name, and when AGENT_VERBOSE is neither true nor false', () => {
+    const { settings, warnings } = resolveSettings({ 'answerModel.baseUrl': 'http://localhost:11434/v1', 'answerModel.contextWindow': 8192 }, { AGENT_VERBOSE: 'maybe' });
+    assert.equal(settings.singleModel, true);
+    assert.deepEqual(warnings, [
+      'AGENT_VERBOSE = "maybe" is neither true nor false; read as false.',
+      'tandem.answerModel.baseUrl, tandem.answerModel.contextWindow are set but tandem.answerModel.model is empty, so one model (tandem.functionCallModel.*) serves both phases and they are not used. Set tandem.answerModel.model to use a second model.',
+    ]);
+    const fromEnvironment = resolveSettings({}, { AGENT_ANSWER_MODEL: '{"baseUrl":"http://localhost:8000/v1"}' });
+    assert.match(fromEnvironment.warnings.join('\n'), /tandem\.answerModel\.baseUrl is set but tandem\.answerModel\.model is empty/);
+    assert.deepEqual(resolveSettings({ 'answerModel.baseUrl': '', 'answerModel.contextWindow': 0 }).warnings, [], 'the defaults say nothing');
+  });
+
   it('validates the pricing table entry by entry', () => {
     const { settings, warnings } = resolveSettings({ pricing: { good: { input: 1, output: 2 } } }, {});
     assert.deepEqual(settings.pricing, { good: { input: 1, output: 2 } });
