@@ -81,6 +81,16 @@ export function usageTable(usage: RunUsage): UsageTable {
   };
 }
 
+/** The cost line under the table; a model without a price is named, never shown as free. */
+export function costLine(usage: RunUsage, costNote: string, totalCost: string): string {
+  const called = [usage.functionCall, usage.answer].filter((model) => model.calls + (model.partialAttempts ?? 0) > 0);
+  if (called.length === 0) return 'Cost: none (no model call completed).';
+  if (usage.totalCostUsd !== undefined) return `${costNote}: ${totalCost}.`;
+  const unpriced = [...new Set(called.filter((model) => model.costUsd === undefined).map((model) => model.model))];
+  if (unpriced.length === 0) return 'Cost: unknown.';
+  return `Cost: unknown, no price is known for ${unpriced.map((name) => `"${name}"`).join(' and ')} (add ${unpriced.length === 1 ? 'it' : 'them'} to tandem.pricing).`;
+}
+
 /**
  * The time line under the table, naming only the phases that ran: chat mode
  * has no function-call phase, and a model that answered directly in the tool

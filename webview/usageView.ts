@@ -1,7 +1,7 @@
 // The usage panel: per model tokens in/out, calls and time, totals and the
 // estimated cost. Rows carry the raw numbers as data attributes for tests.
 import type { RunUsage } from '../src/protocol/agentEvents';
-import { conversationRow, timeLine, usageTable, type UsageRow } from './usageFormat';
+import { conversationRow, costLine, timeLine, usageTable, type UsageRow } from './usageFormat';
 
 function cells(row: HTMLElement, values: UsageRow): void {
   const head = document.createElement('th');
@@ -99,11 +99,7 @@ export function renderUsage(panel: HTMLElement, usage: RunUsage | undefined, con
   setNumbers(answer, usage.answer);
   cells(total, { ...table.total, label: 'Run', title: 'The last run' });
   time.textContent = timeLine(usage);
-  const anyCall = usage.functionCall.calls + usage.answer.calls + (usage.functionCall.partialAttempts ?? 0) + (usage.answer.partialAttempts ?? 0) > 0;
-  cost.textContent = !anyCall
-    ? 'Cost: none (no model call completed).'
-    : usage.totalCostUsd === undefined
-      ? 'Cost: no price known for these models (add them to tandem.pricing).'
-      : `${table.costNote}: ${table.total.cost}.`;
+  cost.textContent = costLine(usage, table.costNote, table.total.cost);
   cost.dataset['usd'] = usage.totalCostUsd === undefined ? '' : String(usage.totalCostUsd);
 }
+

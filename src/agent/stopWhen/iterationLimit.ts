@@ -4,6 +4,6 @@ import type { StopPredicate } from './loopState';
 export function iterationLimit(maxIterations: number): StopPredicate {
   return (state) =>
     state.iteration > maxIterations
-      ? { stopReason: 'maxIterations', reason: `Reached the limit of ${maxIterations} iterations (tandem.agent.maxIterations); answering from what was gathered.` }
+      ? { stopReason: 'maxIterations', reason: `Reached the limit of ${maxIterations} iteration${maxIterations === 1 ? '' : 's'} (tandem.agent.maxIterations); answering from what was gathered.` }
       : undefined;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ModelUsage, RunUsage } from '../../../src/protocol/agentEvents';
-import { formatCost, formatCount, timeLine, usageTable } from '../../../webview/usageFormat';
+import { costLine, formatCost, formatCount, timeLine, usageTable } from '../../../webview/usageFormat';
 
 const model = (overrides: Partial<ModelUsage>): ModelUsage => ({
   role: 'function-call',
@@ -61,6 +61,20 @@ describe('usage figures', () => {
     assert.equal(table.singleModel?.calls, '2');
     assert.equal(usageTable({ ...usage, answer: { ...usage.answer, model: 'other' } }).singleModel, undefined);
   });
+  it('the cost line names the model without a price, never calls an unknown cost free', () => {
+    const run = (functionCall: Partial<ModelUsage>, answer: Partial<ModelUsage>, totalCostUsd: number | undefined): RunUsage => ({
+      functionCall: model({ model: 'gpt-4o-mini', ...functionCall }),
+      answer: model({ role: 'answer', model: 'llama3.1:8b', ...answer }),
+      toolPhaseMs: 10,
+      answerPhaseMs: 10,
+      totalCostUsd,
+    });
+    assert.equal(costLine(run({}, { costUsd: undefined }, undefined), 'Estimated cost', '–'), 'Cost: unknown, no price is known for "llama3.1:8b" (add it to tandem.pricing).');
+    assert.equal(costLine(run({ costUsd: undefined }, { costUsd: undefined }, undefined), 'Estimated cost', '–'), 'Cost: unknown, no price is known for "gpt-4o-mini" and "llama3.1:8b" (add them to tandem.pricing).');
+    assert.equal(costLine(run({}, {}, 0.002), 'Estimated cost', '≈ $0.0020'), 'Estimated cost: ≈ $0.0020.');
+    assert.equal(costLine(run({ calls: 0 }, { calls: 0 }, undefined), 'Estimated cost', '–'), 'Cost: none (no model call completed).');
+  });
+
   it('names in the time line only the phases that ran', () => {
     const base = { totalCostUsd: undefined };
     const agent: RunUsage = { ...base, functionCall: model({ calls: 3 }), answer: model({ role: 'answer', calls: 1 }), toolPhaseMs: 2400, answerPhaseMs: 1300 };
