@@ -190,7 +190,8 @@ export async function executeCalls(calls: readonly PlannedCall[], context: Execu
   // A call the reply already holds (same tool, same arguments) runs once; each copy gets its result.
   const firstRuns = new Map<string, Promise<CallOutcome>>();
   const runAndReport = async (call: PlannedCall) => {
-    const signature = rawCallSignature(call.name, call.rawArguments);
+    // One call (the usual round) has no copy to look for.
+    const signature = calls.length > 1 ? rawCallSignature(call.name, call.rawArguments) : call.id;
     const first = firstRuns.get(signature);
     let outcome: CallOutcome;
     if (first === undefined) {
