@@ -227,8 +227,9 @@ export async function executeCalls(calls: readonly PlannedCall[], context: Execu
 
 /** A copy of a call made earlier in the same reply: not run again, and its result points to the earlier one. */
 function repeatOf(call: PlannedCall, earlier: CallOutcome): CallOutcome {
-  const text = `This is the same call as ${earlier.call.id} earlier in this reply: it ran once, and its result is given there.`;
-  return { call, args: earlier.args, result: { text }, status: 'cached', durationMs: 0 };
+  const text = `This is the same call as ${earlier.call.id} earlier in this reply, so it was not made again: see that call's result.`;
+  // A copy of a refused or failed call shares its fate; of one that ran, it is served like a cached result.
+  return { call, args: earlier.args, result: { text, isError: earlier.result.isError }, status: earlier.status === 'done' ? 'cached' : earlier.status, durationMs: 0 };
 }
 
 /** The result text the model reads for an outcome, with any note appended. */

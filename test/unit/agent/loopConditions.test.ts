@@ -153,7 +153,7 @@ describe('loop conditions', () => {
     assert.equal(toolMessages.length, 3, 'every tool call of the reply has its tool message');
     assert.equal(toolMessages[0].content, 'the file holds some text of enough length');
     const firstId = model.requests[1]!.messages.find((message: { role: string }) => message.role === 'assistant').tool_calls[0].id;
-    for (const copy of toolMessages.slice(1)) assert.equal(copy.content, `This is the same call as ${firstId} earlier in this reply: it ran once, and its result is given there.`);
+    for (const copy of toolMessages.slice(1)) assert.equal(copy.content, `This is the same call as ${firstId} earlier in this reply, so it was not made again: see that call's result.`);
   });
 
   it('at the time limit, calls that finished in the round in flight reach the answer model; the slow one is left out', async () => {
