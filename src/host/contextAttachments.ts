@@ -4,6 +4,7 @@
 // it was attached) and adds its block to the message, then the chips are
 // used up. An item that cannot be read is named in the message instead of
 // failing the send. No 'vscode' here: the items bring their own readers.
+import { omittedCharacters } from '../tools/contextContent';
 
 export interface ContextAttachment {
   /** The chip's `data-path`: a workspace-relative path, an MCP resource's URI, or `selection:<file>:<lines>`, `problems`, `open-editors`. */
@@ -88,13 +89,10 @@ function keyOf(item: ContextAttachment): string {
   return item.key ?? item.path;
 }
 
-/** The mark contextContent.ts's capHeadTail leaves where it cut the middle of an item. */
-const CUT_MARK = /\n\[… (\d+) characters omitted …\]\n/u;
-
 /** A chip's label as the conversation shows it once read: with how much was left out, when something was. */
 function labelAfterRead(label: string, block: string): string {
-  const cut = CUT_MARK.exec(block);
-  return cut ? `${label} (middle cut: ${Number(cut[1]).toLocaleString('en-US')} characters left out)` : label;
+  const omitted = omittedCharacters(block);
+  return omitted > 0 ? `${label} (middle cut: ${omitted.toLocaleString('en-US')} characters left out)` : label;
 }
 
 /** A reason short enough for a label: its first line, without the closing period. */

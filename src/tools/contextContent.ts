@@ -27,6 +27,12 @@ export function capHeadTail(text: string, max = CONTEXT_ITEM_MAX_CHARS): string 
   return `${text.slice(0, head)}\n[… ${omitted} characters omitted …]\n${tail > 0 ? text.slice(text.length - tail) : ''}`;
 }
 
+/** How many characters capHeadTail left out of an item's block; 0 when it was not cut. */
+export function omittedCharacters(block: string): number {
+  const mark = /\n\[… (\d+) characters omitted …\]\n/u.exec(block);
+  return mark ? Number(mark[1]) : 0;
+}
+
 /** `text` in a Markdown code fence longer than any backtick run inside it. */
 export function fence(text: string, language = ''): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/gu)].map((match) => match[0].length));

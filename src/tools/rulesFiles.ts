@@ -36,7 +36,7 @@ export async function loadRulesFiles(roots: readonly RulesRoot[], patterns: read
         const absolute = path.join(root.folder, relative);
         if (seen.has(absolute) || total >= RULES_TOTAL_CHAR_LIMIT) continue;
         seen.add(absolute);
-        const text = await readText(absolute);
+        const text = await readRuleText(absolute);
         if (text === undefined || !text.trim() || texts.has(text.trim())) continue;
         texts.add(text.trim());
         const room = Math.min(RULE_FILE_CHAR_LIMIT, RULES_TOTAL_CHAR_LIMIT - total);
@@ -52,11 +52,6 @@ export async function loadRulesFiles(roots: readonly RulesRoot[], patterns: read
 export function cappedRule(shownPath: string, text: string, room: number): RuleFile {
   if (text.length <= room) return { path: shownPath, text };
   return { path: shownPath, text: `${text.slice(0, room)}\n[... ${text.length - room} more characters not shown]`, cut: { shown: room, of: text.length } };
-}
-
-/** A rules file's whole text; undefined when it cannot be read or is not text. */
-export async function readRuleText(file: string): Promise<string | undefined> {
-  return readText(file);
 }
 
 /** Workspace-relative matches of one pattern, sorted; a pattern leaving the folder matches nothing. */
@@ -90,8 +85,8 @@ async function isFile(file: string): Promise<boolean> {
   }
 }
 
-/** The file as text in its own encoding (a UTF-16 AGENTS.md from PowerShell included); a binary file is no rules. */
-async function readText(file: string): Promise<string | undefined> {
+/** A rules file's whole text in its own encoding (a UTF-16 AGENTS.md from PowerShell included); undefined when it cannot be read or is binary. */
+export async function readRuleText(file: string): Promise<string | undefined> {
   let bytes: Uint8Array;
   try {
     bytes = await readFile(file);
