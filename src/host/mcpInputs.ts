@@ -2,10 +2,12 @@
 // in SecretStorage, the others in workspace state, so a restart does not ask again.
 // Values are kept per workspace, config file and id: another workspace's (or
 // file's) mcp.json naming the same id never receives them.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { mcpInputStorageKey } from '../mcp/mcpInputKey';
 import type { McpInputDefinition } from '../mcp/mcpConfig';
-import type { InputResolver } from '../mcp/mcpVariables';
+import { inputPromptTitle } from '../mcp/mcpInputPrompt';
+import type { InputAsker, InputResolver } from '../mcp/mcpVariables';
 import { workspaceKey } from './workspaceIdentity';
 
 const secretPrefix = 'tandem.mcpInput:';
@@ -21,11 +23,11 @@ export class VscodeInputResolver implements InputResolver {
     private readonly state: vscode.Memento,
   ) {}
 
-  resolve(input: McpInputDefinition, signal: AbortSignal, file = 'settings'): Promise<string | undefined> {
-    const key = mcpInputStorageKey(workspaceKey(), file, input.id);
+  resolve(input: McpInputDefinition, signal: AbortSignal, asker: InputAsker = { file: 'settings', server: 'an MCP server' }): Promise<string | undefined> {
+    const key = mcpInputStorageKey(workspaceKey(), asker.file, input.id);
     let answer = this.pending.get(key);
     if (answer === undefined) {
-      answer = this.lookUpOrAsk(input, key, signal).finally(() => this.pending.delete(key));
+      answer = this.lookUpOrAsk(input, key, asker, signal).finally(() => this.pending.delete(key));
       this.pending.set(key, answer);
     }
     return answer;
@@ -47,11 +49,11 @@ export class VscodeInputResolver implements InputResolver {
     await this.state.update(stateKey, undefined);
   }
 
-  private async lookUpOrAsk(input: McpInputDefinition, key: string, signal: AbortSignal): Promise<string | undefined> {
+  private async lookUpOrAsk(input: McpInputDefinition, key: string, asker: InputAsker, signal: AbortSignal): Promise<string | undefined> {
     const known = input.password ? await this.secrets.get(secretPrefix + key) : this.state.get<Record<string, string>>(stateKey)?.[key];
     if (known !== undefined) return known;
     // Prompts come one after another, never stacked.
-    const asked = this.queue.then(() => (signal.aborted ? undefined : this.ask(input, signal)));
+    const asked = this.queue.then(() => (signal.aborted ? undefined : this.ask(input, asker, signal)));
     this.queue = asked.catch(() => undefined);
     const value = await asked;
     if (value === undefined) return undefined;
@@ -65,22 +67,24 @@ export class VscodeInputResolver implements InputResolver {
     return value;
   }
 
-  private async ask(input: McpInputDefinition, signal: AbortSignal): Promise<string | undefined> {
+  private async ask(input: McpInputDefinition, asker: InputAsker, signal: AbortSignal): Promise<string | undefined> {
     const cancel = new vscode.CancellationTokenSource();
     const onAbort = (): void => cancel.cancel();
     signal.addEventListener('abort', onAbort);
     try {
-      const title = `Tandem MCP: ${input.description ?? input.id}`;
+      // The title is Tandem's words (who asks, from which file); the description is the config file's.
+      const title = inputPromptTitle(input, asker, displayFile(asker.file));
+      const description = input.description ?? `A value for \${input:${input.id}}`;
       if (input.type === 'pickString') {
         const picked = await vscode.window.showQuickPick(
           input.options.map((option) => ({ label: option, picked: option === input.default })),
-          { title, placeHolder: input.default, ignoreFocusOut: true },
+          { title, placeHolder: description, ignoreFocusOut: true },
           cancel.token,
         );
         return picked?.label;
       }
       return await vscode.window.showInputBox(
-        { title, prompt: input.description ?? `Value for \${input:${input.id}}`, value: input.default, password: input.password, ignoreFocusOut: true },
+        { title, prompt: description, value: input.default, password: input.password, ignoreFocusOut: true },
         cancel.token,
       );
     } finally {
@@ -88,4 +92,9 @@ export class VscodeInputResolver implements InputResolver {
       cancel.dispose();
     }
   }
+}
+
+/** A config file as the user knows it: relative to its workspace folder when it is inside one. */
+function displayFile(file: string): string {
+  return path.isAbsolute(file) ? vscode.workspace.asRelativePath(file, true) : file;
 }

@@ -7,7 +7,7 @@ import { ConfigurationError } from '../common/errors';
 import type { McpServerDefinition, McpStdioDefinition } from './mcpConfig';
 import { inheritedEnvironment } from './mcpServerTrust';
 import { describeError, type ResolvedServer } from './mcpSession';
-import { parseEnvFile, resolveVariables, type InputResolver, type VariableContext } from './mcpVariables';
+import { parseEnvFile, resolveVariables, type InputAsker, type InputResolver, type VariableContext } from './mcpVariables';
 
 /** Resolves every variable of a server's configuration and builds its environment. */
 export async function resolveServer(
@@ -20,7 +20,7 @@ export async function resolveServer(
     workspaceFolder: definition.workspaceFolder,
     env,
     inputs: definition.inputs,
-    inputResolver: inputResolver === undefined ? undefined : askOncePerStart(inputResolver, definition.source),
+    inputResolver: inputResolver === undefined ? undefined : askOncePerStart(inputResolver, { file: definition.source, server: definition.name }),
     source: `${definition.source}: server "${definition.name}"`,
   };
   const resolve = (value: string): Promise<string> => resolveVariables(value, context, signal);
@@ -47,13 +47,13 @@ export async function resolveServer(
 }
 
 /** The same input used in several places is asked for once. */
-function askOncePerStart(resolver: InputResolver, file: string): InputResolver {
+function askOncePerStart(resolver: InputResolver, asker: InputAsker): InputResolver {
   const answers = new Map<string, Promise<string | undefined>>();
   return {
     resolve: (input, signal) => {
       let answer = answers.get(input.id);
       if (answer === undefined) {
-        answer = resolver.resolve(input, signal, file);
+        answer = resolver.resolve(input, signal, asker);
         answers.set(input.id, answer);
       }
       return answer;

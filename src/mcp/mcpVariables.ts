@@ -6,13 +6,18 @@ import * as path from 'node:path';
 import { CancelledError, ConfigurationError } from '../common/errors';
 import type { McpInputDefinition } from './mcpConfig';
 
+/** Who asks for an input: the prompt names them, since the input's own description is the config file's words. */
+export interface InputAsker {
+  /** The config file (or settings source) the input belongs to: values are kept per file. */
+  readonly file: string;
+  /** The server whose start needs the value. */
+  readonly server: string;
+}
+
 /** Asks the user for an input's value (the host shows an input box or quick pick and keeps passwords secret). */
 export interface InputResolver {
-  /**
-   * Resolves undefined when the user dismissed the prompt. `file` is the config
-   * file (or settings source) the input belongs to: values are kept per file.
-   */
-  resolve(input: McpInputDefinition, signal: AbortSignal, file?: string): Promise<string | undefined>;
+  /** Resolves undefined when the user dismissed the prompt. */
+  resolve(input: McpInputDefinition, signal: AbortSignal, asker?: InputAsker): Promise<string | undefined>;
 }
 
 export interface VariableContext {
