@@ -19,7 +19,16 @@ export interface AgUiServerOptions {
   readonly runner: Pick<AgUiRunner, 'run' | 'serverToolNames'>;
   readonly maxBodyBytes?: number;
   readonly log?: ((line: string) => void) | undefined;
+  /** An SSE comment goes out after this long without an event (default 15 s). */
+  readonly keepAliveMs?: number;
 }
+
+/**
+ * A quiet SSE stream (a run waiting on an approval or a long tool) is kept
+ * open with comment lines, which clients skip: proxies and HTTP clients drop
+ * a response with no bytes for a while (Node's fetch after 300 s).
+ */
+export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 
 /** An AG-UI server that can end the runs it is streaming with a RUN_ERROR before it closes. */
 export interface AgUiServer extends Server {
@@ -35,6 +44,7 @@ async function stream(
   cors: Record<string, string>,
   log: AgUiServerOptions['log'],
   open: Set<(message: string) => void>,
+  keepAliveMs: number,
 ): Promise<void> {
   const input = parseRunInput(text, runner.serverToolNames());
   const accept = String(request.headers.accept ?? '');
@@ -48,6 +58,15 @@ async function stream(
     if (!response.writableEnded) left.abort();
   });
   let ended = false;
+  let lastWrite = Date.now();
+  // The binary framing has no comment to send; its clients are told apart by their Accept header.
+  const keepAlive = binary
+    ? undefined
+    : setInterval(() => {
+        if (response.destroyed || response.writableEnded || Date.now() - lastWrite < keepAliveMs) return;
+        lastWrite = Date.now();
+        response.write(': keep-alive\n\n');
+      }, Math.max(1, Math.floor(keepAliveMs / 2)));
   const send = (event: AgentEvent) => {
     if (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR') ended = true;
     if (response.destroyed || response.writableEnded) return;
@@ -59,6 +78,7 @@ async function stream(
       log?.(`agui: could not encode a ${event.type} event: ${error instanceof Error ? error.message : String(error)}`);
       return;
     }
+    lastWrite = Date.now();
     response.write(frame);
   };
   const endForShutdown = (message: string) => {
@@ -73,6 +93,7 @@ async function stream(
     // The runner ends every run itself; should it throw, the stream still ends well-formed.
     if (!ended) send({ type: 'RUN_ERROR', message: error instanceof Error ? error.message : String(error), code: 'INTERNAL_ERROR', timestamp: Date.now() } as AgentEvent);
   } finally {
+    clearInterval(keepAlive);
     open.delete(endForShutdown);
   }
   if (!response.destroyed) response.end();
@@ -97,7 +118,7 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
       if (request.method !== 'POST') throw new HttpRefusal(405, 'POST a RunAgentInput.');
       checkBearer(request, options.token);
       const text = await readBody(request, maxBodyBytes);
-      await stream(options.runner, request, response, text, cors, options.log, open);
+      await stream(options.runner, request, response, text, cors, options.log, open, options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS);
     };
     handle().catch((error: unknown) => {
       if (error instanceof HttpRefusal) {

@@ -106,6 +106,29 @@ it('serves the binary framing of @ag-ui/encoder when Accept names it', async () 
   assert.equal((await sseEvents(plain)).at(-1)?.result?.answer, 'Plain hello.');
 });
 
+it('keeps a quiet stream open with SSE comments that the real client skips; the binary framing gets none', async () => {
+  const slow = { model: 'answer-model', content: 'Worth the wait.', firstByteDelayMs: 400 };
+  const endpoint = await startEndpoint({ settings: { mode: 'chat' }, keepAliveMs: 60, turns: [slow, slow, slow] });
+  const raw = await (await endpoint.post(runInput())).text();
+  const comments = raw.split('\n\n').filter((frame) => frame.startsWith(': keep-alive'));
+  assert.ok(comments.length >= 3, `comments while the model is silent for 400 ms: ${comments.length}\n${raw.slice(0, 400)}`);
+  assert.ok(raw.indexOf(': keep-alive') > raw.indexOf('RUN_STARTED'), 'the comments come while the run waits, after it started');
+
+  const { events, result } = await collect(endpoint.agent({ threadId: 'kept', messages: [{ id: 'u1', role: 'user', content: 'Hi' }] }));
+  await verify(events);
+  assert.deepEqual(result, { stopReason: 'chatMode', answer: 'Worth the wait.' });
+
+  const binary = await endpoint.post(runInput({ threadId: 'binary' }), { accept: AGUI_MEDIA_TYPE });
+  const bytes = new Uint8Array(await binary.arrayBuffer());
+  let frames = 0;
+  for (let offset = 0; offset < bytes.length; frames++) {
+    const length = new DataView(bytes.buffer, bytes.byteOffset + offset, 4).getUint32(0, false);
+    decode(bytes.subarray(offset + 4, offset + 4 + length));
+    offset += 4 + length;
+  }
+  assert.ok(frames >= 4, `whole frames only: ${frames}`);
+});
+
 it('runs 100 concurrent runs on loopback, each with its own answer', async () => {
   const count = 100;
   const endpoint = await startEndpoint({

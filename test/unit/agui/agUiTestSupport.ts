@@ -45,6 +45,7 @@ export interface EndpointOptions {
   readonly adjust?: (settings: AgentSettings) => AgentSettings;
   readonly allowedOrigins?: string[];
   readonly maxBodyBytes?: number;
+  readonly keepAliveMs?: number;
   readonly runner?: Partial<AgUiRunnerOptions>;
   /** Tools besides the workspace tools (MCP). */
   readonly extraTools?: () => readonly Tool[];
@@ -77,7 +78,7 @@ export async function startEndpoint(options: EndpointOptions = {}): Promise<Endp
     },
     ...options.runner,
   });
-  const server = createAgUiServer({ token: TOKEN, allowedOrigins: options.allowedOrigins ?? [], runner, maxBodyBytes: options.maxBodyBytes });
+  const server = createAgUiServer({ token: TOKEN, allowedOrigins: options.allowedOrigins ?? [], runner, maxBodyBytes: options.maxBodyBytes, keepAliveMs: options.keepAliveMs });
   const { url } = await listenOnLoopback(server, 0);
   cleanup.push(async () => {
     runner.dispose();
