@@ -11,7 +11,7 @@ export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
  * `tandem.agent.rulesFiles` by default: the files Codex, Copilot, Claude Code,
  * Cline and Cursor users already keep (a copy of one under another name is read once).
  */
-export const DEFAULT_RULES_FILES: readonly string[] = ['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md', '.clinerules', '.clinerules/*.md', '.cursorrules', '.tandem/rules/*.md'];
+export const DEFAULT_RULES_FILES: readonly string[] = ['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md', '.clinerules', '.clinerules/*.md', '.cursorrules', '.github/instructions/*.instructions.md', '.tandem/rules/*.md'];
 
 export interface ModelPrice {
   /** USD per million input tokens. */

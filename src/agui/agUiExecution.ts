@@ -12,6 +12,7 @@ import { SessionCache } from '../agent/sessionCache';
 import type { ChatMessage } from '../models/chatModel';
 import { CustomEventName, type AgentEvent, type CondensedPayload, type RunUsage } from '../protocol/agentEvents';
 import type { Tool, ToolResult } from '../tools/tool';
+import type { WorkspaceRules } from '../tools/workspaceRules';
 import { createFrontendTools } from './frontendTools';
 import { createInterruptApprover } from './interruptApprover';
 import { InterruptBoard } from './interruptBoard';
@@ -35,6 +36,7 @@ export interface ExecutionSetup {
   readonly serverTools: readonly Tool[];
   readonly frontendTools: readonly AgUiTool[];
   readonly policy: AutoApprovePolicy;
+  readonly rules?: WorkspaceRules | undefined;
   /** The thread's cache of read-only results (frontend tools are never cached). */
   readonly cache: SessionCache;
   readonly interruptTtlMs: number;
@@ -98,7 +100,7 @@ export class AgUiExecution {
     const frontend = createFrontendTools(setup.frontendTools, this.board);
     const tools = [...setup.serverTools.map((tool) => this.wrap(tool)), ...frontend];
     const events = runAgent(
-      { threadId: setup.threadId, runId: setup.runId, messages: setup.conversation },
+      { threadId: setup.threadId, runId: setup.runId, messages: setup.conversation, ...setup.rules },
       {
         ...setup.agent,
         // The endpoint's policy (headless `--approve`) decides what asks; the run applies it.

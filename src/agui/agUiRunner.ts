@@ -8,6 +8,7 @@ import type { AutoApprovePolicy } from '../agent/policyApprovalGate';
 import type { ChatModel } from '../models/chatModel';
 import { CustomEventName, type AgentEvent } from '../protocol/agentEvents';
 import type { Tool } from '../tools/tool';
+import type { WorkspaceRules } from '../tools/workspaceRules';
 import { AgUiExecution, type RunSink } from './agUiExecution';
 import { MessagesSnapshot } from './messagesSnapshot';
 import { ThreadStore, toolMessagesOf, type ThreadState } from './threadStore';
@@ -23,6 +24,8 @@ export interface PreparedRun {
   /** Which calls run without an interrupt (headless `--approve`, or `tandem.tools.autoApprove`). */
   readonly policy: AutoApprovePolicy;
   readonly log?: ((line: string) => void) | undefined;
+  /** The repository's rules (AGENTS.md and the rest), read for this run. */
+  readonly rules?: WorkspaceRules | undefined;
 }
 
 /** A notice while the run is prepared (say, MCP servers starting): sent as a `tandem.notice` CUSTOM event. */
@@ -111,6 +114,7 @@ export class AgUiRunner {
       serverTools: prepared.tools,
       frontendTools: input.tools,
       policy: prepared.policy,
+      rules: prepared.rules,
       cache: thread.cache,
       interruptTtlMs: this.ttlMs,
       userMessageIds: new Set(userMessageIdsOf(input)),

@@ -16,6 +16,7 @@ import { createChatModel, firstByteTimeoutFor } from '../models/openAiChatModel'
 import { EditJournal } from '../tools/editJournal';
 import { NodeWorkspaceHost } from '../tools/nodeWorkspaceHost';
 import type { Tool } from '../tools/tool';
+import { readWorkspaceRules } from '../tools/workspaceRules';
 import { createWorkspaceTools } from '../tools/workspaceTools';
 import { loadSettingsFile } from './settingsFile';
 
@@ -95,7 +96,9 @@ export async function startHeadlessAgent(options: HeadlessOptions): Promise<Head
       const modelOptions = { firstByteTimeoutMs: firstByteTimeoutFor(settings.maxExecutionSeconds) };
       const functionCallModel = createChatModel({ ...settings.functionCallModel, apiKey }, modelOptions);
       const answerModel = settings.singleModel ? functionCallModel : createChatModel({ ...settings.answerModel, apiKey }, modelOptions);
-      return { settings, functionCallModel, answerModel, tools: tools(), policy, log: settings.verbose ? log : undefined };
+      // The repository's rules, as the panel reads them: read anew for each run.
+      const rules = await readWorkspaceRules([{ folder, label: '' }], settings.rulesFiles);
+      return { settings, functionCallModel, answerModel, tools: tools(), policy, rules, log: settings.verbose ? log : undefined };
     },
     log,
   });

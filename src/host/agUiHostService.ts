@@ -91,6 +91,7 @@ export function createAgUiHostService(context: AgUiHostContext, log: OutputLog):
       serverToolNames: () => new Set(context.tools().map((tool) => tool.name)),
       prepare: async (_input, notice) => {
         const { createModelFor } = await import('./modelFactory');
+        const { workspaceRulesNow } = await import('./workspaceRulesReader');
         const agentSettings = await withApiKeys(readSettings((warning) => log.warnOnce(warning), context.settingsAllowed ?? (() => false)), keys);
         await context.beforeRun?.(agentSettings, notice);
         const functionCallModel = createModelFor(agentSettings.functionCallModel, agentSettings.maxExecutionSeconds);
@@ -101,6 +102,7 @@ export function createAgUiHostService(context: AgUiHostContext, log: OutputLog):
           answerModel,
           tools: agentSettings.mode === 'chat' ? [] : toolsForTrust(context.tools()),
           policy: agentSettings.autoApprove,
+          rules: await workspaceRulesNow(agentSettings.rulesFiles),
           log: agentSettings.verbose ? (line: string) => log.trace(line) : undefined,
         };
       },

@@ -24,8 +24,7 @@ import { appendCompacted } from '../protocol/eventCompaction';
 import { titleFrom, type ConversationStore, type StoredConversation } from './conversationStore';
 import type { AttachedContext } from './contextAttachments';
 import type { OutputLog } from './outputLog';
-import { createNestedRulesFinder, type NestedRulesFinder } from '../tools/nestedRules';
-import { loadRulesFiles, type RuleFile, type RulesRoot } from '../tools/rulesFiles';
+import { workspaceRulesNow } from './workspaceRulesReader';
 import { revertSummary } from '../tools/revertSummary';
 
 /** Where a run's tools and approvals come from (workspace tools, MCP), injected so the panel works without them. */
@@ -163,7 +162,7 @@ export class AgentSession implements vscode.Disposable {
         `run ${runId}: ${settings.mode} mode, ${settings.responseMode}, ${functionCallModel.name} → ${answerModel.name}, ${tools.length} tools`,
       );
       const events = runAgent(
-        { threadId: conversation.id, runId, messages: historyMessages(conversation.events), mode: settings.mode, ...(await workspaceRules(settings.rulesFiles)) },
+        { threadId: conversation.id, runId, messages: historyMessages(conversation.events), mode: settings.mode, ...(await workspaceRulesNow(settings.rulesFiles)) },
         {
           functionCallModel,
           answerModel,
@@ -354,11 +353,3 @@ function shownPath(file: string): string {
   return vscode.workspace.asRelativePath(file);
 }
 
-
-/** The rules files of every workspace folder (named by folder in a multi-root workspace), and the finder of nested ones. */
-async function workspaceRules(patterns: readonly string[]): Promise<{ rules: RuleFile[]; nestedRules: NestedRulesFinder | undefined }> {
-  const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
-  if (patterns.length === 0 || folders.length === 0) return { rules: [], nestedRules: undefined };
-  const roots: RulesRoot[] = folders.map((folder) => ({ folder: folder.uri.fsPath, label: folders.length > 1 ? folder.name : '' }));
-  return { rules: await loadRulesFiles(roots, patterns), nestedRules: createNestedRulesFinder(roots, patterns) };
-}

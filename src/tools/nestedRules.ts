@@ -66,7 +66,19 @@ async function isRegularFileInside(candidate: string, root: string): Promise<boo
   }
 }
 
-function isInside(root: string, target: string): boolean {
+/** Whether `target` is `root` or below it (both real paths). */
+export function isInside(root: string, target: string): boolean {
   const relative = path.relative(root, target);
   return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
+}
+
+/** Several finders as one: each touched file is asked of every finder, in order. */
+export function joinFinders(...finders: readonly NestedRulesFinder[]): NestedRulesFinder {
+  return {
+    async rulesFor(absolutePath) {
+      const found: NestedRule[] = [];
+      for (const finder of finders) found.push(...(await finder.rulesFor(absolutePath)));
+      return found;
+    },
+  };
 }

@@ -4,6 +4,7 @@
 // so a huge AGENTS.md cannot crowd out the conversation.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
+import { appliesToEverything, isInstructionsFile, parseInstructionsFile } from './scopedInstructions';
 import { decodeFileBytes } from './textEncoding';
 
 /** One rules file as read from the workspace. */
@@ -32,11 +33,11 @@ export async function loadRulesFiles(roots: readonly RulesRoot[], patterns: read
   let total = 0;
   for (const root of roots) {
     for (const pattern of patterns) {
-      for (const relative of await expand(root.folder, pattern)) {
+      for (const relative of await expandRulePattern(root.folder, pattern)) {
         const absolute = path.join(root.folder, relative);
         if (seen.has(absolute) || total >= RULES_TOTAL_CHAR_LIMIT) continue;
         seen.add(absolute);
-        const text = await readRuleText(absolute);
+        const text = await ruleTextAtStart(absolute, relative);
         if (text === undefined || !text.trim() || texts.has(text.trim())) continue;
         texts.add(text.trim());
         const room = Math.min(RULE_FILE_CHAR_LIMIT, RULES_TOTAL_CHAR_LIMIT - total);
@@ -54,8 +55,16 @@ export function cappedRule(shownPath: string, text: string, room: number): RuleF
   return { path: shownPath, text: `${text.slice(0, room)}\n[... ${text.length - room} more characters not shown]`, cut: { shown: room, of: text.length } };
 }
 
+/** A file's text for the start of a run: a scoped instructions file only when it is for every file, without its front matter. */
+async function ruleTextAtStart(absolute: string, relative: string): Promise<string | undefined> {
+  const text = await readRuleText(absolute);
+  if (text === undefined || !isInstructionsFile(relative)) return text;
+  const instructions = parseInstructionsFile(text);
+  return instructions.applyTo !== undefined && appliesToEverything(instructions.applyTo) ? instructions.body : undefined;
+}
+
 /** Workspace-relative matches of one pattern, sorted; a pattern leaving the folder matches nothing. */
-async function expand(folder: string, pattern: string): Promise<string[]> {
+export async function expandRulePattern(folder: string, pattern: string): Promise<string[]> {
   const normalized = path.normalize(pattern.trim()).replace(/^[/\\]+/, '');
   if (!normalized || normalized.startsWith('..') || path.isAbsolute(normalized)) return [];
   const directory = path.dirname(normalized);

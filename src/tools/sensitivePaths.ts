@@ -22,6 +22,7 @@ export const DEFAULT_SENSITIVE_PATHS: readonly string[] = [
   '.tandemignore',
   'AGENTS.md',
   '.github/copilot-instructions.md',
+  '.github/instructions/**',
   '.tandem/**',
 ];
 

@@ -70,6 +70,9 @@ describe('AG-UI endpoint in VS Code', () => {
       assert.ok(token, `the clipboard holds the token line: ${JSON.stringify(clipboard.replace(/Bearer \S+/, 'Bearer ***'))}`);
       assert.ok(clipboard.startsWith(url));
 
+      // The repository's rules reach a run over AG-UI as they reach the panel's.
+      const rulesFile = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'AGENTS.md');
+      await vscode.workspace.fs.writeFile(rulesFile, new TextEncoder().encode('Answer in one short line.\n'));
       const response = await fetch(url, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -80,6 +83,9 @@ describe('AG-UI endpoint in VS Code', () => {
       assert.match(text, /"type":"RUN_STARTED"/);
       assert.match(text, /"type":"TEXT_MESSAGE_CONTENT"/);
       assert.match(text, /"type":"RUN_FINISHED".*"answer":"Hello from VS Code\."/s);
+      const system = model.requests[0]?.messages.find((message: { role: string }) => message.role === 'system');
+      assert.match(String(system?.content), /AGENTS\.md[\s\S]*Answer in one short line\./);
+      await vscode.workspace.fs.delete(rulesFile);
       const foreign = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, origin: 'https://evil.example' }, body: '{}' });
       assert.equal(foreign.status, 403);
 

@@ -62,7 +62,7 @@ describe('resolveSettings', () => {
     assert.deepEqual(settings.alwaysAllow, ['write_file']);
     assert.deepEqual(settings.pricing, { 'my-local': { input: 0.1, output: 0.2 } });
     // Nothing good left: the default, as for any bad value.
-    assert.deepEqual(settings.rulesFiles, ['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md', '.clinerules', '.clinerules/*.md', '.cursorrules', '.tandem/rules/*.md']);
+    assert.deepEqual(settings.rulesFiles, ['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md', '.clinerules', '.clinerules/*.md', '.cursorrules', '.github/instructions/*.instructions.md', '.tandem/rules/*.md']);
     assert.ok(warnings.some((warning) => /tandem\.tools\.sensitivePaths: entry 2 \(""\) is invalid and left out; the other entries apply/.test(warning)), warnings.join('\n'));
     assert.ok(warnings.some((warning) => /tandem\.pricing: "broken" \(/.test(warning)), warnings.join('\n'));
     assert.equal(warnings.length, 4);

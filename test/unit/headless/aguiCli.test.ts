@@ -72,6 +72,7 @@ it('npm run agui serves the workspace of --folder with the settings of --setting
   try {
     const folder = tempFolder();
     writeFileSync(path.join(folder, 'notes.md'), 'The release is on Tuesday; the owner is Ada.\n');
+    writeFileSync(path.join(folder, 'AGENTS.md'), 'Name the file behind every fact.\n');
     const settings = path.join(tempFolder(), 'settings.json');
     writeFileSync(
       settings,
@@ -88,6 +89,10 @@ it('npm run agui serves the workspace of --folder with the settings of --setting
     const { result, newMessages } = await agent.runAgent();
     assert.deepEqual(result, { stopReason: 'noToolCall', answer: 'The owner is Ada.' });
     assert.match(String(newMessages.find((message) => message.role === 'tool')?.content), /the owner is Ada/);
+    // The repository's rules reach both models, as in the panel.
+    const systemPrompts = model.requests.map((request) => String(request.messages.find((message: { role: string }) => message.role === 'system')?.content));
+    assert.equal(systemPrompts.length, 3);
+    for (const prompt of systemPrompts) assert.match(prompt, /AGENTS\.md[\s\S]*Name the file behind every fact\./);
     const refused = await fetch(cli.url, { method: 'POST', body: '{}' });
     assert.equal(refused.status, 401);
     assert.ok(startMs < 15_000, `started in ${startMs} ms`);
