@@ -21,6 +21,11 @@ interface Tally {
   readonly price: ReturnType<typeof findPrice>;
 }
 
+/** A role that was asked at least once, whether or not the reply finished. */
+function used(tally: Tally): boolean {
+  return tally.calls > 0 || tally.partialAttempts > 0;
+}
+
 function add(total: number | undefined, value: number | undefined, first: boolean): number | undefined {
   if (value === undefined) return first ? undefined : total;
   return (total ?? 0) + value;
@@ -102,7 +107,8 @@ export class UsageTracker {
   private modelUsage(role: ModelRole): ModelUsage {
     const tally = this.tallies[role];
     const found = tally.price;
-    const cost = found && !tally.incomplete && tally.calls > 0 ? costOf(tally, found.price) : tally.calls === 0 && found ? 0 : undefined;
+    // An attempt cut short (Stop in the middle of the answer) was paid for too: its estimated tokens are priced.
+    const cost = found && !tally.incomplete && used(tally) ? costOf(tally, found.price) : !used(tally) && found ? 0 : undefined;
     return {
       role,
       model: tally.model,
@@ -120,7 +126,7 @@ export class UsageTracker {
   snapshot(): RunUsage {
     const functionCall = this.modelUsage('function-call');
     const answer = this.modelUsage('answer');
-    const costs = [functionCall, answer].filter((usage) => usage.calls > 0).map((usage) => usage.costUsd);
+    const costs = [functionCall, answer].filter((usage) => usage.calls > 0 || (usage.partialAttempts ?? 0) > 0).map((usage) => usage.costUsd);
     const totalCostUsd = costs.some((cost) => cost === undefined) ? undefined : costs.reduce<number>((sum, cost) => sum + (cost ?? 0), 0);
     const elapsed = this.running ? Date.now() - this.running.since : 0;
     const toolPhaseMs = this.toolPhaseMs + (this.running?.phase === 'tools' ? elapsed : 0);
@@ -132,7 +138,7 @@ export class UsageTracker {
   toAgUi(): AgUiTokenUsage[] {
     return (['function-call', 'answer'] as const)
       .map((role) => this.tallies[role])
-      .filter((tally) => tally.calls > 0)
+      .filter(used)
       .map((tally) => ({
         model: tally.model,
         ...(tally.promptTokens !== undefined && { inputTokens: tally.promptTokens }),

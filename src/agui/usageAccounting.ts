@@ -35,7 +35,7 @@ function fromModelUsage(usage: ModelUsage): TokenUsage {
 
 /** The `tandem.usage` snapshot as AG-UI entries (models that were called). */
 export function tokenUsageOf(usage: RunUsage): TokenUsage[] {
-  return mergeByModel([usage.functionCall, usage.answer].filter((entry) => entry.calls > 0).map(fromModelUsage));
+  return mergeByModel([usage.functionCall, usage.answer].filter((entry) => entry.calls > 0 || (entry.partialAttempts ?? 0) > 0).map(fromModelUsage));
 }
 
 /** What `total` adds to `reported`, per model; models with nothing new are left out. */

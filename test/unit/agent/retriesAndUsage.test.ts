@@ -30,11 +30,12 @@ describe('retries and usage', () => {
     assert.ok((usage.answer.completionTokens ?? 0) > 3, `partial output tokens are included: ${usage.answer.completionTokens}`);
   });
 
-  it('Stop during the answer still counts the tokens streamed so far', async () => {
+  it('Stop during the answer still counts the tokens streamed so far, and prices them', async () => {
     const model = await serve([{ model: 'answer-model', content: Array.from({ length: 200 }, (_, i) => `word${i}`).join(' '), chunkDelayMs: 5 }]);
     const stop = new AbortController();
     let deltas = 0;
-    const run = await runScripted(settingsFor(model), {
+    const pricing = { 'answer-model': { input: 1, output: 1_000 } };
+    const run = await runScripted(settingsFor(model, { pricing }), {
       mode: 'chat',
       signal: stop.signal,
       onEvent: (event) => {
@@ -45,5 +46,11 @@ describe('retries and usage', () => {
     const usage = customValues<RunUsage>(run.events, 'tandem.usage').at(-1)!;
     assert.equal(usage.answer.partialAttempts, 1);
     assert.ok((usage.answer.promptTokens ?? 0) > 0 && (usage.answer.completionTokens ?? 0) > 0, JSON.stringify(usage.answer));
+    // The cut answer was paid for: its estimated tokens are in the model's cost and the run's.
+    const expected = ((usage.answer.promptTokens ?? 0) * 1 + (usage.answer.completionTokens ?? 0) * 1_000) / 1_000_000;
+    assert.equal(usage.answer.calls, 0);
+    assert.ok(Math.abs((usage.answer.costUsd ?? 0) - expected) < 1e-12, `${usage.answer.costUsd} ≈ ${expected}`);
+    assert.ok((usage.answer.costUsd ?? 0) > 0);
+    assert.equal(usage.totalCostUsd, usage.answer.costUsd);
   });
 });
