@@ -24,8 +24,9 @@ export class VscodeWorkspaceHost implements WorkspaceHost {
     );
   }
 
-  openDocumentText(absolutePath: string): string | undefined {
-    return findOpenDocument(absolutePath)?.getText();
+  dirtyDocumentText(absolutePath: string): string | undefined {
+    const document = findOpenDocument(absolutePath);
+    return document?.isDirty ? document.getText() : undefined;
   }
 
   async unsavedText(absolutePath: string): Promise<string | undefined> {

@@ -68,7 +68,7 @@ export async function resolveContextPath(host: WorkspaceHost, input: string, cho
   try {
     isDirectory = (await stat(target.absolute)).isDirectory();
   } catch {
-    if (host.openDocumentText(target.absolute) === undefined) throw new WorkspaceToolFault(`${target.display} does not exist.`);
+    if (host.dirtyDocumentText(target.absolute) === undefined) throw new WorkspaceToolFault(`${target.display} does not exist.`);
     isDirectory = false;
   }
   const gitIgnored = await refuseIgnored(target, isDirectory, 'read', choice === 'chosen');

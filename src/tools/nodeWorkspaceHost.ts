@@ -31,7 +31,7 @@ export class NodeWorkspaceHost implements WorkspaceHost {
     return this.folderList;
   }
 
-  openDocumentText(absolutePath: string): string | undefined {
+  dirtyDocumentText(absolutePath: string): string | undefined {
     return this.options.openDocuments?.get(absolutePath);
   }
 

@@ -19,7 +19,7 @@ export type RevertCheck = { readonly kind: 'restore' } | { readonly kind: 'alrea
 
 /** Digest of the file as the user sees it (unsaved editor text first); null when it does not exist. */
 export async function currentDigest(host: WorkspaceHost, absolutePath: string): Promise<string | null> {
-  const unsaved = host.unsavedText ? await host.unsavedText(absolutePath) : host.openDocumentText(absolutePath);
+  const unsaved = host.unsavedText ? await host.unsavedText(absolutePath) : host.dirtyDocumentText(absolutePath);
   if (unsaved !== undefined) return contentDigest(Buffer.from(unsaved, 'utf8'));
   try {
     return contentDigest(await readFile(absolutePath));

@@ -26,7 +26,7 @@ export interface FileText {
 
 /** The text of an existing file, or a fault (missing, a folder, binary, too large). */
 export async function readFileText(host: WorkspaceHost, target: ScopedPath): Promise<FileText> {
-  const editorText = host.openDocumentText(target.absolute);
+  const editorText = host.dirtyDocumentText(target.absolute);
   if (editorText !== undefined) return { text: editorText, fromEditor: true };
   let info;
   try {
@@ -70,7 +70,7 @@ export async function refuseNonUtf8(target: ScopedPath): Promise<void> {
 
 /** The current text, or undefined when the file does not exist. */
 export async function currentTextOrUndefined(host: WorkspaceHost, target: ScopedPath): Promise<string | undefined> {
-  if (host.openDocumentText(target.absolute) === undefined && !(await pathExists(target.absolute))) return undefined;
+  if (host.dirtyDocumentText(target.absolute) === undefined && !(await pathExists(target.absolute))) return undefined;
   return (await readFileText(host, target)).text;
 }
 

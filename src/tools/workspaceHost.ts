@@ -13,12 +13,16 @@ export interface WorkspaceFolderInfo {
 export interface WorkspaceHost {
   /** The open workspace folders, in order; empty when none is open. */
   folders(): readonly WorkspaceFolderInfo[];
-  /** Text of an open editor document for this absolute path (unsaved edits included), if any. */
-  openDocumentText(absolutePath: string): string | undefined;
+  /**
+   * The text of an open editor document for this absolute path when it has
+   * unsaved changes; undefined when none is open or it matches the disk (the
+   * tools then read the disk, and never say "unsaved" of a file only open).
+   */
+  dirtyDocumentText(absolutePath: string): string | undefined;
   /**
    * The editor's text when it differs from the disk (unsaved changes), else
    * undefined. May load the document (VS Code keeps unsaved text across a
-   * reload as a backup). Without it, openDocumentText is used.
+   * reload as a backup). Without it, dirtyDocumentText is used.
    */
   unsavedText?(absolutePath: string): Promise<string | undefined>;
   /** Absolute path of an rg executable, or undefined to search in JavaScript. */

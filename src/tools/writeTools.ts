@@ -110,7 +110,7 @@ export function createEditFileTool(deps: WorkspaceToolDeps): Tool {
     }),
     run: async (args, context) => {
       const target = await requireWritableFile(deps, args.path);
-      if (!target.exists && deps.host.openDocumentText(target.absolute) === undefined) {
+      if (!target.exists && deps.host.dirtyDocumentText(target.absolute) === undefined) {
         throw new WorkspaceToolFault(`${target.display} does not exist; use write_file to create it.`);
       }
       await refuseNonUtf8(target);
@@ -137,7 +137,7 @@ export function createDeleteFileTool(deps: WorkspaceToolDeps): Tool {
       const target = await requireWritableFile(deps, args.path);
       if (!target.exists) throw new WorkspaceToolFault(`${target.display} does not exist.`);
       const bytes = await readFile(target.absolute);
-      const editorText = deps.host.openDocumentText(target.absolute);
+      const editorText = deps.host.dirtyDocumentText(target.absolute);
       const isText = editorText !== undefined || !looksBinary(bytes);
       const before = editorText ?? (isText ? bytes.toString('utf8') : `(binary file, ${bytes.length} bytes)`);
       const rejected = await applyApprovedChange(deps, context, {

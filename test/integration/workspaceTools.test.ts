@@ -150,10 +150,13 @@ describe('workspace tools in the extension host', () => {
     assert.equal(fs.readFileSync(file('multi.ts'), 'utf8'), 'let a = 10;\nconst b = 2;\nlet c = 30;\n');
   });
 
-  it('read_file sees unsaved editor text', async () => {
+  it('read_file sees unsaved editor text, and does not call a file that is only open unsaved', async () => {
     fs.writeFileSync(file('dirty.ts'), 'saved\n');
     const document = await vscode.workspace.openTextDocument(file('dirty.ts'));
     const editor = await vscode.window.showTextDocument(document);
+    const clean = await run('read_file', { path: 'tools-it/dirty.ts' });
+    assert.doesNotMatch(clean.text, /unsaved/u);
+    assert.match(clean.text, /\nsaved$/u);
     await editor.edit((builder) => builder.insert(new vscode.Position(0, 0), 'unsaved '));
     const result = await run('read_file', { path: 'tools-it/dirty.ts' });
     assert.match(result.text, /from the editor with unsaved changes\)\nunsaved saved$/u);
