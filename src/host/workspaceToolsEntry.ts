@@ -148,12 +148,14 @@ export function createWorkspaceToolsForVscode(owner: DisposableOwner, log: (line
 async function confirmRestore(conflict: RevertConflict): Promise<boolean> {
   const name = vscode.workspace.asRelativePath(conflict.path);
   const effect = conflict.deletes ? 'Restoring deletes it (the run created it).' : 'Restoring replaces its content with what it held before the run.';
-  // Skip is the dialog's close button: a separate Cancel would do the same and leave the user wondering how they differ.
+  // Skip comes first, so it is the button Enter presses: the choice that loses
+  // nothing. (A dialog's close button is never its default, so VS Code adds a
+  // Cancel beside it, which keeps the file too.)
   const choice = await vscode.window.showWarningMessage(
     `Tandem: ${name} no longer holds what the run wrote.`,
-    { modal: true, detail: `${conflict.reason} ${effect} Skip keeps it as it is now.` },
+    { modal: true, detail: `${conflict.reason} ${effect} Skip (or Cancel) keeps it as it is now.` },
+    { title: KEEP_CHANGES },
     { title: RESTORE_ANYWAY },
-    { title: KEEP_CHANGES, isCloseAffordance: true },
   );
   return choice?.title === RESTORE_ANYWAY;
 }

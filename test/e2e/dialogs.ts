@@ -15,6 +15,9 @@ export interface DialogAnswerer {
   stop(): Promise<void>;
 }
 
+/** What `choose` returns to press Enter rather than click: the dialog's default button answers. */
+export const PRESS_ENTER = '(Enter)';
+
 /** Answers every modal dialog with the button `choose` names (exact label) until stopped. */
 export function answerDialogs(page: Page, choose: (message: string, detail: string) => string): DialogAnswerer {
   const seen: SeenDialog[] = [];
@@ -28,7 +31,8 @@ export function answerDialogs(page: Page, choose: (message: string, detail: stri
         const buttons = (await dialog.locator('.dialog-buttons .monaco-button').allInnerTexts().catch(() => [])).map((label) => label.trim());
         const answer = choose(message, detail);
         seen.push({ message, detail, buttons, answer });
-        await dialog.getByRole('button', { name: answer, exact: true }).click();
+        if (answer === PRESS_ENTER) await page.keyboard.press('Enter');
+        else await dialog.getByRole('button', { name: answer, exact: true }).click();
         await dialog.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
       }
       await page.waitForTimeout(100);

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import type { ScriptedModelServer } from '../fixtures/scriptedModelServer';
-import { answerDialogs } from './dialogs';
+import { answerDialogs, PRESS_ENTER } from './dialogs';
 import { ANSWER_MODEL as answerModel, closeVsCode, FC_MODEL as fc, openVsCode } from './e2eFixture';
 import type { VsCodeSession } from './harness';
 import { failureReporter, panelAfterReload, waitFor } from './viewSteps';
@@ -87,7 +87,8 @@ test('a file changed after the run is asked about; Skip keeps it and the other f
     // The user changes one of the files after the run.
     fs.writeFileSync(path.join(workspace, 'plan.txt'), 'plan v2, with my own line\n');
 
-    const dialogs = answerDialogs(session.page, () => 'Skip');
+    // Enter, as a user in a hurry would: the default must keep the user's change.
+    const dialogs = answerDialogs(session.page, () => PRESS_ENTER);
     try {
       await view.locator('[data-testid="revert-run"]').click();
       await waitFor(() => read('notes.txt') === notesBefore, 'notes.txt to be restored');
@@ -99,8 +100,7 @@ test('a file changed after the run is asked about; Skip keeps it and the other f
     assert.equal(dialogs.seen.length, 1, `asked ${JSON.stringify(dialogs.seen)}`);
     assert.match(dialogs.seen[0]!.message, /plan\.txt no longer holds what the run wrote/u);
     assert.match(dialogs.seen[0]!.detail, /changed after the run/u);
-    // Two choices, no Cancel beside Skip that would do the same.
-    assert.deepEqual([...dialogs.seen[0]!.buttons].sort(), ['Restore anyway', 'Skip']);
+    assert.deepEqual([...dialogs.seen[0]!.buttons].sort(), ['Cancel', 'Restore anyway', 'Skip']);
     assert.equal(read('plan.txt'), 'plan v2, with my own line\n', "the user's change is kept");
   }),
 );
