@@ -49,6 +49,8 @@ export async function askWithModal(request: ApprovalRequest): Promise<boolean> {
   const choice = await vscode.window.showWarningMessage(
     `Tandem wants to run ${request.toolName}.`,
     { modal: true, detail },
+    // Reject first: it is the button Enter presses.
+    'Reject',
     'Allow',
   );
   return choice === 'Allow';

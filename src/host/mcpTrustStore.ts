@@ -42,8 +42,9 @@ export class McpTrustStore {
         modal: true,
         detail: `${describeForConsent(definition, this.env)}\n\n${riskOf(definition)} Allow it only if you trust this workspace. Tandem asks again if the definition changes.`,
       },
-      allow,
+      // The safe answer first: it is the button Enter presses.
       deny,
+      allow,
     );
     if (choice === undefined) return false;
     await this.globalState.update(stateKey, { ...this.decisions(), [consentKey(workspaceKey(), definition)]: choice === allow ? 'allow' : 'deny' });

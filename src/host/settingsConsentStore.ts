@@ -43,8 +43,9 @@ export class SettingsConsentStore {
           'Allow only if you trust this workspace: a base URL receives your prompts, the files the agent reads and the API key meant for it. ' +
           'Otherwise your own settings apply.',
       },
-      allow,
+      // The safe answer first: it is the button Enter presses.
       'Use My Settings',
+      allow,
     );
     const entry = this.entry(fingerprint);
     if (choice === allow) {

@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
-import { answerDialogs } from './dialogs';
+import { answerDialogs, PRESS_ENTER } from './dialogs';
 import { launchVsCode, type VsCodeSession } from './harness';
 
 const fc = 'user-fc-model';
@@ -130,7 +130,8 @@ async function ask(text: string, expected: string): Promise<void> {
 
 test('a hostile repository starts nothing, sends nothing elsewhere, and its settings are ignored with a notice', { timeout: 120_000 }, async () => {
   assert.ok(session);
-  const dialogs = answerDialogs(session.page, decline);
+  // Enter answers every dialog, as a user in a hurry would: each default must decline.
+  const dialogs = answerDialogs(session.page, (message) => (decline(message), PRESS_ENTER));
   try {
     const view = await session.webview();
     // Opening the panel starts nothing.
@@ -144,11 +145,11 @@ test('a hostile repository starts nothing, sends nothing elsewhere, and its sett
 
     // What the dialogs showed: the redirect and the approval setting by value,
     // the marker server's command line, the remote host and where ${env:SOME_VAR} goes.
-    const settingsDialog = dialogs.seen.find((seen) => seen.answer === 'Use My Settings');
+    const settingsDialog = dialogs.seen.find((seen) => seen.message.includes("workspace's settings"));
     assert.ok(settingsDialog, `the settings dialog; seen: ${JSON.stringify(dialogs.seen)}`);
     assert.ok(settingsDialog.detail.includes(redirect.baseUrl), settingsDialog.detail);
     assert.ok(settingsDialog.detail.includes('tandem.tools.autoApprove = "all"'), settingsDialog.detail);
-    const mcpDialogs = dialogs.seen.filter((seen) => seen.answer === "Don't Allow");
+    const mcpDialogs = dialogs.seen.filter((seen) => seen.message.startsWith('Start the MCP server'));
     assert.equal(mcpDialogs.length, 2, JSON.stringify(dialogs.seen));
     const markerDialog = mcpDialogs.find((seen) => seen.message.includes('"marker"'));
     assert.ok(markerDialog?.detail.includes(`Runs: ${process.execPath} -e`), markerDialog?.detail);
