@@ -349,7 +349,7 @@ export function updateStepElement(article: HTMLElement, step: Step, context: Ste
     article.dataset['done'] = String(step.done);
   }
   if (step.kind === 'thinking') article.dataset['done'] = String(step.done);
-  if (step.kind === 'notice') article.dataset['code'] = step.code;
+  if (step.kind === 'notice' || (step.kind === 'error' && step.code)) article.dataset['code'] = step.code;
   if (updateInPlace(article, step)) return;
 
   const open = context.userOpen.get(step.id) ?? defaultOpen(step);

@@ -74,14 +74,36 @@ const maxConversations = 100;
 // Moved to the protocol (the panel compacts what it keeps too); re-exported for existing callers.
 export { appendCompacted } from '../protocol/eventCompaction';
 
-/** The events appendCompacted may still merge into or replace (see above). */
+/**
+ * The event a run's save holds back: the latest usage, which the next one
+ * replaces. Streamed text is written as far as it has come (the next delta
+ * starts a new event), so a window reloaded in the middle of an answer keeps
+ * what had arrived.
+ */
 function mayStillGrow(event: AgentEvent): boolean {
-  return (
-    event.type === 'TEXT_MESSAGE_CONTENT' ||
-    event.type === 'REASONING_MESSAGE_CONTENT' ||
-    event.type === 'TOOL_CALL_ARGS' ||
-    (event.type === 'CUSTOM' && event['name'] === 'tandem.usage')
-  );
+  return event.type === 'CUSTOM' && event['name'] === 'tandem.usage';
+}
+
+/** The code of the RUN_ERROR that ends a run its host never finished (a reload, a crash, VS Code closed). */
+export const INTERRUPTED_CODE = 'INTERRUPTED';
+
+/** A stored run that began and never ended: the host that ran it went away. */
+function unfinishedRun(events: readonly AgentEvent[]): boolean {
+  for (let index = events.length - 1; index >= 0; index--) {
+    const type = events[index]!.type;
+    if (type === 'RUN_FINISHED' || type === 'RUN_ERROR') return false;
+    if (type === 'RUN_STARTED') return true;
+  }
+  return false;
+}
+
+function interruptedRunError(now: number): AgentEvent {
+  return {
+    type: 'RUN_ERROR',
+    code: INTERRUPTED_CODE,
+    message: 'This run was cut off: VS Code reloaded or closed while it was going. What had arrived is kept above; send the question again for a whole answer.',
+    timestamp: now,
+  } as AgentEvent;
 }
 
 export class ConversationStore {
@@ -118,6 +140,8 @@ export class ConversationStore {
   private readonly written = new Map<string, number>();
   /** Conversations whose last append failed: the next one starts on a fresh line. */
   private readonly torn = new Set<string>();
+  /** Conversations whose run this host is saving as it goes (saved with `final: false` and not yet finally). */
+  private readonly live = new Set<string>();
 
   /** Events of `id` already stored: appendCompacted must not merge into them. */
   persistedCount(id: string): number {
@@ -140,6 +164,12 @@ export class ConversationStore {
     if (!parsed) return undefined;
     // Cut a torn last line so the next append starts clean.
     if (parsed.validBytes < Buffer.byteLength(text, 'utf8')) await truncate(this.file(id), parsed.validBytes);
+    // A run this host is not running, stored as begun and never ended, is said to be over, once.
+    if (!this.live.has(id) && unfinishedRun(parsed.events)) {
+      const ended = interruptedRunError(this.now());
+      await appendFile(this.file(id), eventLines([ended]), 'utf8');
+      parsed.events.push(ended);
+    }
     this.written.set(id, parsed.events.length);
     const summary = this.list().find((entry) => entry.id === id);
     return {
@@ -177,6 +207,8 @@ export class ConversationStore {
     const { events, id } = conversation;
     if (events.length === 0) return;
     const final = options.final ?? true;
+    if (final) this.live.delete(id);
+    else this.live.add(id);
     conversation.updatedAt = this.now();
     const written = this.written.get(id);
     // Mid-run only an event that may still grow (a streamed delta, the latest usage) waits; the prompt that
@@ -206,6 +238,7 @@ export class ConversationStore {
   }
 
   async delete(id: string): Promise<void> {
+    this.live.delete(id);
     await this.removeFiles(id);
     await this.state.update(
       indexKey,

@@ -1,6 +1,7 @@
 // Reliability: the window reloads while an answer is streaming. The reloaded
-// panel shows the conversation (the question is there), is not stuck in a
-// run, and the next question gets its answer.
+// panel shows the conversation (the question and the answer as far as it
+// came), says the run was cut off, is not stuck in a run, and the next
+// question gets its answer.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -38,8 +39,8 @@ test('a window reload in the middle of a run leaves the conversation intact and 
     let view = await session.webview();
     await view.locator('[data-testid="prompt"]').fill('Tell me a long story.');
     await view.locator('[data-testid="send"]').click();
-    // Reload once the answer has started streaming.
-    await view.locator('[data-testid="answer"]', { hasText: 'word3' }).waitFor({ timeout: 60_000 });
+    // Reload in the middle of the answer, after a save mid-run (every 1.5 s) has stored some of it.
+    await view.locator('[data-testid="answer"]', { hasText: 'word16' }).waitFor({ timeout: 60_000 });
     await session.reload();
 
     view = await panelAfterReload(session);
@@ -47,6 +48,12 @@ test('a window reload in the middle of a run leaves the conversation intact and 
     await question.waitFor({ state: 'visible', timeout: 60_000 });
     // Not stuck: the run ends (finished in the old host or marked as ended) within the stream's length and then some.
     await view.locator('body[data-running="false"]').waitFor({ timeout: 60_000 });
+    // What had arrived is still there, and the run says why it stopped.
+    const kept = await view.locator('[data-testid="answer"]').first().innerText();
+    assert.match(kept, /^word0 word1 word2 word3 word4 word5/u, kept);
+    const interrupted = view.locator('[data-kind="error"][data-code="INTERRUPTED"]');
+    await interrupted.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match(await interrupted.innerText(), /VS Code reloaded or closed/u);
 
     await view.locator('[data-testid="prompt"]').fill('And now?');
     await view.locator('[data-testid="send"]').click();

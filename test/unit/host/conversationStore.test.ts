@@ -105,7 +105,7 @@ describe('conversation store', () => {
     );
   });
 
-  it('appends during a run and never rewrites what is stored; the growing last event waits for the end', async () => {
+  it('appends during a run and never rewrites what is stored; streamed text is stored as far as it came', async () => {
     const { store: conversations, directory, state } = await store();
     const conversation = conversations.create();
     conversation.title = 'Long run';
@@ -117,7 +117,8 @@ describe('conversation store', () => {
     await conversations.save(conversation, { final: false });
     const file = path.join(directory, `${conversation.id}.jsonl`);
     const first = await readFile(file, 'utf8');
-    assert.equal(first.trim().split('\n').length, 4, 'header and three complete events; the live delta is not stored yet');
+    assert.equal(first.trim().split('\n').length, 5, 'header, three complete events and the text streamed so far');
+    assert.match(first, /"delta":"Hel"/);
     add(event('TEXT_MESSAGE_CONTENT', { messageId: 'm', delta: 'lo' }));
     for (let index = 0; index < 50; index++) {
       add(event('TOOL_CALL_ARGS', { toolCallId: `c${index}`, delta: '{}' }));
@@ -129,7 +130,48 @@ describe('conversation store', () => {
     await conversations.save(conversation);
     const reloaded = await new ConversationStore(directory, state).load(conversation.id);
     assert.deepEqual(reloaded?.events, conversation.events);
-    assert.equal(reloaded?.events.filter((entry) => entry.type === 'TEXT_MESSAGE_CONTENT')[0]?.['delta'], 'Hello');
+    assert.equal(
+      reloaded?.events
+        .filter((entry) => entry.type === 'TEXT_MESSAGE_CONTENT')
+        .map((entry) => entry['delta'])
+        .join(''),
+      'Hello',
+    );
+  });
+
+  it('a run its host never finished (a window reload mid-answer) keeps its text and ends with an INTERRUPTED error, added once', async () => {
+    const { store: conversations, directory, state } = await store();
+    const conversation = conversations.create();
+    conversation.title = 'Story';
+    const add = (entry: AgentEvent) => appendCompacted(conversation.events, entry, conversations.persistedCount(conversation.id));
+    add(event('CUSTOM', { name: 'tandem.userMessage', value: { text: 'Tell me a story.' } }));
+    add(event('RUN_STARTED'));
+    add(event('TEXT_MESSAGE_START', { messageId: 'm' }));
+    add(event('TEXT_MESSAGE_CONTENT', { messageId: 'm', delta: 'Once upon ' }));
+    add(event('CUSTOM', { name: 'tandem.usage', value: { calls: 1 } }));
+    await conversations.save(conversation, { final: false });
+    add(event('TEXT_MESSAGE_CONTENT', { messageId: 'm', delta: 'a time' }));
+    await conversations.save(conversation, { final: false });
+    // The same host opening it (History, mid-run) finds it live: nothing is added.
+    assert.equal((await conversations.load(conversation.id))?.events.some((entry) => entry.type === 'RUN_ERROR'), false);
+
+    // The host goes away; the next one reads the file.
+    const next = new ConversationStore(directory, state);
+    const restored = await next.load(conversation.id);
+    const text = restored?.events.filter((entry) => entry.type === 'TEXT_MESSAGE_CONTENT').map((entry) => entry['delta']).join('');
+    assert.equal(text, 'Once upon a time');
+    const last = restored?.events.at(-1);
+    assert.equal(last?.type, 'RUN_ERROR');
+    assert.equal(last?.['code'], 'INTERRUPTED');
+    assert.match(String(last?.['message']), /reloaded or closed/);
+    const again = await new ConversationStore(directory, state).load(conversation.id);
+    assert.equal(again?.events.filter((entry) => entry.type === 'RUN_ERROR').length, 1, 'said once, and stored');
+
+    // A run that ended is left as it is.
+    const finished = conversations.create();
+    finished.events.push(event('RUN_STARTED'), event('RUN_FINISHED'));
+    await conversations.save(finished);
+    assert.equal((await new ConversationStore(directory, state).load(finished.id))?.events.length, 2);
   });
 
   it('saves during a run write the new lines only: the index is written once, however many saves', async () => {
@@ -177,11 +219,13 @@ describe('conversation store', () => {
 
     const afterCrash = new ConversationStore(directory, state);
     const reloaded = await afterCrash.load(conversation.id);
-    assert.deepEqual(reloaded?.events, conversation.events);
-    reloaded!.events.push(event('RUN_FINISHED'));
+    // What was whole survives; the run the crash cut off is said to be over.
+    assert.deepEqual(reloaded?.events.slice(0, -1), conversation.events);
+    assert.equal(reloaded?.events.at(-1)?.['code'], 'INTERRUPTED');
+    reloaded!.events.push(event('CUSTOM', { name: 'tandem.userMessage', value: { text: 'again' } }));
     await afterCrash.save(reloaded!);
     const again = await new ConversationStore(directory, state).load(conversation.id);
-    assert.deepEqual(again?.events.map((entry) => entry.type), ['RUN_STARTED', 'TEXT_MESSAGE_CONTENT', 'RUN_FINISHED']);
+    assert.deepEqual(again?.events.map((entry) => entry.type), ['RUN_STARTED', 'TEXT_MESSAGE_CONTENT', 'RUN_ERROR', 'CUSTOM']);
     assert.ok((await readFile(file, 'utf8')).endsWith('\n'));
   });
 
@@ -205,10 +249,10 @@ describe('conversation store', () => {
     const loaded = await conversations.load(id);
     assert.deepEqual(loaded?.events, events);
     assert.deepEqual(await readdir(directory), [`${id}.jsonl`]);
-    loaded!.events.push(event('RUN_STARTED'));
+    loaded!.events.push(event('CUSTOM', { name: 'tandem.userMessage', value: { text: 'new question' } }));
     await conversations.save(loaded!);
     const reloaded = await new ConversationStore(directory, state).load(id);
-    assert.deepEqual(reloaded?.events.map((entry) => entry.type), ['CUSTOM', 'RUN_FINISHED', 'RUN_STARTED']);
+    assert.deepEqual(reloaded?.events.map((entry) => entry.type), ['CUSTOM', 'RUN_FINISHED', 'CUSTOM']);
     assert.equal(reloaded?.title, 'Old');
   });
 
