@@ -104,8 +104,10 @@ export function timeLine(usage: RunUsage): string {
     ...(ran(usage.functionCall, usage.toolPhaseMs) ? [`function-call phase ${formatSeconds(usage.toolPhaseMs)}`] : []),
     ...(ran(usage.answer, usage.answerPhaseMs) ? [`answer ${formatSeconds(usage.answerPhaseMs)}`] : []),
   ];
-  if (phases.length === 1) return `Time: ${phases[0]}`;
-  return `Time: ${[...phases, `total ${formatSeconds(usage.toolPhaseMs + usage.answerPhaseMs)}`].join(' · ')}`;
+  // Time the run stood waiting for the user is theirs, not the models': said apart, and in no phase.
+  const waiting = (usage.waitingMs ?? 0) >= 500 ? [`waiting for you ${formatSeconds(usage.waitingMs ?? 0)}`] : [];
+  if (phases.length === 1) return `Time: ${[phases[0], ...waiting].join(' · ')}`;
+  return `Time: ${[...phases, `total ${formatSeconds(usage.toolPhaseMs + usage.answerPhaseMs)}`, ...waiting].join(' · ')}`;
 }
 
 /** The conversation's totals: every run's last usage added up. A cost is shown only if every run's is known. */

@@ -12,6 +12,8 @@ interface Deadline {
 export class AgentClock {
   private pauses = 0;
   private readonly deadlines = new Set<Deadline>();
+  private pausedTotal = 0;
+  private pausedSince: number | undefined;
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -21,13 +23,26 @@ export class AgentClock {
 
   /** Stops the clock until the returned function is called (once; nested pauses count). */
   pause(): () => void {
-    if (this.pauses++ === 0) for (const deadline of this.deadlines) deadline.pause(this.now());
+    if (this.pauses++ === 0) {
+      this.pausedSince = this.now();
+      for (const deadline of this.deadlines) deadline.pause(this.pausedSince);
+    }
     let resumed = false;
     return () => {
       if (resumed) return;
       resumed = true;
-      if (--this.pauses === 0) for (const deadline of this.deadlines) deadline.resume(this.now());
+      if (--this.pauses === 0) {
+        const now = this.now();
+        this.pausedTotal += now - (this.pausedSince ?? now);
+        this.pausedSince = undefined;
+        for (const deadline of this.deadlines) deadline.resume(now);
+      }
     };
+  }
+
+  /** How long the clock has stood still so far: the time spent waiting on a person. */
+  pausedMs(): number {
+    return this.pausedTotal + (this.pausedSince === undefined ? 0 : this.now() - this.pausedSince);
   }
 
   /** Calls `onExpire` once `limitMs` of agent time have passed; dispose() cancels it. */

@@ -89,7 +89,8 @@ export function runAgent(input: RunInput, deps: AgentDependencies, signal: Abort
 async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSignal, emitter: RunEmitter): Promise<void> {
   const { settings } = deps;
   const mode = input.mode ?? settings.mode;
-  const usage = new UsageTracker(deps.functionCallModel.name, deps.answerModel.name, settings.pricing);
+  const clock = deps.clock ?? new AgentClock();
+  const usage = new UsageTracker(deps.functionCallModel.name, deps.answerModel.name, settings.pricing, () => clock.pausedMs());
   const names = { functionCallModel: deps.functionCallModel.name, answerModel: deps.answerModel.name };
   const singleModel = deps.functionCallModel === deps.answerModel;
   const models = { 'function-call': settings.functionCallModel, answer: settings.answerModel };
@@ -109,7 +110,6 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
     });
   };
 
-  const clock = deps.clock ?? new AgentClock();
   const approval = isApprover(deps.approval)
     ? createRunApprovalGate({
         approver: deps.approval,

@@ -40,6 +40,8 @@ export class UsageTracker {
     functionCallModel: string,
     answerModel: string,
     pricing: Readonly<Record<string, ModelPrice>>,
+    /** Time the run has spent waiting on a person (the run's clock, paused): left out of the phases. */
+    private readonly waitedMs: () => number = () => 0,
   ) {
     const empty = (model: string): Tally => ({
       model,
@@ -81,12 +83,18 @@ export class UsageTracker {
     tally.estimated = true;
   }
 
-  private running: { phase: 'tools' | 'answer'; since: number } | undefined;
+  private running: { phase: 'tools' | 'answer'; since: number; waitedBefore: number } | undefined;
 
   /** Starts timing a phase (ending the one before); snapshots include its time so far. */
   beginPhase(phase: 'tools' | 'answer', now = Date.now()): void {
     this.endPhase(now);
-    this.running = { phase, since: now };
+    this.running = { phase, since: now, waitedBefore: this.waitedMs() };
+  }
+
+  /** The running phase's time so far, without the waits on a person in it. */
+  private runningMs(now: number): number {
+    if (!this.running) return 0;
+    return Math.max(0, now - this.running.since - (this.waitedMs() - this.running.waitedBefore));
   }
 
   currentPhase(): 'tools' | 'answer' | undefined {
@@ -95,7 +103,7 @@ export class UsageTracker {
 
   endPhase(now = Date.now()): void {
     if (!this.running) return;
-    this.addPhaseTime(this.running.phase, now - this.running.since);
+    this.addPhaseTime(this.running.phase, this.runningMs(now));
     this.running = undefined;
   }
 
@@ -128,10 +136,11 @@ export class UsageTracker {
     const answer = this.modelUsage('answer');
     const costs = [functionCall, answer].filter((usage) => usage.calls > 0 || (usage.partialAttempts ?? 0) > 0).map((usage) => usage.costUsd);
     const totalCostUsd = costs.some((cost) => cost === undefined) ? undefined : costs.reduce<number>((sum, cost) => sum + (cost ?? 0), 0);
-    const elapsed = this.running ? Date.now() - this.running.since : 0;
+    const elapsed = this.runningMs(Date.now());
     const toolPhaseMs = this.toolPhaseMs + (this.running?.phase === 'tools' ? elapsed : 0);
     const answerPhaseMs = this.answerPhaseMs + (this.running?.phase === 'answer' ? elapsed : 0);
-    return { functionCall, answer, toolPhaseMs, answerPhaseMs, totalCostUsd };
+    const waitingMs = this.waitedMs();
+    return { functionCall, answer, toolPhaseMs, answerPhaseMs, ...(waitingMs > 0 && { waitingMs }), totalCostUsd };
   }
 
   /** AG-UI's own accounting, for RUN_FINISHED: one entry per model role that was called. */

@@ -298,8 +298,10 @@ export interface ModelUsage {
 export interface RunUsage {
   readonly functionCall: ModelUsage;
   readonly answer: ModelUsage;
-  /** Milliseconds spent in the tool phase and in the answer phase. */
+  /** Milliseconds spent in the tool phase and in the answer phase, waits on the user left out. */
   readonly toolPhaseMs: number;
   readonly answerPhaseMs: number;
+  /** Milliseconds the run waited on the user (approvals, questions); absent when it did not. */
+  readonly waitingMs?: number | undefined;
   readonly totalCostUsd: number | undefined;
 }

@@ -42,3 +42,18 @@ it('nested pauses resume the clock only when the last one ends; dispose cancels'
   mock.timers.tick(30);
   assert.equal(fired, 1);
 });
+
+it('counts the time it stood paused (nested pauses once), so a run can say how long it waited on the user', () => {
+  const clock = new AgentClock(() => Date.now());
+  assert.equal(clock.pausedMs(), 0);
+  const first = clock.pause();
+  mock.timers.tick(100);
+  const second = clock.pause();
+  mock.timers.tick(50);
+  assert.equal(clock.pausedMs(), 150, 'while paused, so far');
+  first();
+  mock.timers.tick(25);
+  second();
+  mock.timers.tick(1_000);
+  assert.equal(clock.pausedMs(), 175);
+});

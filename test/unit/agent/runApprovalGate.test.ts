@@ -10,7 +10,7 @@ import { runAgent } from '../../../src/agent/runAgent';
 import type { ApprovalDecision, ApprovalPrompt, Approver } from '../../../src/agent/runApprovalGate';
 import { SessionCache } from '../../../src/agent/sessionCache';
 import { createChatModel } from '../../../src/models/openAiChatModel';
-import type { AgentEvent, ApprovalPayload } from '../../../src/protocol/agentEvents';
+import type { AgentEvent, ApprovalPayload, RunUsage } from '../../../src/protocol/agentEvents';
 import type { ScriptedTurn } from '../../fixtures/scriptedModelServer';
 import type { AgentSettings } from '../../../src/agent/agentSettings';
 import type { Tool, ToolResult } from '../../../src/tools/tool';
@@ -177,9 +177,14 @@ describe('approvals in the run', () => {
     assert.equal(tool.runs, 1, 'the approved call ran');
     const finished = events.find((event) => event.type === 'RUN_FINISHED');
     assert.notEqual((finished?.['result'] as { stopReason?: string }).stopReason, 'timeLimit');
-    assert.equal(customValues<ApprovalPayload>(events, 'tandem.approval').at(-1)?.status, 'approved');    // The call's time is the tool's own, not the 3.5 s its card waited.
+    assert.equal(customValues<ApprovalPayload>(events, 'tandem.approval').at(-1)?.status, 'approved');
+    // The call's time is the tool's own, not the 3.5 s its card waited.
     const status = customValues<{ durationMs: number }>(events, 'tandem.toolStatus').at(-1);
     assert.ok(status !== undefined && status.durationMs < 1000, `durationMs ${status?.durationMs}`);
+    // So is the phase's: the wait is counted apart, as the user's.
+    const usage = customValues<RunUsage>(events, 'tandem.usage').at(-1)!;
+    assert.ok(usage.toolPhaseMs < 2500, `toolPhaseMs ${usage.toolPhaseMs}`);
+    assert.ok((usage.waitingMs ?? 0) >= 3400 && (usage.waitingMs ?? 0) < 5000, `waitingMs ${usage.waitingMs}`);
   });
 
   it('the clock: a paused deadline does not fire, and fires after the remaining agent time', async () => {

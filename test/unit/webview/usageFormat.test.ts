@@ -79,6 +79,8 @@ describe('usage figures', () => {
     const base = { totalCostUsd: undefined };
     const agent: RunUsage = { ...base, functionCall: model({ calls: 3 }), answer: model({ role: 'answer', calls: 1 }), toolPhaseMs: 2400, answerPhaseMs: 1300 };
     assert.equal(timeLine(agent), 'Time: function-call phase 2.4 s · answer 1.3 s · total 3.7 s');
+    assert.equal(timeLine({ ...agent, waitingMs: 20_400 }), 'Time: function-call phase 2.4 s · answer 1.3 s · total 3.7 s · waiting for you 20.4 s');
+    assert.equal(timeLine({ ...agent, waitingMs: 120 }), 'Time: function-call phase 2.4 s · answer 1.3 s · total 3.7 s', 'an instant answer is not worth a word');
     // Chat mode: no function-call phase.
     const chat: RunUsage = { ...base, functionCall: model({ calls: 0 }), answer: model({ role: 'answer', calls: 1 }), toolPhaseMs: 0, answerPhaseMs: 900 };
     assert.equal(timeLine(chat), 'Time: answer 900 ms');
