@@ -17,6 +17,7 @@ import { PanelState } from './panelState';
 import { createWelcomeView } from './welcomeView';
 import { createLiveStatus, StepAnnouncer } from './announcements';
 import { attachPromptRecall, type PromptRecall } from './promptRecall';
+import { linkTarget } from './linkTargets';
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
@@ -240,6 +241,19 @@ if (snapshot) {
   document.body.dataset['restoredEvents'] = String(snapshot.events.length);
   render();
 }
+// A link to a workspace file opens it in an editor (the host checks the path); web links are VS Code's to open.
+// VS Code's own handler listens on the window and opens whatever the link resolves to, so the event stops here.
+const onLinkClick = (event: MouseEvent) => {
+  const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+  if (!link) return;
+  const target = linkTarget(link.getAttribute('href') ?? '');
+  if (target.kind === 'web') return;
+  event.preventDefault();
+  event.stopPropagation();
+  if (target.kind === 'file' && event.type === 'click') post({ type: 'openFile', path: target.path, ...(target.line !== undefined && { line: target.line }) });
+};
+document.addEventListener('click', onLinkClick);
+document.addEventListener('auxclick', onLinkClick);
 document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'hidden') saved.flush();
 });

@@ -28,6 +28,7 @@ import { listVscodeModels, withVscodeContextWindows } from './vscodeChatModel';
 import { ModelReadiness } from './modelReadiness';
 import { modeNotice } from './modeNotice';
 import { workspaceKey } from './workspaceIdentity';
+import { openWorkspaceLink } from './workspaceLinkOpener';
 
 /** What the panel needs from MCP; the hub's status feed when MCP is wired. */
 export interface McpStatusSource {
@@ -310,6 +311,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case 'useVscodeModel':
         await this.useVscodeModel(message.id);
+        return;
+      case 'openFile':
+        await openWorkspaceLink(message.path, message.line);
         return;
       case 'openDiff':
         if (!((await ApprovalCenter.current()?.openDiff(message.id)) ?? false)) void vscode.window.showInformationMessage('Tandem: that change is no longer waiting for approval.');

@@ -64,6 +64,8 @@ export const fromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('attachContext'), kind: z.enum(CONTEXT_KINDS), path: z.string().min(1).max(4096) }),
   /** "Sign in" next to an MCP server that needs it. */
   z.object({ type: z.literal('mcpSignIn'), name: z.string().min(1).max(200), source: z.string().min(1).max(4096) }),
+  /** A link in the Markdown to a workspace file (`lib/app.js#L12`); the host checks the path against the tools' scope. */
+  z.object({ type: z.literal('openFile'), path: z.string().min(1).max(4096), line: z.number().int().min(1).max(10_000_000).optional() }),
   /** An approval card's "Open diff". */
   z.object({ type: z.literal('openDiff'), id }),
   z.object({

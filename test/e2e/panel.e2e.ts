@@ -444,6 +444,30 @@ test('Ask About Selection sends the selected text with its file and lines', { ti
   }),
 );
 
+test('a link to a workspace file in the answer opens it in an editor at its line; one out of the workspace opens nothing', { timeout: 120_000 }, () =>
+  guarded('links', async () => {
+    const page = session.page;
+    server.push({ model: fc, content: 'No tools needed.' }, { model: answerModel, content: 'See [the notes](notes.md#L3), [the app](./src/app.ts) and [a secret](../secret.txt).' });
+    const view = await session.webview();
+    const done = await ask(view, 'Where is the owner written?');
+    await done();
+    const pages = page.context().pages().length;
+    const answer = view.locator('[data-testid="answer"]').last();
+    await answer.getByRole('link', { name: 'the notes' }).click();
+    await page.locator('.monaco-editor[data-uri$="notes.md"] .view-lines').waitFor({ state: 'visible' });
+    const selection = page.locator('#status\\.editor\\.selection');
+    await waitFor(async () => /Ln 3, Col 1/.test(await selection.innerText().catch(() => '')), 'the cursor on line 3');
+    await answer.getByRole('link', { name: 'the app' }).click();
+    await page.locator('.monaco-editor[data-uri$="src/app.ts"] .view-lines').waitFor({ state: 'visible' });
+    await answer.getByRole('link', { name: 'a secret' }).click();
+    const toast = page.locator('.notification-toast', { hasText: 'the link does not open' });
+    await toast.waitFor({ state: 'visible' });
+    assert.match(await toast.innerText(), /Refused path "\.\.\/secret\.txt"/);
+    assert.equal(page.context().pages().length, pages, 'no browser tab opened');
+    await session.screenshot('panel-links');
+  }),
+);
+
 test('a run that changed files offers "Revert this run\'s edits", which restores them', { timeout: 120_000 }, () =>
   guarded('revert', async () => {
     const view = await session.webview();
