@@ -46,14 +46,17 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
         view.toolsModel = { role: 'function-call', model: phase.model };
         return;
       }
+      // A limit's notice just said why the tool phase ended: the switch does not say it again.
+      const before = view.steps.at(-1);
+      const reason = before?.kind === 'notice' && !before.phase && before.message === phase.reason ? undefined : phase.reason;
       push<NoticeStep>(view, {
         kind: 'notice',
         code: 'phase',
         level: 'info',
-        message: phase.reason ?? 'Answering.',
+        message: reason ?? 'Answering.',
         model: undefined,
         phase: {
-          reason: phase.reason,
+          reason,
           stopReason: phase.stopReason,
           functionCallModel: phase.functionCallModel,
           answerModel: phase.answerModel,

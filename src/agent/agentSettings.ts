@@ -11,6 +11,9 @@ export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
  * `tandem.agent.rulesFiles` by default: the files Codex, Copilot, Claude Code,
  * Cline and Cursor users already keep (a copy of one under another name is read once).
  */
+/** The highest `tandem.agent.maxIterations` (package.json says the same). */
+export const MAX_ITERATIONS = 10;
+
 export const DEFAULT_RULES_FILES: readonly string[] = ['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md', '.clinerules', '.clinerules/*.md', '.cursorrules', '.github/instructions/*.instructions.md', '.tandem/rules/*.md'];
 
 export interface ModelPrice {
@@ -108,7 +111,7 @@ const fields = {
   'answerModel.maxTokens': { schema: z.number().int().min(1), fallback: 4096 },
   'answerModel.contextWindow': { schema: z.number().int().min(0), fallback: 0 },
   'agent.mode': { schema: looseEnum(['agent', 'chat']), fallback: 'agent' },
-  'agent.maxIterations': { schema: z.number().int().min(1).max(10), fallback: 5 },
+  'agent.maxIterations': { schema: z.number().int().min(1).max(MAX_ITERATIONS), fallback: 5 },
   'agent.maxExecutionSeconds': { schema: z.number().int().min(10).max(300), fallback: 60 },
   'agent.maxTokensPerRun': { schema: z.number().int().min(0), fallback: 0 },
   'agent.maxCostPerRun': { schema: z.number().min(0), fallback: 0 },

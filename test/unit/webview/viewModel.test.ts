@@ -97,6 +97,21 @@ describe('conversation view model', () => {
     );
   });
 
+  it('a limit is said once: its notice names it, and the phase switch after it does not repeat it (in the transcript neither)', async () => {
+    const call = (id: string, country: string) => ({ model: 'fc-model', toolCalls: [{ id, name: 'lookup', arguments: { country } }] });
+    const model = await serve([call('c1', 'france'), call('c2', 'germany'), { model: 'answer-model', content: 'Paris and Berlin.' }]);
+    const run = await runScripted(settingsFor(model, { maxIterations: 2 }), { tools: [table()] });
+    const view = applyEvents(createConversationView(), run.events);
+    const notices = only(view.steps, 'notice');
+    const limit = notices.find((notice) => notice.code === 'maxIterations');
+    assert.match(limit?.message ?? '', /Reached the limit of 2 iterations \(tandem\.agent\.maxIterations, which goes up to 10\)/);
+    const phase = notices.find((notice) => notice.phase);
+    assert.equal(phase?.phase?.stopReason, 'maxIterations');
+    assert.equal(phase?.phase?.reason, undefined);
+    const markdown = transcriptMarkdown('Capitals', run.events);
+    assert.equal(markdown.match(/Reached the limit of 2 iterations/g)?.length, 1, markdown);
+  });
+
   it('in chat mode shows only the phase switch and the answer, with one model in single-model mode', async () => {
     const model = await serve([{ model: 'fc-model', content: 'Hello! How can I help?' }]);
     const run = await runScripted(settingsFor(model, { mode: 'chat', singleModel: true }), { tools: [table()], mode: 'chat', singleModel: true });
