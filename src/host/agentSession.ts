@@ -72,6 +72,8 @@ export interface SessionDependencies {
   /** Events for the panel, in order. */
   readonly emit: (conversationId: string, event: AgentEvent) => void;
   readonly onDidChangeRunning: (running: boolean) => void;
+  /** The history list changed (a new conversation's first save put it there). */
+  readonly onDidChangeHistory?: (() => void) | undefined;
   /** How an MCP server's question reaches the user (the panel's card); absent: questions are declined. */
   readonly elicitor?: Elicitor | undefined;
   /** Replaces the models (tests); defaults to the provider's model (modelFactory.ts). */
@@ -129,7 +131,10 @@ export class AgentSession implements vscode.Disposable {
       // The attached items travel apart from the typed text: the panel shows their names, the models read them.
       const value = attached === undefined ? { text, runId } : { text, runId, attached: { labels: attached.labels, text: attached.text } };
       this.append({ type: 'CUSTOM', name: HostEventName.userMessage, value, timestamp: Date.now() } as AgentEvent);
+      const listed = this.deps.store.list().some((entry) => entry.id === conversation.id);
       await this.save();
+      // A new conversation is in the history from its first save: listed (and deletable, which stops it) while it runs.
+      if (!listed) this.deps.onDidChangeHistory?.();
       await this.execute(conversation, runId, controller.signal);
     } finally {
       this.run = undefined;

@@ -153,6 +153,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           // A run may have settled the workspace's settings (consent): is a model usable now?
           if (!running && this.readiness.unusable) void this.readiness.check();
         },
+        onDidChangeHistory: () => this.postHistory(),
       },
       initial,
     );

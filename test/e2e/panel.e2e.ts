@@ -669,6 +669,36 @@ test('the panel reads well in the dark and high-contrast themes', { timeout: 120
   }),
 );
 
+test('a new conversation is in History while its first run goes, and deleting it there stops the run', { timeout: 180_000 }, () =>
+  guarded('delete-running', async () => {
+    const view = await session.webview();
+    await view.locator('[data-testid="new-chat"]').click();
+    await waitFor(async () => (await view.locator('[data-testid="user-message"]').count()) === 0, 'an empty conversation');
+    const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
+    server.push({ model: fc, content: 'Nothing to look up.' }, { model: answerModel, content: words, tokensPerSecond: 10 });
+    const first = server.requests.length;
+    const prompt = view.locator('[data-testid="prompt"]');
+    await prompt.fill('A question deleted while it runs');
+    await prompt.press('Enter');
+    await waitFor(() => server.requests.slice(first).some((request) => request.model === answerModel), 'the answer to start');
+    const answer = server.requests.slice(first).find((request) => request.model === answerModel)!;
+    const history = view.locator('[data-testid="history"]');
+    if (!(await history.isVisible())) await view.locator('[data-testid="history-toggle"]').click();
+    // Short limit: the entry must be there during the run, not when it has ended (a click would otherwise wait for it).
+    const entry = history.locator('.history-item', { hasText: 'A question deleted while it runs' });
+    await entry.waitFor({ state: 'visible', timeout: 3000 });
+    assert.equal(await entry.locator('[aria-current="true"]').count(), 1, 'marked as the open conversation');
+    assert.equal(answer.outcome, 'pending', 'the answer is still streaming when × is pressed');
+    await entry.locator('button.link.muted').click();
+    await waitFor(() => answer.outcome !== 'pending', 'the answer request to end', 10_000);
+    assert.equal(answer.outcome, 'client-closed', 'deleting the running conversation stops its run');
+    assert.ok(answer.chunkSentAt.length < 60, `stopped part-way (${answer.chunkSentAt.length} chunks sent)`);
+    await waitIdle(view, 10_000);
+    assert.equal(await view.locator('[data-testid="user-message"]').count(), 0, 'the panel shows a new conversation');
+    assert.equal(await history.locator('.history-item', { hasText: 'A question deleted while it runs' }).count(), 0, 'gone from History');
+  }),
+);
+
 test('deleting the open conversation from History deletes it: gone from the list, after a reload too; the keyboard stays in the list', { timeout: 180_000 }, () =>
   guarded('delete-open', async () => {
     let view = await session.webview();
@@ -690,8 +720,10 @@ test('deleting the open conversation from History deletes it: gone from the list
     await session.reload();
     view = await panelAfterReload(session);
     await view.locator('[data-testid="history-toggle"]').click();
-    await view.locator('[data-testid="history"] .history-item').first().waitFor({ state: 'visible' });
-    assert.equal(await view.locator('[data-testid="history"] .history-item', { hasText: 'My private question' }).count(), 0, 'still gone after a reload');
+    // The list is drawn (its entries, or the line saying there are none) before it is read.
+    const list = view.locator('[data-testid="history"]');
+    await waitFor(async () => (await list.locator('.history-item').count()) > 0 || /No earlier conversations/.test(await list.innerText().catch(() => '')), 'the History list');
+    assert.equal(await list.locator('.history-item', { hasText: 'My private question' }).count(), 0, 'still gone after a reload');
     await view.locator('[data-testid="history-toggle"]').click();
   }),
 );
