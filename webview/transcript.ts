@@ -50,3 +50,13 @@ export function transcriptMarkdown(title: string, events: readonly AgentEvent[])
   const view = applyEvents(createConversationView(), events);
   return [`# ${title || 'Tandem conversation'}`, ...view.steps.filter((step) => !((step.kind === 'answer' || step.kind === 'thinking') && step.discarded)).map(stepMarkdown)].join('\n\n') + '\n';
 }
+
+/** A file name from the conversation's title: its words joined by '-' (no dots, so "…" or "app.js" cannot make an odd extension). */
+export function transcriptFileName(title: string): string {
+  const words = title
+    .replace(/[^\p{L}\p{N}_]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/g, '');
+  return words || 'tandem-conversation';
+}

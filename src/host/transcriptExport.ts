@@ -1,7 +1,7 @@
 // \`tandem.exportTranscript\`: the conversation as Markdown or JSON (the event
 // list itself), wherever the user saves it.
 import * as vscode from 'vscode';
-import { transcriptMarkdown } from '../../webview/transcript';
+import { transcriptFileName, transcriptMarkdown } from '../../webview/transcript';
 import type { StoredConversation } from './conversationStore';
 import type { Log } from './outputLog';
 
@@ -10,7 +10,7 @@ export async function exportTranscript(conversation: StoredConversation, log: Lo
     void vscode.window.showInformationMessage('Tandem: the conversation is empty.');
     return;
   }
-  const base = (conversation.title || 'tandem-conversation').replace(/[^\w.-]+/g, '-').slice(0, 60);
+  const base = transcriptFileName(conversation.title);
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const target = await vscode.window.showSaveDialog({
     title: 'Export Tandem transcript',
@@ -20,8 +20,16 @@ export async function exportTranscript(conversation: StoredConversation, log: Lo
   if (!target) return;
   const json = target.path.toLowerCase().endsWith('.json');
   const content = json
-    ? JSON.stringify({ id: conversation.id, title: conversation.title, events: conversation.events }, null, 2)
+    ? JSON.stringify(
+        { tandemTranscript: 1, exportedAt: new Date().toISOString(), id: conversation.id, title: conversation.title, createdAt: conversation.createdAt, events: conversation.events },
+        null,
+        2,
+      )
     : transcriptMarkdown(conversation.title, conversation.events);
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(content));
   log.info(`transcript exported to ${target.fsPath}`);
+  const open = 'Open';
+  const shown = vscode.workspace.asRelativePath(target);
+  if ((await vscode.window.showInformationMessage(`Tandem: the transcript is saved to ${shown}.`, open)) === open) await vscode.window.showTextDocument(target);
 }
+

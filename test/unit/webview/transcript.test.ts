@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
-import { transcriptMarkdown } from '../../../webview/transcript';
+import { transcriptFileName, transcriptMarkdown } from '../../../webview/transcript';
 
 const event = (type: string, fields: Record<string, unknown> = {}) => ({ type, ...fields }) as AgentEvent;
 
@@ -19,6 +19,15 @@ const conversation: AgentEvent[] = [
 ];
 
 describe('transcript', () => {
+  it("names its file from the title's words, with no dots to make an odd extension", () => {
+    assert.equal(transcriptFileName('Audit this repo: check the files, make express.js…'), 'Audit-this-repo-check-the-files-make-express-js');
+    assert.equal(transcriptFileName('Résumé des données ?'), 'Résumé-des-données');
+    assert.equal(transcriptFileName('…'), 'tandem-conversation');
+    assert.equal(transcriptFileName(''), 'tandem-conversation');
+    assert.ok(transcriptFileName('word '.repeat(40)).length <= 60);
+    assert.doesNotMatch(transcriptFileName('word '.repeat(40)), /-$/);
+  });
+
   it('writes the prompt, the tool call with pretty arguments, the result and the answer as Markdown', () => {
     const markdown = transcriptMarkdown('Where is main?', conversation);
     assert.match(markdown, /^# Where is main\?/);
