@@ -78,11 +78,34 @@ export async function pickModel(
           return { label: model.name, description: `${model.vendor} · ${model.id}${isCurrent(pick) ? ' · current' : ''}`, pick };
         })),
   ];
+  // The list opens on the current model, so Enter keeps it rather than picking the first one.
+  const active = items.find((item) => typeof item.pick === 'object' && isCurrent(item.pick));
   for (;;) {
-    const picked = await vscode.window.showQuickPick(items, { title, placeHolder: current.model || undefined, matchOnDescription: true });
+    const picked = await choose(items, active, { title, placeholder: current.model || undefined });
     if (picked === undefined) return undefined;
     if (picked.pick === 'type') return typeName();
     if (picked.pick) return picked.pick;
     // The "no models" line is information only: ask again.
   }
+}
+
+/** A quick pick that opens with `active` highlighted (showQuickPick always starts on the first item). */
+function choose(items: readonly ModelItem[], active: ModelItem | undefined, options: { title: string; placeholder: string | undefined }): Promise<ModelItem | undefined> {
+  return new Promise((resolve) => {
+    const quickPick = vscode.window.createQuickPick<ModelItem>();
+    quickPick.title = options.title;
+    quickPick.placeholder = options.placeholder;
+    quickPick.matchOnDescription = true;
+    quickPick.items = items;
+    if (active) quickPick.activeItems = [active];
+    quickPick.onDidAccept(() => {
+      resolve(quickPick.selectedItems[0] ?? quickPick.activeItems[0]);
+      quickPick.hide();
+    });
+    quickPick.onDidHide(() => {
+      resolve(undefined);
+      quickPick.dispose();
+    });
+    quickPick.show();
+  });
 }

@@ -195,6 +195,10 @@ test("Select Models lists the endpoint's models and says VS Code offers none", {
     const text = await widget.innerText();
     assert.match(text, new RegExp(localModel));
     assert.match(text, /No VS Code language models/);
+    // It opens on the model in use, so Enter keeps it.
+    const focused = widget.locator('.quick-input-list .monaco-list-row.focused');
+    await focused.waitFor({ state: 'visible', timeout: 5_000 });
+    assert.match(await focused.innerText(), new RegExp(`${localModel}[\\s\\S]*current`));
     await session.screenshot('select-models-no-vscode-models');
     await session.page.keyboard.press('Escape');
   } catch (error) {
