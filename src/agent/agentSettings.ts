@@ -223,6 +223,18 @@ function goodEntries(candidate: unknown, entry: z.ZodType, whole: z.ZodType): { 
   return dropped.length > 0 && left > 0 && result.success ? { value: result.data, dropped } : undefined;
 }
 
+/** The bound a finite number passed, for a number setting with bounds; undefined for any other fault. */
+function nearestInRange(schema: z.ZodType, candidate: unknown): { value: number; range: string } | undefined {
+  if (!(schema instanceof z.ZodNumber) || typeof candidate !== 'number' || !Number.isFinite(candidate)) return undefined;
+  const low = schema.minValue ?? -Infinity;
+  const high = schema.maxValue ?? Infinity;
+  if (candidate >= low && candidate <= high) return undefined;
+  const value = Math.min(Math.max(candidate, low), high);
+  if (!schema.safeParse(value).success) return undefined;
+  const range = Number.isFinite(high) ? `${low} to ${high}` : `at least ${low}`;
+  return { value, range };
+}
+
 function describeIssues(error: z.ZodError): string {
   return error.issues.map((issue) => (issue.path.length ? `${issue.path.join('.')}: ` : '') + issue.message).join('; ');
 }
@@ -265,6 +277,12 @@ export function resolveSettings(raw: RawSettings, env: NodeJS.ProcessEnv = proce
     if (kept !== undefined) {
       warnings.push(`${source}: ${kept.dropped.join('; ')} ${kept.dropped.length === 1 ? 'is' : 'are'} invalid and left out; the other entries apply.`);
       return kept.value as FieldValue<K>;
+    }
+    // A number past a bound means "as far as allowed": 50 iterations is 10, not the default 5.
+    const bounded = nearestInRange(field.schema, candidate);
+    if (bounded !== undefined) {
+      warnings.push(`${source} = ${show(candidate)} is out of range (${bounded.range}); using ${bounded.value}.`);
+      return bounded.value as FieldValue<K>;
     }
     warnings.push(`${source} = ${show(candidate)} is invalid (${describeIssues(result.error)}); using the default ${show(field.fallback)}.`);
     return field.fallback as FieldValue<K>;

@@ -17,20 +17,23 @@ describe('resolveSettings', () => {
     assert.equal(settings.answerModel, settings.functionCallModel);
   });
 
-  it('replaces each bad value with its default and says so, keeping the good ones', () => {
+  it('replaces each bad value with its default (a number past a bound with that bound) and says so, keeping the good ones', () => {
     const { settings, warnings } = resolveSettings(
-      { 'agent.maxIterations': 11, 'agent.maxExecutionSeconds': 5, 'agent.mode': 'turbo', 'functionCallModel.baseUrl': 'not a url', 'agent.responseMode': 'streaming' },
+      { 'agent.maxIterations': 50, 'agent.maxExecutionSeconds': 5, 'agent.mode': 'turbo', 'functionCallModel.baseUrl': 'not a url', 'agent.responseMode': 'streaming' },
       {},
     );
-    assert.equal(settings.maxIterations, 5);
-    assert.equal(settings.maxExecutionSeconds, 60);
+    assert.equal(settings.maxIterations, 10);
+    assert.equal(settings.maxExecutionSeconds, 10);
+    assert.ok(warnings.includes('tandem.agent.maxIterations = 50 is out of range (1 to 10); using 10.'), warnings.join('\n'));
+    assert.ok(warnings.includes('tandem.agent.maxExecutionSeconds = 5 is out of range (10 to 300); using 10.'), warnings.join('\n'));
+    assert.equal(resolveSettings({ 'agent.maxIterations': 2.5 }, {}).settings.maxIterations, 5, 'not a whole number: the default');
+    assert.equal(resolveSettings({ 'agent.maxCostPerRun': -1 }, {}).settings.maxCostPerRun, 0);
     assert.equal(settings.mode, 'agent');
     // A bad base URL is kept, never replaced by OpenAI's: the conversation would go where the user did not mean.
     assert.equal(settings.functionCallModel.baseUrl, 'not a url');
     assert.equal(settings.responseMode, 'streaming');
     assert.equal(warnings.length, 4);
     assert.match(warnings[0]!, /tandem\.functionCallModel\.baseUrl = "not a url" is invalid .*Tandem sends no request until it is fixed/);
-    assert.ok(warnings.some((warning) => /tandem\.agent\.maxIterations = 11 .*<=10/.test(warning)));
   });
 
   it('reads a base URL typed without its scheme with the one a server there would use, and says so', () => {

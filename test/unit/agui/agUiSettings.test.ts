@@ -29,11 +29,11 @@ it('reads a settings file with tandem.* keys (JSONC), the environment where it i
   assert.equal(loaded.agent.functionCallModel.model, 'fc');
   assert.equal(loaded.agent.functionCallModel.baseUrl, 'http://127.0.0.1:1234/v1');
   assert.equal(loaded.agent.maxExecutionSeconds, 30);
-  assert.equal(loaded.agent.maxIterations, 5);
+  assert.equal(loaded.agent.maxIterations, 1);
   assert.equal(loaded.agui.port, 9000);
   assert.equal(loaded.aguiPortSet, true);
   assert.ok(loaded.warnings.some((warning) => /tandem\.nope is not a Tandem setting/.test(warning)));
-  assert.ok(loaded.warnings.some((warning) => /tandem\.agent\.maxIterations = 0 is invalid/.test(warning)));
+  assert.ok(loaded.warnings.some((warning) => /tandem\.agent\.maxIterations = 0 is out of range \(1 to 10\); using 1\./.test(warning)));
   assert.ok(!loaded.warnings.some((warning) => /editor\.fontSize/.test(warning)));
   assert.throws(() => parseSettingsText('{ "tandem.agent.mode": ', 'broken.json'), /broken\.json is not valid JSON/);
   // Where the mistake is, as an editor shows it: a line and a column, not a character offset.

@@ -83,7 +83,7 @@ it('npm run agui serves the workspace of --folder with the settings of --setting
     const startMs = Date.now() - started;
     assert.match(cli.url, /^http:\/\/127\.0\.0\.1:\d+\/agui$/);
     assert.match(String(cli.token), /^[A-Za-z0-9_-]{40,}$/);
-    assert.match(cli.stderr(), /tandem\.agent\.maxIterations = 99 is invalid/);
+    assert.match(cli.stderr(), /tandem\.agent\.maxIterations = 99 is out of range \(1 to 10\); using 10\./);
 
     const agent = new HttpAgent({ url: cli.url, headers: { authorization: `Bearer ${cli.token}` }, initialMessages: [{ id: 'u1', role: 'user', content: 'Who owns the release?' }] });
     const { result, newMessages } = await agent.runAgent();
