@@ -125,7 +125,9 @@ export function suggestionFor(failure: ModelFailure, baseUrl: string, model: str
   if (failure.kind === 'connection') {
     const code = causeCode(failure.cause);
     if (code === 'ECONNREFUSED') return `Nothing answers at ${baseUrl}. Is the model server running?`;
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `The host of ${baseUrl} cannot be found. Check the base URL.`;
+    // EAI_AGAIN is a lookup that could not be made (often no network); ENOTFOUND, a name nobody knows (often a typo).
+    if (code === 'EAI_AGAIN') return `The host of ${baseUrl} cannot be looked up right now. Check your network connection (and the base URL).`;
+    if (code === 'ENOTFOUND') return `The host of ${baseUrl} cannot be found. Check the base URL, and your network connection.`;
     return `The connection to ${baseUrl} failed. Is the server at ${baseUrl} running and reachable?`;
   }
   if (failure.kind === 'silent') {
