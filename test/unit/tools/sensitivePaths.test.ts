@@ -13,7 +13,7 @@ import { makeKit, makeTempDir, type Kit } from './workspaceTestKit';
 describe('SensitivePaths', () => {
   const rules = new SensitivePaths();
   it('matches every path of the built-in list', () => {
-    assert.equal(DEFAULT_SENSITIVE_PATHS.length, 12);
+    assert.equal(DEFAULT_SENSITIVE_PATHS.length, 13);
     for (const sensitive of [
       '.vscode/settings.json',
       '.vscode/mcp.json',
@@ -34,6 +34,7 @@ describe('SensitivePaths', () => {
       'AGENTS.md',
       'packages/web/AGENTS.md',
       '.github/copilot-instructions.md',
+      '.github/instructions/api.instructions.md',
       '.tandem/rules/style.md',
     ]) {
       assert.ok(rules.matches(sensitive), sensitive);
