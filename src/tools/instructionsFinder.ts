@@ -5,7 +5,7 @@
 // touches a file.
 import { realpath } from 'node:fs/promises';
 import * as path from 'node:path';
-import { isInside, type NestedRule, type NestedRulesFinder } from './nestedRules';
+import { ownerOf, type NestedRule, type NestedRulesFinder } from './nestedRules';
 import { expandRulePattern, readRuleText, type RulesRoot } from './rulesFiles';
 import { appliesTo, appliesToEverything, isInstructionsFile, parseInstructionsFile } from './scopedInstructions';
 
@@ -28,10 +28,9 @@ export function createInstructionsFinder(roots: readonly RulesRoot[], patterns: 
   return {
     async rulesFor(absolutePath) {
       if (instructionPatterns.length === 0) return [];
-      const file = await realpath(absolutePath).catch(() => path.resolve(absolutePath));
-      // The innermost folder owns the file in a multi-root workspace with nested folders.
-      const owner = (await list()).filter(({ real }) => isInside(real, file)).sort((a, b) => b.real.length - a.real.length)[0];
-      if (!owner) return [];
+      const owned = await ownerOf(await list(), absolutePath);
+      if (!owned) return [];
+      const { owner, file } = owned;
       const relative = path.relative(owner.real, file).split(path.sep).join('/');
       const near = (owner.root.label ? `${owner.root.label}/` : '') + relative;
       return owner.scoped

@@ -34,10 +34,9 @@ export function createNestedRulesFinder(roots: readonly RulesRoot[], patterns: r
   return {
     async rulesFor(absolutePath) {
       if (names.length === 0) return [];
-      const file = await realpath(absolutePath).catch(() => path.resolve(absolutePath));
-      // The innermost folder wins in a multi-root workspace with nested folders.
-      const owner = (await resolveRoots()).filter(({ real }) => isInside(real, file)).sort((a, b) => b.real.length - a.real.length)[0];
-      if (!owner) return [];
+      const owned = await ownerOf(await resolveRoots(), absolutePath);
+      if (!owned) return [];
+      const { owner, file } = owned;
       const shown = (absolute: string) => (owner.root.label ? `${owner.root.label}/` : '') + path.relative(owner.real, absolute).split(path.sep).join('/');
       const found: NestedRule[] = [];
       for (const name of names) {
@@ -66,8 +65,14 @@ async function isRegularFileInside(candidate: string, root: string): Promise<boo
   }
 }
 
-/** Whether `target` is `root` or below it (both real paths). */
-export function isInside(root: string, target: string): boolean {
+/** The root that owns a touched file (the innermost, in a multi-root workspace with nested folders), and the file's real path. */
+export async function ownerOf<T extends { readonly real: string }>(roots: readonly T[], absolutePath: string): Promise<{ owner: T; file: string } | undefined> {
+  const file = await realpath(absolutePath).catch(() => path.resolve(absolutePath));
+  const owner = roots.filter(({ real }) => isInside(real, file)).sort((a, b) => b.real.length - a.real.length)[0];
+  return owner === undefined ? undefined : { owner, file };
+}
+
+function isInside(root: string, target: string): boolean {
   const relative = path.relative(root, target);
   return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }
