@@ -223,16 +223,22 @@ function goodEntries(candidate: unknown, entry: z.ZodType, whole: z.ZodType): { 
   return dropped.length > 0 && left > 0 && result.success ? { value: result.data, dropped } : undefined;
 }
 
-/** The bound a finite number passed, for a number setting with bounds; undefined for any other fault. */
+/**
+ * The bound a finite number passed, for a setting that is a range (both ends
+ * set: iterations, seconds, temperature); undefined for any other fault. A
+ * number with a floor only (`maxTokens: 0`, likely meant as "no limit") gets
+ * the default instead: its floor would be a useless value.
+ */
 function nearestInRange(schema: z.ZodType, candidate: unknown): { value: number; range: string } | undefined {
   if (!(schema instanceof z.ZodNumber) || typeof candidate !== 'number' || !Number.isFinite(candidate)) return undefined;
-  const low = schema.minValue ?? -Infinity;
-  const high = schema.maxValue ?? Infinity;
+  const low = schema.minValue;
+  const high = schema.maxValue;
+  // `int()` alone sets the bounds to the safe-integer limits: those are no range.
+  const bounded = (bound: number | null): bound is number => bound !== null && Math.abs(bound) < Number.MAX_SAFE_INTEGER;
+  if (!bounded(low) || !bounded(high)) return undefined;
   if (candidate >= low && candidate <= high) return undefined;
   const value = Math.min(Math.max(candidate, low), high);
-  if (!schema.safeParse(value).success) return undefined;
-  const range = Number.isFinite(high) ? `${low} to ${high}` : `at least ${low}`;
-  return { value, range };
+  return schema.safeParse(value).success ? { value, range: `${low} to ${high}` } : undefined;
 }
 
 function describeIssues(error: z.ZodError): string {

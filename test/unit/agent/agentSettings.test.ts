@@ -27,7 +27,8 @@ describe('resolveSettings', () => {
     assert.ok(warnings.includes('tandem.agent.maxIterations = 50 is out of range (1 to 10); using 10.'), warnings.join('\n'));
     assert.ok(warnings.includes('tandem.agent.maxExecutionSeconds = 5 is out of range (10 to 300); using 10.'), warnings.join('\n'));
     assert.equal(resolveSettings({ 'agent.maxIterations': 2.5 }, {}).settings.maxIterations, 5, 'not a whole number: the default');
-    assert.equal(resolveSettings({ 'agent.maxCostPerRun': -1 }, {}).settings.maxCostPerRun, 0);
+    assert.equal(resolveSettings({ 'functionCallModel.temperature': 3 }, {}).settings.functionCallModel.temperature, 2);
+    assert.equal(resolveSettings({ 'functionCallModel.maxTokens': 0 }, {}).settings.functionCallModel.maxTokens, 2048, 'a floor alone is no range: the default, not 1 token');
     assert.equal(settings.mode, 'agent');
     // A bad base URL is kept, never replaced by OpenAI's: the conversation would go where the user did not mean.
     assert.equal(settings.functionCallModel.baseUrl, 'not a url');
