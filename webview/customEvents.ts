@@ -46,9 +46,9 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
         view.toolsModel = { role: 'function-call', model: phase.model };
         return;
       }
-      // A limit's notice just said why the tool phase ended: the switch does not say it again.
+      // A limit's notice (its code is the stop reason) just said why the tool phase ended: the switch does not say it again.
       const before = view.steps.at(-1);
-      const reason = before?.kind === 'notice' && !before.phase && before.message === phase.reason ? undefined : phase.reason;
+      const reason = before?.kind === 'notice' && !before.phase && before.code === phase.stopReason ? undefined : phase.reason;
       push<NoticeStep>(view, {
         kind: 'notice',
         code: 'phase',
