@@ -22,7 +22,8 @@ export interface Layout {
   readonly usage: HTMLElement;
   setRunning(running: boolean): void;
   setSettings(settings: PanelSettings): void;
-  setHistory(conversations: readonly ConversationSummary[], currentId: string | undefined): void;
+  /** `deleted`: the conversation deleted last, while Undo can still bring it back. */
+  setHistory(conversations: readonly ConversationSummary[], currentId: string | undefined, deleted?: ConversationSummary): void;
   setModels(role: ModelRole, models: readonly string[], error: string | undefined): void;
   setMcpStatus(servers: readonly McpServerStatus[]): void;
   setEdits(edits: ReadonlyMap<string, RunEdits>, lastRunId: string | undefined): void;
@@ -114,6 +115,8 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   const history = div('history', 'history');
   /** The entry just deleted and where it was, until the list comes back without it. */
   let deleting: { readonly id: string; readonly index: number } | undefined;
+  /** The entry Undo is bringing back, until the list has it again. */
+  let restoring: string | undefined;
   history.id = 'history';
   history.setAttribute('role', 'list');
   history.setAttribute('aria-label', 'Earlier conversations');
@@ -123,6 +126,25 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
     historyButton.setAttribute('aria-expanded', String(open));
   };
   const toggleHistory = () => showHistory(history.hidden);
+  const undoRow = (deleted: ConversationSummary): HTMLElement => {
+    const row = div('history-undo');
+    row.setAttribute('role', 'listitem');
+    const title = deleted.title || 'Untitled';
+    const said = div('muted');
+    said.textContent = `Deleted “${title}”.`;
+    const undo = document.createElement('button');
+    undo.type = 'button';
+    undo.className = 'link undo';
+    undo.textContent = 'Undo';
+    undo.dataset['testid'] = 'history-undo';
+    undo.setAttribute('aria-label', `Undo: restore conversation ${title}`);
+    undo.addEventListener('click', () => {
+      restoring = deleted.id;
+      hooks.post({ type: 'undoDelete' });
+    });
+    row.append(said, undo);
+    return row;
+  };
   showHistory(false);
   // Escape closes the list and gives the keyboard back to its button.
   history.addEventListener('keydown', (event) => {
@@ -183,10 +205,15 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
       event.preventDefault();
       send();
     }
+    // Escape in the prompt box stops a run, as Stop does; an open suggestion list takes it first (and closes).
+    if (event.key === 'Escape' && hooks.isRunning() && !event.isComposing && !event.shiftKey && !event.ctrlKey && !event.altKey && !event.metaKey) {
+      event.preventDefault();
+      hooks.post({ type: 'stop' });
+    }
   });
   prompt.addEventListener('input', () => hooks.saveDraft(prompt.value));
   const sendButton = button({ label: 'Send', testId: 'send', appearance: 'primary', onClick: send });
-  const stopButton = button({ label: 'Stop', testId: 'stop', onClick: () => hooks.post({ type: 'stop' }) });
+  const stopButton = button({ label: 'Stop', testId: 'stop', title: 'Stop the run (Escape in the prompt box)', onClick: () => hooks.post({ type: 'stop' }) });
   setDisabled(stopButton, true);
   const actions = div('composer-actions');
   const meter = createContextMeter();
@@ -221,7 +248,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
       if (document.activeElement !== functionCallPicker.input) functionCallPicker.input.value = next.functionCallModel;
       if (document.activeElement !== answerPicker.input) answerPicker.input.value = next.answerModel;
     },
-    setHistory(conversations, currentId) {
+    setHistory(conversations, currentId, restorable) {
       history.replaceChildren(
         ...conversations.map((conversation) => {
           const item = div('history-item');
@@ -250,12 +277,19 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
         }),
       );
       if (conversations.length === 0) history.textContent = 'No earlier conversations.';
+      // One click on × loses nothing: the entry it took stays restorable until the next delete or the next start.
+      if (restorable !== undefined) history.prepend(undoRow(restorable));
       // Once the deleted entry is gone, the keyboard stays in the list: on the entry that took its place, else on History.
       const deleted = deleting;
       if (deleted !== undefined && !conversations.some((conversation) => conversation.id === deleted.id)) {
-        const entries = [...history.querySelectorAll<HTMLButtonElement>('button.link:not(.muted)')];
-        (entries[Math.min(deleted.index, entries.length - 1)] ?? historyButton).focus();
+        const entries = [...history.querySelectorAll<HTMLButtonElement>('.history-item button.link:not(.muted)')];
+        (entries[Math.min(deleted.index, entries.length - 1)] ?? history.querySelector<HTMLButtonElement>('button.undo') ?? historyButton).focus();
         deleting = undefined;
+      }
+      const restored = restoring === undefined ? -1 : conversations.findIndex((conversation) => conversation.id === restoring);
+      if (restored >= 0) {
+        history.querySelectorAll<HTMLButtonElement>('.history-item button.link:not(.muted)')[restored]?.focus();
+        restoring = undefined;
       }
     },
     setModels(role, names, error) {

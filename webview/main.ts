@@ -43,6 +43,7 @@ const context: StepRenderContext = {
     post({ type: 'copy', text });
     liveStatus.say('Copied to the clipboard.');
   },
+  onInsert: (text, language) => post({ type: 'insertCode', text, ...(language !== undefined && { language }) }),
   userOpen: new Map(),
   onCommand: (command) => post({ type: 'command', command }),
   onApproval: (id, answer, note) => {
@@ -199,7 +200,7 @@ window.addEventListener('message', (message: MessageEvent<ToWebview>) => {
       layout.setSettings(data.settings);
       return;
     case 'history':
-      layout.setHistory(data.conversations, conversationId);
+      layout.setHistory(data.conversations, conversationId, data.deleted);
       return;
     case 'models':
       layout.setModels(data.role, data.models, data.error);

@@ -1,33 +1,58 @@
 // Markdown for the answer box: marked renders (markdownBlocks.ts), DOMPurify sanitises (the model's
-// text is untrusted), then each code block gets a copy button. Links open
-// through VS Code (the host), never inside the webview.
+// text is untrusted), then each code block gets Copy and Insert buttons. Links
+// open through VS Code (the host), never inside the webview.
 import DOMPurify from 'dompurify';
 const purifyOptions = {
   FORBID_TAGS: ['style', 'form', 'input', 'button', 'iframe', 'object', 'embed'],
   FORBID_ATTR: ['style'],
 };
 
-/** Sanitised nodes for rendered (untrusted) HTML, with copy buttons on code blocks. */
-export function safeFragment(html: string, onCopy: (text: string) => void): DocumentFragment {
+/** What a code block's buttons do with its text. */
+export interface CodeBlockActions {
+  readonly copy: (text: string) => void;
+  /** Puts the code in the editor at its cursor; `language` from the fence (absent: no Insert button). */
+  readonly insert?: ((text: string, language: string | undefined) => void) | undefined;
+}
+
+/** Sanitised nodes for rendered (untrusted) HTML, with Copy (and Insert) buttons on code blocks. */
+export function safeFragment(html: string, actions: CodeBlockActions): DocumentFragment {
   const fragment = DOMPurify.sanitize(html, { ...purifyOptions, RETURN_DOM_FRAGMENT: true });
-  decorate(fragment, onCopy);
+  decorate(fragment, actions);
   return fragment;
 }
 
-function decorate(root: ParentNode, onCopy: (text: string) => void): void {
+function codeButton(className: string, label: string, ariaLabel: string): HTMLButtonElement {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = `code-action ${className}`;
+  button.textContent = label;
+  button.setAttribute('aria-label', ariaLabel);
+  return button;
+}
+
+function decorate(root: ParentNode, actions: CodeBlockActions): void {
   for (const block of root.querySelectorAll('pre')) {
-    const copy = document.createElement('button');
-    copy.type = 'button';
-    copy.className = 'copy-code';
-    copy.textContent = 'Copy';
-    copy.setAttribute('aria-label', 'Copy code');
+    const code = () => block.querySelector('code')?.textContent ?? block.textContent ?? '';
+    const buttons: HTMLButtonElement[] = [];
+    const copy = codeButton('copy-code', 'Copy', 'Copy code');
     copy.addEventListener('click', () => {
-      onCopy(block.querySelector('code')?.textContent ?? block.textContent ?? '');
+      actions.copy(code());
       copy.textContent = 'Copied';
       setTimeout(() => (copy.textContent = 'Copy'), 1200);
     });
+    buttons.push(copy);
+    const insert = actions.insert;
+    if (insert) {
+      const button = codeButton('insert-code', 'Insert', 'Insert code at the cursor in the editor');
+      button.title = 'Insert at the cursor in the editor (replaces the selection)';
+      // marked writes the fence's language as `language-<name>` (the sanitiser keeps the class).
+      const language = /(?:^|\s)language-([\w+#.-]+)/u.exec(block.querySelector('code')?.className ?? '')?.[1];
+      button.addEventListener('click', () => insert(code(), language));
+      buttons.push(button);
+    }
     block.classList.add('has-copy');
-    block.prepend(copy);
+    // Floated right: the last one appended stands leftmost, so Copy goes last to stay at the right edge.
+    block.prepend(...buttons.reverse());
   }
   for (const link of root.querySelectorAll('a')) {
     link.setAttribute('rel', 'noreferrer noopener');

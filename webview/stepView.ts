@@ -19,6 +19,8 @@ import type {
 
 export interface StepRenderContext extends ApprovalCardHooks, ElicitationCardHooks {
   readonly onCopy: (text: string) => void;
+  /** Inserts an answer's code block at the editor's cursor (absent: not offered). */
+  readonly onInsert?: (text: string, language: string | undefined) => void;
   /** Open/closed as the user left each step; absent: the step's default. */
   readonly userOpen: Map<string, boolean>;
   /** Runs a notice's action (absent: actions are not shown). */
@@ -194,7 +196,7 @@ function answerBody(step: AnswerStep, context: StepRenderContext): HTMLElement {
   const body = element('div', 'markdown');
   if (step.messageKind === 'answer') body.dataset['testid'] = 'answer';
   body.setAttribute('aria-busy', String(!step.done));
-  const markdown = new StreamingMarkdown(body, context.onCopy);
+  const markdown = new StreamingMarkdown(body, { copy: context.onCopy, insert: context.onInsert });
   markdown.update(step.text);
   shownLength.set(body, step.text.length);
   streamingBodies.set(body, markdown);

@@ -4,7 +4,7 @@
 // Blocks go into segments of a few dozen; a segment off screen skips layout
 // and paint (content-visibility), so the layout each frame forces stays the
 // same size however long the answer grows. Nodes never move between segments.
-import { safeFragment } from './markdown';
+import { safeFragment, type CodeBlockActions } from './markdown';
 import { MarkdownBlockSplitter, type BlockUpdate } from './markdownBlocks';
 
 interface LiveBlock {
@@ -22,7 +22,7 @@ export class StreamingMarkdown {
 
   constructor(
     private readonly target: HTMLElement,
-    private readonly onCopy: (text: string) => void,
+    private readonly codeActions: CodeBlockActions,
   ) {}
 
   /** Shows `markdown` (the whole text; a continuation of what is shown only re-renders the tail). */
@@ -48,7 +48,7 @@ export class StreamingMarkdown {
     for (const block of this.live.slice(kept)) for (const node of block.nodes) node.remove();
     const all: LiveBlock[] = this.live.slice(0, kept);
     for (const html of blocks.slice(kept)) {
-      const fragment = safeFragment(html, this.onCopy);
+      const fragment = safeFragment(html, this.codeActions);
       const nodes = [...fragment.childNodes];
       this.openSegment().append(fragment);
       all.push({ html, nodes });

@@ -7,6 +7,7 @@ import type { AgentSettings } from '../agent/agentSettings';
 import { CustomEventName, type AgentEvent, type ModelRole } from '../protocol/agentEvents';
 import type { McpServerStatus } from '../mcp/mcpServerStatus';
 import { parseFromWebview, type ContextSuggestion, type FromWebview, type PanelSettings, type SlashCommand, type ToWebview } from '../protocol/webviewMessages';
+import { insertCodeAtCursor } from './codeInsertion';
 import type { ContextAttachments } from './contextAttachments';
 import { fetchModelList, pickModel, type ModelList, type PickedModel } from './modelPicker';
 import { panelHtml } from './panelHtml';
@@ -123,6 +124,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   static async create(context: vscode.ExtensionContext, log: OutputLog, options: ChatViewOptions): Promise<ChatViewProvider> {
     const directory = vscode.Uri.joinPath(context.globalStorageUri, 'conversations', workspaceKey()).fsPath;
     const store = new ConversationStore(directory, await JsonFileState.open(path.join(directory, 'index.json')));
+    // A conversation deleted in an earlier session and not restored goes for good now.
+    await store.purgeDeleted().catch((error: unknown) => log.error(`could not remove a deleted conversation: ${error instanceof Error ? error.message : String(error)}`));
     const currentId = store.currentId();
     const initial = currentId ? await store.load(currentId) : undefined;
     return new ChatViewProvider(context, log, options, store, initial);
@@ -269,11 +272,18 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         await this.store.delete(message.id);
         this.postHistory();
         return;
+      case 'undoDelete':
+        await this.store.undoDelete();
+        this.postHistory();
+        return;
       case 'revertRun':
         await this.session.revert(message.runId);
         return;
       case 'copy':
         await vscode.env.clipboard.writeText(message.text);
+        return;
+      case 'insertCode':
+        await insertCodeAtCursor(message.text, message.language);
         return;
       case 'command':
         await vscode.commands.executeCommand(message.command);
@@ -500,7 +510,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   private postHistory(): void {
-    this.post({ type: 'history', conversations: this.store.list() });
+    const deleted = this.store.deleted();
+    this.post({ type: 'history', conversations: this.store.list(), ...(deleted ? { deleted } : {}) });
   }
 
   private postMcpStatus(): void {

@@ -69,6 +69,8 @@ export class JsonFileState implements KeyValueState {
 
 const indexKey = 'tandem.conversations';
 const currentKey = 'tandem.currentConversation';
+/** The last conversation deleted, kept on disk until the next delete or the next start, so Undo can bring it back. */
+const deletedKey = 'tandem.deletedConversation';
 const maxConversations = 100;
 
 // Moved to the protocol (the panel compacts what it keeps too); re-exported for existing callers.
@@ -82,6 +84,12 @@ export { appendCompacted } from '../protocol/eventCompaction';
  */
 function mayStillGrow(event: AgentEvent): boolean {
   return event.type === 'CUSTOM' && event['name'] === 'tandem.usage';
+}
+
+/** A deleted conversation Undo can still restore, and where it stood in the list. */
+interface DeletedEntry {
+  readonly summary: ConversationSummary;
+  readonly position: number;
 }
 
 /** The code of the RUN_ERROR that ends a run its host never finished (a reload, a crash, VS Code closed). */
@@ -237,14 +245,50 @@ export class ConversationStore {
     await this.state.update(indexKey, index);
   }
 
+  /**
+   * Takes `id` out of the history. Its files (and the journal that reverts its
+   * runs' edits) stay until the next delete or the next start, so one Undo
+   * brings it back whole.
+   */
   async delete(id: string): Promise<void> {
     this.live.delete(id);
-    await this.removeFiles(id);
+    const list = this.list();
+    const position = list.findIndex((entry) => entry.id === id);
+    await this.purgeDeleted();
+    if (position >= 0) await this.state.update(deletedKey, { summary: list[position]!, position } satisfies DeletedEntry);
+    else await this.removeFiles(id);
     await this.state.update(
       indexKey,
-      this.list().filter((entry) => entry.id !== id),
+      list.filter((entry) => entry.id !== id),
     );
     if (this.currentId() === id) await this.setCurrent(undefined);
+  }
+
+  /** The conversation Undo would restore, if any. */
+  deleted(): ConversationSummary | undefined {
+    return this.state.get<DeletedEntry>(deletedKey)?.summary;
+  }
+
+  /** Puts the last deleted conversation back where it was in the list; undefined when there is none. */
+  async undoDelete(): Promise<ConversationSummary | undefined> {
+    const entry = this.state.get<DeletedEntry>(deletedKey);
+    if (entry === undefined) return undefined;
+    await this.state.update(deletedKey, undefined);
+    const index = this.list().filter((listed) => listed.id !== entry.summary.id);
+    index.splice(Math.min(entry.position, index.length), 0, entry.summary);
+    for (const dropped of index.splice(maxConversations)) await this.removeFiles(dropped.id);
+    await this.state.update(indexKey, index);
+    return entry.summary;
+  }
+
+  /** Removes for good what was deleted and not restored (at the next delete, and when the store opens). */
+  async purgeDeleted(): Promise<void> {
+    const entry = this.state.get<DeletedEntry>(deletedKey);
+    if (entry === undefined) return;
+    await this.state.update(deletedKey, undefined);
+    // Listed again since (saved, or restored by another window over the same files): it stays.
+    if (this.list().some((listed) => listed.id === entry.summary.id)) return;
+    await this.removeFiles(entry.summary.id);
   }
 
   private async removeFiles(id: string): Promise<void> {

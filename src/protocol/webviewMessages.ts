@@ -34,8 +34,12 @@ export const fromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('selectModel'), role, model: z.string().trim().max(300) }),
   z.object({ type: z.literal('openConversation'), id }),
   z.object({ type: z.literal('deleteConversation'), id }),
+  /** Brings back the conversation deleted last (the history's Undo). */
+  z.object({ type: z.literal('undoDelete') }),
   z.object({ type: z.literal('revertRun'), runId: id }),
   z.object({ type: z.literal('copy'), text: z.string().max(2_000_000) }),
+  /** A code block's Insert: the text goes in at the editor's cursor. */
+  z.object({ type: z.literal('insertCode'), text: z.string().max(2_000_000), language: z.string().max(100).optional() }),
   /** An approval card's answer, naming its request exactly. */
   z.object({
     type: z.literal('approval'),
@@ -159,7 +163,12 @@ export type ToWebview =
   /** Events of the running conversation, in order, coalesced per frame; `position`: where the stream is after them. */
   | { readonly type: 'events'; readonly conversationId: string; readonly events: readonly AgentEvent[]; readonly position?: StreamPosition | undefined }
   | { readonly type: 'settings'; readonly settings: PanelSettings }
-  | { readonly type: 'history'; readonly conversations: readonly ConversationSummary[] }
+  | {
+      readonly type: 'history';
+      readonly conversations: readonly ConversationSummary[];
+      /** The conversation deleted last, while Undo can still bring it back. */
+      readonly deleted?: ConversationSummary;
+    }
   | {
       readonly type: 'models';
       readonly role: ModelRole;

@@ -218,6 +218,27 @@ test('Stop ends a run in the middle with a notice', { timeout: 120_000 }, () =>
   }),
 );
 
+test('Escape in the prompt box stops a run', { timeout: 120_000 }, () =>
+  guarded('stop-escape', async () => {
+    server.push({ model: fc, reasoning: 'Let me think about this for quite a long time, word by word, slowly and carefully before I decide anything at all.', chunkDelayMs: 400 });
+    const view = await session.webview();
+    const stopped = await view.locator('[data-testid="notice"][data-code="cancelled"]').count();
+    await ask(view, 'Think slowly again.');
+    await view.locator('[data-kind="thinking"][data-done="false"]').waitFor({ state: 'visible', timeout: 30_000 });
+    const prompt = view.locator('[data-testid="prompt"]');
+    await prompt.focus();
+    await prompt.press('Escape');
+    await waitFor(async () => (await view.locator('[data-testid="notice"][data-code="cancelled"]').count()) > stopped, 'the Stopped notice', 15_000);
+    await waitIdle(view);
+    await server.idle();
+    assert.equal(server.requests.at(-1)?.outcome, 'client-closed', 'the model request was aborted');
+    // Not running: Escape does nothing (no second notice).
+    await prompt.press('Escape');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(await view.locator('[data-testid="notice"][data-code="cancelled"]').count(), stopped + 1);
+  }),
+);
+
 test('a screen reader hears each step once, not the stream word by word; History, the toolbar and Copy work from the keyboard', { timeout: 120_000 }, () =>
   guarded('keyboard', async () => {
     server.push(
@@ -468,6 +489,29 @@ test('a link to a workspace file in the answer opens it in an editor at its line
   }),
 );
 
+test('Insert puts an answer\'s code block at the editor\'s cursor, unsaved, as one edit Undo takes back', { timeout: 120_000 }, () =>
+  guarded('insert-code', async () => {
+    const page = session.page;
+    const notes = path.join(workspace, 'notes.md');
+    const before = fs.readFileSync(notes, 'utf8');
+    const editor = await openFileInEditor(session, 'notes.md');
+    await page.keyboard.press('Control+End');
+    server.push({ model: fc, content: 'No tools needed.' }, { model: answerModel, content: 'Add this line:\n\n```md\n## Owner: Ada ($HOME stays)\n```' });
+    const view = await session.webview();
+    await (await ask(view, 'What should I add to the notes?'))();
+    const insert = view.locator('[data-testid="answer"]').last().locator('pre .insert-code');
+    assert.equal(await insert.count(), 1, 'the code block offers Insert');
+    await insert.click();
+    // Written as text, not as a snippet: `$HOME` stays.
+    await waitFor(async () => /Owner:\s+Ada\s+\(\$HOME\s+stays\)/u.test(await editor.innerText()), 'the code in the editor');
+    assert.equal(fs.readFileSync(notes, 'utf8'), before, 'not saved: the file on disk is unchanged');
+    await session.screenshot('panel-insert-code');
+    await page.keyboard.press('Control+Z');
+    await waitFor(async () => !/Owner:\s+Ada/u.test(await editor.innerText()), 'Undo to take it back');
+    await session.runCommand('workbench.action.files.revert', 'File: Revert File');
+  }),
+);
+
 test('a run that changed files offers "Revert this run\'s edits", which restores them', { timeout: 120_000 }, () =>
   guarded('revert', async () => {
     const view = await session.webview();
@@ -699,7 +743,7 @@ test('a new conversation is in History while its first run goes, and deleting it
   }),
 );
 
-test('deleting the open conversation from History deletes it: gone from the list, after a reload too; the keyboard stays in the list', { timeout: 180_000 }, () =>
+test('deleting the open conversation from History: gone from the list, the keyboard stays there, Undo brings it back; after a reload it is gone for good', { timeout: 180_000 }, () =>
   guarded('delete-open', async () => {
     let view = await session.webview();
     await view.locator('[data-testid="new-chat"]').click();
@@ -717,6 +761,21 @@ test('deleting the open conversation from History deletes it: gone from the list
     const focused = await view.evaluate(() => document.activeElement?.closest('[data-testid="history"]') !== null || document.activeElement?.getAttribute('data-testid') === 'history-toggle');
     assert.ok(focused, 'focus stays in the History list (or on its button)');
 
+    // One click lost nothing: Undo brings it back whole, in its place, and the keyboard lands on it.
+    const undo = history.locator('[data-testid="history-undo"]');
+    await undo.waitFor({ state: 'visible' });
+    assert.match(await history.locator('.history-undo').innerText(), /Deleted “My private question/);
+    await undo.click();
+    await entry.waitFor({ state: 'visible' });
+    assert.equal(await history.locator('[data-testid="history-undo"]').count(), 0, 'nothing left to undo');
+    assert.match(await view.evaluate(() => document.activeElement?.textContent ?? ''), /My private question/, 'focus on the restored entry');
+    await entry.locator('button.link:not(.muted)').click();
+    await view.locator('[data-testid="answer"]', { hasText: 'Secret plan answer.' }).first().waitFor({ state: 'visible' });
+
+    if (!(await history.isVisible())) await view.locator('[data-testid="history-toggle"]').click();
+    await entry.locator('button.link.muted').click();
+    await waitFor(async () => (await history.locator('.history-item', { hasText: 'My private question' }).count()) === 0, 'the entry to go again');
+
     await session.reload();
     view = await panelAfterReload(session);
     await view.locator('[data-testid="history-toggle"]').click();
@@ -724,6 +783,7 @@ test('deleting the open conversation from History deletes it: gone from the list
     const list = view.locator('[data-testid="history"]');
     await waitFor(async () => (await list.locator('.history-item').count()) > 0 || /No earlier conversations/.test(await list.innerText().catch(() => '')), 'the History list');
     assert.equal(await list.locator('.history-item', { hasText: 'My private question' }).count(), 0, 'still gone after a reload');
+    assert.equal(await list.locator('[data-testid="history-undo"]').count(), 0, 'a new start removes it for good: no Undo');
     await view.locator('[data-testid="history-toggle"]').click();
   }),
 );

@@ -64,7 +64,51 @@ describe('conversation store', () => {
     assert.deepEqual(conversations.list().map((entry) => entry.title), ['a', 'b']);
     await conversations.delete(a.id);
     assert.deepEqual(conversations.list().map((entry) => entry.title), ['b']);
+    await conversations.purgeDeleted();
     assert.equal(await conversations.load(a.id), undefined);
+  });
+
+  it('brings the last deleted conversation back where it was, with its revert journal, until the next delete or start', async () => {
+    const { store: conversations, directory, state } = await store();
+    const saved = [];
+    for (const title of ['c', 'b', 'a']) {
+      const conversation = conversations.create();
+      conversation.title = title;
+      conversation.events.push(event('CUSTOM', { name: 'tandem.userMessage', value: { text: title } }), event('RUN_STARTED'), event('RUN_FINISHED'));
+      await conversations.save(conversation);
+      saved.push(conversation);
+    }
+    const [c, b, a] = saved as [(typeof saved)[0], (typeof saved)[0], (typeof saved)[0]];
+    await conversations.runEdits.save(b.id, 'run-1', { version: 1, files: [], createdDirectories: [] });
+    await conversations.setCurrent(b.id);
+    assert.deepEqual(conversations.list().map((entry) => entry.title), ['a', 'b', 'c']);
+
+    await conversations.delete(b.id);
+    assert.deepEqual(conversations.list().map((entry) => entry.title), ['a', 'c']);
+    assert.equal(conversations.currentId(), undefined);
+    assert.equal(conversations.deleted()?.title, 'b');
+    const restored = await conversations.undoDelete();
+    assert.equal(restored?.id, b.id);
+    assert.equal(conversations.deleted(), undefined);
+    assert.deepEqual(conversations.list().map((entry) => entry.title), ['a', 'b', 'c'], 'back in its place');
+    assert.deepEqual((await conversations.load(b.id))?.events, b.events, 'whole');
+    assert.notEqual(await conversations.runEdits.load(b.id, 'run-1'), undefined, 'its runs can still be reverted');
+    assert.equal(await conversations.undoDelete(), undefined, 'one undo per delete');
+
+    // Only the last delete can be undone: the one before it goes for good then.
+    await conversations.delete(b.id);
+    await conversations.delete(c.id);
+    assert.equal(await conversations.load(b.id), undefined);
+    assert.equal(await conversations.runEdits.load(b.id, 'run-1'), undefined);
+    assert.equal(conversations.deleted()?.title, 'c');
+
+    // A new start (the store opened again) removes what was left deleted.
+    const reopened = new ConversationStore(directory, state);
+    await reopened.purgeDeleted();
+    assert.equal(reopened.deleted(), undefined);
+    assert.equal(await reopened.load(c.id), undefined);
+    assert.deepEqual(reopened.list().map((entry) => entry.id), [a.id]);
+    assert.deepEqual((await readdir(directory)).filter((name) => name.endsWith('.jsonl')), [`${a.id}.jsonl`]);
   });
 
   it('keeps the index in a file that a new process reads back (a restart)', async () => {

@@ -61,7 +61,7 @@ describe('run edits store', () => {
     await assert.rejects(store.save('conv-1', '../../x', snapshot), /Not a run id/u);
   });
 
-  it('goes with its conversation when that is deleted', async () => {
+  it('goes with its conversation when that is deleted for good', async () => {
     const directory = await scratch();
     const store = new ConversationStore(directory, new MemoryState());
     const conversation = store.create();
@@ -70,6 +70,8 @@ describe('run edits store', () => {
     await store.runEdits.save(conversation.id, 'run-1', snapshot);
     assert.ok((await readdir(directory)).includes(`${conversation.id}.edits`));
     await store.delete(conversation.id);
+    assert.ok((await readdir(directory)).includes(`${conversation.id}.edits`), 'kept while Undo can restore it');
+    await store.purgeDeleted();
     assert.equal((await readdir(directory)).includes(`${conversation.id}.edits`), false);
   });
 });
