@@ -3,6 +3,7 @@
 import type { McpServerStatus } from '../src/mcp/mcpServerStatus';
 import type { ModelRole, ContextPayload } from '../src/protocol/agentEvents';
 import type { ConversationSummary, FromWebview, PanelSettings } from '../src/protocol/webviewMessages';
+import { shortWhen } from './historyDates';
 import { button, setDisabled, setLabel, type ButtonElement } from './components';
 import { createUsagePanel } from './usageView';
 import { createContextMeter } from './contextMeterView';
@@ -245,6 +246,9 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
       const responseLabel = next.responseMode === 'integrated' ? 'Integrated' : 'Streaming';
       setLabel(responseToggle as ButtonElement, responseLabel, `${responseLabel} response mode: switch to ${next.responseMode === 'integrated' ? 'Streaming' : 'Integrated'}`);
       responseToggle.dataset['mode'] = next.responseMode;
+      // Chat mode calls no tools, so how tool results are shown does not apply there: said, not hidden (it is kept for Agent mode).
+      responseToggle.title = next.mode === 'chat' ? 'Switch between integrated and streaming responses: applies in Agent mode (Chat mode calls no tools)' : 'Switch between integrated and streaming responses';
+      responseToggle.classList.toggle('inactive', next.mode === 'chat');
       if (document.activeElement !== functionCallPicker.input) functionCallPicker.input.value = next.functionCallModel;
       if (document.activeElement !== answerPicker.input) answerPicker.input.value = next.answerModel;
     },
@@ -267,12 +271,16 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
           remove.type = 'button';
           remove.className = 'link muted';
           remove.textContent = '×';
-          remove.setAttribute('aria-label', `Delete conversation ${conversation.title}`);
+          remove.setAttribute('aria-label', `Delete conversation ${conversation.title || 'Untitled'}`);
           remove.addEventListener('click', () => {
             deleting = { id: conversation.id, index: conversations.indexOf(conversation) };
             hooks.post({ type: 'deleteConversation', id: conversation.id });
           });
-          item.append(open, remove);
+          const when = document.createElement('span');
+          when.className = 'muted history-when';
+          when.textContent = shortWhen(conversation.updatedAt, Date.now());
+          when.setAttribute('aria-hidden', 'true'); // the title's tooltip has the full date; a reader hears it there
+          item.append(open, when, remove);
           return item;
         }),
       );
