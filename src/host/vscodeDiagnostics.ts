@@ -23,7 +23,7 @@ function hasNoDiagnostics(languageId: string, uri: vscode.Uri): boolean {
 export class VscodeDiagnostics implements DiagnosticsSource {
   constructor(private readonly log: (line: string) => void = () => undefined) {}
 
-  settled(absolutePath: string, signal: AbortSignal): Promise<DiagnosticsReport> {
+  settled(absolutePath: string, signal: AbortSignal, where?: { readonly line: number }): Promise<DiagnosticsReport> {
     const uri = vscode.Uri.file(absolutePath);
     const started = Date.now();
     return new Promise<DiagnosticsReport>((resolve) => {
@@ -50,7 +50,7 @@ export class VscodeDiagnostics implements DiagnosticsSource {
       const bound = setTimeout(() => finish(false), BOUND_MS);
       signal.addEventListener('abort', onAbort, { once: true });
       if (signal.aborted) return onAbort();
-      void show(uri).then(
+      void show(uri, where?.line).then(
         (languageId) => {
           if (languageId !== undefined && hasNoDiagnostics(languageId, uri)) finish(true);
         },
@@ -71,11 +71,15 @@ export class VscodeDiagnostics implements DiagnosticsSource {
   }
 }
 
-/** Shows the file unless an editor already shows it; returns its language. */
-async function show(uri: vscode.Uri): Promise<string | undefined> {
+/**
+ * Shows the file unless an editor already shows it (the user's scroll stays
+ * where they left it), at the edit's first changed line; returns its language.
+ */
+async function show(uri: vscode.Uri, line: number | undefined): Promise<string | undefined> {
   const visible = vscode.window.visibleTextEditors.find((editor) => samePath(editor.document.uri, uri));
   if (visible) return visible.document.languageId;
-  const editor = await vscode.window.showTextDocument(uri, { preview: true, preserveFocus: true });
+  const at = line === undefined ? undefined : new vscode.Position(Math.max(0, line - 1), 0);
+  const editor = await vscode.window.showTextDocument(uri, { preview: true, preserveFocus: true, ...(at && { selection: new vscode.Range(at, at) }) });
   return editor.document.languageId;
 }
 

@@ -32,8 +32,9 @@ export interface DiagnosticsSource {
    * The diagnostics of one file once they settle: the host makes sure they
    * are computed (VS Code computes them only for a file shown in an editor),
    * waits until the reports go quiet, and gives up after a short bound.
+   * `where`: the edit's first changed line (1-based), where a file it shows opens.
    */
-  settled(absolutePath: string, signal: AbortSignal): Promise<DiagnosticsReport>;
+  settled(absolutePath: string, signal: AbortSignal, where?: { readonly line: number }): Promise<DiagnosticsReport>;
   /** What is known now for files under these absolute paths (files or folders); everything when undefined. */
   current(under: readonly string[] | undefined): readonly FileDiagnostic[];
 }

@@ -3,6 +3,7 @@
 
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { firstChangedLine } from '../common/textPosition';
 import { editDiagnosticsText } from './diagnostics';
 import { applyExactEdits } from './exactEdits';
 import type { ScopedPath } from './pathScope';
@@ -36,10 +37,10 @@ async function requireWritableFile(deps: WorkspaceToolDeps, input: string): Prom
 }
 
 /** The file's errors and warnings once they settle after an applied change, as a paragraph for the result; '' without a source. */
-async function diagnosticsNote(deps: WorkspaceToolDeps, target: ScopedPath, signal: AbortSignal): Promise<string> {
+async function diagnosticsNote(deps: WorkspaceToolDeps, target: ScopedPath, signal: AbortSignal, line: number): Promise<string> {
   if (!deps.diagnostics) return '';
   try {
-    return `\n\n${editDiagnosticsText(target.display, await deps.diagnostics.settled(target.absolute, signal))}`;
+    return `\n\n${editDiagnosticsText(target.display, await deps.diagnostics.settled(target.absolute, signal, { line }))}`;
   } catch {
     return ''; // The change is made; missing diagnostics never turn it into a failure.
   }
@@ -81,7 +82,7 @@ export function createWriteFileTool(deps: WorkspaceToolDeps): Tool {
       if (before === content) return { text: `${target.display} already has exactly this content; nothing changed.` };
       const rejected = await applyApprovedChange(deps, context, { toolName: 'write_file', target, before, after: content });
       if (rejected !== undefined) return rejected;
-      const text = `${before === undefined ? 'Created' : 'Replaced'} ${target.display} (${lines(lineCount(content))}).` + (await diagnosticsNote(deps, target, context.signal));
+      const text = `${before === undefined ? 'Created' : 'Replaced'} ${target.display} (${lines(lineCount(content))}).` + (await diagnosticsNote(deps, target, context.signal, firstChangedLine(before, content)));
       return { text, summary: summaryPreview(text), touchedPaths: [target.absolute] };
     },
   });
@@ -120,7 +121,7 @@ export function createEditFileTool(deps: WorkspaceToolDeps): Tool {
       if (edited.text === before) return { text: `${target.display}: the edits cancel out and leave the file as it is; nothing changed.` };
       const rejected = await applyApprovedChange(deps, context, { toolName: 'edit_file', target, before, after: edited.text });
       if (rejected !== undefined) return rejected;
-      const text = `Edited ${target.display}: ${edited.replacements} replacement${edited.replacements === 1 ? '' : 's'}.` + (await diagnosticsNote(deps, target, context.signal));
+      const text = `Edited ${target.display}: ${edited.replacements} replacement${edited.replacements === 1 ? '' : 's'}.` + (await diagnosticsNote(deps, target, context.signal, firstChangedLine(before, edited.text)));
       return { text, summary: summaryPreview(text), touchedPaths: [target.absolute] };
     },
   });

@@ -76,9 +76,12 @@ describe('diagnostics text', () => {
 /** A diagnostics source scripted per file; records which files were asked to settle. */
 class ScriptedDiagnostics implements DiagnosticsSource {
   readonly settledFor: string[] = [];
+  /** The line each settle asked the file to be shown at. */
+  readonly shownAt: (number | undefined)[] = [];
   constructor(private readonly all: FileDiagnostic[]) {}
-  async settled(absolutePath: string): Promise<DiagnosticsReport> {
+  async settled(absolutePath: string, _signal: AbortSignal, where?: { readonly line: number }): Promise<DiagnosticsReport> {
     this.settledFor.push(absolutePath);
+    this.shownAt.push(where?.line);
     return { settled: true, diagnostics: this.all.filter((entry) => entry.path === absolutePath) };
   }
   current(under: readonly string[] | undefined): readonly FileDiagnostic[] {
@@ -124,6 +127,11 @@ describe('diagnostics in the tools', () => {
     assert.deepEqual(source.settledFor, [path.join(root, 'src', 'a.ts')]);
     const created = await run('write_file', { path: 'src/new.ts', content: 'export {};\n' });
     assert.match(created.text, /^Created src\/new\.ts \(1 line\)\.\n\nVS Code reports no errors or warnings in src\/new\.ts\.$/);
+    writeFileSync(path.join(root, 'src', 'long.ts'), 'const a = 1;\nconst b = 2;\nconst c = 3;\nconst d = 4;\n');
+    await run('edit_file', { path: 'src/long.ts', edits: [{ oldText: 'c = 3', newText: 'c = 30' }] });
+    await run('write_file', { path: 'src/long.ts', content: 'const a = 1;\nconst b = 2;\nconst c = 30;\nconst d = 40;\n' });
+    // The file is shown where the change begins, not at its top.
+    assert.deepEqual(source.shownAt, [1, 1, 3, 4]);
   });
 
   it('a rejected edit asks for no diagnostics', async () => {
