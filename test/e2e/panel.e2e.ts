@@ -494,6 +494,8 @@ test('Insert puts an answer\'s code block at the editor\'s cursor, unsaved, as o
     const page = session.page;
     const notes = path.join(workspace, 'notes.md');
     const before = fs.readFileSync(notes, 'utf8');
+    // The tests before left editors open (Quick Open would offer those first): start from none.
+    await session.runCommand('workbench.action.closeAllEditors', 'View: Close All Editors');
     const editor = await openFileInEditor(session, 'notes.md');
     await page.keyboard.press('Control+End');
     server.push({ model: fc, content: 'No tools needed.' }, { model: answerModel, content: 'Add this line:\n\n```md\n## Owner: Ada ($HOME stays)\n```' });
@@ -765,6 +767,7 @@ test('deleting the open conversation from History: gone from the list, the keybo
     const undo = history.locator('[data-testid="history-undo"]');
     await undo.waitFor({ state: 'visible' });
     assert.match(await history.locator('.history-undo').innerText(), /Deleted “My private question/);
+    await session.screenshot('panel-history-undo');
     await undo.click();
     await entry.waitFor({ state: 'visible' });
     assert.equal(await history.locator('[data-testid="history-undo"]').count(), 0, 'nothing left to undo');
