@@ -3,6 +3,8 @@
 import type { AgentEvent } from '../src/protocol/agentEvents';
 import { condensedTitle, phaseLabel, prettyArguments, resultHeadline } from './stepText';
 import { createConversationView, type Step } from './steps';
+import { conversationRow } from './usageFormat';
+import type { RunUsage } from '../src/protocol/agentEvents';
 import { applyEvents } from './viewModel';
 
 function fence(text: string, language = ''): string {
@@ -46,9 +48,24 @@ function stepMarkdown(step: Step): string {
   }
 }
 
+/** What the conversation cost, as the panel's "Chat" row counts it. */
+function usageMarkdown(runs: readonly RunUsage[]): string {
+  const total = conversationRow(runs);
+  const parts = [
+    `${runs.length} ${runs.length === 1 ? 'run' : 'runs'}`,
+    `${total.calls} model ${total.numbers.calls === 1 ? 'call' : 'calls'}`,
+    `${total.tokensIn} tokens in, ${total.tokensOut} out`,
+    `model time ${total.time}`,
+  ];
+  if (total.numbers.costUsd !== undefined) parts.push(`estimated cost ${total.cost}`);
+  return `## Usage\n\n${parts.join('; ')}.`;
+}
+
 export function transcriptMarkdown(title: string, events: readonly AgentEvent[]): string {
   const view = applyEvents(createConversationView(), events);
-  return [`# ${title || 'Tandem conversation'}`, ...view.steps.filter((step) => !((step.kind === 'answer' || step.kind === 'thinking') && step.discarded)).map(stepMarkdown)].join('\n\n') + '\n';
+  const steps = view.steps.filter((step) => !((step.kind === 'answer' || step.kind === 'thinking') && step.discarded)).map(stepMarkdown);
+  const runs = [...view.usageByRun.values()];
+  return [`# ${title || 'Tandem conversation'}`, ...steps, ...(runs.length > 0 ? [usageMarkdown(runs)] : [])].join('\n\n') + '\n';
 }
 
 /** A file name from the conversation's title: its words joined by '-' (no dots, so "…" or "app.js" cannot make an odd extension). */

@@ -15,6 +15,17 @@ const conversation: AgentEvent[] = [
   event('TEXT_MESSAGE_START', { messageId: 'a', metadata: { role: 'answer', model: 'big' } }),
   event('TEXT_MESSAGE_CONTENT', { messageId: 'a', delta: 'It is in `src/main.ts`.' }),
   event('TEXT_MESSAGE_END', { messageId: 'a' }),
+  event('CUSTOM', {
+    name: 'tandem.usage',
+    value: {
+      runId: 'r1',
+      functionCall: { role: 'function-call', model: 'small', calls: 2, promptTokens: 1200, completionTokens: 40, cachedTokens: undefined, estimated: false, costUsd: 0.0012, costIsDefaultPrice: false },
+      answer: { role: 'answer', model: 'big', calls: 1, promptTokens: 300, completionTokens: 20, cachedTokens: undefined, estimated: false, costUsd: 0.003, costIsDefaultPrice: false },
+      toolPhaseMs: 900,
+      answerPhaseMs: 400,
+      totalCostUsd: 0.0042,
+    },
+  }),
   event('RUN_FINISHED', { runId: 'r1', threadId: 't' }),
 ];
 
@@ -35,5 +46,7 @@ describe('transcript', () => {
     assert.match(markdown, /\*\*Tool call `find_files` \(small\)\*\* — done\n\n```json\n\{\n {2}"glob": "\*\*\/main\.ts"\n\}\n```/);
     assert.match(markdown, /````\nsrc\/main\.ts ```x```\n````/, 'a longer fence around a result containing backticks');
     assert.match(markdown, /## Answer \(big\)\n\nIt is in `src\/main\.ts`\./);
+    assert.match(markdown, /\n## Usage\n\n1 run; 3 model calls; 1500 tokens in, 60 out; model time 1\.3 s; estimated cost ≈ \$0\.0042\.\n$/, 'what it cost, at the end');
+    assert.doesNotMatch(transcriptMarkdown('No runs', conversation.slice(0, 1)), /## Usage/, 'nothing to count: no usage section');
   });
 });
