@@ -20,8 +20,16 @@ export function resultHeadline(step: ToolResultStep): string {
     return `${step.summary.total} ${unit}${step.summary.total === 1 ? '' : 's'}`;
   }
   const preview = step.summary?.kind === 'text' ? step.summary.preview : step.content;
-  return firstLine(preview) || '(empty result)';
+  const headline = firstLine(preview) || '(empty result)';
+  // An edit that left errors says so on its title, where it is seen with the step closed.
+  const problems = EDIT_TOOLS.has(step.name) ? EDIT_PROBLEMS.exec(step.content)?.[1] : undefined;
+  return problems ? `${headline} ${problems} after it` : headline;
 }
+
+/** The tools whose result ends with the file's diagnostics after the change (src/tools/writeTools.ts). */
+const EDIT_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file']);
+/** The count in that note's first line (editDiagnosticsText in src/tools/diagnostics.ts). */
+const EDIT_PROBLEMS = /\n\nVS Code reports (\d+ errors?(?: and \d+ warnings?)?|\d+ warnings?) in .+ after this change/u;
 
 /** The arguments that say what a call is about, in the order they are looked for. */
 const SUBJECT_KEYS = ['query', 'pattern', 'glob', 'path', 'command', 'url', 'uri', 'file', 'name'] as const;

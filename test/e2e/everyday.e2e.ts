@@ -89,6 +89,11 @@ test('nested AGENTS.md reaches both models, an edit returns its diagnostic, run_
     const edit = toolResult('edit');
     assert.match(edit, /^Edited server\.json: 1 replacement\./, edit);
     assert.match(edit, /VS Code reports 1 warning in server\.json after this change[^:\n]*:\n- server\.json:4:11 warning: Incorrect type\. Expected "integer"\./, edit);
+    // The panel says it on the step's title, seen with the step closed.
+    const editTitle = await view.locator('[data-kind="tool-result"]').nth(2).locator('summary').innerText();
+    assert.match(editTitle, /Edited server\.json: 1 replacement\. 1 warning after it/, editTitle);
+    // The edited file was shown (for its diagnostics) at the first edit's line, not at its top.
+    await waitFor(async () => /Ln 3, Col 1/.test(await session.page.locator('#status\\.editor\\.selection').innerText().catch(() => '')), 'server.json shown at line 3', 10_000);
 
     // run_command through the terminal: plain text, exit code; the timeout ends the command.
     const printed = toolResult('printf');

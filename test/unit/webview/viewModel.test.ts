@@ -282,6 +282,14 @@ describe('view model details', () => {
     assert.equal(results[0]!.subject, '"x"', 'parallel searches\' results tell their queries apart');
     assert.equal(results[1]!.subject, undefined, 'a call with no arguments has no subject');
     assert.equal(resultHeadline(results[1]!), 'failed: Error: no such file');
+    const edit = { ...results[0]!, name: 'edit_file', summary: undefined };
+    assert.equal(
+      resultHeadline({ ...edit, content: "Edited src/a.ts: 1 replacement.\n\nVS Code reports 2 errors and 1 warning in src/a.ts after this change:\n- src/a.ts:1:3 error: Type 'string'" }),
+      'Edited src/a.ts: 1 replacement. 2 errors and 1 warning after it',
+      "an edit that left problems says so on the step's title",
+    );
+    assert.equal(resultHeadline({ ...edit, content: 'Edited src/a.ts: 1 replacement.\n\nVS Code reports no errors or warnings in src/a.ts.' }), 'Edited src/a.ts: 1 replacement.');
+    assert.equal(resultHeadline({ ...edit, name: 'read_file', content: 'x\n\nVS Code reports 1 error in a.ts after this change:' }), 'x', 'only an edit tool\'s own note counts');
     assert.equal(view.running, true);
   });
 
