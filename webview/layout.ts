@@ -125,6 +125,8 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   const showHistory = (open: boolean) => {
     history.hidden = !open;
     historyButton.setAttribute('aria-expanded', String(open));
+    // "5 min" was true when the list was drawn: opened later, it is told again.
+    if (open) for (const when of history.querySelectorAll<HTMLElement>('.history-when')) when.textContent = shortWhen(Number(when.dataset['updatedAt']), Date.now());
   };
   const toggleHistory = () => showHistory(history.hidden);
   const undoRow = (deleted: ConversationSummary): HTMLElement => {
@@ -278,6 +280,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
           });
           const when = document.createElement('span');
           when.className = 'muted history-when';
+          when.dataset['updatedAt'] = String(conversation.updatedAt);
           when.textContent = shortWhen(conversation.updatedAt, Date.now());
           when.setAttribute('aria-hidden', 'true'); // the title's tooltip has the full date; a reader hears it there
           item.append(open, when, remove);
