@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { fittedListing } from '../agent/resultCap';
 import { javascriptSearch } from './javascriptSearch';
 import { ripgrepSearch } from './ripgrepSearch';
-import { busiestPlaces, InvalidPatternError, type FolderSearchTarget, type TextSearchOutcome, type TextSearchQuery } from './textSearchQuery';
+import { busiestPlaces, InvalidPatternError, queryInFolder, type FolderSearchTarget, type TextSearchHit, type TextSearchOutcome, type TextSearchQuery } from './textSearchQuery';
 import type { Tool, ToolResult } from './tool';
 import { defineWorkspaceTool, requireFolders, WorkspaceToolFault, type WorkspaceToolDeps } from './workspaceToolSupport';
 
@@ -13,7 +13,10 @@ const BREAKDOWN_PLACES = 4;
 const globList = z
   .union([z.string(), z.array(z.string())])
   .optional()
-  .describe("gitignore-style glob(s), e.g. '*.ts', 'src/**', or a folder such as 'lib' (everything in it); a comma-separated string is split.");
+  .describe(
+    "gitignore-style glob(s), e.g. '*.ts', 'src/**', or a folder such as 'lib' (everything in it); a comma-separated string is split. " +
+      "In a multi-root workspace, one starting with a folder's name ('web/src') applies to that folder only.",
+  );
 
 export function createSearchTextTool(deps: WorkspaceToolDeps): Tool {
   return defineWorkspaceTool({
@@ -41,11 +44,35 @@ export function createSearchTextTool(deps: WorkspaceToolDeps): Tool {
         exclude: splitGlobs(args.exclude),
         maxHits: args.maxResults,
       };
-      const outcome = await runSearch(deps, targets, query, context.signal);
+      const outcome = folders.length > 1 ? await searchFolders(deps, targets, query, context.signal) : await runSearch(deps, targets, query, context.signal);
       if (outcome.total === 0 && query.include.length + query.exclude.length > 0) return filteredNoMatch(query);
       return withBreakdown(searchResult(args.query, outcome), outcome);
     },
   });
+}
+
+/**
+ * A multi-root search, one folder at a time with the globs as that folder
+ * reads them (queryInFolder), merged as one search of them all would be: hits
+ * in folder order, the first maxHits kept, every line counted.
+ */
+async function searchFolders(deps: WorkspaceToolDeps, targets: readonly FolderSearchTarget[], query: TextSearchQuery, signal: AbortSignal): Promise<TextSearchOutcome> {
+  const hits: TextSearchHit[] = [];
+  const perFile = new Map<string, number>();
+  let total = 0;
+  let files = 0;
+  let engine: TextSearchOutcome['engine'] = 'ripgrep';
+  for (const target of targets) {
+    const scoped = queryInFolder(query, target.folder.name, targets.map((each) => each.folder.name));
+    if (scoped === undefined) continue;
+    const outcome = await runSearch(deps, [target], { ...scoped, maxHits: Math.max(1, query.maxHits - hits.length) }, signal);
+    hits.push(...outcome.hits.slice(0, query.maxHits - hits.length));
+    for (const [file, lines] of outcome.perFile) perFile.set(file, lines);
+    total += outcome.total;
+    files += outcome.files;
+    if (outcome.engine === 'javascript') engine = 'javascript';
+  }
+  return { hits, total, files, perFile, engine };
 }
 
 async function runSearch(deps: WorkspaceToolDeps, targets: FolderSearchTarget[], query: TextSearchQuery, signal: AbortSignal): Promise<TextSearchOutcome> {

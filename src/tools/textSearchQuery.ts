@@ -111,6 +111,39 @@ export function folderCoveringGlobs(globs: readonly string[]): string[] {
 }
 
 /**
+ * The query as one folder of a multi-root workspace reads it. The tools name
+ * files there as `<folder>/<path>`, so a glob may start with a folder's name:
+ * it then belongs to that folder alone, anchored at its root ('web/src' is
+ * '/src' in web and nothing in api), and the name alone ('web', 'web/**')
+ * covers the whole folder. Other globs apply in every folder as they are.
+ * Undefined when nothing in this folder can match (excluded whole, or every
+ * include belongs to another folder).
+ */
+export function queryInFolder(query: TextSearchQuery, folderName: string, folderNames: readonly string[]): TextSearchQuery | undefined {
+  const ownerOf = (bare: string): string | undefined =>
+    folderNames.filter((name) => bare === name || bare.startsWith(`${name}/`)).sort((a, b) => b.length - a.length)[0];
+  const scope = (globs: readonly string[]): { globs: string[]; whole: boolean } => {
+    const scoped: string[] = [];
+    let whole = false;
+    for (const glob of globs) {
+      const bare = glob.replace(/\/+$/u, '');
+      const owner = glob.startsWith('!') ? undefined : ownerOf(bare);
+      if (owner === undefined) scoped.push(glob);
+      else if (owner === folderName) {
+        const rest = bare.slice(owner.length + 1);
+        if (rest === '' || rest === '**') whole = true;
+        else scoped.push(`/${rest}`);
+      }
+    }
+    return { globs: scoped, whole };
+  };
+  const include = scope(query.include);
+  const exclude = scope(query.exclude);
+  if (exclude.whole || (!include.whole && query.include.length > 0 && include.globs.length === 0)) return undefined;
+  return { ...query, include: include.whole ? [] : include.globs, exclude: exclude.globs };
+}
+
+/**
  * Path order for kept hits: the order of the paths' UTF-8 bytes, which is
  * how the ripgrep runner compares them. UTF-16 code units sort the same except
  * that surrogates (characters past U+FFFF) must come after U+E000–U+FFFF.

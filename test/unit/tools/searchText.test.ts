@@ -119,6 +119,41 @@ describe('search_text, small cases', () => {
     rmSync(container, { recursive: true, force: true });
   });
 
+  it('in a multi-root workspace, include and exclude take paths as the results print them (starting with a folder name)', async () => {
+    const container = makeTempDir('tandem-search-scoped-');
+    for (const name of ['api', 'web']) {
+      mkdirSync(path.join(container, name, 'src', 'deep'), { recursive: true });
+      writeFileSync(path.join(container, name, 'src', 'config.ts'), `export const timeoutMs = 1; // ${name}\n`);
+      writeFileSync(path.join(container, name, 'src', 'deep', 'more.ts'), `const timeoutMs = 2; // ${name}\n`);
+      writeFileSync(path.join(container, name, 'top.ts'), `let timeoutMs = 3; // ${name}\n`);
+    }
+    // A folder inside web that is named like the other workspace folder: 'api/src' must not pick it.
+    mkdirSync(path.join(container, 'web', 'api', 'src'), { recursive: true });
+    writeFileSync(path.join(container, 'web', 'api', 'src', 'inner.ts'), 'timeoutMs // web/api\n');
+    const files = (result: ToolResult) => [...result.text.matchAll(/^\d+\. (\S+):\d+:/gmu)].map((match) => match[1]).sort();
+    for (const ripgrep of [undefined, rgPath]) {
+      const kit = makeKit({ folders: [path.join(container, 'api'), path.join(container, 'web')], ripgrep });
+      const search = (filters: Record<string, unknown>) => kit.run('search_text', { query: 'timeoutMs', ...filters });
+      const engine = ripgrep ? 'ripgrep' : 'javascript';
+      assert.equal(totalOf(await search({})), 7, engine);
+      for (const include of ['web', 'web/', 'web/**']) {
+        assert.deepEqual(files(await search({ include })), ['web/api/src/inner.ts', 'web/src/config.ts', 'web/src/deep/more.ts', 'web/top.ts'], `${engine}: include ${include}`);
+      }
+      assert.deepEqual(files(await search({ include: 'web/src' })), ['web/src/config.ts', 'web/src/deep/more.ts'], `${engine}: a folder of one workspace folder`);
+      assert.deepEqual(files(await search({ include: 'api/src' })), ['api/src/config.ts', 'api/src/deep/more.ts'], `${engine}: anchored at the folder's root, not web/api/src`);
+      assert.deepEqual(files(await search({ include: 'web/src/config.ts' })), ['web/src/config.ts'], `${engine}: one file`);
+      assert.deepEqual(files(await search({ include: 'web/**/*.ts', exclude: 'web/src/deep' })), ['web/api/src/inner.ts', 'web/src/config.ts', 'web/top.ts'], engine);
+      assert.deepEqual(files(await search({ exclude: 'api' })), ['web/api/src/inner.ts', 'web/src/config.ts', 'web/src/deep/more.ts', 'web/top.ts'], `${engine}: a whole folder excluded`);
+      assert.deepEqual(files(await search({ include: 'src' })), ['api/src/config.ts', 'api/src/deep/more.ts', 'web/api/src/inner.ts', 'web/src/config.ts', 'web/src/deep/more.ts'], `${engine}: a bare name still matches at any depth in every folder`);
+      // Capped: the kept hits come first from the first folder, and all lines are counted.
+      const capped = await search({ maxResults: 2 });
+      assert.equal(totalOf(capped), 7, engine);
+      assert.deepEqual(files(capped), ['api/src/config.ts', 'api/src/deep/more.ts'], engine);
+      kit.dispose();
+    }
+    rmSync(container, { recursive: true, force: true });
+  });
+
   it('a hit deep in a long line shows the match, not the line\'s first characters, with both engines', async () => {
     const root = makeTempDir('tandem-search-long-');
     const filler = (count: number) => 'x=1;'.repeat(count / 4);
