@@ -14,7 +14,9 @@ export async function openWorkspaceLink(target: string, line: number | undefined
     return;
   }
   if (!scoped.exists) {
-    void vscode.window.showInformationMessage(`Tandem: ${scoped.display} does not exist in the workspace.`);
+    // A path naming no folder was looked for in each of them.
+    const missing = scoped.alsoLookedIn === undefined ? `${scoped.display} does not exist in the workspace` : `${scoped.relative} is in no workspace folder`;
+    void vscode.window.showInformationMessage(`Tandem: ${missing}.`);
     return;
   }
   const uri = vscode.Uri.file(scoped.absolute);

@@ -9,7 +9,7 @@ import { IgnoreRules } from './ignoreRules';
 import { resolveScopedPath, scopeFolders, type ScopedPath } from './pathScope';
 import { readFileText, refuseIgnored } from './workspaceFiles';
 import { walkFolder } from './workspaceWalker';
-import { WorkspaceToolFault } from './workspaceToolSupport';
+import { doesNotExist, WorkspaceToolFault } from './workspaceToolSupport';
 import type { WorkspaceHost } from './workspaceHost';
 
 /** Each attached item's text is cut to this many characters (head and tail kept). */
@@ -68,7 +68,7 @@ export async function resolveContextPath(host: WorkspaceHost, input: string, cho
   try {
     isDirectory = (await stat(target.absolute)).isDirectory();
   } catch {
-    if (host.dirtyDocumentText(target.absolute) === undefined) throw new WorkspaceToolFault(`${target.display} does not exist.`);
+    if (host.dirtyDocumentText(target.absolute) === undefined) throw new WorkspaceToolFault(`${doesNotExist(target)}.`);
     isDirectory = false;
   }
   const gitIgnored = await refuseIgnored(target, isDirectory, 'read', choice === 'chosen');

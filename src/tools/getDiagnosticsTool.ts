@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { isInside, resolveScopedPath, type ScopedFolder } from './pathScope';
 import type { Tool } from './tool';
 import { askToReadIgnored } from './workspaceFiles';
-import { defineWorkspaceTool, requireFolders, requireScopedPath, summaryPreview, WorkspaceToolFault } from './workspaceToolSupport';
+import { defineWorkspaceTool, doesNotExist, requireFolders, requireScopedPath, summaryPreview, WorkspaceToolFault } from './workspaceToolSupport';
 import type { WorkspaceHost } from './workspaceHost';
 
 export const GET_DIAGNOSTICS_TOOL = 'get_diagnostics';
@@ -44,7 +44,7 @@ export function createGetDiagnosticsTool(deps: GetDiagnosticsDeps): Tool {
         // Before anything else, so an ignored path answers as a read does: .gitignore'd ones after the user allows it.
         const ignored = await askToReadIgnored(target, isDirectory, context, { toolName: 'get_diagnostics', arguments: args });
         if (ignored.declined) return ignored.declined;
-        if (!target.exists) throw new WorkspaceToolFault(`${target.display} does not exist.`);
+        if (!target.exists) throw new WorkspaceToolFault(`${doesNotExist(target)}.`);
         if (!isDirectory) {
           const report = await deps.diagnostics.settled(target.absolute, context.signal);
           const entries = report.diagnostics.map((diagnostic) => ({ diagnostic, shown: target.display }));

@@ -4,7 +4,8 @@ import { fittedListing } from '../agent/resultCap';
 import { IgnoreRules } from './ignoreRules';
 import type { Tool } from './tool';
 import { askToReadIgnored } from './workspaceFiles';
-import { defineWorkspaceTool, requireScopedPath, summaryPreview, WorkspaceToolFault, type WorkspaceToolDeps } from './workspaceToolSupport';
+import type { ScopedFolder } from './pathScope';
+import { defineWorkspaceTool, doesNotExist, requireFolders, requireScopedPath, summaryPreview, WorkspaceToolFault, type WorkspaceToolDeps } from './workspaceToolSupport';
 import { walkFolder } from './workspaceWalker';
 
 export const LIST_DEFAULT_LIMIT = 500;
@@ -19,12 +20,20 @@ export function createListDirTool(deps: WorkspaceToolDeps): Tool {
       'Optionally recursive (to a depth), capped at a number of entries and at what fits in one result, with a note when more exist.',
     readOnly: true,
     input: z.object({
-      path: z.string().default('.').describe("Folder relative to the workspace folder; '.' for the root."),
+      path: z
+        .string()
+        .default('.')
+        .describe("Folder relative to the workspace folder; '.' for the root (in a multi-root workspace, '.' lists the folders, and paths start with a folder's name)."),
       recursive: z.boolean().default(false).describe('List sub-folders too.'),
       maxDepth: z.number().int().min(1).max(20).default(5).describe('How deep a recursive listing goes.'),
       limit: z.number().int().min(1).max(LIST_MAX_LIMIT).default(LIST_DEFAULT_LIMIT).describe('Most entries to return.'),
     }),
     run: async (args, context) => {
+      // A multi-root workspace's root is its folders: listing only the first would hide the others from the model.
+      if (isWorkspaceRoot(args.path)) {
+        const folders = await requireFolders(deps.host);
+        if (folders.length > 1) return workspaceFoldersListing(folders);
+      }
       const { target } = await requireScopedPath(deps.host, args.path);
       // Before the path is looked at: whether an ignored path exists is the user's to share.
       const { ignored, declined } = await askToReadIgnored(target, true, context, { toolName: 'list_dir', arguments: args });
@@ -33,7 +42,7 @@ export function createListDirTool(deps: WorkspaceToolDeps): Tool {
       try {
         isDirectory = (await stat(target.absolute)).isDirectory();
       } catch {
-        throw new WorkspaceToolFault(`${target.display} does not exist.`);
+        throw new WorkspaceToolFault(`${doesNotExist(target)}.`);
       }
       if (!isDirectory) throw new WorkspaceToolFault(`${target.display} is a file, not a folder; use read_file.`);
 
@@ -70,4 +79,14 @@ export function createListDirTool(deps: WorkspaceToolDeps): Tool {
       return { text, summary: summaryPreview(header(page.shown < entries.length ? page.shown : undefined)) };
     },
   });
+}
+
+function isWorkspaceRoot(input: string): boolean {
+  return /^(\.\/?)*$/u.test(input.trim());
+}
+
+function workspaceFoldersListing(folders: readonly ScopedFolder[]): { text: string; summary: ReturnType<typeof summaryPreview> } {
+  const header = `The workspace has ${folders.length} folders; a path starts with its folder's name (e.g. ${JSON.stringify(`${folders[1]!.name}/`)}):`;
+  const text = [header, ...folders.map((folder) => `${folder.name}/`), `List one to see inside it: list_dir ${JSON.stringify(folders[0]!.name)}.`].join('\n');
+  return { text, summary: summaryPreview(`${folders.length} workspace folders: ${folders.map((folder) => folder.name).join(', ')}`) };
 }

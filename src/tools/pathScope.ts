@@ -30,6 +30,11 @@ export interface ScopedPath {
   /** What the model and the user see: relative, prefixed by the folder name in a multi-root workspace. */
   readonly display: string;
   readonly exists: boolean;
+  /**
+   * A path with no folder name, found in no folder of a multi-root workspace,
+   * is taken in the first: the other folders it was looked for in.
+   */
+  readonly alsoLookedIn?: readonly string[];
 }
 
 export interface ScopeRefusal {
@@ -94,8 +99,9 @@ export async function resolveScopedPath(
   if (problem !== undefined) return refusal(input, problem);
 
   const normalised = input.replace(/\\/gu, '/');
-  const candidate = await pickCandidate(normalised, folders);
-  if (candidate === undefined) return refusal(input, 'it is outside every workspace folder');
+  const picked = await pickCandidate(normalised, folders);
+  if (picked === undefined) return refusal(input, 'it is outside every workspace folder');
+  const { candidate, defaulted } = picked;
 
   let real: { path: string; exists: boolean };
   try {
@@ -115,6 +121,7 @@ export async function resolveScopedPath(
     lexical: lexicalRelative(candidate, folders) ?? relative,
     display: displayPath(folder, relative, folders.length),
     exists: real.exists,
+    ...(defaulted && !real.exists && { alsoLookedIn: folders.filter((other) => other !== folder).map((other) => other.name) }),
   };
 }
 
@@ -159,24 +166,25 @@ export function displayPath(folder: ScopedFolder, relative: string, folderCount:
   return relative === '' ? folder.name : `${folder.name}/${relative}`;
 }
 
-async function pickCandidate(normalised: string, folders: readonly ScopedFolder[]): Promise<string | undefined> {
+/** Where a path points; `defaulted` when it names no folder and is in none, so the first is taken. */
+async function pickCandidate(normalised: string, folders: readonly ScopedFolder[]): Promise<{ candidate: string; defaulted: boolean } | undefined> {
   if (path.isAbsolute(normalised)) {
     const absolute = path.resolve(normalised);
     const owner = folders.find((f) => isInside(f.given, absolute) || isInside(f.real, absolute));
-    return owner === undefined ? undefined : absolute;
+    return owner === undefined ? undefined : { candidate: absolute, defaulted: false };
   }
   const trimmed = normalised.replace(/^(\.\/)+/u, '');
   if (folders.length > 1) {
     const [first, ...rest] = trimmed.split('/');
     const named = folders.find((f) => f.name === first);
-    if (named !== undefined) return path.join(named.real, ...rest);
+    if (named !== undefined) return { candidate: path.join(named.real, ...rest), defaulted: false };
     for (const folder of folders) {
       const candidate = path.join(folder.real, trimmed);
-      if (await exists(candidate)) return candidate;
+      if (await exists(candidate)) return { candidate, defaulted: false };
     }
   }
   // Folders are non-empty here (checked by the caller).
-  return path.join(folders[0]!.real, trimmed);
+  return { candidate: path.join(folders[0]!.real, trimmed), defaulted: folders.length > 1 };
 }
 
 /**

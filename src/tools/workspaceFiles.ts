@@ -10,7 +10,7 @@ import { SensitivePaths } from './sensitivePaths';
 import type { ToolContext, ToolResult } from './tool';
 import { decodeFileBytes, encodingName, type FileEncoding } from './textEncoding';
 import { CancelledError } from '../common/errors';
-import { REJECTED_EDIT_TEXT, WorkspaceToolFault, type WorkspaceToolDeps } from './workspaceToolSupport';
+import { doesNotExist, REJECTED_EDIT_TEXT, WorkspaceToolFault, type WorkspaceToolDeps } from './workspaceToolSupport';
 import type { WorkspaceHost } from './workspaceHost';
 
 /** Larger files are refused by read and edit tools (a range of a large file is still fine for read_file). */
@@ -32,7 +32,7 @@ export async function readFileText(host: WorkspaceHost, target: ScopedPath): Pro
   try {
     info = await stat(target.absolute);
   } catch {
-    throw new WorkspaceToolFault(`${target.display} does not exist.`);
+    throw new WorkspaceToolFault(`${doesNotExist(target)}.`);
   }
   if (info.isDirectory()) throw new WorkspaceToolFault(`${target.display} is a folder; use list_dir to see what is in it.`);
   // A FIFO or device would block the read or never end.

@@ -63,6 +63,16 @@ export async function requireFolders(host: WorkspaceHost): Promise<ScopedFolder[
   return folders;
 }
 
+/**
+ * "<path> does not exist", and in a multi-root workspace, for a path that
+ * named no folder, that the other folders lack it too (it was taken in the first).
+ */
+export function doesNotExist(target: ScopedPath): string {
+  const others = target.alsoLookedIn ?? [];
+  if (others.length === 0) return `${target.display} does not exist`;
+  return `${target.display} does not exist, nor does ${target.relative} in ${others.map((name) => `${name}/`).join(', ')}`;
+}
+
 /** Resolves a path argument or throws a fault with the refusal. */
 export async function requireScopedPath(host: WorkspaceHost, input: string): Promise<{ target: ScopedPath; folders: ScopedFolder[] }> {
   const folders = await requireFolders(host);

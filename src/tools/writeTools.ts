@@ -11,6 +11,7 @@ import type { Tool } from './tool';
 import { applyApprovedChange, currentTextOrUndefined, isSensitiveTarget, missingAncestors, readFileText, recheckBeforeWrite, refuseIgnored, refuseNonUtf8 } from './workspaceFiles';
 import {
   defineWorkspaceTool,
+  doesNotExist,
   looksBinary,
   REJECTED_EDIT_TEXT,
   requireScopedPath,
@@ -112,7 +113,7 @@ export function createEditFileTool(deps: WorkspaceToolDeps): Tool {
     run: async (args, context) => {
       const target = await requireWritableFile(deps, args.path);
       if (!target.exists && deps.host.dirtyDocumentText(target.absolute) === undefined) {
-        throw new WorkspaceToolFault(`${target.display} does not exist; use write_file to create it.`);
+        throw new WorkspaceToolFault(`${doesNotExist(target)}; use write_file to create it.`);
       }
       await refuseNonUtf8(target);
       const before = (await readFileText(deps.host, target)).text;
@@ -136,7 +137,7 @@ export function createDeleteFileTool(deps: WorkspaceToolDeps): Tool {
     input: z.object({ path: pathArgument }),
     run: async (args, context) => {
       const target = await requireWritableFile(deps, args.path);
-      if (!target.exists) throw new WorkspaceToolFault(`${target.display} does not exist.`);
+      if (!target.exists) throw new WorkspaceToolFault(`${doesNotExist(target)}.`);
       const bytes = await readFile(target.absolute);
       const editorText = deps.host.dirtyDocumentText(target.absolute);
       const isText = editorText !== undefined || !looksBinary(bytes);

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { NO_FOLDER_MESSAGE, pathSyntaxProblem, resolveScopedPath, scopeFolders, type ScopedFolder } from '../../../src/tools/pathScope';
 import { makeTempDir } from './workspaceTestKit';
+import { doesNotExist } from '../../../src/tools/workspaceToolSupport';
 
 describe('pathSyntaxProblem', () => {
   it('accepts ordinary relative and absolute paths', () => {
@@ -71,6 +72,21 @@ describe('resolveScopedPath', () => {
     const result = await resolveScopedPath('docs/guide.md', folders);
     assert.ok(result.ok);
     assert.equal(result.folder.name, 'lib');
+  });
+
+  it('a path that names no folder and is in none goes to the first, saying the others were looked in', async () => {
+    const missing = await resolveScopedPath('src/nothere.ts', folders);
+    assert.ok(missing.ok);
+    assert.equal(missing.display, 'app/src/nothere.ts');
+    assert.deepEqual(missing.alsoLookedIn, ['lib']);
+    assert.equal(doesNotExist(missing), 'app/src/nothere.ts does not exist, nor does src/nothere.ts in lib/');
+    const named = await resolveScopedPath('app/src/nothere.ts', folders);
+    assert.ok(named.ok);
+    assert.equal(named.alsoLookedIn, undefined, 'a path with its folder name was looked for there only');
+    assert.equal(doesNotExist(named), 'app/src/nothere.ts does not exist');
+    const found = await resolveScopedPath('src/main.ts', folders);
+    assert.ok(found.ok);
+    assert.equal(found.alsoLookedIn, undefined);
   });
 
   it('accepts absolute paths inside a folder and new files in existing folders', async () => {

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { RESULT_CAP_CHARS } from '../../../src/agent/resultCap';
 import { NO_FOLDER_MESSAGE } from '../../../src/tools/pathScope';
 import { READ_MAX_LINES } from '../../../src/tools/readFileTool';
-import { makeKit, type Kit } from './workspaceTestKit';
+import { makeKit, makeTempDir, type Kit } from './workspaceTestKit';
 
 function put(root: string, name: string, content: string | Buffer): void {
   mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
@@ -160,6 +160,19 @@ describe('list_dir and find_files', () => {
   it('lists one level with folder and link markers, ignored entries left out', async () => {
     const result = await kit.run('list_dir', {});
     assert.equal(result.text, './ (4 entries)\n.gitignore\nREADME.md\nsrc-link@\nsrc/');
+  });
+
+  it("in a multi-root workspace, the root lists the folders and each lists under its name", async () => {
+    const container = makeTempDir('tandem-list-roots-');
+    for (const name of ['api', 'web']) put(container, `${name}/src/${name}.ts`, '');
+    const roots = makeKit({ folders: [path.join(container, 'api'), path.join(container, 'web')] });
+    for (const root of [{}, { path: '.' }, { path: './' }]) {
+      const result = await roots.run('list_dir', root);
+      assert.equal(result.text, 'The workspace has 2 folders; a path starts with its folder\'s name (e.g. "web/"):\napi/\nweb/\nList one to see inside it: list_dir "api".');
+    }
+    assert.equal((await roots.run('list_dir', { path: 'web', recursive: true })).text, 'web/ (2 entries, recursive to depth 5)\nsrc/\nsrc/web.ts');
+    roots.dispose();
+    rmSync(container, { recursive: true, force: true });
   });
 
   it('lists a folder .gitignore excludes once the user allows it, with its contents unhidden', async () => {
