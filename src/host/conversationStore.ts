@@ -217,12 +217,14 @@ export class ConversationStore {
     const final = options.final ?? true;
     if (final) this.live.delete(id);
     else this.live.add(id);
-    conversation.updatedAt = this.now();
     const written = this.written.get(id);
     // Mid-run only an event that may still grow (a streamed delta, the latest usage) waits; the prompt that
     // starts a run is complete and goes to disk at once, so a window reloaded right after Send keeps it.
     const upTo = final || !mayStillGrow(events[events.length - 1]!) ? events.length : events.length - 1;
     const fresh = written === undefined;
+    // "Last used" is the last event added: a conversation only looked at (then left, which saves it) keeps its time and place.
+    const grew = fresh || upTo > written;
+    if (grew) conversation.updatedAt = this.now();
     let text = fresh ? headerLine({ tandemConversation: 1, id, title: conversation.title, createdAt: conversation.createdAt }) : '';
     if (upTo > (written ?? 0)) text += eventLines(events.slice(written ?? 0, upTo));
     if (text) {
@@ -238,7 +240,7 @@ export class ConversationStore {
       this.written.set(id, Math.max(written ?? 0, upTo));
     }
     const listed = this.list().find((entry) => entry.id === id);
-    if (!final && listed && listed.title === conversation.title) return; // the index changes once per run, not per save
+    if (listed && listed.title === conversation.title && (!grew || !final)) return; // the index changes once per run, not per save
     const summary: ConversationSummary = { id, title: conversation.title, updatedAt: conversation.updatedAt };
     const index = [summary, ...this.list().filter((entry) => entry.id !== id)];
     for (const dropped of index.splice(maxConversations)) await this.removeFiles(dropped.id);

@@ -60,6 +60,14 @@ describe('conversation store', () => {
     b.events.push(event('RUN_STARTED'));
     await conversations.save(a);
     await conversations.save(b);
+    const bTime = conversations.list()[0]!.updatedAt;
+    // Saved with nothing new (left after being looked at): its time and place stay.
+    await conversations.save(a);
+    assert.deepEqual(conversations.list().map((entry) => entry.title), ['b', 'a']);
+    await conversations.save(b);
+    assert.equal(conversations.list()[0]!.updatedAt, bTime);
+    // A new event is a use: to the top.
+    a.events.push(event('RUN_FINISHED'));
     await conversations.save(a);
     assert.deepEqual(conversations.list().map((entry) => entry.title), ['a', 'b']);
     await conversations.delete(a.id);
