@@ -31,28 +31,37 @@ function codeButton(className: string, label: string, ariaLabel: string): HTMLBu
 }
 
 function decorate(root: ParentNode, actions: CodeBlockActions): void {
-  for (const block of root.querySelectorAll('pre')) {
+  // Each code block gets a header row (its language, Copy, Insert) above it: beside the code, the buttons took
+  // its width in a narrow sidebar and wrapped lines inside words.
+  for (const block of [...root.querySelectorAll('pre')]) {
     const code = () => block.querySelector('code')?.textContent ?? block.textContent ?? '';
-    const buttons: HTMLButtonElement[] = [];
+    // marked writes the fence's language as `language-<name>` (the sanitiser keeps the class).
+    const language = /(?:^|\s)language-([\w+#.-]+)/u.exec(block.querySelector('code')?.className ?? '')?.[1];
+    const header = document.createElement('div');
+    header.className = 'code-header';
+    const label = document.createElement('span');
+    label.className = 'code-language';
+    label.textContent = language ?? '';
+    header.append(label);
     const copy = codeButton('copy-code', 'Copy', 'Copy code');
     copy.addEventListener('click', () => {
       actions.copy(code());
       copy.textContent = 'Copied';
       setTimeout(() => (copy.textContent = 'Copy'), 1200);
     });
-    buttons.push(copy);
+    header.append(copy);
     const insert = actions.insert;
     if (insert) {
       const button = codeButton('insert-code', 'Insert', 'Insert code at the cursor in the editor');
       button.title = 'Insert at the cursor in the editor (replaces the selection)';
-      // marked writes the fence's language as `language-<name>` (the sanitiser keeps the class).
-      const language = /(?:^|\s)language-([\w+#.-]+)/u.exec(block.querySelector('code')?.className ?? '')?.[1];
-      button.addEventListener('click', () => insert(code(), language));
-      buttons.push(button);
+      // The block's last line end is the fence's, not the code's: inserted mid-line it would split the line.
+      button.addEventListener('click', () => insert(code().replace(/\r?\n$/u, ''), language));
+      header.append(button);
     }
-    block.classList.add('has-copy');
-    // Floated right: the last one appended stands leftmost, so Copy goes last to stay at the right edge.
-    block.prepend(...buttons.reverse());
+    const wrapper = document.createElement('div');
+    wrapper.className = 'code-block';
+    block.replaceWith(wrapper);
+    wrapper.append(header, block);
   }
   for (const link of root.querySelectorAll('a')) {
     link.setAttribute('rel', 'noreferrer noopener');

@@ -85,7 +85,8 @@ test('a run shows thinking, tool calls, results, the phase switch, the streamed 
     await finished();
     assert.match(normalise(await answer.innerText()), /The release is on Tuesday and Ada owns it\./);
     assert.equal(await answer.locator('strong').innerText(), 'Tuesday', 'Markdown is rendered');
-    assert.equal(await answer.locator('pre .copy-code').count(), 1, 'code blocks get a copy button');
+    assert.equal(await answer.locator('.code-block .copy-code').count(), 1, 'code blocks get a copy button');
+    assert.equal(await answer.locator('.code-block .code-language').innerText(), 'ts', 'and say their language');
 
     const steps = view.locator('[data-testid="step"]');
     const kinds = await steps.evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset['kind']));
@@ -494,14 +495,12 @@ test('Insert puts an answer\'s code block at the editor\'s cursor, unsaved, as o
     const page = session.page;
     const notes = path.join(workspace, 'notes.md');
     const before = fs.readFileSync(notes, 'utf8');
-    // The tests before left editors open (Quick Open would offer those first): start from none.
-    await session.runCommand('workbench.action.closeAllEditors', 'View: Close All Editors');
     const editor = await openFileInEditor(session, 'notes.md');
     await page.keyboard.press('Control+End');
     server.push({ model: fc, content: 'No tools needed.' }, { model: answerModel, content: 'Add this line:\n\n```md\n## Owner: Ada ($HOME stays)\n```' });
     const view = await session.webview();
     await (await ask(view, 'What should I add to the notes?'))();
-    const insert = view.locator('[data-testid="answer"]').last().locator('pre .insert-code');
+    const insert = view.locator('[data-testid="answer"]').last().locator('.code-block .insert-code');
     assert.equal(await insert.count(), 1, 'the code block offers Insert');
     await insert.click();
     // Written as text, not as a snippet: `$HOME` stays.

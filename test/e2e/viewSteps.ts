@@ -85,7 +85,8 @@ export async function openFileInEditor(session: VsCodeSession, name: string): Pr
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
   await input.fill(name);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible' });
+  // The row Enter opens is the focused one: while the list still filters, that can be a recent file listed first.
+  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: name }).first().waitFor({ state: 'visible' });
   await input.press('Enter');
   const editor = page.locator(`.monaco-editor[data-uri$="${name}"] .view-lines`);
   await editor.waitFor({ state: 'visible' });
