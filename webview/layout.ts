@@ -263,7 +263,8 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
           open.type = 'button';
           open.className = 'link';
           open.textContent = conversation.title || 'Untitled';
-          open.title = new Date(conversation.updatedAt).toLocaleString();
+          // The title may be cut with an ellipsis in a narrow panel: the tooltip has all of it, and when it was last used.
+          open.title = `${conversation.title || 'Untitled'}\n${new Date(conversation.updatedAt).toLocaleString()}`;
           if (conversation.id === currentId) open.setAttribute('aria-current', 'true');
           open.addEventListener('click', () => {
             hooks.post({ type: 'openConversation', id: conversation.id });

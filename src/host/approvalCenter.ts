@@ -232,7 +232,8 @@ export class ApprovalCenter implements vscode.TextDocumentContentProvider {
   private async closeDiff(id: string, proposedUri: vscode.Uri): Promise<void> {
     const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => isDiffOf(tab, proposedUri));
     try {
-      if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
+      // preserveFocus: closing would otherwise move the keyboard to the next editor tab, out of the panel where the answer was given.
+      if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
     } catch {
       // Already closed by the user.
     }

@@ -16,7 +16,7 @@ import type { Frame, Locator } from 'playwright-core';
 import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { ANSWER_MODEL as answerModel, closeVsCode, FC_MODEL as fc, scriptedModelSettings, writeFiles } from './e2eFixture';
 import { launchVsCode, type VsCodeSession } from './harness';
-import { failureReporter, send, waitFor, waitIdle } from './viewSteps';
+import { failureReporter, openFileInEditor, send, waitFor, waitIdle } from './viewSteps';
 
 const limitSeconds = 10;
 
@@ -82,6 +82,8 @@ test('approve after the time limit, reject, and always allow, from the panel car
       { model: fc, content: 'All done.' },
       { model: answerModel, content: 'Wrote the notes; the owner stays Ada.' },
     );
+    // A file open in an editor: closing the diff must not hand it the keyboard.
+    await openFileInEditor(session, 'app.ts');
     const view = await session.webview();
     await send(view, 'Write the notes, change the owner, and add two files.');
 
@@ -104,6 +106,10 @@ test('approve after the time limit, reject, and always allow, from the panel car
     await decided(late, 'approved');
     await waitFor(async () => (await view.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName)) === 'prompt', 'focus in the prompt box');
     await waitFor(async () => fs.existsSync(path.join(workspace, 'notes.txt')), 'notes.txt to be written');
+    // And it stays there once the diff editor has closed (closing a tab moves the keyboard to the next one unless told not to).
+    await waitFor(async () => (await session.page.locator('.tabs-container .tab', { hasText: 'Tandem wants to create notes.txt' }).count()) === 0, 'the diff to close');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(await view.evaluate(() => document.hasFocus() && document.activeElement?.getAttribute('data-testid')), 'prompt', 'the keyboard is still in the panel');
     assert.equal(read('notes.txt'), 'approved late\n');
 
     // 2. Reject: the file stays as it was.
