@@ -9,6 +9,7 @@ import type { Elicitor } from '../agent/runElicitation';
 import { runAgent } from '../agent/runAgent';
 import { SessionCache } from '../agent/sessionCache';
 import type { ChatModel } from '../models/chatModel';
+import { toolPathOf } from './workspaceFolderNames';
 import { createModelFor } from './modelFactory';
 import type { AgentEvent, NoticeAction } from '../protocol/agentEvents';
 import type { ApprovalRequest, Tool } from '../tools/tool';
@@ -357,6 +358,6 @@ export class AgentSession implements vscode.Disposable {
 
 /** A file as the user knows it: relative to its workspace folder (named too in a multi-root workspace). */
 function shownPath(file: string): string {
-  return vscode.workspace.asRelativePath(file);
+  return toolPathOf(vscode.Uri.file(file));
 }
 

@@ -1,6 +1,7 @@
 // The palette commands. Cheap to load: each command asks for the panel host
 // only when run, so activation does not pull in the loop, zod or openai.
 import * as vscode from 'vscode';
+import { toolPathOf } from './workspaceFolderNames';
 import type { ChatViewProvider } from './chatViewProvider';
 import type { OutputLog } from './outputLog';
 
@@ -75,7 +76,7 @@ export function registerCommands(context: vscode.ExtensionContext, host: Command
     }
     const { selection, document } = editor;
     const prompt = selectionPrompt(
-      vscode.workspace.asRelativePath(document.uri),
+      toolPathOf(document.uri),
       selection.start.line + 1,
       selection.end.character === 0 && selection.end.line > selection.start.line ? selection.end.line : selection.end.line + 1,
       document.languageId,

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { fuzzyFilter } from '../common/fuzzyMatch';
 import type { ContextSuggestion } from '../protocol/webviewMessages';
 import type { WorkspaceHost } from '../tools/workspaceHost';
+import { toolPathOf } from './workspaceFolderNames';
 import type { ContextAttachments } from './contextAttachments';
 import type { RepositoryDiff } from '../tools/diffContent';
 import { gitChangesAttachment, openEditorsAttachment, pathAttachment, problemsAttachment, selectionAttachment, type Problem } from './contextItems';
@@ -110,7 +111,7 @@ export class ContextPicker {
     const lastLine = selection.end.character === 0 && selection.end.line > selection.start.line ? selection.end.line : selection.end.line + 1;
     this.attachments.attach(
       selectionAttachment({
-        file: vscode.workspace.asRelativePath(document.uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1),
+        file: toolPathOf(document.uri),
         firstLine: selection.start.line + 1,
         lastLine,
         languageId: document.languageId,
@@ -195,7 +196,7 @@ function workspaceProblems(): readonly Problem[] {
     uri.scheme !== 'file' || vscode.workspace.getWorkspaceFolder(uri) === undefined
       ? []
       : diagnostics.map((diagnostic) => ({
-          file: vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1),
+          file: toolPathOf(uri),
           line: diagnostic.range.start.line + 1,
           column: diagnostic.range.start.character + 1,
           severity: severities[diagnostic.severity] ?? 'info',

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import type { CommandOutcome, CommandRequest, CommandRunner } from '../tools/commandRunner';
 import { HeadTailBuffer } from '../tools/outputCap';
 import { TerminalTextCleaner } from '../tools/terminalText';
+import { toolNameOf } from './workspaceFolderNames';
 import { endDescendants } from './processTree';
 
 export const TERMINAL_NAME = 'Tandem';
@@ -80,7 +81,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     if (existing && existing.terminal.exitStatus === undefined) return existing;
     const multiRoot = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
     const terminal = vscode.window.createTerminal({
-      name: folder && multiRoot ? `${TERMINAL_NAME}: ${folder.name}` : TERMINAL_NAME,
+      name: folder && multiRoot ? `${TERMINAL_NAME}: ${toolNameOf(folder)}` : TERMINAL_NAME,
       cwd: folder?.uri ?? vscode.Uri.file(cwd),
       iconPath: new vscode.ThemeIcon('hubot'),
       // A pager would wait for a key nobody presses.

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { IgnoreRules } from '../tools/ignoreRules';
 import { scopeFolders } from '../tools/pathScope';
+import { namedWorkspaceFolders } from './workspaceFolderNames';
 
 /** VS Code's search stops after this many files. */
 export const FILE_INDEX_MAX_FILES = 5_000;
@@ -31,22 +32,23 @@ export class WorkspaceFileIndex {
 }
 
 async function listPaths(): Promise<readonly IndexedPath[]> {
-  const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
+  const folders = namedWorkspaceFolders();
   if (folders.length === 0) return [];
   const uris = await vscode.workspace.findFiles('**/*', searchExcludeGlob(), FILE_INDEX_MAX_FILES);
-  const scoped = await scopeFolders(folders.map((folder) => ({ name: folder.name, path: folder.uri.fsPath })));
+  const scoped = await scopeFolders(folders.map(({ folder, name }) => ({ name, path: folder.uri.fsPath })));
   const rules = new Map<string, IgnoreRules>();
   const files: IndexedPath[] = [];
   const folderPaths = new Set<string>();
   for (const uri of uris) {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
-    if (folder === undefined) continue;
+    const named = folders.find((each) => each.folder.uri.toString() === folder?.uri.toString());
+    if (folder === undefined || named === undefined) continue;
     const relative = vscode.workspace.asRelativePath(uri, false);
-    const real = scoped.find((each) => each.name === folder.name)?.real ?? folder.uri.fsPath;
+    const real = scoped.find((each) => each.name === named.name)?.real ?? folder.uri.fsPath;
     let folderRules = rules.get(real);
     if (folderRules === undefined) rules.set(real, (folderRules = new IgnoreRules(real)));
     if (relative.split('/').some((segment) => segment === '.git') || (await folderRules.ignoredBy(relative, false)) !== undefined) continue;
-    const prefix = folders.length > 1 ? `${folder.name}/` : '';
+    const prefix = folders.length > 1 ? `${named.name}/` : '';
     files.push({ path: `${prefix}${relative}`, kind: 'file' });
     // Every folder above a file that is offered.
     const parts = relative.split('/');

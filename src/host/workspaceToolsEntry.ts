@@ -12,6 +12,7 @@ import { createWorkspaceTools } from '../tools/workspaceTools';
 import { ChildProcessRunner } from '../tools/commandRunner';
 import { createRunCommandTool } from '../tools/runCommandTool';
 import type { Approver } from '../agent/runApprovalGate';
+import { toolPathOf } from './workspaceFolderNames';
 import { addToAlwaysAllow } from './alwaysAllowSetting';
 import { ApprovalCenter } from './approvalCenter';
 import { TerminalCommandRunner } from './terminalCommandRunner';
@@ -146,7 +147,7 @@ export function createWorkspaceToolsForVscode(owner: DisposableOwner, log: (line
 
 /** Asks about one file that changed after the run (modal): restore it anyway, or keep it. */
 async function confirmRestore(conflict: RevertConflict): Promise<boolean> {
-  const name = vscode.workspace.asRelativePath(conflict.path);
+  const name = toolPathOf(vscode.Uri.file(conflict.path));
   const effect = conflict.deletes ? 'Restoring deletes it (the run created it).' : 'Restoring replaces its content with what it held before the run.';
   // Skip comes first, so it is the button Enter presses: the choice that loses
   // nothing. (A dialog's close button is never its default, so VS Code adds a

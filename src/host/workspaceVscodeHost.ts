@@ -5,14 +5,13 @@
 import * as vscode from 'vscode';
 import type { WorkspaceFolderInfo, WorkspaceHost } from '../tools/workspaceHost';
 import { locateRipgrep } from './ripgrepLocator';
+import { namedWorkspaceFolders } from './workspaceFolderNames';
 
 export class VscodeWorkspaceHost implements WorkspaceHost {
   private rgPath: string | undefined | null = null;
 
   folders(): readonly WorkspaceFolderInfo[] {
-    return (vscode.workspace.workspaceFolders ?? [])
-      .filter((folder) => folder.uri.scheme === 'file')
-      .map((folder) => ({ name: folder.name, path: folder.uri.fsPath }));
+    return namedWorkspaceFolders().map(({ folder, name }) => ({ name, path: folder.uri.fsPath }));
   }
 
   sensitivePaths(): readonly string[] {

@@ -4,6 +4,7 @@
 import { accessSync, constants } from 'node:fs';
 import { mkdir, rm, rmdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
+import { distinctFolderNames } from './folderNames';
 import type { WorkspaceFolderInfo, WorkspaceHost } from './workspaceHost';
 
 export interface NodeWorkspaceHostOptions {
@@ -21,9 +22,9 @@ export class NodeWorkspaceHost implements WorkspaceHost {
   private readonly rgPath: string | undefined;
 
   constructor(private readonly options: NodeWorkspaceHostOptions) {
-    this.folderList = options.folders.map((folder) =>
-      typeof folder === 'string' ? { name: path.basename(folder), path: path.resolve(folder) } : folder,
-    );
+    const given = options.folders.map((folder) => (typeof folder === 'string' ? { name: path.basename(folder), path: path.resolve(folder) } : folder));
+    const names = distinctFolderNames(given);
+    this.folderList = given.map((folder, index) => ({ ...folder, name: names[index]! }));
     this.rgPath = options.ripgrep === 'path' ? findOnPath('rg') : options.ripgrep;
   }
 
