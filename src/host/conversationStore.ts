@@ -240,7 +240,9 @@ export class ConversationStore {
       this.written.set(id, Math.max(written ?? 0, upTo));
     }
     const listed = this.list().find((entry) => entry.id === id);
-    if (listed && listed.title === conversation.title && (!grew || !final)) return; // the index changes once per run, not per save
+    // The index changes once per run, not per save, and only for a use: its time is newer than the one listed
+    // (set by this save or by one during the run, which leaves the index alone).
+    if (listed && listed.title === conversation.title && (!final || listed.updatedAt === conversation.updatedAt)) return;
     const summary: ConversationSummary = { id, title: conversation.title, updatedAt: conversation.updatedAt };
     const index = [summary, ...this.list().filter((entry) => entry.id !== id)];
     for (const dropped of index.splice(maxConversations)) await this.removeFiles(dropped.id);

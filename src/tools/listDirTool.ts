@@ -82,7 +82,8 @@ export function createListDirTool(deps: WorkspaceToolDeps): Tool {
 }
 
 function isWorkspaceRoot(input: string): boolean {
-  return /^(\.\/?)*$/u.test(input.trim());
+  // '', '.', './' (and './.'): not '..', which the path check refuses.
+  return /^(\.\/)*\.?$/u.test(input.trim());
 }
 
 function workspaceFoldersListing(folders: readonly ScopedFolder[]): { text: string; summary: ReturnType<typeof summaryPreview> } {

@@ -70,6 +70,12 @@ describe('conversation store', () => {
     a.events.push(event('RUN_FINISHED'));
     await conversations.save(a);
     assert.deepEqual(conversations.list().map((entry) => entry.title), ['a', 'b']);
+    // Also when a save during the run already wrote every event, and the last save adds none.
+    b.events.push(event('RUN_STARTED'), event('RUN_FINISHED'));
+    await conversations.save(b, { final: false });
+    assert.deepEqual(conversations.list().map((entry) => entry.title), ['a', 'b'], 'mid-run: the index waits');
+    await conversations.save(b);
+    assert.deepEqual(conversations.list().map((entry) => entry.title), ['b', 'a'], 'the run ended: b was used last');
     await conversations.delete(a.id);
     assert.deepEqual(conversations.list().map((entry) => entry.title), ['b']);
     await conversations.purgeDeleted();

@@ -171,6 +171,7 @@ describe('list_dir and find_files', () => {
       assert.equal(result.text, 'The workspace has 2 folders; a path starts with its folder\'s name (e.g. "web/"):\napi/\nweb/\nList one to see inside it: list_dir "api".');
     }
     assert.equal((await roots.run('list_dir', { path: 'web', recursive: true })).text, 'web/ (2 entries, recursive to depth 5)\nsrc/\nsrc/web.ts');
+    assert.match((await roots.run('list_dir', { path: '..' })).text, /Refused path "\.\.": '\.\.' \(or a run of dots\) is not accepted/u, "'..' is still refused");
     roots.dispose();
     rmSync(container, { recursive: true, force: true });
   });
