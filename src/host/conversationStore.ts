@@ -228,16 +228,21 @@ export class ConversationStore {
     let text = fresh ? headerLine({ tandemConversation: 1, id, title: conversation.title, createdAt: conversation.createdAt }) : '';
     if (upTo > (written ?? 0)) text += eventLines(events.slice(written ?? 0, upTo));
     if (text) {
-      await mkdir(this.directory, { recursive: true });
+      // Counted as stored from the moment their text is taken, not once the write ends: a delta arriving
+      // meanwhile would otherwise merge into an event already on its way to disk, and its text be lost there.
+      this.written.set(id, Math.max(written ?? 0, upTo));
       try {
+        await mkdir(this.directory, { recursive: true });
         if (fresh) await writeFile(this.file(id), text, 'utf8');
         else await appendFile(this.file(id), this.torn.has(id) ? `\n${text}` : text, 'utf8');
         this.torn.delete(id);
       } catch (error) {
+        // Not stored after all: the next save writes them again.
+        if (written === undefined) this.written.delete(id);
+        else this.written.set(id, written);
         if (!fresh) this.torn.add(id);
         throw error;
       }
-      this.written.set(id, Math.max(written ?? 0, upTo));
     }
     const listed = this.list().find((entry) => entry.id === id);
     // The index changes once per run, not per save, and only for a use: its time is newer than the one listed

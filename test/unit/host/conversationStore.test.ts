@@ -82,6 +82,26 @@ describe('conversation store', () => {
     assert.equal(await conversations.load(a.id), undefined);
   });
 
+  it('a delta that arrives while a save is writing is not merged into what that save took (it would be lost on disk)', async () => {
+    const { store: conversations, directory, state } = await store();
+    const conversation = conversations.create();
+    conversation.title = 'streaming';
+    conversation.events.push(
+      event('CUSTOM', { name: 'tandem.userMessage', value: { text: 'q' } }),
+      event('RUN_STARTED'),
+      event('TEXT_MESSAGE_START', { messageId: 'm' }),
+      event('TEXT_MESSAGE_CONTENT', { messageId: 'm', delta: 'as the notes ' }),
+    );
+    const saving = conversations.save(conversation, { final: false });
+    appendCompacted(conversation.events, event('TEXT_MESSAGE_CONTENT', { messageId: 'm', delta: 'say.' }), conversations.persistedCount(conversation.id));
+    await saving;
+    conversation.events.push(event('TEXT_MESSAGE_END', { messageId: 'm' }), event('RUN_FINISHED'));
+    await conversations.save(conversation);
+    const loaded = await new ConversationStore(directory, state).load(conversation.id);
+    const text = (loaded?.events ?? []).filter((each) => each.type === 'TEXT_MESSAGE_CONTENT').map((each) => String(each['delta'])).join('');
+    assert.equal(text, 'as the notes say.');
+  });
+
   it('brings the last deleted conversation back where it was, with its revert journal, until the next delete or start', async () => {
     const { store: conversations, directory, state } = await store();
     const saved = [];
