@@ -36,6 +36,10 @@ export async function measureWebviewMemory(session: VsCodeSession): Promise<Webv
       events.push({ type: 'RUN_FINISHED', threadId: 'memory', runId: 'run' + index, result: { stopReason: 'noToolCall', answer: 'Answer ' + index } });
     }
     const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    // The host's answer to the panel's \`ready\` replaces whatever the panel shows, so it must come first.
+    const hostDeadline = performance.now() + 60000;
+    while (!document.body.dataset.conversation && performance.now() < hostDeadline) await frame();
+    if (!document.body.dataset.conversation) throw new Error('the host never sent the panel its conversation');
     const started = performance.now();
     window.postMessage({ type: 'conversation', id: 'memory', events, running: false }, '*');
     const deadline = performance.now() + 60000;

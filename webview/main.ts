@@ -177,6 +177,8 @@ window.addEventListener('message', (message: MessageEvent<ToWebview>) => {
     case 'conversation': {
       const continues = data.continues === true && awaitingConversation && data.id === conversationId;
       awaitingConversation = false;
+      // Whether the host has answered `ready` (a bench posting its own conversation waits for it).
+      document.body.dataset['conversation'] = data.id;
       if (continues) document.body.dataset['resumedEvents'] = String(data.events.length);
       else reset(data.id);
       applyEvents(view, data.events);
