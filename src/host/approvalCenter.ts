@@ -17,6 +17,7 @@ import { CancelledError } from '../common/errors';
 import type { ApprovalAnswer, ApprovalDecision, ApprovalPrompt } from '../agent/runApprovalGate';
 import type { ApprovalRequest } from '../tools/tool';
 import { MAX_REJECTION_NOTE_CHARS, replyOf } from '../protocol/agentEvents';
+import { toolPathOf } from './workspaceFolderNames';
 
 export const PROPOSED_SCHEME = 'tandem-proposed';
 export const EDIT_PENDING_CONTEXT = 'tandem.editPending';
@@ -222,7 +223,10 @@ export class ApprovalCenter implements vscode.TextDocumentContentProvider {
       currentUri = vscode.Uri.file(request.path);
     }
     const verb = request.after === undefined ? 'delete' : request.before === undefined ? 'create' : 'edit';
-    await vscode.commands.executeCommand('vscode.diff', currentUri, proposedUri, `Tandem wants to ${verb} ${name} — Approve or Reject`, {
+    // Where the file is, as the tools name it (its folder first in a multi-root workspace): two files may share a name.
+    const folder = path.posix.dirname(toolPathOf(vscode.Uri.file(request.path)));
+    const where = folder === '.' ? '' : ` (${folder})`;
+    await vscode.commands.executeCommand('vscode.diff', currentUri, proposedUri, `Tandem wants to ${verb} ${name}${where} — Approve or Reject`, {
       preview: false,
       // The panel keeps focus: its card is where most answers come from.
       preserveFocus: true,

@@ -115,8 +115,8 @@ test('approve after the time limit, reject, and always allow, from the panel car
     // 2. Reject: the file stays as it was.
     const rejected = await pendingCard(view, seen, 'edit_file');
     // "Open diff" brings back VS Code's diff editor for exactly this change (with Approve / Reject in its title),
-    // here from behind another editor.
-    const diffTab = session.page.locator('.tabs-container .tab', { hasText: 'Tandem wants to edit app.ts' });
+    // here from behind another editor. Its title says where the file is: two files may share a name.
+    const diffTab = session.page.locator('.tabs-container .tab', { hasText: 'Tandem wants to edit app.ts (src)' });
     await diffTab.waitFor({ state: 'visible', timeout: 10_000 });
     await session.runCommand('workbench.action.files.newUntitledFile', 'File: New Untitled Text File');
     await waitFor(async () => !((await diffTab.getAttribute('class')) ?? '').split(/\s+/).includes('active'), 'another editor in front of the diff');
