@@ -7,7 +7,7 @@ import { shortWhen } from './historyDates';
 import { button, setDisabled, setLabel, type ButtonElement } from './components';
 import { createUsagePanel } from './usageView';
 import { createContextMeter } from './contextMeterView';
-import type { RunEdits } from './steps';
+import type { RevertOffer } from './revertOffer';
 import { serverLabels } from './mcpServerLabels';
 import { rovingFocus } from './rovingFocus';
 
@@ -27,7 +27,8 @@ export interface Layout {
   setHistory(conversations: readonly ConversationSummary[], currentId: string | undefined, deleted?: ConversationSummary): void;
   setModels(role: ModelRole, models: readonly string[], error: string | undefined): void;
   setMcpStatus(servers: readonly McpServerStatus[]): void;
-  setEdits(edits: ReadonlyMap<string, RunEdits>, lastRunId: string | undefined): void;
+  /** The revert bar: the edits Revert would undo, if any. */
+  setEdits(offer: RevertOffer | undefined): void;
   setEmpty(empty: boolean): void;
   /** The context meter: the last request's tokens against its model's window. */
   setContext(context: ContextPayload | undefined): void;
@@ -352,15 +353,20 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
         mcpStatus.append(' ', signIn);
       }
     },
-    setEdits(edits, lastRunId) {
-      const run = lastRunId ? edits.get(lastRunId) : undefined;
-      revertRunId = run && !run.reverted ? lastRunId : undefined;
-      revertBar.hidden = !revertRunId;
-      if (run) {
+    setEdits(offer) {
+      revertRunId = offer?.runId;
+      revertBar.hidden = !offer;
+      if (offer) {
         // Name what Revert would undo; a long list shows its first few, the tooltip all.
-        const shown = run.files.slice(0, 3).join(', ') + (run.files.length > 3 ? ` and ${run.files.length - 3} more` : '');
-        revertText.textContent = `${run.files.length} file${run.files.length === 1 ? '' : 's'} changed: ${shown}. `;
-        revertText.title = run.files.join('\n');
+        const files = offer.edits.files;
+        const shown = files.slice(0, 3).join(', ') + (files.length > 3 ? ` and ${files.length - 3} more` : '');
+        const count = `${files.length} file${files.length === 1 ? '' : 's'}`;
+        // An earlier run's edits (the last run changed nothing, or was reverted): say which run.
+        revertText.textContent = offer.latest
+          ? `${count} changed: ${shown}. `
+          : `An earlier run${offer.question ? ` (“${firstWords(offer.question)}”)` : ''} changed ${count}: ${shown}. `;
+        revertText.title = (offer.latest || !offer.question ? '' : `Asked: ${offer.question}\n`) + files.join('\n');
+        setLabel(revert, offer.latest ? "Revert this run's edits" : "Revert that run's edits");
       }
     },
     setEmpty(isEmpty) {
@@ -375,4 +381,10 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
     },
     send,
   };
+}
+
+/** A question's start, to name its run in one line (the tooltip has it whole). */
+function firstWords(question: string, limit = 40): string {
+  const line = question.replace(/\s+/g, ' ').trim();
+  return line.length <= limit ? line : `${line.slice(0, limit - 1).trimEnd()}…`;
 }

@@ -4,6 +4,7 @@ import type { FromWebview, ToWebview } from '../src/protocol/webviewMessages';
 import { registerComponents } from './components';
 import { FrameScheduler } from './frameScheduler';
 import { buildLayout, type Layout } from './layout';
+import { revertOffer } from './revertOffer';
 import { createStepElement, updateStepElement, type StepRenderContext } from './stepView';
 import { renderUsage } from './usageView';
 import { createConversationView, type ConversationView } from './steps';
@@ -138,7 +139,7 @@ function render(): void {
     renderUsage(layout.usage, view.usage, [...view.usageByRun.values()], view.running, view.steps.some((step) => step.kind === 'user'));
     layout.setContext(view.context);
     layout.setRunning(view.running);
-    layout.setEdits(view.edits, view.runId);
+    layout.setEdits(revertOffer(view));
     document.body.dataset['waiting'] = waitingForApproval(view) ? 'approval' : waitingForElicitation(view) ? 'elicitation' : 'none';
   }
   layout.setEmpty(view.steps.length === 0);

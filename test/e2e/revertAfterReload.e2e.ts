@@ -104,3 +104,27 @@ test('a file changed after the run is asked about; Skip keeps it and the other f
     assert.equal(read('plan.txt'), 'plan v2, with my own line\n', "the user's change is kept");
   }),
 );
+
+test('a question answered without edits does not hide the run before it: its edits are offered as an earlier run\'s', { timeout: 120_000 }, () =>
+  guarded('earlier', async () => {
+    const view = await session.webview();
+    const notesBefore = read('notes.txt');
+    server.push(
+      { model: fc, toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'third run notes\n' } }] },
+      { model: fc, content: 'Rewrote the notes.' },
+      { model: answerModel, content: 'I rewrote notes.txt.' },
+    );
+    await runPrompt(view, 'Rewrite the notes once more.');
+    server.push({ model: fc, content: 'Nothing to change.' }, { model: answerModel, content: 'notes.txt now says "third run notes".' });
+    await runPrompt(view, 'What do the notes say now?');
+
+    const revert = view.locator('[data-testid="revert-run"]');
+    await revert.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal(await revert.innerText(), "Revert that run's edits");
+    assert.match(await view.locator('.revert-bar').innerText(), /An earlier run \(“Rewrite the notes once more\.”\) changed 1 file: notes\.txt\./u);
+    await session.screenshot('revert-earlier-run');
+    await revert.click();
+    await waitFor(() => read('notes.txt') === notesBefore, 'notes.txt to be restored');
+    await revert.waitFor({ state: 'hidden' });
+  }),
+);
