@@ -104,7 +104,12 @@ export function createWorkspaceToolsForVscode(owner: DisposableOwner, log: (line
         // Edits report the file's problems once VS Code's language services settle; get_diagnostics lists them.
         ...createWorkspaceTools(host, journal, new VscodeDiagnostics(log)),
         // The Tandem terminal where shell integration works, else a child process; never in Restricted Mode (checked at each call).
-        createRunCommandTool({ host, runner: (terminals = new TerminalCommandRunner(new ChildProcessRunner(), log)), isTrusted: () => vscode.workspace.isTrusted }),
+        createRunCommandTool({
+          host,
+          runner: (terminals = new TerminalCommandRunner(new ChildProcessRunner(), log)),
+          isTrusted: () => vscode.workspace.isTrusted,
+          changedInRun: (runId) => journal.touchedFiles(runId),
+        }),
       ]),
     approvalGateFor: (runId, policy) => {
       approvals ??= ApprovalCenter.acquire();

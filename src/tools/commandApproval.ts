@@ -1,5 +1,6 @@
 // Whether `tandem.tools.alwaysAllow` lets a run_command call run unasked, and
 // the prefix the approval card offers ("Always allow commands starting with …").
+import * as path from 'node:path';
 import { analyzeCommand } from './commandChain';
 
 export const RUN_COMMAND_TOOL = 'run_command';
@@ -20,7 +21,47 @@ const WHOLE_COMMAND_PROGRAMS = new Set([
   'sh', 'bash', 'zsh', 'fish', 'dash', 'ksh', 'node', 'python', 'python3', 'perl', 'ruby', 'php', 'pwsh', 'powershell',
   'env', 'sudo', 'doas', 'xargs', 'eval', 'exec', 'nohup', 'time', 'timeout', 'nice', 'watch', 'ssh', 'find', 'sed', 'awk',
   'rm', 'rmdir', 'mv', 'cp', 'dd', 'chmod', 'chown', 'kill', 'pkill', 'curl', 'wget',
+  // Shell builtins and wrappers that run what follows them, or a file's commands.
+  '.', 'source', 'command', 'builtin', 'setsid', 'stdbuf', 'unbuffer', 'script', 'flock', 'ionice', 'taskset', 'chroot',
+  'su', 'runuser', 'pkexec', 'systemd-run', 'at', 'batch', 'parallel', 'busybox', 'strace', 'ltrace', 'gdb', 'tsx', 'ts-node',
+  'java', 'lua', 'Rscript', 'osascript', 'cmd', 'cmd.exe', 'powershell.exe',
+  // Programs one of whose options runs a command or writes anywhere (tar --to-command, tee).
+  'tar', 'tee', 'ln', 'install', 'truncate', 'shred', 'rsync', 'scp', 'nc', 'ncat', 'socat',
 ]);
+
+/**
+ * Files that say what a program runs (its scripts, targets or build steps).
+ * "Always allow npm test" was consent to the test script as it was: once a run
+ * has rewritten package.json, `npm test` may run anything.
+ */
+const DEFINITION_FILES: Readonly<Record<string, readonly string[]>> = {
+  npm: ['package.json', '.npmrc'],
+  npx: ['package.json', '.npmrc'],
+  pnpm: ['package.json', 'pnpm-workspace.yaml', '.npmrc'],
+  yarn: ['package.json', '.yarnrc', '.yarnrc.yml'],
+  bun: ['package.json', 'bunfig.toml'],
+  deno: ['deno.json', 'deno.jsonc'],
+  make: ['Makefile', 'makefile', 'GNUmakefile'],
+  just: ['justfile', 'Justfile', '.justfile'],
+  task: ['Taskfile.yml', 'Taskfile.yaml'],
+  cargo: ['Cargo.toml', 'build.rs'],
+  go: ['go.mod'],
+  gradle: ['build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts'],
+  mvn: ['pom.xml'],
+  uv: ['pyproject.toml'],
+  poetry: ['pyproject.toml'],
+  pip: ['pyproject.toml', 'setup.py'],
+  dotnet: ['Directory.Build.props', 'Directory.Build.targets'],
+};
+
+/** The files among `changed` (absolute paths) that say what one of the command's programs runs, by name. */
+export function changedDefinitions(command: string, changed: readonly string[]): string[] {
+  if (changed.length === 0) return [];
+  const programs = analyzeCommand(command).parts.map((part) => part.split(' ')[0]!.split('/').at(-1)!);
+  const names = new Set(programs.flatMap((program) => DEFINITION_FILES[program] ?? []));
+  const hits = changed.map((file) => path.basename(file)).filter((name) => names.has(name) || (/\.(cs|fs|vb)proj$/.test(name) && programs.includes('dotnet')));
+  return [...new Set(hits)];
+}
 
 export interface CommandDecision {
   readonly allowed: boolean;

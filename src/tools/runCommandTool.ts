@@ -6,7 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { CancelledError } from '../agent/errors';
-import { alwaysAllowKeyFor, decideCommand, RUN_COMMAND_TOOL, suggestedPrefix } from './commandApproval';
+import { alwaysAllowKeyFor, changedDefinitions, decideCommand, RUN_COMMAND_TOOL, suggestedPrefix } from './commandApproval';
 import type { CommandOutcome, CommandRunner } from './commandRunner';
 import type { Tool } from './tool';
 import { defineWorkspaceTool, requireScopedPath, summaryPreview, WorkspaceToolFault } from './workspaceToolSupport';
@@ -21,6 +21,8 @@ export interface RunCommandDeps {
   /** False in Restricted Mode: the tool refuses without asking. */
   readonly isTrusted: () => boolean;
   readonly maxOutputChars?: number | undefined;
+  /** Absolute paths of the files a run has changed so far (its edit journal). */
+  readonly changedInRun?: ((runId: string) => readonly string[]) | undefined;
 }
 
 export function createRunCommandTool(deps: RunCommandDeps): Tool {
@@ -42,6 +44,8 @@ export function createRunCommandTool(deps: RunCommandDeps): Tool {
       const isFolder = await stat(target.absolute).then((info) => info.isDirectory(), () => false);
       if (!isFolder) throw new WorkspaceToolFault(`${target.display} is not a folder.`);
       const prefix = suggestedPrefix(args.command);
+      // An allow rule was given for what the command ran then, not for what this run rewrote it to run.
+      const rewritten = changedDefinitions(args.command, deps.changedInRun?.(context.runId) ?? []);
       const approved = await context.approval.request(
         {
           kind: 'toolCall',
@@ -50,14 +54,17 @@ export function createRunCommandTool(deps: RunCommandDeps): Tool {
           arguments: { command: args.command, cwd: target.display },
           readOnly: false,
           alwaysAsks: true,
-          summary: `Run \`${args.command}\` in ${target.absolute}`,
+          summary:
+            `Run \`${args.command}\` in ${target.absolute}` +
+            (rewritten.length > 0 ? ` (this run changed ${rewritten.join(', ')}, which decides what it runs; asked even if allowed)` : ''),
           alwaysAllow: prefix ? { key: alwaysAllowKeyFor(prefix), label: `Always allow commands starting with ${prefix}` } : null,
-          allowedBy: (entries) => entries.includes(RUN_COMMAND_TOOL) || decideCommand(args.command, entries).allowed,
+          allowedBy: (entries) => rewritten.length === 0 && (entries.includes(RUN_COMMAND_TOOL) || decideCommand(args.command, entries).allowed),
         },
         context.signal,
       );
       if (context.signal.aborted) throw new CancelledError();
-      if (!approved) return { text: `The user declined to run \`${args.command}\`.`, isError: true };
+      // A rejection, not a failure: the note the user wrote on the card goes to the model with it.
+      if (!approved) return { text: `The user rejected running \`${args.command}\`; it did not run.`, rejected: true };
       const outcome = await deps.runner.run({
         command: args.command,
         cwd: target.absolute,

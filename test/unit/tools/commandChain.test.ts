@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyzeCommand } from '../../../src/tools/commandChain';
-import { alwaysAllowKeyFor, decideCommand, suggestedPrefix } from '../../../src/tools/commandApproval';
+import { alwaysAllowKeyFor, changedDefinitions, decideCommand, suggestedPrefix } from '../../../src/tools/commandApproval';
 
 describe('analyzeCommand', () => {
   const cases: [string, string[]][] = [
@@ -114,6 +114,13 @@ describe('suggestedPrefix', () => {
     assert.equal(suggestedPrefix('node scripts/build.js'), 'node scripts/build.js');
     assert.equal(suggestedPrefix('rm -rf build'), 'rm -rf build');
     assert.equal(suggestedPrefix('/usr/bin/python3 -m http.server'), '/usr/bin/python3 -m http.server');
+    // Builtins and wrappers that run what follows them, and programs with an option that runs a command.
+    assert.equal(suggestedPrefix('command ls'), 'command ls');
+    assert.equal(suggestedPrefix('. ./env.sh'), '. ./env.sh');
+    assert.equal(suggestedPrefix('source env.sh'), 'source env.sh');
+    assert.equal(suggestedPrefix('setsid ls'), 'setsid ls');
+    assert.equal(suggestedPrefix('stdbuf -oL ls'), 'stdbuf -oL ls');
+    assert.equal(suggestedPrefix('tar -xf a.tar'), 'tar -xf a.tar');
     // What the offered prefix allows: this command, and it with more arguments; not its program alone.
     const allow = [alwaysAllowKeyFor(suggestedPrefix('npm --version')!)];
     assert.equal(decideCommand('npm --version', allow).allowed, true);
@@ -126,5 +133,16 @@ describe('suggestedPrefix', () => {
     assert.equal(suggestedPrefix('echo hi > out'), undefined);
     assert.equal(suggestedPrefix('FOO=1 make'), undefined);
     assert.equal(suggestedPrefix('$SHELL -c id'), undefined);
+  });
+});
+
+describe('changedDefinitions', () => {
+  it('names the changed files that say what one of the command\'s programs runs', () => {
+    assert.deepEqual(changedDefinitions('npm test', ['/w/package.json', '/w/src/a.ts']), ['package.json']);
+    assert.deepEqual(changedDefinitions('npm run lint && make check', ['/w/Makefile', '/w/sub/package.json']), ['Makefile', 'package.json']);
+    assert.deepEqual(changedDefinitions('/usr/bin/make', ['/w/GNUmakefile']), ['GNUmakefile']);
+    assert.deepEqual(changedDefinitions('dotnet test', ['/w/App/App.csproj']), ['App.csproj']);
+    assert.deepEqual(changedDefinitions('echo hi', ['/w/package.json']), []);
+    assert.deepEqual(changedDefinitions('npm test', []), []);
   });
 });

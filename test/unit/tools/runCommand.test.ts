@@ -23,7 +23,15 @@ interface Call {
 
 async function runCommand(
   args: Record<string, unknown>,
-  options: { policy?: ApprovalPolicy; answer?: boolean; trusted?: boolean; signal?: AbortSignal; maxOutputChars?: number; runner?: ChildProcessRunner } = {},
+  options: {
+    policy?: ApprovalPolicy;
+    answer?: boolean;
+    trusted?: boolean;
+    signal?: AbortSignal;
+    maxOutputChars?: number;
+    runner?: ChildProcessRunner;
+    changedInRun?: string[];
+  } = {},
 ): Promise<Call> {
   const asked: ApprovalRequest[] = [];
   const gate = createPolicyApprovalGate(options.policy ?? { autoApprove: 'readOnly', alwaysAllow: [] }, async (request) => {
@@ -35,6 +43,7 @@ async function runCommand(
     runner: options.runner ?? new ChildProcessRunner(),
     isTrusted: () => options.trusted ?? true,
     maxOutputChars: options.maxOutputChars,
+    changedInRun: (runId) => (runId === 'r' ? (options.changedInRun ?? []) : []),
   });
   const result = await tool.run(args, { runId: 'r', callId: 'c', signal: options.signal ?? new AbortController().signal, approval: gate });
   return { result, asked };
@@ -78,9 +87,11 @@ describe('run_command', () => {
     assert.match(seven.result.text, /exit code 7,[^\n]*\n\noops$/);
   });
 
-  it('a declined command does not run', async () => {
+  it('a declined command does not run, and is a rejection (its note reaches the model), not a failure', async () => {
     const { result } = await runCommand({ command: 'touch declined.txt' }, { answer: false });
-    assert.match(result.text, /declined/);
+    assert.equal(result.text, 'The user rejected running `touch declined.txt`; it did not run.');
+    assert.equal(result.rejected, true);
+    assert.notEqual(result.isError, true);
     assert.throws(() => readFileSync(path.join(root, 'declined.txt')));
   });
 
@@ -94,6 +105,16 @@ describe('run_command', () => {
     assert.equal(chained.asked[0]!.alwaysAllow, null);
     const substituted = await runCommand({ command: 'echo $(id -u)' }, { policy });
     assert.equal(substituted.asked.length, 1);
+  });
+
+  it('an allowed command asks again once the run has changed the file that says what it runs (package.json for npm)', async () => {
+    const policy = { autoApprove: 'all', alwaysAllow: ['run_command:npm --version'] } as const;
+    assert.equal((await runCommand({ command: 'npm --version' }, { policy })).asked.length, 0);
+    // Another file changed: still allowed.
+    assert.equal((await runCommand({ command: 'npm --version' }, { policy, changedInRun: [path.join(root, 'src', 'index.ts')] })).asked.length, 0);
+    const rewritten = await runCommand({ command: 'npm --version' }, { policy, changedInRun: [path.join(root, 'package.json')] });
+    assert.equal(rewritten.asked.length, 1);
+    assert.match(rewritten.asked[0]!.summary ?? '', /this run changed package\.json, which decides what it runs/);
   });
 
   it("asks even under autoApprove 'all'", async () => {
