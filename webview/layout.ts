@@ -136,6 +136,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
     const title = deleted.title || 'Untitled';
     const said = div('muted');
     said.textContent = `Deleted “${title}”.`;
+    said.dir = 'auto';
     const undo = document.createElement('button');
     undo.type = 'button';
     undo.className = 'link undo';
@@ -264,12 +265,15 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
           open.type = 'button';
           open.className = 'link';
           open.textContent = conversation.title || 'Untitled';
+          open.dir = 'auto';
           // The title may be cut with an ellipsis in a narrow panel: the tooltip has all of it, and when it was last used.
           open.title = `${conversation.title || 'Untitled'}\n${new Date(conversation.updatedAt).toLocaleString()}`;
           if (conversation.id === currentId) open.setAttribute('aria-current', 'true');
           open.addEventListener('click', () => {
             hooks.post({ type: 'openConversation', id: conversation.id });
             showHistory(false);
+            // The list (and the focused entry) hides: the keyboard goes on in the prompt box, as after Send.
+            prompt.focus();
           });
           const remove = document.createElement('button');
           remove.type = 'button';
@@ -355,6 +359,8 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
     },
     setEdits(offer) {
       revertRunId = offer?.runId;
+      // A hidden button would drop the keyboard focus to the page.
+      if (!offer && revertBar.contains(document.activeElement)) prompt.focus();
       revertBar.hidden = !offer;
       if (offer) {
         // Name what Revert would undo; a long list shows its first few, the tooltip all.

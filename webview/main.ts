@@ -114,6 +114,8 @@ function render(): void {
   // A step may also move above the one after it (a phase step above the reply
   // it ended, see customEvents.ts): each dirty step goes before its successor.
   const steps = view.dirty.size ? view.steps : [];
+  // While no run goes the log is a live region itself: what changes in it now is read from it, not said twice.
+  const logReads = layout.steps.getAttribute('aria-live') === 'polite';
   for (let index = 0; index < steps.length; index++) {
     const step = steps[index]!;
     if (!view.dirty.has(step.id)) continue;
@@ -130,7 +132,8 @@ function render(): void {
       if (step.kind === 'user') stick = true; // a new question always brings the view down
     }
     if ((step.kind === 'answer' || step.kind === 'thinking') && step.discarded) elements.get(step.id)!.hidden = true;
-    announcer.observe(step);
+    if (logReads) announcer.hear([step]);
+    else announcer.observe(step);
   }
   view.dirty.clear();
   announcer.flush();
@@ -258,6 +261,15 @@ const onLinkClick = (event: MouseEvent) => {
 };
 document.addEventListener('click', onLinkClick);
 document.addEventListener('auxclick', onLinkClick);
+// VS Code's "Focus on … View" focuses the webview, not a control in it: the keyboard goes to the prompt box
+// (unless a click did it: that click chose where focus goes).
+let lastPointerDown = -Infinity;
+document.addEventListener('pointerdown', () => (lastPointerDown = performance.now()), true);
+window.addEventListener('focus', () => {
+  setTimeout(() => {
+    if (document.activeElement === document.body && performance.now() - lastPointerDown > 500) promptBox?.focus();
+  }, 0);
+});
 document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'hidden') saved.flush();
 });

@@ -66,4 +66,6 @@ function decorate(root: ParentNode, actions: CodeBlockActions): void {
   for (const link of root.querySelectorAll('a')) {
     link.setAttribute('rel', 'noreferrer noopener');
   }
+  // Each paragraph of right-to-left text (Arabic, Hebrew) reads from its own side, as in VS Code's chat.
+  for (const block of root.querySelectorAll('p, li, h1, h2, h3, h4, h5, h6, blockquote, td, th')) block.setAttribute('dir', 'auto');
 }

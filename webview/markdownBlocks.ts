@@ -27,7 +27,7 @@ export class MarkdownBlockSplitter {
   /** Reference definitions ([x]: url) reach backwards; with them every update is a full render. */
   private whole = false;
 
-  constructor(private readonly marked: Marked = new Marked({ gfm: true, breaks: false, async: false })) {}
+  constructor(private readonly marked: Marked = newMarked()) {}
 
   /** Characters the next update lexes again (the live tail); stays small however long the text. */
   get pendingLength(): number {
@@ -110,4 +110,20 @@ function rawLength(tokens: readonly Token[]): number {
   let length = 0;
   for (const token of tokens) length += token.raw.length;
   return length;
+}
+
+/**
+ * GitHub-flavoured Markdown. A task list's box is a character, not marked's
+ * disabled <input> (the sanitiser drops inputs, and with them whether the
+ * task was done).
+ */
+function newMarked(): Marked {
+  return new Marked({
+    gfm: true,
+    breaks: false,
+    async: false,
+    renderer: {
+      checkbox: ({ checked }) => `<span class="task-box" role="img" aria-label="${checked ? 'done' : 'not done'}">${checked ? '☑' : '☐'}</span> `,
+    },
+  });
 }

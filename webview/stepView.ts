@@ -40,6 +40,12 @@ const stateLabel: Record<ToolCallStep['state'], string> = {
   stopped: 'stopped',
 };
 
+/** Right-to-left text (Arabic, Hebrew) reads from its own side: the direction comes from the first strong letter. */
+function withAutoDirection<T extends HTMLElement>(node: T): T {
+  node.dir = 'auto';
+  return node;
+}
+
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -144,7 +150,7 @@ function pre(text: string, className = 'code'): HTMLElement {
 }
 
 function thinkingBody(step: ThinkingStep): HTMLElement {
-  const body = element('div', 'thinking-text');
+  const body = withAutoDirection(element('div', 'thinking-text'));
   body.textContent = step.text;
   shownLength.set(body, step.text.length);
   return body;
@@ -296,7 +302,7 @@ function errorBody(step: ErrorStep, context: StepRenderContext): HTMLElement {
 function body(step: Step, context: StepRenderContext): HTMLElement {
   switch (step.kind) {
     case 'user':
-      return element('div', 'user-text', step.text);
+      return withAutoDirection(element('div', 'user-text', step.text));
     case 'thinking':
       return thinkingBody(step);
     case 'tool-call':

@@ -602,8 +602,11 @@ test('a window reload keeps the conversation; New chat starts fresh and the hist
     await waitFor(async () => (await view.locator('[data-testid="step"], [data-testid="user-message"]').count()) === 0, 'an empty conversation');
     await view.locator('[data-testid="history-toggle"]').click();
     const entry = view.locator('[data-testid="history"] button.link', { hasText: 'When is the release?' });
-    await entry.click();
+    // From the keyboard: the list hides with the entry, and the keyboard goes on in the prompt box, not the page.
+    await entry.focus();
+    await session.page.keyboard.press('Enter');
     await waitFor(async () => (await view.locator('[data-testid="user-message"]').count()) === prompts.length, 'the reopened conversation');
+    assert.equal(await view.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName), 'prompt');
   }),
 );
 

@@ -123,8 +123,11 @@ test('a question answered without edits does not hide the run before it: its edi
     assert.equal(await revert.innerText(), "Revert that run's edits");
     assert.match(await view.locator('.revert-bar').innerText(), /An earlier run \(“Rewrite the notes once more\.”\) changed 1 file: notes\.txt\./u);
     await session.screenshot('revert-earlier-run');
-    await revert.click();
+    // From the keyboard: the bar hides with its button, and the keyboard goes on in the prompt box, not the page.
+    await revert.focus();
+    await session.page.keyboard.press('Enter');
     await waitFor(() => read('notes.txt') === notesBefore, 'notes.txt to be restored');
     await revert.waitFor({ state: 'hidden' });
+    assert.equal(await view.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName), 'prompt');
   }),
 );

@@ -68,6 +68,14 @@ function appendAndCompare(text: string, random: () => number, maxChunk: number):
 }
 
 describe('incremental Markdown blocks', () => {
+  it('shows a task list\'s boxes as characters that say whether each task is done (the sanitiser drops inputs)', () => {
+    const update = new MarkdownBlockSplitter().update('- [x] shipped\n- [ ] open\n\nAfter.\n');
+    const html = [...update.finished, ...update.tail].join('');
+    assert.match(html, /<li><span class="task-box" role="img" aria-label="done">☑<\/span> shipped<\/li>/);
+    assert.match(html, /<li><span class="task-box" role="img" aria-label="not done">☐<\/span> open<\/li>/);
+    assert.doesNotMatch(html, /<input/);
+  });
+
   it('renders the same HTML as a full render for random splits of the corpus', () => {
     for (let seed = 1; seed <= 40; seed++) streamAndCompare(document, seededRandom(seed), seed % 2 ? 5 : 40);
   });
