@@ -1,7 +1,7 @@
 // Ends what a terminal's shell started without ending the shell: the
 // terminal stays usable for the next command. Used after Ctrl+C did not stop
 // a command in time (a program that ignores SIGINT, a background child).
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 
 /** Process ids below `root` (children, grandchildren, ...), deepest last; empty where `ps` is unavailable. */
 export async function descendantPids(root: number): Promise<number[]> {
@@ -9,6 +9,30 @@ export async function descendantPids(root: number): Promise<number[]> {
   const table = await new Promise<string>((resolve) => {
     execFile('ps', ['-A', '-o', 'pid=,ppid='], { timeout: 3000 }, (error, stdout) => resolve(error ? '' : stdout));
   });
+  return below(root, table);
+}
+
+/**
+ * Ends a shell and what it started, at once, as closing its terminal would
+ * (SIGHUP), and SIGTERM to what it started. Synchronous: for a window that is
+ * closing or reloading, where an asynchronous step may never run.
+ */
+export function hangUpNow(shell: number): void {
+  if (process.platform === 'win32') return;
+  let table = '';
+  try {
+    table = execFileSync('ps', ['-A', '-o', 'pid=,ppid='], { timeout: 2000, encoding: 'utf8' });
+  } catch {
+    // No `ps`: the shell alone is hung up.
+  }
+  for (const pid of below(shell, table)) {
+    signal(pid, 'SIGHUP');
+    signal(pid, 'SIGTERM');
+  }
+  signal(shell, 'SIGHUP');
+}
+
+function below(root: number, table: string): number[] {
   const children = new Map<number, number[]>();
   for (const line of table.split('\n')) {
     const [pid, parent] = line.trim().split(/\s+/).map(Number);

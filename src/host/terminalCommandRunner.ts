@@ -11,7 +11,7 @@ import type { CommandOutcome, CommandRequest, CommandRunner } from '../tools/com
 import { HeadTailBuffer } from '../tools/outputCap';
 import { TerminalTextCleaner } from '../tools/terminalText';
 import { toolNameOf } from './workspaceFolderNames';
-import { endDescendants } from './processTree';
+import { endDescendants, hangUpNow } from './processTree';
 
 export const TERMINAL_NAME = 'Tandem';
 /** How long a new terminal gets to activate shell integration (bash: under a second idle, 3-5 s measured on a loaded machine). */
@@ -33,8 +33,23 @@ interface TandemTerminal {
   ranCommand: boolean;
 }
 
+/** A Tandem terminal's shell, for ending what it runs when the window goes. */
+interface ShellRecord {
+  pid: number | undefined;
+  /** When VS Code said the terminal closed. */
+  closedAt?: number;
+}
+
+/**
+ * An extension host that is shutting down closes its terminals (the events
+ * fire) before extensions are disposed; a shell closed this recently is one
+ * of those, not one the user closed long ago whose id may have been reused.
+ */
+const CLOSED_WITH_THE_HOST_MS = 5000;
+
 export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   private readonly terminals = new Map<string, TandemTerminal>();
+  private readonly shells = new Map<vscode.Terminal, ShellRecord>();
   private readonly subscription: vscode.Disposable;
 
   constructor(
@@ -43,6 +58,8 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   ) {
     this.subscription = vscode.window.onDidCloseTerminal((closed) => {
       for (const [key, entry] of this.terminals) if (entry.terminal === closed) this.terminals.delete(key);
+      const shell = this.shells.get(closed);
+      if (shell) shell.closedAt = Date.now();
     });
   }
 
@@ -89,6 +106,9 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
       isTransient: true,
     });
     const entry: TandemTerminal = { terminal, busy: false, waited: false, startCwd: (folder?.uri ?? vscode.Uri.file(cwd)).fsPath, ranCommand: false };
+    const shell: ShellRecord = { pid: undefined };
+    this.shells.set(terminal, shell);
+    void terminal.processId.then((pid) => (shell.pid = pid));
     this.terminals.set(key, entry);
     return entry;
   }
@@ -232,6 +252,14 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   dispose(): void {
     this.subscription.dispose();
     this.fallback.dispose?.();
+    // On a reload the terminals' disposal may never reach the terminal process host, which keeps the
+    // shells for a reconnection that a transient terminal never makes: a command left running there
+    // would go on unseen and unstoppable. Ended here, by signal, as closing the terminal would.
+    const now = Date.now();
+    for (const shell of this.shells.values()) {
+      if (shell.pid !== undefined && (shell.closedAt === undefined || now - shell.closedAt < CLOSED_WITH_THE_HOST_MS)) hangUpNow(shell.pid);
+    }
+    this.shells.clear();
     for (const entry of this.terminals.values()) entry.terminal.dispose();
     this.terminals.clear();
   }

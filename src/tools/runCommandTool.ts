@@ -72,21 +72,25 @@ export function createRunCommandTool(deps: RunCommandDeps): Tool {
         maxOutputChars: deps.maxOutputChars ?? COMMAND_OUTPUT_LIMIT,
         signal: context.signal,
       });
-      if (outcome.cancelled) throw new CancelledError();
+      // Ended with the run (Stop, or its time limit): what it printed is still reported, so that
+      // a test suite cut off after most of a minute is not lost to the answer.
       const text = describeOutcome(args.command, target.display, args.timeoutSeconds, outcome);
+      if (outcome.cancelled) return { text, isError: true, summary: summaryPreview(text) };
       return { text, isError: outcome.exitCode !== 0, summary: summaryPreview(text) };
     },
   });
 }
 
 export function describeOutcome(command: string, folder: string, timeoutSeconds: number, outcome: CommandOutcome): string {
-  const status = outcome.timedOut
-    ? `timed out after ${timeoutSeconds} s (the command and its children were ended)`
-    : outcome.signal !== undefined
-      ? `killed by ${outcome.signal}`
-      : outcome.exitCode === undefined
-        ? 'exit code unknown'
-        : `exit code ${outcome.exitCode}`;
+  const status = outcome.cancelled
+    ? "ended when the run was stopped (by Stop or the run's time limit; the command and its children were ended)"
+    : outcome.timedOut
+      ? `timed out after ${timeoutSeconds} s (the command and its children were ended)`
+      : outcome.signal !== undefined
+        ? `killed by ${outcome.signal}`
+        : outcome.exitCode === undefined
+          ? 'exit code unknown'
+          : `exit code ${outcome.exitCode}`;
   const output = outcome.output.trimEnd();
   return [`$ ${command}`, `(in ${folder || '.'}) ${status}, ${outcome.durationMs} ms`, '', output || '(no output)'].join('\n');
 }

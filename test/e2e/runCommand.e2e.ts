@@ -12,7 +12,7 @@ import type { Frame, Locator } from 'playwright-core';
 import type { ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { ANSWER_MODEL as answerModel, closeVsCode, FC_MODEL as fc, openVsCode } from './e2eFixture';
 import type { VsCodeSession } from './harness';
-import { waitFor } from './viewSteps';
+import { panelAfterReload, waitFor } from './viewSteps';
 
 let server: ScriptedModelServer;
 let session: VsCodeSession;
@@ -101,6 +101,39 @@ test('run_command asks, remembers a prefix, reports exit codes, asks for a chain
     assert.ok(notices.some((text) => text.includes('Rules: AGENTS.md')), notices.join(' | '));
   } catch (error) {
     await session.screenshot('run-command-failure').catch(() => undefined);
+    console.error(session.logs());
+    throw error;
+  }
+});
+
+test('a window reload ends a command still running in the Tandem terminal, as closing the terminal would', { timeout: 150_000 }, async () => {
+  try {
+    // The command writes its own process id, then waits far longer than the test.
+    fs.writeFileSync(path.join(workspace, 'hold.sh'), 'echo $$ > hold.pid\nexec sleep 300\n');
+    const pidFile = path.join(workspace, 'hold.pid');
+    server.push({ model: fc, toolCalls: [{ id: 'h1', name: 'run_command', arguments: { command: 'sh hold.sh', timeoutSeconds: 280 } }] });
+    const view = await session.webview();
+    const prompt = view.locator('[data-testid="prompt"]');
+    await prompt.fill('Start the long command.');
+    await prompt.press('Enter');
+    const card = await pendingCard(view, new Set(await view.locator('[data-testid="approval"]').evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset['approvalId'] ?? ''))));
+    await card.locator('[data-testid="approve"]').click();
+    await waitFor(async () => fs.existsSync(pidFile) && /^\d+\s*$/.test(fs.readFileSync(pidFile, 'utf8')), 'the command to start', 60_000);
+    const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      } catch {
+        return false;
+      }
+    };
+    assert.equal(alive(), true, 'running before the reload');
+    await session.reload();
+    await panelAfterReload(session);
+    await waitFor(async () => !alive(), 'the command to be ended with the window it ran for', 30_000);
+  } catch (error) {
+    await session.screenshot('run-command-reload-failure').catch(() => undefined);
     console.error(session.logs());
     throw error;
   }
