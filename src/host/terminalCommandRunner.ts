@@ -11,7 +11,7 @@ import type { CommandOutcome, CommandRequest, CommandRunner } from '../tools/com
 import { HeadTailBuffer } from '../tools/outputCap';
 import { TerminalTextCleaner } from '../tools/terminalText';
 import { toolNameOf } from './workspaceFolderNames';
-import { endDescendants, hangUpNow } from './processTree';
+import { descendantPids, endDescendants, hangUpNow } from './processTree';
 
 export const TERMINAL_NAME = 'Tandem';
 /** How long a new terminal gets to activate shell integration (bash: under a second idle, 3-5 s measured on a loaded machine). */
@@ -84,7 +84,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
         return await this.fallback.run(request);
       }
       this.log(`run_command: via the ${entry.terminal.name} terminal (shell integration): ${request.command}`);
-      return await this.execute(entry, integration, request);
+      return await this.withBackgroundNote(entry, await this.execute(entry, integration, request));
     } finally {
       entry.busy = false;
     }
@@ -136,6 +136,20 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
       this.log(`run_command: shell integration ${integration ? `active after ${Date.now() - started} ms` : `not active after ${ACTIVATION_WAIT_MS} ms`}`);
     }
     return integration;
+  }
+
+  /**
+   * The shell still has a child once the command ended (`npm run dev &`): say so, as the child-process
+   * way does. The terminal shows what it prints from then on, so later commands' output may carry it.
+   */
+  private async withBackgroundNote(entry: TandemTerminal, outcome: CommandOutcome): Promise<CommandOutcome> {
+    const shell = this.shells.get(entry.terminal)?.pid;
+    if (outcome.cancelled || outcome.timedOut || shell === undefined || (await descendantPids(shell)).length === 0) return outcome;
+    const note =
+      '[A process the command started is still running in the background in the Tandem terminal; it is ended when VS Code closes. ' +
+      'What it prints from now on may show in the output of later commands there.]';
+    const output = outcome.output.replace(/\s*$/u, '');
+    return { ...outcome, output: output ? `${output}\n\n${note}` : note };
   }
 
   /** Makes the terminal's working folder `cwd` (a `cd` the user sees); false when that did not work. */

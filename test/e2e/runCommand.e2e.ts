@@ -106,32 +106,41 @@ test('run_command asks, remembers a prefix, reports exit codes, asks for a chain
   }
 });
 
-test('a window reload ends a command still running in the Tandem terminal, as closing the terminal would', { timeout: 150_000 }, async () => {
+test('a job left in the background is noted; a window reload ends it and a command still running in the Tandem terminal', { timeout: 150_000 }, async () => {
   try {
     // The command writes its own process id, then waits far longer than the test.
     fs.writeFileSync(path.join(workspace, 'hold.sh'), 'echo $$ > hold.pid\nexec sleep 300\n');
     const pidFile = path.join(workspace, 'hold.pid');
-    server.push({ model: fc, toolCalls: [{ id: 'h1', name: 'run_command', arguments: { command: 'sh hold.sh', timeoutSeconds: 280 } }] });
+    const backgroundPidFile = path.join(workspace, 'background.pid');
+    server.push(
+      { model: fc, toolCalls: [{ id: 'b1', name: 'run_command', arguments: { command: 'sleep 290 & echo $! > background.pid' } }] },
+      { model: fc, toolCalls: [{ id: 'h1', name: 'run_command', arguments: { command: 'sh hold.sh', timeoutSeconds: 280 } }] },
+    );
     const view = await session.webview();
     const prompt = view.locator('[data-testid="prompt"]');
-    await prompt.fill('Start the long command.');
+    await prompt.fill('Start the long commands.');
     await prompt.press('Enter');
-    const card = await pendingCard(view, new Set(await view.locator('[data-testid="approval"]').evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset['approvalId'] ?? ''))));
-    await card.locator('[data-testid="approve"]').click();
+    const seen = new Set(await view.locator('[data-testid="approval"]').evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset['approvalId'] ?? '')));
+    await (await pendingCard(view, seen)).locator('[data-testid="approve"]').click();
+    await (await pendingCard(view, seen)).locator('[data-testid="approve"]').click();
+    const background = toolMessages().find((text) => text.startsWith('$ sleep 290 &'));
+    assert.match(background ?? '', /\[A process the command started is still running in the background in the Tandem terminal;/u, background);
     await waitFor(async () => fs.existsSync(pidFile) && /^\d+\s*$/.test(fs.readFileSync(pidFile, 'utf8')), 'the command to start', 60_000);
     const pid = Number(fs.readFileSync(pidFile, 'utf8'));
-    const alive = () => {
+    const backgroundPid = Number(fs.readFileSync(backgroundPidFile, 'utf8'));
+    const alive = (id: number) => {
       try {
-        process.kill(pid, 0);
-        return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+        process.kill(id, 0);
+        return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${id}/stat`, 'utf8'));
       } catch {
         return false;
       }
     };
-    assert.equal(alive(), true, 'running before the reload');
+    assert.equal(alive(pid), true, 'running before the reload');
+    assert.equal(alive(backgroundPid), true, 'the background job too');
     await session.reload();
     await panelAfterReload(session);
-    await waitFor(async () => !alive(), 'the command to be ended with the window it ran for', 30_000);
+    await waitFor(async () => !alive(pid) && !alive(backgroundPid), 'the command and the job to be ended with the window they ran for', 30_000);
   } catch (error) {
     await session.screenshot('run-command-reload-failure').catch(() => undefined);
     console.error(session.logs());
