@@ -102,7 +102,7 @@ export class StepAnnouncer {
 }
 
 /** The status line screen readers hear: visually hidden, polite, read whole. */
-export function createLiveStatus(): { readonly element: HTMLElement; say(text: string): void } {
+export function createLiveStatus(): { readonly element: HTMLElement; say(text: string): void; clear(): void } {
   const element = document.createElement('div');
   element.className = 'visually-hidden';
   element.dataset['testid'] = 'announcer';
@@ -117,6 +117,10 @@ export function createLiveStatus(): { readonly element: HTMLElement; say(text: s
         element.textContent = '';
         requestAnimationFrame(() => (element.textContent = text));
       } else element.textContent = text;
+    },
+    clear() {
+      // Another conversation shown: the last one's news is not this one's state.
+      element.textContent = '';
     },
   };
 }

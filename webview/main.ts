@@ -167,6 +167,7 @@ function reset(id: string): void {
   promptRecall?.reset();
   view = createConversationView();
   announcer.reset();
+  liveStatus.clear();
   elements.clear();
   context.userOpen.clear();
   layout.steps.replaceChildren();

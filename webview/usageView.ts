@@ -62,6 +62,10 @@ function setNumbers(row: HTMLElement, usage: RunUsage['functionCall']): void {
   row.dataset['model'] = usage.model;
 }
 
+function clearNumbers(row: HTMLElement): void {
+  for (const key of ['tokensIn', 'tokensOut', 'calls', 'model', 'usd']) delete row.dataset[key];
+}
+
 /** `hadRun`: the conversation has a question, so "No run yet." would not be true. */
 export function renderUsage(panel: HTMLElement, usage: RunUsage | undefined, conversation: readonly RunUsage[] = [], running = false, hadRun = false): void {
   const functionCall = panel.querySelector<HTMLElement>('[data-testid="usage-function-call"]');
@@ -81,9 +85,17 @@ export function renderUsage(panel: HTMLElement, usage: RunUsage | undefined, con
     conversationTotal.dataset['usd'] = row.numbers.costUsd === undefined ? '' : String(row.numbers.costUsd);
   } else {
     conversationTotal.replaceChildren();
+    clearNumbers(conversationTotal);
   }
+  // Nothing to show (a new chat): no table of empty rows, only the line that says so.
+  panel.dataset['blank'] = String(!usage && conversation.length === 0);
   if (!usage) {
-    for (const row of [functionCall, answer, total]) row.replaceChildren();
+    // Empty rows carry no figures: the hooks must not keep the last conversation's.
+    for (const row of [functionCall, answer, total]) {
+      row.replaceChildren();
+      clearNumbers(row);
+    }
+    delete cost.dataset['usd'];
     // A run's first figures come when its first model call ends (a retried first call can take a while).
     // A run stopped while it was prepared (before any model call) reports no usage.
     cost.textContent = running ? 'This run: no model call has completed yet.' : hadRun ? 'The last run made no model call.' : 'No run yet.';

@@ -65,6 +65,13 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
 
   async run(request: CommandRequest): Promise<CommandOutcome> {
     if (request.signal.aborted) return cancelledBeforeStart();
+    const shaped = workspaceShellSettings(request.cwd);
+    if (shaped.length > 0) {
+      // A repository's settings would run code in the terminal's shell (an env's PROMPT_COMMAND, a profile's
+      // shell) beside the command the card showed: the child process takes none of them.
+      this.log(`run_command: the workspace sets ${shaped.join(', ')}; running as a child process: ${request.command}`);
+      return this.fallback.run(request);
+    }
     const entry = this.terminalFor(request.cwd);
     if (entry.busy) {
       this.log(`run_command: the ${entry.terminal.name} terminal is busy; running as a child process: ${request.command}`);
@@ -293,4 +300,23 @@ function samePath(left: string, right: string): boolean {
 /** A single-quoted word for POSIX shells (and fish, zsh). */
 export function posixQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The terminal settings a workspace (or one of its folders) sets that decide
+ * what a new terminal's shell runs: its environment, its profiles, its
+ * default profile. VS Code applies them in a trusted workspace; Tandem
+ * treats a repository's settings as untrusted, so it does not run the user's
+ * approved command beside them.
+ */
+export function workspaceShellSettings(cwd: string): string[] {
+  const platform = process.platform === 'win32' ? 'windows' : process.platform === 'darwin' ? 'osx' : 'linux';
+  const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(cwd));
+  const terminal = vscode.workspace.getConfiguration('terminal.integrated', folder?.uri);
+  return [`env.${platform}`, `profiles.${platform}`, `defaultProfile.${platform}`, `shellArgs.${platform}`, `shell.${platform}`]
+    .filter((key) => {
+      const value = terminal.inspect(key);
+      return value?.workspaceValue !== undefined || value?.workspaceFolderValue !== undefined;
+    })
+    .map((key) => `terminal.integrated.${key}`);
 }

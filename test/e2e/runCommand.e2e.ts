@@ -147,3 +147,32 @@ test('a job left in the background is noted; a window reload ends it and a comma
     throw error;
   }
 });
+
+test("a workspace's terminal settings that would run code in the shell send the command to a child process instead", { timeout: 120_000 }, async () => {
+  try {
+    const marker = path.join(workspace, 'prompt-command-ran.txt');
+    fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+    fs.writeFileSync(
+      path.join(workspace, '.vscode', 'settings.json'),
+      JSON.stringify({ 'terminal.integrated.env.linux': { PROMPT_COMMAND: `echo ran >> ${marker}` } }),
+    );
+    // The workbench reads the workspace's settings file again when it changes: give it a moment.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    server.push(
+      { model: fc, toolCalls: [{ id: 'w1', name: 'run_command', arguments: { command: 'echo beside-workspace-env' } }] },
+      { model: fc, content: 'Done.' },
+      { model: answerModel, content: 'Ran it.' },
+    );
+    const view = await session.webview();
+    const prompt = view.locator('[data-testid="prompt"]');
+    await prompt.fill('Echo once more.');
+    await prompt.press('Enter');
+    await waitFor(async () => toolMessages().some((text) => text.startsWith('$ echo beside-workspace-env') && /exit code 0/.test(text)), 'the command to run', 60_000);
+    await waitFor(async () => /the workspace sets terminal\.integrated\.env\.linux; running as a child process: echo beside-workspace-env/.test(session.logs()), 'the log line', 20_000);
+    assert.equal(fs.existsSync(marker), false, "the workspace's PROMPT_COMMAND did not run");
+  } catch (error) {
+    await session.screenshot('run-command-workspace-env-failure').catch(() => undefined);
+    console.error(session.logs());
+    throw error;
+  }
+});
