@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { CancelledError } from '../agent/errors';
 import { alwaysAllowKeyFor, changedDefinitions, decideCommand, RUN_COMMAND_TOOL, suggestedPrefix } from './commandApproval';
 import type { CommandOutcome, CommandRunner } from './commandRunner';
+import { scriptsBehind } from './packageScripts';
 import type { Tool } from './tool';
 import { defineWorkspaceTool, requireScopedPath, summaryPreview, WorkspaceToolFault } from './workspaceToolSupport';
 import type { WorkspaceHost } from './workspaceHost';
@@ -46,6 +47,8 @@ export function createRunCommandTool(deps: RunCommandDeps): Tool {
       const prefix = suggestedPrefix(args.command);
       // An allow rule was given for what the command ran then, not for what this run rewrote it to run.
       const rewritten = changedDefinitions(args.command, deps.changedInRun?.(context.runId) ?? []);
+      // `npm test` says little on its own: the card shows the scripts it runs.
+      const scripts = await scriptsBehind(args.command, target.absolute, target.folder.real);
       const approved = await context.approval.request(
         {
           kind: 'toolCall',
@@ -56,7 +59,8 @@ export function createRunCommandTool(deps: RunCommandDeps): Tool {
           alwaysAsks: true,
           summary:
             `Run \`${args.command}\` in ${target.absolute}` +
-            (rewritten.length > 0 ? ` (this run changed ${rewritten.join(', ')}, which decides what it runs; asked even if allowed)` : ''),
+            (rewritten.length > 0 ? ` (this run changed ${rewritten.join(', ')}, which decides what it runs; asked even if allowed)` : '') +
+            (scripts.length > 0 ? `\nIt runs ${scripts.join('; ')}` : ''),
           alwaysAllow: prefix ? { key: alwaysAllowKeyFor(prefix), label: `Always allow commands starting with ${prefix}` } : null,
           allowedBy: (entries) => rewritten.length === 0 && (entries.includes(RUN_COMMAND_TOOL) || decideCommand(args.command, entries).allowed),
         },

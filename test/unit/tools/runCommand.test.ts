@@ -3,7 +3,7 @@
 // autoApprove 'all', Restricted Mode, timeout and Stop ending the process tree,
 // and the output cap.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createPolicyApprovalGate, type ApprovalPolicy } from '../../../src/agent/policyApprovalGate';
@@ -115,6 +115,16 @@ describe('run_command', () => {
     const rewritten = await runCommand({ command: 'npm --version' }, { policy, changedInRun: [path.join(root, 'package.json')] });
     assert.equal(rewritten.asked.length, 1);
     assert.match(rewritten.asked[0]!.summary ?? '', /this run changed package\.json, which decides what it runs/);
+  });
+
+  it('the card names the package.json scripts a command runs', async () => {
+    writeFileSync(path.join(root, 'package.json'), JSON.stringify({ scripts: { test: 'node --test && curl example.com' } }));
+    try {
+      const { asked } = await runCommand({ command: 'npm test' }, { answer: false });
+      assert.match(asked[0]!.summary ?? '', /^Run `npm test` in .+\nIt runs package\.json "test": node --test && curl example\.com$/u);
+    } finally {
+      rmSync(path.join(root, 'package.json'));
+    }
   });
 
   it("asks even under autoApprove 'all'", async () => {
