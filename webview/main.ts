@@ -115,7 +115,8 @@ function render(): void {
   // it ended, see customEvents.ts): each dirty step goes before its successor.
   const steps = view.dirty.size ? view.steps : [];
   // While no run goes the log is a live region itself: what changes in it now is read from it, not said twice.
-  const logReads = layout.steps.getAttribute('aria-live') === 'polite';
+  // A run starting in this frame turns the log off before a screen reader reads it: the status line speaks then.
+  const logReads = !view.running && layout.steps.getAttribute('aria-live') === 'polite';
   for (let index = 0; index < steps.length; index++) {
     const step = steps[index]!;
     if (!view.dirty.has(step.id)) continue;
@@ -268,7 +269,10 @@ let lastPointerDown = -Infinity;
 document.addEventListener('pointerdown', () => (lastPointerDown = performance.now()), true);
 window.addEventListener('focus', () => {
   setTimeout(() => {
-    if (document.activeElement === document.body && performance.now() - lastPointerDown > 500) promptBox?.focus();
+    if (document.activeElement !== document.body || performance.now() - lastPointerDown <= 500) return;
+    // Text the user selected stays selected; a pending card is not to be passed over for the prompt box.
+    if (!(window.getSelection()?.isCollapsed ?? true) || (document.body.dataset['waiting'] ?? 'none') !== 'none') return;
+    promptBox?.focus();
   }, 0);
 });
 document.addEventListener('visibilitychange', () => {

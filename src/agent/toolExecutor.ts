@@ -217,7 +217,9 @@ export async function executeCalls(calls: readonly PlannedCall[], context: Execu
         await runAndReport(call);
       }
     }
-    if (context.signal.aborted && finished.size < calls.length) throw new CancelledError();
+    // Stopped (or out of time) while the calls ran, even if each of them finished: the round is
+    // interrupted, its results carried, and the phase ends here rather than asking the model again.
+    if (context.signal.aborted) throw new CancelledError();
     return inOrder();
   } catch (error) {
     if (isCancellation(error) || context.signal.aborted) throw new InterruptedRound(inOrder());

@@ -225,6 +225,11 @@ export class AgentSession implements vscode.Disposable {
     const revertRun = this.deps.toolSources().revertRun;
     // A second click while the first revert still asks would revert from the stored record again.
     if (!revertRun || this.reverting.has(runId)) return;
+    // A run going may be editing the same files (the panel offers no revert then; this is the host's own check).
+    if (this.running) {
+      this.notice('revertWhileRunning', 'A run is going: revert its edits or earlier ones once it has ended.', 'warning');
+      return;
+    }
     this.reverting.add(runId);
     try {
       await this.revertWith(revertRun, runId);
@@ -238,6 +243,8 @@ export class AgentSession implements vscode.Disposable {
     const stored = await this.deps.store.runEdits.load(conversationId, runId);
     const outcome = await revertRun(runId, stored);
     if (outcome === undefined) {
+      // The panel stops offering it: nothing is left to revert.
+      this.append({ type: 'CUSTOM', name: HostEventName.runReverted, value: { runId, files: [], skipped: [], remaining: [] }, timestamp: Date.now() } as AgentEvent);
       this.notice('revertUnavailable', 'The edits of that run are no longer recorded, so they cannot be reverted.', 'warning');
       return;
     }

@@ -47,6 +47,9 @@ interface ShellRecord {
  */
 const CLOSED_WITH_THE_HOST_MS = 5000;
 
+/** How long a new child of the shell must outlive the command to count as left in the background. */
+const BACKGROUND_CHECK_MS = 300;
+
 export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   private readonly terminals = new Map<string, TandemTerminal>();
   private readonly shells = new Map<vscode.Terminal, ShellRecord>();
@@ -59,7 +62,11 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     this.subscription = vscode.window.onDidCloseTerminal((closed) => {
       for (const [key, entry] of this.terminals) if (entry.terminal === closed) this.terminals.delete(key);
       const shell = this.shells.get(closed);
-      if (shell) shell.closedAt = Date.now();
+      if (shell) {
+        shell.closedAt = Date.now();
+        // Past the window in which a closing host's own closes count, the record has no more use.
+        setTimeout(() => this.shells.delete(closed), CLOSED_WITH_THE_HOST_MS).unref?.();
+      }
     });
   }
 
@@ -91,7 +98,11 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
         return await this.fallback.run(request);
       }
       this.log(`run_command: via the ${entry.terminal.name} terminal (shell integration): ${request.command}`);
-      return await this.withBackgroundNote(entry, await this.execute(entry, integration, request));
+      // The terminal's process may have been relaunched since it was made: the shell is the one running now.
+      const shell = this.shells.get(entry.terminal);
+      if (shell) shell.pid = (await entry.terminal.processId) ?? shell.pid;
+      const before = shell?.pid === undefined ? undefined : new Set(await descendantPids(shell.pid));
+      return await this.withBackgroundNote(shell?.pid, before, await this.execute(entry, integration, request));
     } finally {
       entry.busy = false;
     }
@@ -149,9 +160,15 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
    * The shell still has a child once the command ended (`npm run dev &`): say so, as the child-process
    * way does. The terminal shows what it prints from then on, so later commands' output may carry it.
    */
-  private async withBackgroundNote(entry: TandemTerminal, outcome: CommandOutcome): Promise<CommandOutcome> {
-    const shell = this.shells.get(entry.terminal)?.pid;
-    if (outcome.cancelled || outcome.timedOut || shell === undefined || (await descendantPids(shell)).length === 0) return outcome;
+  private async withBackgroundNote(shell: number | undefined, before: ReadonlySet<number> | undefined, outcome: CommandOutcome): Promise<CommandOutcome> {
+    if (outcome.cancelled || outcome.timedOut || shell === undefined || before === undefined) return outcome;
+    // New children of the shell, not ones it had before (an earlier job, a prompt's helper)...
+    const started = (await descendantPids(shell)).filter((pid) => !before.has(pid));
+    if (started.length === 0) return outcome;
+    // ...that are still there a moment later (a prompt's own helpers come and go).
+    await new Promise((resolve) => setTimeout(resolve, BACKGROUND_CHECK_MS));
+    const still = new Set(await descendantPids(shell));
+    if (!started.some((pid) => still.has(pid))) return outcome;
     const note =
       '[A process the command started is still running in the background in the Tandem terminal; it is ended when VS Code closes. ' +
       'What it prints from now on may show in the output of later commands there.]';
@@ -287,7 +304,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
 }
 
 function cancelledBeforeStart(): CommandOutcome {
-  return { exitCode: undefined, output: '', timedOut: false, cancelled: true, durationMs: 0, via: 'terminal' };
+  return { exitCode: undefined, output: '', timedOut: false, cancelled: true, notStarted: true, durationMs: 0, via: 'terminal' };
 }
 
 function samePath(left: string, right: string): boolean {

@@ -27,7 +27,13 @@ const WHOLE_COMMAND_PROGRAMS = new Set([
   'java', 'lua', 'Rscript', 'osascript', 'cmd', 'cmd.exe', 'powershell.exe',
   // Programs one of whose options runs a command or writes anywhere (tar --to-command, tee).
   'tar', 'tee', 'ln', 'install', 'truncate', 'shred', 'rsync', 'scp', 'nc', 'ncat', 'socat',
+  // Runners of packages and environments, editors and pagers that can start a shell.
+  'cross-env', 'bunx', 'pnpx', 'pipx', 'conda', 'xcrun', 'valgrind', 'unshare', 'sg', 'vi', 'vim', 'nvim', 'emacs', 'less', 'more', 'man',
 ]);
+
+/** Subcommands that run code given to them or change what later commands run (`git config core.pager`). */
+const WHOLE_COMMAND_SUBCOMMANDS = new Set(['config', 'eval', 'repl', 'shell']);
+
 
 /**
  * Files that say what a program runs (its scripts, targets or build steps).
@@ -48,6 +54,12 @@ const DEFINITION_FILES: Readonly<Record<string, readonly string[]>> = {
   go: ['go.mod'],
   gradle: ['build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts'],
   mvn: ['pom.xml'],
+  mvnw: ['pom.xml'],
+  gradlew: ['build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts'],
+  bunx: ['package.json', 'bunfig.toml'],
+  pnpx: ['package.json', '.npmrc'],
+  yarnpkg: ['package.json', '.yarnrc', '.yarnrc.yml'],
+  corepack: ['package.json'],
   uv: ['pyproject.toml'],
   poetry: ['pyproject.toml'],
   pip: ['pyproject.toml', 'setup.py'],
@@ -57,7 +69,8 @@ const DEFINITION_FILES: Readonly<Record<string, readonly string[]>> = {
 /** The files among `changed` (absolute paths) that say what one of the command's programs runs, by name. */
 export function changedDefinitions(command: string, changed: readonly string[]): string[] {
   if (changed.length === 0) return [];
-  const programs = analyzeCommand(command).parts.map((part) => part.split(' ')[0]!.split('/').at(-1)!);
+  // Every word, not only the first: `timeout 60 npm test` and `CI=1 npm test` run npm too (asking once too often is the safe side).
+  const programs = analyzeCommand(command).parts.flatMap((part) => part.split(' ').map((word) => word.split('/').at(-1)!));
   const names = new Set(programs.flatMap((program) => DEFINITION_FILES[program] ?? []));
   const hits = changed.map((file) => path.basename(file)).filter((name) => names.has(name) || (/\.(cs|fs|vb)proj$/.test(name) && programs.includes('dotnet')));
   return [...new Set(hits)];
@@ -109,7 +122,10 @@ export function suggestedPrefix(command: string): string | undefined {
   if (!SUBCOMMAND_TOOLS.has(program)) return program;
   const [, subcommand, target] = words;
   if (!plain(subcommand)) return whole;
-  if (!RUNNER_SUBCOMMANDS.has(subcommand)) return `${program} ${subcommand}`;
+  // What a runner runs is judged as if it came first: `npx tsx`, `uv run python`, `yarn node` are interpreters.
+  const runs = (word: string | undefined) => word !== undefined && (WHOLE_COMMAND_PROGRAMS.has(word.split('/').at(-1)!) || WHOLE_COMMAND_SUBCOMMANDS.has(word));
+  if (!RUNNER_SUBCOMMANDS.has(subcommand)) return runs(subcommand) ? whole : `${program} ${subcommand}`;
+  if (runs(target)) return whole;
   return plain(target) ? `${program} ${subcommand} ${target}` : whole;
 }
 

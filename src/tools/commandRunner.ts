@@ -23,6 +23,8 @@ export interface CommandOutcome {
   readonly output: string;
   readonly timedOut: boolean;
   readonly cancelled: boolean;
+  /** Cancelled before the command was started: nothing ran. */
+  readonly notStarted?: boolean | undefined;
   readonly durationMs: number;
   /** How it ran, for the log and the tests: `terminal` or `process`. */
   readonly via: 'terminal' | 'process';
@@ -47,6 +49,9 @@ export class ChildProcessRunner implements CommandRunner {
   private readonly leftRunning = new Set<number>();
 
   run(request: CommandRequest): Promise<CommandOutcome> {
+    if (request.signal.aborted) {
+      return Promise.resolve({ exitCode: undefined, output: '', timedOut: false, cancelled: true, notStarted: true, durationMs: 0, via: 'process' });
+    }
     const started = Date.now();
     const output = new HeadTailBuffer(request.maxOutputChars);
     const windows = process.platform === 'win32';

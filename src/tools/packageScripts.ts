@@ -1,7 +1,7 @@
 // What `npm test` or `pnpm run build` will really run: the package.json
 // scripts behind a command, for the approval card. "Run `npm test`" says
 // little when the repository (or this run) decides what the test script is.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { analyzeCommand } from './commandChain';
 
@@ -10,6 +10,8 @@ const SCRIPT_RUNNERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
 const NAMED_SCRIPTS = new Set(['test', 't', 'start', 'stop', 'restart']);
 const RUN_SUBCOMMANDS = new Set(['run', 'run-script', 'rum', 'urn']);
 const SHOWN_CHARS = 300;
+/** A package.json larger than this is not read for the card (a FIFO or /dev/zero by that name never is). */
+const MANIFEST_MAX_BYTES = 1_000_000;
 
 /**
  * Lines naming each package.json script a command runs, with its pre- and
@@ -33,24 +35,39 @@ export async function scriptsBehind(command: string, cwd: string, root: string):
   return lines;
 }
 
-/** The script a part runs: `npm test` → test, `yarn run build` and `yarn build` → build. */
+/**
+ * The script a part runs: `npm test` → test, `yarn run build` and `yarn build` → build. Undefined when
+ * an option comes before the script's name (it may choose another package: `--prefix`, `-w`, `--filter`,
+ * `-C`), since the card must not name a script that is not the one that runs.
+ */
 function scriptName(part: string): string | undefined {
   const words = part.split(' ');
   const program = words[0]!.split('/').at(-1)!;
   if (!SCRIPT_RUNNERS.has(program)) return undefined;
-  const rest = words.slice(1).filter((word) => !word.startsWith('-'));
-  const [subcommand, target] = rest;
-  if (subcommand === undefined) return undefined;
-  if (NAMED_SCRIPTS.has(subcommand)) return subcommand === 't' ? 'test' : subcommand;
-  if (RUN_SUBCOMMANDS.has(subcommand)) return target;
+  const [subcommand, target] = words.slice(1);
+  if (subcommand === undefined || subcommand.startsWith('-')) return undefined;
+  // bun's own test runner, not a script.
+  if (program === 'bun' && subcommand === 'test') return undefined;
+  if (NAMED_SCRIPTS.has(subcommand)) return beforeOptions(words.slice(2)) ? (subcommand === 't' ? 'test' : subcommand) : undefined;
+  if (RUN_SUBCOMMANDS.has(subcommand)) return target !== undefined && !target.startsWith('-') && beforeOptions(words.slice(3)) ? target : undefined;
   // `yarn build` and `pnpm build` run the script of that name when there is one.
-  return program === 'yarn' || program === 'pnpm' ? subcommand : undefined;
+  return (program === 'yarn' || program === 'pnpm') && beforeOptions(words.slice(2)) ? subcommand : undefined;
+}
+
+/** No package-choosing option follows (`--prefix x`, `-w x`): what follows `--` goes to the script itself. */
+function beforeOptions(rest: readonly string[]): boolean {
+  const end = rest.indexOf('--');
+  const own = end === -1 ? rest : rest.slice(0, end);
+  return !own.some((word) => /^(--prefix|--workspace|--workspaces|-w|--filter|-F|--dir|-C|--cwd|-r|--recursive|--global|-g)(=|$)/u.test(word));
 }
 
 async function nearestManifest(cwd: string, root: string): Promise<{ scripts: Record<string, unknown>; shown: string } | undefined> {
   for (let folder = cwd; ; folder = path.dirname(folder)) {
     const file = path.join(folder, 'package.json');
-    const text = await readFile(file, 'utf8').catch(() => undefined);
+    const info = await stat(file).catch(() => undefined);
+    // Something by that name that is not a plain, small file: the card names nothing rather than a package further up.
+    if (info !== undefined && (!info.isFile() || info.size > MANIFEST_MAX_BYTES)) return undefined;
+    const text = info === undefined ? undefined : await readFile(file, 'utf8').catch(() => undefined);
     if (text !== undefined) {
       try {
         const parsed = JSON.parse(text) as { scripts?: unknown };

@@ -60,7 +60,7 @@ export function createRunCommandTool(deps: RunCommandDeps): Tool {
           summary:
             `Run \`${args.command}\` in ${target.absolute}` +
             (rewritten.length > 0 ? ` (this run changed ${rewritten.join(', ')}, which decides what it runs; asked even if allowed)` : '') +
-            (scripts.length > 0 ? `\nIt runs ${scripts.join('; ')}` : ''),
+            (scripts.length > 0 ? `\nIt runs:\n${scripts.join('\n')}` : ''),
           alwaysAllow: prefix ? { key: alwaysAllowKeyFor(prefix), label: `Always allow commands starting with ${prefix}` } : null,
           allowedBy: (entries) => rewritten.length === 0 && (entries.includes(RUN_COMMAND_TOOL) || decideCommand(args.command, entries).allowed),
         },
@@ -76,6 +76,7 @@ export function createRunCommandTool(deps: RunCommandDeps): Tool {
         maxOutputChars: deps.maxOutputChars ?? COMMAND_OUTPUT_LIMIT,
         signal: context.signal,
       });
+      if (outcome.notStarted) throw new CancelledError();
       // Ended with the run (Stop, or its time limit): what it printed is still reported, so that
       // a test suite cut off after most of a minute is not lost to the answer.
       const text = describeOutcome(args.command, target.display, args.timeoutSeconds, outcome);

@@ -181,6 +181,25 @@ describe('loop conditions', () => {
     assert.equal(run.result?.answer, 'What I know so far.');
   });
 
+  it('Stop while a change is under way ends the run once it lands, without asking the model again', async () => {
+    const write = slowTool('slow_write', 800, 'WROTE notes.md (3 lines).', { readOnly: false, honoursStop: false });
+    const model = await serve([fc({ toolCalls: [{ name: 'slow_write', arguments: {} }] }), fc({ content: 'More?' }), answer('Should not be asked.')]);
+    const stop = new AbortController();
+    const run = await runScripted(settingsFor(model, { autoApprove: 'all', maxIterations: 1 }), {
+      tools: [write],
+      signal: stop.signal,
+      onEvent: (event) => {
+        if (event.type === 'TOOL_CALL_END') setTimeout(() => stop.abort(), 100);
+      },
+    });
+    assert.equal(write.finished, true);
+    // The write is reported; nothing runs after it: no other request, no iteration-limit notice, no answer phase.
+    assert.ok(run.events.some((event) => event.type === 'TOOL_CALL_RESULT' && String(event['content']).includes('WROTE notes.md')));
+    assert.equal(model.requests.length, 1, 'no request after Stop');
+    assert.deepEqual(notices(run.events).filter((notice) => /limit/i.test(notice.message)), []);
+    assert.equal(run.result?.stopReason, 'cancelled');
+  });
+
   it('a write that completes after the time limit is still reported to the answer model', async () => {
     const write = slowTool('slow_write', 1500, 'WROTE notes.md (3 lines).', { readOnly: false, honoursStop: false });
     const model = await serve([fc({ toolCalls: [{ name: 'slow_write', arguments: {} }] }), answer('Wrote it.')]);

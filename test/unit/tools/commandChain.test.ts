@@ -121,6 +121,13 @@ describe('suggestedPrefix', () => {
     assert.equal(suggestedPrefix('setsid ls'), 'setsid ls');
     assert.equal(suggestedPrefix('stdbuf -oL ls'), 'stdbuf -oL ls');
     assert.equal(suggestedPrefix('tar -xf a.tar'), 'tar -xf a.tar');
+    // What a runner runs is judged as if it came first.
+    assert.equal(suggestedPrefix('npx tsx x.ts'), 'npx tsx x.ts');
+    assert.equal(suggestedPrefix('uv run python x.py'), 'uv run python x.py');
+    assert.equal(suggestedPrefix('pnpm exec node x.js'), 'pnpm exec node x.js');
+    assert.equal(suggestedPrefix('yarn node x.js'), 'yarn node x.js');
+    assert.equal(suggestedPrefix('git config core.pager less'), 'git config core.pager less');
+    assert.equal(suggestedPrefix('npx prettier --check .'), 'npx prettier');
     // What the offered prefix allows: this command, and it with more arguments; not its program alone.
     const allow = [alwaysAllowKeyFor(suggestedPrefix('npm --version')!)];
     assert.equal(decideCommand('npm --version', allow).allowed, true);
@@ -143,6 +150,10 @@ describe('changedDefinitions', () => {
     assert.deepEqual(changedDefinitions('/usr/bin/make', ['/w/GNUmakefile']), ['GNUmakefile']);
     assert.deepEqual(changedDefinitions('dotnet test', ['/w/App/App.csproj']), ['App.csproj']);
     assert.deepEqual(changedDefinitions('echo hi', ['/w/package.json']), []);
+    // A wrapper or an assignment first still runs npm; ./gradlew is gradle.
+    assert.deepEqual(changedDefinitions('timeout 60 npm test', ['/w/package.json']), ['package.json']);
+    assert.deepEqual(changedDefinitions('CI=1 npm test', ['/w/package.json']), ['package.json']);
+    assert.deepEqual(changedDefinitions('./gradlew build', ['/w/build.gradle.kts']), ['build.gradle.kts']);
     assert.deepEqual(changedDefinitions('npm test', []), []);
   });
 });

@@ -19,7 +19,6 @@ describe('scriptsBehind', () => {
     assert.deepEqual(await scriptsBehind('npm test', root, root), ['package.json "pretest": npm run lint', 'package.json "test": node --test']);
     assert.deepEqual(await scriptsBehind('npm run build -- --watch', root, root), ['package.json "build": tsc -p .']);
     assert.deepEqual(await scriptsBehind('yarn lint', root, root), ['package.json "lint": eslint .']);
-    assert.deepEqual(await scriptsBehind('pnpm --silent run lint', root, root), ['package.json "lint": eslint .']);
   });
 
   it('takes the nearest package.json at or above the folder, within the workspace folder', async () => {
@@ -36,5 +35,21 @@ describe('scriptsBehind', () => {
     assert.deepEqual(await scriptsBehind('npm install', root, root), []);
     assert.deepEqual(await scriptsBehind('npm run missing', root, root), []);
     assert.deepEqual(await scriptsBehind('echo npm test', root, root), []);
+  });
+
+  it('names nothing when an option may choose another package, or for bun\'s own test runner', async () => {
+    assert.deepEqual(await scriptsBehind('npm test --prefix packages/web', root, root), []);
+    assert.deepEqual(await scriptsBehind('pnpm --filter web test', root, root), []);
+    assert.deepEqual(await scriptsBehind('npm -w web run build', root, root), []);
+    assert.deepEqual(await scriptsBehind('yarn --cwd packages/web build', root, root), []);
+    assert.deepEqual(await scriptsBehind('bun test', root, root), []);
+    // After `--` the options are the script's own.
+    assert.deepEqual(await scriptsBehind('npm test -- --prefix x', root, root), ['package.json "pretest": npm run lint', 'package.json "test": node --test']);
+  });
+
+  it('reads only a plain, small package.json, and then names nothing rather than one further up', async () => {
+    const odd = path.join(root, 'odd');
+    mkdirSync(path.join(odd, 'package.json'), { recursive: true });
+    assert.deepEqual(await scriptsBehind('npm test', odd, root), []);
   });
 });

@@ -121,10 +121,18 @@ describe('run_command', () => {
     writeFileSync(path.join(root, 'package.json'), JSON.stringify({ scripts: { test: 'node --test && curl example.com' } }));
     try {
       const { asked } = await runCommand({ command: 'npm test' }, { answer: false });
-      assert.match(asked[0]!.summary ?? '', /^Run `npm test` in .+\nIt runs package\.json "test": node --test && curl example\.com$/u);
+      assert.match(asked[0]!.summary ?? '', /^Run `npm test` in .+\nIt runs:\npackage\.json "test": node --test && curl example\.com$/u);
     } finally {
       rmSync(path.join(root, 'package.json'));
     }
+  });
+
+  it('a command stopped before it started is a cancellation, not a command that ran', async () => {
+    const stop = new AbortController();
+    stop.abort();
+    const outcome = await new ChildProcessRunner().run({ command: 'touch never.txt', cwd: root, timeoutMs: 5000, maxOutputChars: 1000, signal: stop.signal });
+    assert.equal(outcome.notStarted, true);
+    assert.equal(existsSync(path.join(root, 'never.txt')), false);
   });
 
   it("asks even under autoApprove 'all'", async () => {
