@@ -621,7 +621,8 @@ test('Export Transcript writes the conversation as Markdown', { timeout: 120_000
     // The dialog checks the typed path before it accepts Enter.
     await session.page.waitForTimeout(700);
     await input.press('Enter');
-    await waitFor(async () => fs.existsSync(target), 'the transcript file');
+    // The file may exist a moment before its text is in it.
+    await waitFor(async () => fs.existsSync(target) && fs.readFileSync(target, 'utf8').includes('\n## Usage\n'), 'the transcript file');
     const markdown = fs.readFileSync(target, 'utf8');
     assert.match(markdown, /^# When is the release\?/);
     assert.match(markdown, /## You\n\nWhen is the release\?/);

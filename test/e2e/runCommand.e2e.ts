@@ -156,8 +156,9 @@ test("a workspace's terminal settings that would run code in the shell send the 
       path.join(workspace, '.vscode', 'settings.json'),
       JSON.stringify({ 'terminal.integrated.env.linux': { PROMPT_COMMAND: `echo ran >> ${marker}` } }),
     );
-    // The workbench reads the workspace's settings file again when it changes: give it a moment.
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // A reload, so the window reads the workspace's settings for sure (a watched change may take a while to arrive).
+    await session.reload();
+    await panelAfterReload(session);
     server.push(
       { model: fc, toolCalls: [{ id: 'w1', name: 'run_command', arguments: { command: 'echo beside-workspace-env' } }] },
       { model: fc, content: 'Done.' },
