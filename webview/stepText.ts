@@ -12,10 +12,8 @@ export function prettyArguments(argsText: string): string {
 
 /** The one-line summary shown on a collapsed tool result. */
 export function resultHeadline(step: ToolResultStep): string {
-  // A command's first line repeats the command (the call's title has it): its status says more.
-  const status = step.name === 'run_command' ? commandStatus(step.content) : undefined;
-  if (status !== undefined && step.state !== 'rejected') return step.state === 'failed' ? `failed: ${status}` : status;
-  if (step.state === 'failed') return `failed: ${firstLine(step.content)}`;
+  // A tool's own preview, where it gave one, says it best (run_command's: how the command ended).
+  if (step.state === 'failed') return `failed: ${firstLine(step.summary?.kind === 'text' ? step.summary.preview : step.content)}`;
   if (step.state === 'rejected') return 'not approved';
   if (step.summary?.kind === 'search') {
     // find_files counts files; search_text counts matching lines, not matches.
@@ -27,12 +25,6 @@ export function resultHeadline(step: ToolResultStep): string {
   // An edit that left errors says so on its title, where it is seen with the step closed.
   const problems = EDIT_TOOLS.has(step.name) ? EDIT_PROBLEMS.exec(step.content)?.[1] : undefined;
   return problems ? `${headline} ${problems} after it` : headline;
-}
-
-/** "exit code 1, 12 ms" from run_command's second line, `(in <folder>) <status>, <ms> ms` (src/tools/runCommandTool.ts). */
-function commandStatus(content: string): string | undefined {
-  const second = content.split('\n', 2)[1] ?? '';
-  return /^\(in .*?\) ((?:exit code|timed out|killed by|ended when)[^\n]*)$/u.exec(second)?.[1];
 }
 
 /** The tools whose result ends with the file's diagnostics after the change (src/tools/writeTools.ts). */

@@ -34,7 +34,6 @@ const WHOLE_COMMAND_PROGRAMS = new Set([
 /** Subcommands that run code given to them or change what later commands run (`git config core.pager`). */
 const WHOLE_COMMAND_SUBCOMMANDS = new Set(['config', 'eval', 'repl', 'shell']);
 
-
 /**
  * Files that say what a program runs (its scripts, targets or build steps).
  * "Always allow npm test" was consent to the test script as it was: once a run

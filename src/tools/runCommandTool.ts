@@ -80,13 +80,20 @@ export function createRunCommandTool(deps: RunCommandDeps): Tool {
       // Ended with the run (Stop, or its time limit): what it printed is still reported, so that
       // a test suite cut off after most of a minute is not lost to the answer.
       const text = describeOutcome(args.command, target.display, args.timeoutSeconds, outcome);
-      if (outcome.cancelled) return { text, isError: true, summary: summaryPreview(text) };
-      return { text, isError: outcome.exitCode !== 0, summary: summaryPreview(text) };
+      // The panel's collapsed step starts with how it ended: the call's title already names the command.
+      const summary = summaryPreview(`${outcomeStatus(args.timeoutSeconds, outcome)}\n\n${outcome.output.trimEnd() || '(no output)'}`);
+      return { text, isError: outcome.exitCode !== 0, summary };
     },
   });
 }
 
 export function describeOutcome(command: string, folder: string, timeoutSeconds: number, outcome: CommandOutcome): string {
+  const output = outcome.output.trimEnd();
+  return [`$ ${command}`, `(in ${folder || '.'}) ${outcomeStatus(timeoutSeconds, outcome)}`, '', output || '(no output)'].join('\n');
+}
+
+/** How the command ended, and how long it took: `exit code 1, 12 ms`. */
+function outcomeStatus(timeoutSeconds: number, outcome: CommandOutcome): string {
   const status = outcome.cancelled
     ? "ended when the run was stopped (by Stop or the run's time limit; the command and its children were ended)"
     : outcome.timedOut
@@ -96,6 +103,5 @@ export function describeOutcome(command: string, folder: string, timeoutSeconds:
         : outcome.exitCode === undefined
           ? 'exit code unknown'
           : `exit code ${outcome.exitCode}`;
-  const output = outcome.output.trimEnd();
-  return [`$ ${command}`, `(in ${folder || '.'}) ${status}, ${outcome.durationMs} ms`, '', output || '(no output)'].join('\n');
+  return `${status}, ${outcome.durationMs} ms`;
 }

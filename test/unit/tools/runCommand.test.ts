@@ -85,6 +85,9 @@ describe('run_command', () => {
     assert.match(result.text, /exit code 1,/);
     const seven = await runCommand({ command: 'echo oops >&2; exit 7' });
     assert.match(seven.result.text, /exit code 7,[^\n]*\n\noops$/);
+    // The panel's collapsed step starts with how the command ended, not the command again.
+    assert.deepEqual(seven.result.summary?.kind, 'text');
+    assert.match(seven.result.summary?.kind === 'text' ? seven.result.summary.preview : '', /^exit code 7, \d+ ms\n\noops$/);
   });
 
   it('a declined command does not run, and is a rejection (its note reaches the model), not a failure', async () => {

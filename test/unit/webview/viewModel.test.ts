@@ -292,8 +292,15 @@ describe('view model details', () => {
     assert.equal(resultHeadline({ ...edit, name: 'read_file', content: 'x\n\nVS Code reports 1 error in a.ts after this change:' }), 'x', 'only an edit tool\'s own note counts');
     // A command's title says how it ended, not the command again (the call's title has it).
     const command = { ...results[0]!, name: 'run_command', summary: undefined };
-    assert.equal(resultHeadline({ ...command, state: 'done', content: '$ npm test\n(in app (web)) exit code 0, 407 ms\n\nok' }), 'exit code 0, 407 ms');
-    assert.equal(resultHeadline({ ...command, state: 'failed', content: '$ false\n(in .) exit code 1, 12 ms\n\n(no output)' }), 'failed: exit code 1, 12 ms');
+    const preview = (text: string) => ({ kind: 'text', preview: text }) as const;
+    assert.equal(
+      resultHeadline({ ...command, state: 'done', content: '$ npm test\n(in app (web)) exit code 0, 407 ms\n\nok', summary: preview('exit code 0, 407 ms\n\nok') }),
+      'exit code 0, 407 ms',
+    );
+    assert.equal(
+      resultHeadline({ ...command, state: 'failed', content: '$ false\n(in .) exit code 1, 12 ms\n\n(no output)', summary: preview('exit code 1, 12 ms\n\n(no output)') }),
+      'failed: exit code 1, 12 ms',
+    );
     assert.equal(resultHeadline({ ...command, state: 'rejected', content: 'The user rejected running `rm -rf x`; it did not run.' }), 'not approved');
     assert.equal(view.running, true);
   });
