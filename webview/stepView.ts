@@ -16,6 +16,7 @@ import type {
   ToolCallStep,
   ToolResultStep,
 } from './steps';
+import { defaultOpen } from './steps';
 
 export interface StepRenderContext extends ApprovalCardHooks, ElicitationCardHooks {
   readonly onCopy: (text: string) => void;
@@ -51,26 +52,6 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: stri
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text;
   return node;
-}
-
-/** Open by default: live thinking, answers, notices, errors and search results. */
-export function defaultOpen(step: Step): boolean {
-  switch (step.kind) {
-    case 'thinking':
-      return !step.done;
-    case 'answer':
-    case 'notice':
-    case 'error':
-    case 'user':
-      return true;
-    case 'tool-result':
-      return step.summary?.kind === 'search' || step.state === 'failed' || step.message !== undefined;
-    case 'tool-call':
-    case 'approval':
-    case 'elicitation':
-    case 'condensed':
-      return false;
-  }
 }
 
 function title(step: Step): string {

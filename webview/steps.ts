@@ -37,7 +37,8 @@ export interface ThinkingStep extends StepBase {
  * `queued`: asked for, not begun (calls that change something run one after
  * another); `awaiting`: begun, its approval waits for the user; `stopped`:
  * still queued or running when the run ended (Stop, an error, the time
- * limit), so it has no result of its own.
+ * limit), so it has no result of its own, or cut off by Stop or the time
+ * limit with what it did until then as its result (a command's output).
  */
 export type ToolCallState = 'queued' | 'running' | 'awaiting' | 'done' | 'failed' | 'cached' | 'rejected' | 'stopped';
 
@@ -240,3 +241,23 @@ export function touch(view: ConversationView, step: Step): void {
 }
 
 /** Marks everything still streaming as finished (the run ended). */
+
+/** Open by default: live thinking, answers, notices, errors and search results. */
+export function defaultOpen(step: Step): boolean {
+  switch (step.kind) {
+    case 'thinking':
+      return !step.done;
+    case 'answer':
+    case 'notice':
+    case 'error':
+    case 'user':
+      return true;
+    case 'tool-result':
+      return step.summary?.kind === 'search' || step.state === 'failed' || step.state === 'stopped' || step.message !== undefined;
+    case 'tool-call':
+    case 'approval':
+    case 'elicitation':
+    case 'condensed':
+      return false;
+  }
+}

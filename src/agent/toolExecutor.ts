@@ -141,8 +141,9 @@ async function runOne(call: PlannedCall, context: ExecutionContext): Promise<Cal
     context.log?.(`tool ${tool.name} output${result.isError ? ' (error)' : ''}: ${logPreview(result.text)}`);
     // A declined read is asked again next time, not answered from the cache.
     if (cacheable && !result.isError && !result.rejected && result.text.length <= CACHEABLE_RESULT_CHARS) context.cache.set(tool.name, args, result);
-    if (!tool.readOnly && !result.isError) context.cache.invalidate();
-    return finish(args, result, result.rejected ? 'rejected' : result.isError ? 'failed' : 'done');
+    // A change that failed may still have changed something (a command that exits 1 after writing).
+    if (!tool.readOnly && !result.rejected) context.cache.invalidate();
+    return finish(args, result, result.rejected ? 'rejected' : result.stopped ? 'stopped' : result.isError ? 'failed' : 'done');
   } catch (error) {
     if (context.signal.aborted || isCancellation(error)) throw error instanceof CancelledError ? error : new CancelledError();
     const message = error instanceof Error ? error.message : String(error);

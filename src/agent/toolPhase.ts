@@ -413,7 +413,9 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
 function announceResult(outcome: CallOutcome, emitter: RunEmitter, model: string): void {
   const message = emitter.text('toolResult', 'function-call', model);
   const head =
-    outcome.status === 'failed' ? `[${outcome.call.name} failed]` : outcome.status === 'rejected' ? `[${outcome.call.name} rejected]` : `[${outcome.call.name} executed${outcome.status === 'cached' ? ', cached' : ' successfully'}]`;
+    outcome.status === 'failed' || outcome.status === 'rejected' || outcome.status === 'stopped'
+      ? `[${outcome.call.name} ${outcome.status}]`
+      : `[${outcome.call.name} executed${outcome.status === 'cached' ? ', cached' : ' successfully'}]`;
   const summary = outcome.result.summary;
   const body =
     summary?.kind === 'search'

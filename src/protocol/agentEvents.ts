@@ -173,7 +173,8 @@ export interface NoticePayload {
   readonly action?: NoticeAction | undefined;
 }
 
-export type ToolCallStatus = 'done' | 'failed' | 'cached' | 'rejected';
+/** `stopped`: cut off by Stop or the run's time limit, with what it did so far reported (a command's output). */
+export type ToolCallStatus = 'done' | 'failed' | 'cached' | 'rejected' | 'stopped';
 
 export interface ToolStartedPayload {
   readonly toolCallId: string;

@@ -82,7 +82,7 @@ export function createRunCommandTool(deps: RunCommandDeps): Tool {
       const text = describeOutcome(args.command, target.display, args.timeoutSeconds, outcome);
       // The panel's collapsed step starts with how it ended: the call's title already names the command.
       const summary = summaryPreview(`${outcomeStatus(args.timeoutSeconds, outcome)}\n\n${outcome.output.trimEnd() || '(no output)'}`);
-      return { text, isError: outcome.exitCode !== 0, summary };
+      return { text, isError: outcome.exitCode !== 0, stopped: outcome.cancelled, summary };
     },
   });
 }

@@ -92,6 +92,8 @@ export interface ToolResult {
   readonly isError?: boolean | undefined;
   /** The user (or the approval policy) refused what the call asked to do; nothing happened. */
   readonly rejected?: boolean | undefined;
+  /** Cut off by Stop or the run's time limit; the text reports what it did until then. */
+  readonly stopped?: boolean | undefined;
   readonly summary?: ToolResultSummary | undefined;
   /** Absolute paths of the workspace files this call read or changed (rules files near them may join the run). */
   readonly touchedPaths?: readonly string[] | undefined;

@@ -54,4 +54,61 @@ describe('run cache', () => {
     assert.equal(file.servers.find((server) => server.name === 'docs')?.cacheable, true);
     assert.equal(file.servers.find((server) => server.name === 'local')?.cacheable, undefined);
   });
+
+  it('a change that fails still clears the cache: a command that exits 1 may have written first', async () => {
+    let reads = 0;
+    const read: Tool = {
+      name: 'read_thing',
+      description: 'Reads.',
+      parameters: { type: 'object', properties: {} },
+      readOnly: true,
+      source: { kind: 'workspace' },
+      async run() {
+        reads++;
+        return { text: `read ${reads}` };
+      },
+    };
+    const failingChange: Tool = {
+      name: 'change_thing',
+      description: 'Changes, then fails.',
+      parameters: { type: 'object', properties: {} },
+      readOnly: false,
+      approvesItself: true,
+      source: { kind: 'workspace' },
+      async run() {
+        return { text: 'exit code 1', isError: true };
+      },
+    };
+    const model = await serve([
+      { model: 'fc-model', toolCalls: [{ name: 'read_thing', arguments: {} }] },
+      { model: 'fc-model', toolCalls: [{ name: 'change_thing', arguments: {} }] },
+      { model: 'fc-model', toolCalls: [{ name: 'read_thing', arguments: {} }] },
+      { model: 'fc-model', content: 'Enough.' },
+      { model: 'answer-model', content: 'Done.' },
+    ]);
+    const run = await runScripted(settingsFor(model), { tools: [read, failingChange] });
+    assert.equal(reads, 2);
+    assert.deepEqual(toolStatuses(run.events).map((status) => status.status), ['done', 'failed', 'done']);
+  });
+
+  it('a call cut off by Stop reports what it did as stopped, not failed', async () => {
+    const cutOff: Tool = {
+      name: 'long_job',
+      description: 'Runs until stopped.',
+      parameters: { type: 'object', properties: {} },
+      readOnly: false,
+      approvesItself: true,
+      source: { kind: 'workspace' },
+      async run() {
+        return { text: 'printed this much, then ended with the run', isError: true, stopped: true };
+      },
+    };
+    const model = await serve([
+      { model: 'fc-model', toolCalls: [{ name: 'long_job', arguments: {} }] },
+      { model: 'fc-model', content: 'Enough.' },
+      { model: 'answer-model', content: 'Done.' },
+    ]);
+    const run = await runScripted(settingsFor(model), { tools: [cutOff] });
+    assert.deepEqual(toolStatuses(run.events).map((status) => status.status), ['stopped']);
+  });
 });

@@ -176,6 +176,8 @@ describe('run_command', () => {
     const { result } = await pending;
     assert.match(result.text, /ended when the run was stopped \(by Stop or the run's time limit; the command and its children were ended\), \d+ ms\n\nstarted/u);
     assert.equal(result.isError, true);
+    // Shown as stopped, not failed: the user ended it.
+    assert.equal(result.stopped, true);
     const child = Number(readFileSync(path.join(root, 'stop.pid'), 'utf8'));
     await waitUntilGone(child);
     assert.equal(isAlive(child), false);

@@ -10,7 +10,7 @@ import { applyEvents } from '../../../webview/viewModel';
 import { transcriptMarkdown } from '../../../webview/transcript';
 import { conversationRow } from '../../../webview/usageFormat';
 import { callSubject, prettyArguments, resultHeadline } from '../../../webview/stepText';
-import { createConversationView, type AnswerStep, type NoticeStep, type Step, type ToolCallStep, type ToolResultStep } from '../../../webview/steps';
+import { createConversationView, defaultOpen, type AnswerStep, type NoticeStep, type Step, type ToolCallStep, type ToolResultStep } from '../../../webview/steps';
 
 const serve = scriptedServers();
 
@@ -302,6 +302,10 @@ describe('view model details', () => {
       'failed: exit code 1, 12 ms',
     );
     assert.equal(resultHeadline({ ...command, state: 'rejected', content: 'The user rejected running `rm -rf x`; it did not run.' }), 'not approved');
+    const stoppedPreview = "ended when the run was stopped (by Stop or the run's time limit; the command and its children were ended), 3012 ms";
+    const stopped = { ...command, state: 'stopped', content: `$ npm test\n(in .) ${stoppedPreview}\n\nok 1`, summary: preview(`${stoppedPreview}\n\nok 1`) } as const;
+    assert.equal(resultHeadline(stopped), stoppedPreview, 'a command the user stopped is not called failed');
+    assert.equal(defaultOpen(stopped), true, 'what it printed before Stop is shown');
     assert.equal(view.running, true);
   });
 
