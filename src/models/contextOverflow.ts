@@ -16,7 +16,9 @@ const OVERFLOW_TEXT =
 /** True when an error's code or text says the request is larger than the model's window. */
 export function isContextOverflow(error: unknown): boolean {
   if (!error || typeof error !== 'object') return typeof error === 'string' && OVERFLOW_TEXT.test(error);
-  const record = error as { code?: unknown; type?: unknown; message?: unknown; error?: unknown };
+  const record = error as { code?: unknown; type?: unknown; message?: unknown; error?: unknown; param?: unknown };
+  // OpenAI's `string_above_max_length` on a tool's description is about that description, not the window.
+  if (typeof record.param === 'string' && record.param.startsWith('tools[')) return false;
   if (typeof record.code === 'string' && OVERFLOW_CODES.has(record.code)) return true;
   if (typeof record.type === 'string' && OVERFLOW_CODES.has(record.type)) return true;
   if (typeof record.message === 'string' && OVERFLOW_TEXT.test(record.message)) return true;

@@ -13,7 +13,7 @@ import { resolveRetryOptions, retryDelayMs, type ResolvedRetryOptions, type Retr
 import { SseChunkParser } from './sseChunks';
 import { StreamAccumulator, type WireUsage } from './streamAccumulator';
 import { samplingParameters } from './modelQuirks';
-import { fallbackFor, fallbackReason, rememberedFallbacks, rememberFallback, type RequestFallback } from './requestFallbacks';
+import { fallbackFor, fallbackReason, rememberedFallbacks, rememberFallback, shortenedDescription, TOOL_DESCRIPTION_LIMIT, type RequestFallback } from './requestFallbacks';
 import { estimateUsage } from './usageEstimate';
 import { withNestedErrorBodies } from './errorBodies';
 import { isHttpUrl } from '../common/httpUrl';
@@ -351,6 +351,13 @@ function withFallbacks(body: ChatCompletionCreateParamsStreaming, fallbacks: Rea
   const next = { ...body };
   if (fallbacks.has('dropStreamOptions')) delete next.stream_options;
   if (fallbacks.has('noNativeTools') || fallbacks.has('envelopeOnce')) delete next.tools;
+  else if (fallbacks.has('shortToolDescriptions') && next.tools) {
+    next.tools = next.tools.map((tool) =>
+      tool.type === 'function' && tool.function.description !== undefined && tool.function.description.length > TOOL_DESCRIPTION_LIMIT
+        ? { ...tool, function: { ...tool.function, description: shortenedDescription(tool.function.description) } }
+        : tool,
+    );
+  }
   return next;
 }
 

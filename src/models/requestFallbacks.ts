@@ -7,15 +7,23 @@
 //    it so for that endpoint and model;
 //  - the server failed to parse the model's own tool call (llama.cpp's and
 //    Ollama's tool-call parsers): the same request would fail the same way,
-//    so this once the envelope is used instead.
+//    so this once the envelope is used instead;
+//  - a tool description over OpenAI's 1,024 characters (`string_above_max_length`
+//    on `tools[N].function.description`; MCP servers often write longer ones):
+//    shorten those descriptions, and keep them short for that endpoint and model.
 import type { ModelFailure } from './modelFailure';
 
-export type RequestFallback = 'dropStreamOptions' | 'noNativeTools' | 'envelopeOnce';
+export type RequestFallback = 'dropStreamOptions' | 'noNativeTools' | 'envelopeOnce' | 'shortToolDescriptions';
+
+/** OpenAI's limit on a function's description, in characters. */
+export const TOOL_DESCRIPTION_LIMIT = 1024;
 
 const TOOLS_UNSUPPORTED = /does not support tools|tools? (?:is|are) not supported|tool(?:s| use| calling) (?:is )?not supported|unsupported.*\btools\b/i;
 const STREAM_OPTIONS = /stream_options/i;
 // llama.cpp: "Failed to parse tool call ..." / Ollama: "error parsing tool call: raw='...', err=..."
 const TOOL_CALL_PARSE = /(?:failed to parse|error parsing) tool call/i;
+// OpenAI: "Invalid 'tools[13].function.description': string too long. Expected a string with maximum length 1024, …"
+const TOOL_DESCRIPTION_TOO_LONG = /tools\[\d+\]\.function\.description'?:? string too long/i;
 
 function text(failure: ModelFailure): string {
   const cause = failure.cause as { message?: unknown; error?: unknown } | undefined;
@@ -27,9 +35,25 @@ export function fallbackFor(failure: ModelFailure, request: { hasStreamOptions: 
   if (failure.status === 400 || failure.status === 422) {
     if (request.hasStreamOptions && STREAM_OPTIONS.test(message)) return 'dropStreamOptions';
     if (request.hasTools && TOOLS_UNSUPPORTED.test(message)) return 'noNativeTools';
+    if (request.hasTools && isToolDescriptionTooLong(failure)) return 'shortToolDescriptions';
   }
   if (request.hasTools && TOOL_CALL_PARSE.test(message)) return 'envelopeOnce';
   return undefined;
+}
+
+/** The server refused a tool's description as too long (not the conversation: that is a context overflow). */
+export function isToolDescriptionTooLong(failure: Pick<ModelFailure, 'cause'> & Partial<Pick<ModelFailure, 'reason'>>): boolean {
+  const cause = failure.cause as { param?: unknown; code?: unknown } | undefined;
+  if (typeof cause?.param === 'string' && /^tools\[\d+\]\.function\.description$/.test(cause.param)) return true;
+  return TOOL_DESCRIPTION_TOO_LONG.test(text({ reason: failure.reason ?? '', cause: failure.cause } as ModelFailure));
+}
+
+/** Cut at a word where one is near, marked with an ellipsis, within `limit` characters. */
+export function shortenedDescription(description: string, limit = TOOL_DESCRIPTION_LIMIT): string {
+  if (description.length <= limit) return description;
+  const room = description.slice(0, limit - 1);
+  const lastSpace = room.search(/\s\S*$/);
+  return `${(lastSpace > limit * 0.8 ? room.slice(0, lastSpace) : room).trimEnd()}…`;
 }
 
 export function fallbackReason(fallback: RequestFallback): string {
@@ -40,6 +64,8 @@ export function fallbackReason(fallback: RequestFallback): string {
       return 'the model does not support native tool calls; using the JSON envelope from now on';
     case 'envelopeOnce':
       return "the server could not parse the model's tool call; asking again with the JSON envelope instead";
+    case 'shortToolDescriptions':
+      return `the server refuses tool descriptions over ${TOOL_DESCRIPTION_LIMIT.toLocaleString('en-US')} characters; asking again with the longer ones shortened`;
   }
 }
 

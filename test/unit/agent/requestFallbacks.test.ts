@@ -57,6 +57,46 @@ describe('request fallbacks', () => {
   });
 });
 
+describe('long tool descriptions', () => {
+  // What OpenAI sends for a description over its limit (MCP servers often write longer ones).
+  const tooLong = (index: number, length: number) =>
+    JSON.stringify({
+      error: {
+        message: `Invalid 'tools[${index}].function.description': string too long. Expected a string with maximum length 1024, but got a string with length ${length} instead.`,
+        type: 'invalid_request_error',
+        param: `tools[${index}].function.description`,
+        code: 'string_above_max_length',
+      },
+    });
+
+  it('are shortened and asked again at once, not taken for a full context window; the endpoint and model remember it', async () => {
+    const wordy = table();
+    Object.defineProperty(wordy, 'description', { value: `Looks a key up. ${'It explains at length what each key means. '.repeat(70)}The end.` });
+    const terse = new TableTool('other', {});
+    const model = await serve([
+      { model: 'fc-model', fault: { kind: 'status', status: 400, body: tooLong(0, wordy.description.length) } },
+      { model: 'fc-model', toolCalls: [{ name: 'lookup', arguments: { key: 'a' } }] },
+      { model: 'fc-model', content: 'Enough.' },
+      { model: 'answer-model', content: 'A is alpha.' },
+      { model: 'fc-model', content: 'Nothing to call.' },
+      { model: 'answer-model', content: 'Hi.' },
+    ]);
+    const run = await runScripted(settingsFor(model), { tools: [wordy, terse] });
+    assert.equal(run.result?.answer, 'A is alpha.');
+    assert.equal(wordy.runs, 1);
+    const described = (index: number, name: string): string => model.requests[index]?.tools?.find((tool: { function: { name: string } }) => tool.function.name === name)?.function.description ?? '';
+    assert.equal(described(0, 'lookup'), wordy.description, 'sent whole at first');
+    const shortened = described(1, 'lookup');
+    assert.ok(shortened.length <= 1024, `${shortened.length} characters`);
+    assert.ok(shortened.startsWith('Looks a key up. It explains') && shortened.endsWith('…'), shortened.slice(-40));
+    assert.equal(described(1, 'other'), terse.description, 'a short description is left as it is');
+    assert.match(customValues<{ reason: string }>(run.events, 'tandem.retry')[0]?.reason ?? '', /tool descriptions over 1,024 characters/);
+    assert.equal(customValues(run.events, 'tandem.condensed').length, 0, 'the conversation was not condensed for it');
+    await runScripted(settingsFor(model), { tools: [wordy] });
+    assert.ok(described(4, 'lookup').length <= 1024, 'the next run sends it short from the start');
+  });
+});
+
 describe('envelope prompt', () => {
   it('lists each tool with its parameters, types and which are required', async () => {
     const { functionCallSystemPrompt } = await import('../../../src/agent/prompts');

@@ -70,6 +70,9 @@ describe('token counter', () => {
     assert.equal(isContextOverflow({ message: 'Input prompt (36893 tokens) is too long and exceeds limit of 1000' }), true);
     assert.equal(isContextOverflow({ message: 'Input length 6491 exceeds context length 1500' }), true);
     assert.equal(isContextOverflow({ message: 'model "x" does not support tools' }), false);
+    // OpenAI's code for any string over its limit: a message that long is the window's problem, a tool's description is not.
+    assert.equal(isContextOverflow({ code: 'string_above_max_length', param: 'messages[1].content', message: "Invalid 'messages[1].content': string too long." }), true);
+    assert.equal(isContextOverflow({ code: 'string_above_max_length', param: 'tools[3].function.description', message: "Invalid 'tools[3].function.description': string too long." }), false);
     assert.equal(isContextOverflow({ message: 'Rate limit reached' }), false);
     assert.equal(isContextOverflow(undefined), false);
   });
