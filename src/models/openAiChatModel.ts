@@ -299,7 +299,12 @@ async function* streamTurn(
       }
       if (error instanceof CancelledError || isAbort(error, sdk)) throw new CancelledError();
       const failure = classifyFailure(error, sdk, retry.now(), settings.apiKey);
-      const fallback = fallbackFor(failure, { hasStreamOptions: body.stream_options !== undefined, hasTools: body.tools !== undefined });
+      const fallback = fallbackFor(failure, {
+        hasStreamOptions: body.stream_options !== undefined,
+        hasTools: body.tools !== undefined,
+        hasMaxTokens: body.max_tokens !== undefined && body.max_tokens !== null,
+        hasTemperature: body.temperature !== undefined && body.temperature !== null,
+      });
       if (fallback && attempt <= retry.maxRetries) {
         // A changed request is worth trying at once; the loop reads the envelope from the reply's text.
         rememberFallback(settings.baseUrl, settings.model, fallback);
@@ -350,6 +355,11 @@ function withFallbacks(body: ChatCompletionCreateParamsStreaming, fallbacks: Rea
   if (fallbacks.size === 0) return body;
   const next = { ...body };
   if (fallbacks.has('dropStreamOptions')) delete next.stream_options;
+  if (fallbacks.has('defaultTemperature')) delete next.temperature;
+  if (fallbacks.has('maxCompletionTokens') && next.max_tokens !== undefined && next.max_tokens !== null) {
+    next.max_completion_tokens = next.max_tokens;
+    delete next.max_tokens;
+  }
   if (fallbacks.has('noNativeTools') || fallbacks.has('envelopeOnce')) delete next.tools;
   else if (fallbacks.has('shortToolDescriptions') && next.tools) {
     next.tools = next.tools.map((tool) =>

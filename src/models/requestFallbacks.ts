@@ -10,10 +10,16 @@
 //    so this once the envelope is used instead;
 //  - a tool description over OpenAI's 1,024 characters (`string_above_max_length`
 //    on `tools[N].function.description`; MCP servers often write longer ones):
-//    shorten those descriptions, and keep them short for that endpoint and model.
+//    shorten those descriptions;
+//  - a reasoning model the name did not reveal (an Azure deployment, a proxy's
+//    alias) refusing `max_tokens` ("Use 'max_completion_tokens' instead"):
+//    send that instead; refusing a temperature other than its default
+//    (OpenAI: "Only the default (1) value is supported", Kimi: "only 1 is
+//    allowed"): send none.
+// All but the envelope are kept for that endpoint and model.
 import type { ModelFailure } from './modelFailure';
 
-export type RequestFallback = 'dropStreamOptions' | 'noNativeTools' | 'envelopeOnce' | 'shortToolDescriptions';
+export type RequestFallback = 'dropStreamOptions' | 'noNativeTools' | 'envelopeOnce' | 'shortToolDescriptions' | 'maxCompletionTokens' | 'defaultTemperature';
 
 /** OpenAI's limit on a function's description, in characters. */
 export const TOOL_DESCRIPTION_LIMIT = 1024;
@@ -24,28 +30,42 @@ const STREAM_OPTIONS = /stream_options/i;
 const TOOL_CALL_PARSE = /(?:failed to parse|error parsing) tool call/i;
 // OpenAI: "Invalid 'tools[13].function.description': string too long. Expected a string with maximum length 1024, …"
 const TOOL_DESCRIPTION_TOO_LONG = /tools\[\d+\]\.function\.description'?:? string too long/i;
+// OpenAI: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."
+const MAX_TOKENS_REFUSED = /'?max_tokens'? is not supported.*max_completion_tokens/i;
+// OpenAI: "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported."
+// / "Unsupported parameter: 'temperature' is not supported with this model." / Kimi: "invalid temperature: only 1 is allowed for this model"
+const TEMPERATURE_REFUSED = /'?temperature'? (?:does not support|is not supported)|invalid temperature: only/i;
 
 function text(failure: ModelFailure): string {
   const cause = failure.cause as { message?: unknown; error?: unknown } | undefined;
   return [failure.reason, typeof cause?.message === 'string' ? cause.message : '', JSON.stringify(cause?.error ?? '')].join(' ');
 }
 
-export function fallbackFor(failure: ModelFailure, request: { hasStreamOptions: boolean; hasTools: boolean }): RequestFallback | undefined {
+/** The request field an OpenAI error names (`param`), if any. */
+function refusedParam(failure: ModelFailure): string | undefined {
+  const param = (failure.cause as { param?: unknown } | undefined)?.param;
+  return typeof param === 'string' ? param : undefined;
+}
+
+export interface RequestShape {
+  readonly hasStreamOptions: boolean;
+  readonly hasTools: boolean;
+  readonly hasMaxTokens: boolean;
+  readonly hasTemperature: boolean;
+}
+
+export function fallbackFor(failure: ModelFailure, request: RequestShape): RequestFallback | undefined {
   const message = text(failure);
+  const param = refusedParam(failure);
   if (failure.status === 400 || failure.status === 422) {
     if (request.hasStreamOptions && STREAM_OPTIONS.test(message)) return 'dropStreamOptions';
     if (request.hasTools && TOOLS_UNSUPPORTED.test(message)) return 'noNativeTools';
-    if (request.hasTools && isToolDescriptionTooLong(failure)) return 'shortToolDescriptions';
+    if (request.hasTools && (/^tools\[\d+\]\.function\.description$/.test(param ?? '') || TOOL_DESCRIPTION_TOO_LONG.test(message))) return 'shortToolDescriptions';
+    if (request.hasMaxTokens && MAX_TOKENS_REFUSED.test(message)) return 'maxCompletionTokens';
+    if (request.hasTemperature && (param === 'temperature' || TEMPERATURE_REFUSED.test(message))) return 'defaultTemperature';
   }
   if (request.hasTools && TOOL_CALL_PARSE.test(message)) return 'envelopeOnce';
   return undefined;
-}
-
-/** The server refused a tool's description as too long (not the conversation: that is a context overflow). */
-export function isToolDescriptionTooLong(failure: Pick<ModelFailure, 'cause'> & Partial<Pick<ModelFailure, 'reason'>>): boolean {
-  const cause = failure.cause as { param?: unknown; code?: unknown } | undefined;
-  if (typeof cause?.param === 'string' && /^tools\[\d+\]\.function\.description$/.test(cause.param)) return true;
-  return TOOL_DESCRIPTION_TOO_LONG.test(text({ reason: failure.reason ?? '', cause: failure.cause } as ModelFailure));
 }
 
 /** Cut at a word where one is near, marked with an ellipsis, within `limit` characters. */
@@ -66,6 +86,10 @@ export function fallbackReason(fallback: RequestFallback): string {
       return "the server could not parse the model's tool call; asking again with the JSON envelope instead";
     case 'shortToolDescriptions':
       return `the server refuses tool descriptions over ${TOOL_DESCRIPTION_LIMIT.toLocaleString('en-US')} characters; asking again with the longer ones shortened`;
+    case 'maxCompletionTokens':
+      return "the model takes max_completion_tokens, not max_tokens (a reasoning model); asking again with it";
+    case 'defaultTemperature':
+      return "the model accepts only its default temperature; asking again without one (the temperature setting is not used for it)";
   }
 }
 

@@ -57,6 +57,50 @@ describe('request fallbacks', () => {
   });
 });
 
+describe('a reasoning model its name does not reveal', () => {
+  // OpenAI's bodies for a reasoning model (an Azure deployment may be named anything).
+  const refused = (param: string, code: string, message: string) => JSON.stringify({ error: { message, type: 'invalid_request_error', param, code } });
+
+  it('gets max_completion_tokens and no temperature after saying so, and the next run sends them so at once', async () => {
+    const model = await serve([
+      { model: 'answer-model', fault: { kind: 'status', status: 400, body: refused('max_tokens', 'unsupported_parameter', "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.") } },
+      { model: 'answer-model', fault: { kind: 'status', status: 400, body: refused('temperature', 'unsupported_value', "Unsupported value: 'temperature' does not support 0.3 with this model. Only the default (1) value is supported.") } },
+      { model: 'answer-model', content: 'Fine.' },
+      { model: 'answer-model', content: 'Again.' },
+    ]);
+    const run = await runScripted(settingsFor(model), { mode: 'chat' });
+    assert.equal(run.result?.answer, 'Fine.');
+    const sent = model.requests.map(({ body }) => ({ max_tokens: body.max_tokens, max_completion_tokens: body.max_completion_tokens, temperature: body.temperature }));
+    assert.deepEqual(sent, [
+      { max_tokens: 512, max_completion_tokens: undefined, temperature: 0.3 },
+      { max_tokens: undefined, max_completion_tokens: 512, temperature: 0.3 },
+      { max_tokens: undefined, max_completion_tokens: 512, temperature: undefined },
+    ]);
+    assert.deepEqual(
+      customValues<{ reason: string }>(run.events, 'tandem.retry').map(({ reason }) => /max_completion_tokens|default temperature/.exec(reason)?.[0]),
+      ['max_completion_tokens', 'default temperature'],
+    );
+    const again = await runScripted(settingsFor(model), { mode: 'chat' });
+    assert.equal(again.result?.answer, 'Again.');
+    assert.deepEqual({ max_tokens: model.requests[3]?.body.max_tokens, max_completion_tokens: model.requests[3]?.body.max_completion_tokens, temperature: model.requests[3]?.body.temperature }, { max_tokens: undefined, max_completion_tokens: 512, temperature: undefined });
+  });
+
+  it("Kimi's wording for a fixed temperature counts too; another 400 about temperature's range does not change the request", async () => {
+    const model = await serve([
+      { model: 'answer-model', fault: { kind: 'status', status: 400, body: JSON.stringify({ message: 'invalid temperature: only 1 is allowed for this model', type: 'invalid_request_error' }) } },
+      { model: 'answer-model', content: 'Fine.' },
+    ]);
+    const run = await runScripted(settingsFor(model), { mode: 'chat' });
+    assert.equal(run.result?.answer, 'Fine.');
+    assert.equal(model.requests[1]?.body.temperature, undefined);
+    await model.close();
+    const strict = await serve([{ model: 'answer-model', fault: { kind: 'status', status: 400, body: JSON.stringify({ error: { message: 'temperature must be between 0 and 2', type: 'invalid_request_error' } }) } }]);
+    const failed = await runScripted(settingsFor(strict), { mode: 'chat' });
+    assert.equal(strict.requests.length, 1, 'not asked again');
+    assert.equal(failed.result, undefined);
+  });
+});
+
 describe('long tool descriptions', () => {
   // What OpenAI sends for a description over its limit (MCP servers often write longer ones).
   const tooLong = (index: number, length: number) =>
