@@ -65,7 +65,9 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
       return;
     }
     case 'tandem.usage':
-      view.usage = value as unknown as RunUsage;
+      // A damaged stored line must not break the usage table (and the rest of the panel's chrome with it).
+      if (!isRunUsage(value)) return;
+      view.usage = value;
       view.usageByRun.set(view.runId ?? '', view.usage);
       view.chromeDirty = true;
       return;
@@ -236,4 +238,15 @@ function discard(view: ConversationView, ids: unknown): void {
       touch(view, step);
     }
   }
+}
+
+function isModelUsage(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && typeof (value as { calls?: unknown }).calls === 'number';
+}
+
+/** The shape the usage table reads. */
+function isRunUsage(value: unknown): value is RunUsage {
+  if (typeof value !== 'object' || value === null) return false;
+  const usage = value as Partial<Record<keyof RunUsage, unknown>>;
+  return isModelUsage(usage.functionCall) && isModelUsage(usage.answer) && typeof usage.toolPhaseMs === 'number' && typeof usage.answerPhaseMs === 'number';
 }

@@ -237,7 +237,8 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
       // What the user saw of a stopped answer stays in the conversation.
       if (error instanceof StoppedAnswer) answer = error.shown;
       emitter.closeAll();
-      emitter.notice('cancelled', 'info', 'Stopped.');
+      // Stopped by something other than the Stop button (another conversation opened) says so.
+      emitter.notice('cancelled', 'info', signal.reason instanceof CancelledError ? signal.reason.message : 'Stopped.');
       finished('cancelled');
       return;
     }

@@ -18,11 +18,11 @@ import type { JournalRunSnapshot } from '../tools/editJournalSnapshot';
 import { historyMessages } from '../protocol/conversationHistory';
 import { CustomEventName } from '../protocol/agentEvents';
 import { condenseConversation } from '../agent/conversationCondenser';
-import { isCancellation } from '../common/errors';
+import { CancelledError, isCancellation } from '../common/errors';
 import { unlessAborted } from '../common/unlessAborted';
 import { HostEventName } from '../protocol/hostEventNames';
 import { appendCompacted } from '../protocol/eventCompaction';
-import { titleFrom, type ConversationStore, type StoredConversation } from './conversationStore';
+import { maxConversations, titleFrom, type ConversationStore, type StoredConversation } from './conversationStore';
 import type { AttachedContext } from './contextAttachments';
 import type { OutputLog } from './outputLog';
 import { workspaceRulesNow } from './workspaceRulesReader';
@@ -75,6 +75,8 @@ export interface SessionDependencies {
   readonly onDidChangeRunning: (running: boolean) => void;
   /** The history list changed (a new conversation's first save put it there). */
   readonly onDidChangeHistory?: (() => void) | undefined;
+  /** Saving the conversation failed (`error`), or works again after failing (undefined). */
+  readonly onSaveProblem?: ((error: string | undefined) => void) | undefined;
   /** How an MCP server's question reaches the user (the panel's card); absent: questions are declined. */
   readonly elicitor?: Elicitor | undefined;
   /** Replaces the models (tests); defaults to the provider's model (modelFactory.ts). */
@@ -142,6 +144,8 @@ export class AgentSession implements vscode.Disposable {
       finish();
       this.deps.onDidChangeRunning(false);
       await this.save();
+      // The final save moved the conversation to the top of the history.
+      this.deps.onDidChangeHistory?.();
     }
   }
 
@@ -155,7 +159,7 @@ export class AgentSession implements vscode.Disposable {
       if (settings === undefined) {
         // Stopped while being prepared (consent asked, MCP servers starting): the run ends now, the preparation on its own.
         log.info(`run ${runId}: stopped before it started`);
-        this.notice('cancelled', 'Stopped.');
+        this.notice('cancelled', signal.reason instanceof CancelledError ? signal.reason.message : 'Stopped.');
         this.append({ type: 'RUN_FINISHED', threadId: conversation.id, runId, result: { stopReason: 'cancelled', answer: '' }, outcome: { type: 'cancelled' }, timestamp: Date.now() } as AgentEvent);
         return;
       }
@@ -313,17 +317,17 @@ export class AgentSession implements vscode.Disposable {
     }
   }
 
-  /** Stops the run; resolves when it has ended. */
-  async stop(): Promise<void> {
+  /** Stops the run; resolves when it has ended. `why` is the notice the run ends with (default "Stopped."). */
+  async stop(why?: string): Promise<void> {
     const run = this.run;
     if (!run) return;
-    run.controller.abort();
+    run.controller.abort(why === undefined ? undefined : new CancelledError(why));
     await run.done;
   }
 
   /** Switches to another conversation (or a new one), stopping any run first. */
   async open(conversation: StoredConversation | undefined): Promise<void> {
-    await this.stop();
+    await this.stop(conversation === undefined ? 'Stopped: you started a new chat.' : 'Stopped: you opened another conversation.');
     await this.save();
     this.conversation = conversation ?? this.deps.store.create();
     this.cache = new SessionCache();
@@ -348,14 +352,32 @@ export class AgentSession implements vscode.Disposable {
     this.saving = this.saving.then(async () => {
       try {
         // While a run streams, the last event may still grow: it is stored once it is complete.
-        await this.deps.store.save(conversation, { final: !this.running });
+        const { dropped } = await this.deps.store.save(conversation, { final: !this.running });
         if (conversation === this.conversation) await this.deps.store.setCurrent(conversation.id);
+        if (this.saveFailing) {
+          this.saveFailing = false;
+          this.deps.onSaveProblem?.(undefined);
+        }
+        if (dropped.length > 0) {
+          const titles = dropped.map((entry) => `"${entry.title || 'Untitled'}"`).join(', ');
+          this.deps.log.info(`history holds ${maxConversations} conversations: deleted the oldest, ${titles}`);
+          this.notice('historyFull', `History keeps the ${maxConversations} most recent conversations, so the oldest was deleted: ${titles}.`);
+        }
       } catch (error) {
-        this.deps.log.error(`could not save the conversation: ${error instanceof Error ? error.message : String(error)}`);
+        const message = error instanceof Error ? error.message : String(error);
+        this.deps.log.error(`could not save the conversation: ${message}`);
+        // Said once until a save works again: a run saves every few seconds.
+        if (!this.saveFailing) {
+          this.saveFailing = true;
+          this.deps.onSaveProblem?.(message);
+        }
       }
     });
     await this.saving;
   }
+
+  /** The last save failed; the user has been told. */
+  private saveFailing = false;
 
   dispose(): void {
     this.run?.controller.abort();

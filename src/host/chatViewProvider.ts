@@ -123,7 +123,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** Opens the store and the conversation the user had open last. */
   static async create(context: vscode.ExtensionContext, log: OutputLog, options: ChatViewOptions): Promise<ChatViewProvider> {
     const directory = vscode.Uri.joinPath(context.globalStorageUri, 'conversations', workspaceKey()).fsPath;
-    const store = new ConversationStore(directory, await JsonFileState.open(path.join(directory, 'index.json')));
+    const index = await JsonFileState.open(path.join(directory, 'index.json'));
+    if (index.setAside) log.warn(`the history's index could not be read; it is kept as ${index.setAside} and the history is rebuilt from the conversation files`);
+    const store = new ConversationStore(directory, index);
+    const recovered = await store.recoverIndex().catch((error: unknown) => {
+      log.error(`could not rebuild the history: ${error instanceof Error ? error.message : String(error)}`);
+      return 0;
+    });
+    if (recovered > 0) log.info(`history rebuilt from ${recovered} conversation files`);
     // A conversation deleted in an earlier session and not restored goes for good now.
     await store.purgeDeleted().catch((error: unknown) => log.error(`could not remove a deleted conversation: ${error instanceof Error ? error.message : String(error)}`));
     const currentId = store.currentId();
@@ -157,6 +164,15 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           if (!running && this.readiness.unusable) void this.readiness.check();
         },
         onDidChangeHistory: () => this.postHistory(),
+        onSaveProblem: (error) => {
+          if (error === undefined) {
+            void vscode.window.showInformationMessage('Tandem: the conversation is being saved again.');
+            return;
+          }
+          void vscode.window.showWarningMessage(
+            `Tandem could not save this conversation (${error}). The panel keeps it while this window is open and writes it as soon as saving works again; a reload before then loses what is not saved.`,
+          );
+        },
       },
       initial,
     );
@@ -413,7 +429,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   async openConversation(id: string): Promise<void> {
     const conversation = await this.store.load(id);
     if (!conversation) {
-      void vscode.window.showWarningMessage('Tandem: that conversation could not be read.');
+      // Its file is gone or damaged: the entry can go; a damaged file stays where it is for a person to look at.
+      const remove = 'Remove from History';
+      // Not awaited: the panel's other actions do not wait for the answer.
+      void vscode.window.showWarningMessage('Tandem: that conversation could not be read: its file is missing or damaged.', remove).then(async (choice) => {
+        if (choice !== remove) return;
+        await this.store.forget(id);
+        this.postHistory();
+      });
       return;
     }
     await this.session.open(conversation);

@@ -40,9 +40,10 @@ export interface ParsedLog {
 }
 
 /**
- * Reads a log; undefined when the header is missing or not for `id`. An
- * unreadable line is skipped (a torn write followed by later appends); a last
- * line without its newline is a torn write and not counted in `validBytes`.
+ * Reads a log; undefined when it has no header for `id`. Lines before the
+ * header (stray bytes put in front of it) and unreadable lines after it (a
+ * torn write followed by later appends) are skipped; a last line without its
+ * newline is a torn write and not counted in `validBytes`.
  */
 export function parseLog(text: string, id: string): ParsedLog | undefined {
   let header: ConversationHeader | undefined;
@@ -55,8 +56,9 @@ export function parseLog(text: string, id: string): ParsedLog | undefined {
     start = end + 1;
     if (!header) {
       const candidate = value as Partial<ConversationHeader> | undefined;
-      if (candidate?.tandemConversation !== 1 || candidate.id !== id) return undefined;
-      header = candidate as ConversationHeader;
+      if (candidate?.tandemConversation === 1 && candidate.id === id) header = candidate as ConversationHeader;
+      // Another conversation's header is not this one's file.
+      else if (candidate?.tandemConversation === 1) return undefined;
     } else if (value && typeof value === 'object' && typeof (value as { type?: unknown }).type === 'string') {
       events.push(value as AgentEvent);
     }

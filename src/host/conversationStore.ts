@@ -3,11 +3,11 @@
 // run never rewrites what is stored; the index (titles, order, the open one)
 // in a small state object, a JSON file beside them. No `vscode` import.
 import { randomUUID } from 'node:crypto';
-import { appendFile, mkdir, readFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, readdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { AgentEvent } from '../protocol/agentEvents';
 import type { ConversationSummary } from '../protocol/webviewMessages';
-import { eventLines, headerLine, parseLog } from './conversationLog';
+import { eventLines, headerLine, parseLog, type ParsedLog } from './conversationLog';
 import { RunEditsStore } from './runEditsStore';
 
 export interface StoredConversation {
@@ -23,47 +23,90 @@ export interface StoredConversation {
 export interface KeyValueState {
   get<T>(key: string): T | undefined;
   update(key: string, value: unknown): Thenable<void> | Promise<void>;
+  /** Reads again what another window may have written since (absent: nothing else writes it). */
+  refresh?(): Promise<void>;
+}
+
+type JsonRead = { readonly values: Record<string, unknown> } | 'missing' | 'damaged';
+
+async function readJsonObject(file: string): Promise<JsonRead> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'damaged';
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? { values: parsed as Record<string, unknown> } : 'damaged';
+  } catch {
+    return 'damaged';
+  }
 }
 
 /**
  * A KeyValueState in a JSON file beside the conversations, written at once
  * and atomically: a Memento may not reach the disk when VS Code is killed,
  * and then the files would be there but not the history that finds them.
+ * Every window on the workspace shares the file, so a change starts from
+ * what is on disk (`refresh`), not from what this window read at start.
  */
 export class JsonFileState implements KeyValueState {
   private writing: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly file: string,
-    private readonly values: Record<string, unknown>,
+    private values: Record<string, unknown>,
+    /** Where an unreadable file was moved, so that nothing overwrites it. */
+    readonly setAside: string | undefined,
   ) {}
 
   static async open(file: string): Promise<JsonFileState> {
-    let values: Record<string, unknown> = {};
-    try {
-      const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) values = parsed as Record<string, unknown>;
-    } catch {
-      // No index yet (or an unreadable one): start empty; the conversation files stay.
+    const read = await readJsonObject(file);
+    let setAside: string | undefined;
+    if (read === 'damaged') {
+      // Kept for a person to look at; the history is rebuilt from the conversation files (ConversationStore.recoverIndex).
+      setAside = `${file}.damaged-${Date.now()}`;
+      await rename(file, setAside).catch(() => (setAside = undefined));
     }
-    return new JsonFileState(file, values);
+    return new JsonFileState(file, typeof read === 'object' ? read.values : {}, setAside);
   }
 
   get<T>(key: string): T | undefined {
     return this.values[key] as T | undefined;
   }
 
+  async refresh(): Promise<void> {
+    await this.writing.catch(() => undefined);
+    await this.reread();
+  }
+
+  private async reread(): Promise<void> {
+    const read = await readJsonObject(this.file);
+    if (typeof read === 'object') this.values = read.values;
+    else if (read === 'missing') this.values = {};
+  }
+
+  /** Changes one key of the file as it is now: another window's keys and values stay as it wrote them. */
   async update(key: string, value: unknown): Promise<void> {
-    if (value === undefined) delete this.values[key];
-    else this.values[key] = value;
-    const text = JSON.stringify(this.values);
-    this.writing = this.writing.then(async () => {
+    // A failed write costs that write only: the next one starts afresh.
+    const write = this.writing.catch(() => undefined).then(async () => {
+      await this.reread();
+      if (value === undefined) delete this.values[key];
+      else this.values[key] = value;
+      const text = JSON.stringify(this.values);
       await mkdir(path.dirname(this.file), { recursive: true });
       const temporary = `${this.file}.${process.pid}.tmp`;
-      await writeFile(temporary, text, 'utf8');
-      await rename(temporary, this.file);
+      try {
+        await writeFile(temporary, text, 'utf8');
+        await rename(temporary, this.file);
+      } catch (error) {
+        await rm(temporary, { force: true }).catch(() => undefined);
+        throw error;
+      }
     });
-    await this.writing;
+    this.writing = write;
+    await write;
   }
 }
 
@@ -71,7 +114,8 @@ const indexKey = 'tandem.conversations';
 const currentKey = 'tandem.currentConversation';
 /** The last conversation deleted, kept on disk until the next delete or the next start, so Undo can bring it back. */
 const deletedKey = 'tandem.deletedConversation';
-const maxConversations = 100;
+/** History keeps this many; a new one past it deletes the oldest (the session says which). */
+export const maxConversations = 100;
 
 // Moved to the protocol (the panel compacts what it keeps too); re-exported for existing callers.
 export { appendCompacted } from '../protocol/eventCompaction';
@@ -168,17 +212,18 @@ export class ConversationStore {
     } catch {
       return this.migrate(id);
     }
-    const parsed = parseLog(text, id);
-    if (!parsed) return undefined;
+    let parsed = parseLog(text, id);
+    if (!parsed) {
+      const restored = await this.restoreHeader(id, text);
+      if (!restored) return undefined;
+      ({ parsed, text } = restored);
+    }
     // Cut a torn last line so the next append starts clean.
     if (parsed.validBytes < Buffer.byteLength(text, 'utf8')) await truncate(this.file(id), parsed.validBytes);
-    // A run this host is not running, stored as begun and never ended, is said to be over, once.
-    if (!this.live.has(id) && unfinishedRun(parsed.events)) {
-      const ended = interruptedRunError(this.now());
-      await appendFile(this.file(id), eventLines([ended]), 'utf8');
-      parsed.events.push(ended);
-    }
     this.written.set(id, parsed.events.length);
+    // A run this host is not running, stored as begun and never ended, is said to be over. It is
+    // stored with this window's next save only: another window may still be running it.
+    if (!this.live.has(id) && unfinishedRun(parsed.events)) parsed.events.push(interruptedRunError(this.now()));
     const summary = this.list().find((entry) => entry.id === id);
     return {
       id,
@@ -187,6 +232,23 @@ export class ConversationStore {
       updatedAt: summary?.updatedAt ?? parsed.header.createdAt,
       events: parsed.events,
     };
+  }
+
+  /**
+   * A file with events and no header (written by an earlier version after
+   * another window had deleted the file): the header is put back from the
+   * history's entry, once.
+   */
+  private async restoreHeader(id: string, text: string): Promise<{ parsed: ParsedLog; text: string } | undefined> {
+    const summary = this.list().find((entry) => entry.id === id);
+    if (!summary) return undefined;
+    const whole = headerLine({ tandemConversation: 1, id, title: summary.title, createdAt: summary.updatedAt }) + text;
+    const parsed = parseLog(whole, id);
+    if (!parsed || parsed.events.length === 0) return undefined;
+    const temporary = `${this.file(id)}.${process.pid}.tmp`;
+    await writeFile(temporary, whole, 'utf8');
+    await rename(temporary, this.file(id));
+    return { parsed, text: whole };
   }
 
   /** A conversation in the old one-JSON-file format: rewritten once as a log, then the old file goes. */
@@ -211,19 +273,25 @@ export class ConversationStore {
    * the index. During a run (`final: false`) the last event stays in memory,
    * since the next delta may still merge into it.
    */
-  async save(conversation: StoredConversation, options: { final?: boolean } = {}): Promise<void> {
+  async save(conversation: StoredConversation, options: { final?: boolean } = {}): Promise<SaveOutcome> {
     const { events, id } = conversation;
-    if (events.length === 0) return;
+    if (events.length === 0) return { dropped: [] };
     const final = options.final ?? true;
     if (final) this.live.delete(id);
     else this.live.add(id);
-    const written = this.written.get(id);
+    let written = this.written.get(id);
+    // Its file went away (another window deleted it, or its folder was removed): all of it is written, and listed, again.
+    const vanished = written !== undefined && !(await exists(this.file(id)));
+    if (vanished) {
+      this.torn.delete(id);
+      written = undefined;
+    }
     // Mid-run only an event that may still grow (a streamed delta, the latest usage) waits; the prompt that
     // starts a run is complete and goes to disk at once, so a window reloaded right after Send keeps it.
     const upTo = final || !mayStillGrow(events[events.length - 1]!) ? events.length : events.length - 1;
     const fresh = written === undefined;
     // "Last used" is the last event added: a conversation only looked at (then left, which saves it) keeps its time and place.
-    const grew = fresh || upTo > written;
+    const grew = written === undefined || upTo > written;
     if (grew) conversation.updatedAt = this.now();
     let text = fresh ? headerLine({ tandemConversation: 1, id, title: conversation.title, createdAt: conversation.createdAt }) : '';
     if (upTo > (written ?? 0)) text += eventLines(events.slice(written ?? 0, upTo));
@@ -247,11 +315,74 @@ export class ConversationStore {
     const listed = this.list().find((entry) => entry.id === id);
     // The index changes once per run, not per save, and only for a use: its time is newer than the one listed
     // (set by this save or by one during the run, which leaves the index alone).
-    if (listed && listed.title === conversation.title && (!final || listed.updatedAt === conversation.updatedAt)) return;
+    if (!vanished && listed && listed.title === conversation.title && (!final || listed.updatedAt === conversation.updatedAt)) return { dropped: [] };
     const summary: ConversationSummary = { id, title: conversation.title, updatedAt: conversation.updatedAt };
-    const index = [summary, ...this.list().filter((entry) => entry.id !== id)];
-    for (const dropped of index.splice(maxConversations)) await this.removeFiles(dropped.id);
-    await this.state.update(indexKey, index);
+    let dropped: ConversationSummary[] = [];
+    try {
+      await this.changeIndex(async (list) => {
+        const index = [summary, ...list.filter((entry) => entry.id !== id)];
+        dropped = index.splice(maxConversations);
+        for (const entry of dropped) await this.removeFiles(entry.id);
+        return index;
+      });
+    } catch (error) {
+      // Its file is written; the history gets it with the next index write that works.
+      this.unlisted.set(id, summary);
+      throw error;
+    }
+    return { dropped };
+  }
+
+  private indexChanges: Promise<void> = Promise.resolve();
+  /** Conversations saved while the index could not be written: listed by the next write that works. */
+  private readonly unlisted = new Map<string, ConversationSummary>();
+
+  /**
+   * Changes the index as it is on disk now, one change at a time: another
+   * window on the workspace may have changed it since this one read it, and
+   * writing this window's copy would drop that window's conversations.
+   */
+  private changeIndex(change: (index: ConversationSummary[]) => Promise<ConversationSummary[]> | ConversationSummary[]): Promise<void> {
+    const next = this.indexChanges.catch(() => undefined).then(async () => {
+      await this.state.refresh?.();
+      const listed = this.list();
+      const missing = [...this.unlisted.values()].filter((entry) => !listed.some((other) => other.id === entry.id)).sort((a, b) => b.updatedAt - a.updatedAt);
+      await this.state.update(indexKey, await change([...missing, ...listed]));
+      this.unlisted.clear();
+    });
+    this.indexChanges = next;
+    return next;
+  }
+
+  /**
+   * With no index at all (never written, deleted, or set aside as unreadable)
+   * while conversation files are there, the history is rebuilt from their
+   * headers, newest file first. Returns how many it found.
+   */
+  async recoverIndex(): Promise<number> {
+    if (this.state.get(indexKey) !== undefined) return 0;
+    let names: string[];
+    try {
+      names = (await readdir(this.directory)).filter((name) => /^[A-Za-z0-9-]{1,100}\.jsonl$/.test(name));
+    } catch {
+      return 0;
+    }
+    const found: ConversationSummary[] = [];
+    for (const name of names) {
+      const id = name.slice(0, -'.jsonl'.length);
+      const header = await readHeader(this.file(id), id);
+      if (header) found.push({ id, title: header.title, updatedAt: header.modifiedAt });
+    }
+    if (found.length === 0) return 0;
+    found.sort((a, b) => b.updatedAt - a.updatedAt);
+    await this.changeIndex((list) => (list.length > 0 ? list : found.slice(0, maxConversations)));
+    return found.length;
+  }
+
+  /** Takes an entry out of the history and leaves its files alone (one that cannot be read). */
+  async forget(id: string): Promise<void> {
+    await this.changeIndex((list) => list.filter((entry) => entry.id !== id));
+    if (this.currentId() === id) await this.setCurrent(undefined);
   }
 
   /**
@@ -261,15 +392,13 @@ export class ConversationStore {
    */
   async delete(id: string): Promise<void> {
     this.live.delete(id);
-    const list = this.list();
-    const position = list.findIndex((entry) => entry.id === id);
     await this.purgeDeleted();
-    if (position >= 0) await this.state.update(deletedKey, { summary: list[position]!, position } satisfies DeletedEntry);
-    else await this.removeFiles(id);
-    await this.state.update(
-      indexKey,
-      list.filter((entry) => entry.id !== id),
-    );
+    await this.changeIndex(async (list) => {
+      const position = list.findIndex((entry) => entry.id === id);
+      if (position >= 0) await this.state.update(deletedKey, { summary: list[position]!, position } satisfies DeletedEntry);
+      else await this.removeFiles(id);
+      return list.filter((entry) => entry.id !== id);
+    });
     if (this.currentId() === id) await this.setCurrent(undefined);
   }
 
@@ -280,18 +409,22 @@ export class ConversationStore {
 
   /** Puts the last deleted conversation back where it was in the list; undefined when there is none. */
   async undoDelete(): Promise<ConversationSummary | undefined> {
+    await this.state.refresh?.();
     const entry = this.state.get<DeletedEntry>(deletedKey);
     if (entry === undefined) return undefined;
     await this.state.update(deletedKey, undefined);
-    const index = this.list().filter((listed) => listed.id !== entry.summary.id);
-    index.splice(Math.min(entry.position, index.length), 0, entry.summary);
-    for (const dropped of index.splice(maxConversations)) await this.removeFiles(dropped.id);
-    await this.state.update(indexKey, index);
+    await this.changeIndex(async (list) => {
+      const index = list.filter((listed) => listed.id !== entry.summary.id);
+      index.splice(Math.min(entry.position, index.length), 0, entry.summary);
+      for (const dropped of index.splice(maxConversations)) await this.removeFiles(dropped.id);
+      return index;
+    });
     return entry.summary;
   }
 
   /** Removes for good what was deleted and not restored (at the next delete, and when the store opens). */
   async purgeDeleted(): Promise<void> {
+    await this.state.refresh?.();
     const entry = this.state.get<DeletedEntry>(deletedKey);
     if (entry === undefined) return;
     await this.state.update(deletedKey, undefined);
@@ -308,8 +441,41 @@ export class ConversationStore {
   }
 }
 
-/** A history title from the first prompt. */
+/** What a save changed besides the file: conversations History had no room for, deleted. */
+export interface SaveOutcome {
+  readonly dropped: readonly ConversationSummary[];
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A conversation file's header and when the file last changed; undefined when it has none for `id`. */
+async function readHeader(file: string, id: string): Promise<{ title: string; modifiedAt: number } | undefined> {
+  try {
+    const handle = await open(file, 'r');
+    try {
+      const { buffer, bytesRead } = await handle.read({ buffer: Buffer.alloc(HEADER_READ_BYTES), position: 0 });
+      const parsed = parseLog(buffer.toString('utf8', 0, bytesRead), id);
+      return parsed ? { title: parsed.header.title, modifiedAt: (await handle.stat()).mtimeMs } : undefined;
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/** Enough of a file's start for its header line (a title is at most a few hundred characters). */
+const HEADER_READ_BYTES = 8192;
+
+/** A history title from the first prompt: its first line; the panel cuts it to fit and shows all of it on hover. */
 export function titleFrom(prompt: string): string {
   const line = prompt.trim().split('\n', 1)[0] ?? '';
-  return line.length > 60 ? `${line.slice(0, 57)}...` : line;
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { appendFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
-import { appendCompacted, ConversationStore, JsonFileState, titleFrom, type KeyValueState } from '../../../src/host/conversationStore';
+import { appendCompacted, ConversationStore, JsonFileState, maxConversations, titleFrom, type KeyValueState } from '../../../src/host/conversationStore';
 
 class MemoryState implements KeyValueState {
   readonly values = new Map<string, unknown>();
@@ -243,7 +243,7 @@ describe('conversation store', () => {
     assert.equal(last?.['code'], 'INTERRUPTED');
     assert.match(String(last?.['message']), /reloaded or closed/);
     const again = await new ConversationStore(directory, state).load(conversation.id);
-    assert.equal(again?.events.filter((entry) => entry.type === 'RUN_ERROR').length, 1, 'said once, and stored');
+    assert.equal(again?.events.filter((entry) => entry.type === 'RUN_ERROR').length, 1, 'said once');
 
     // A run that ended is left as it is.
     const finished = conversations.create();
@@ -346,6 +346,127 @@ describe('conversation store', () => {
 
   it('titles a conversation from the first line of its first prompt', () => {
     assert.equal(titleFrom('  Explain this\nand more'), 'Explain this');
-    assert.equal(titleFrom('x'.repeat(100)).length, 60);
+    assert.equal(titleFrom('x'.repeat(150)), 'x'.repeat(150), 'the panel cuts it to fit; the tooltip shows all of it');
+    assert.equal(titleFrom('x'.repeat(300)), `${'x'.repeat(199)}…`);
+  });
+});
+
+describe('conversation store, two windows and damage', () => {
+  async function twoWindows() {
+    const directory = await mkdtemp(path.join(tmpdir(), 'tandem-store-'));
+    directories.push(directory);
+    const index = path.join(directory, 'index.json');
+    const a = new ConversationStore(directory, await JsonFileState.open(index));
+    const b = new ConversationStore(directory, await JsonFileState.open(index));
+    return { a, b, directory, index };
+  }
+  const started = (store: ConversationStore, title: string) => {
+    const conversation = store.create();
+    conversation.title = title;
+    conversation.events.push(event('CUSTOM', { name: 'tandem.userMessage', value: { text: title } }), event('RUN_STARTED'), event('RUN_FINISHED'));
+    return conversation;
+  };
+  const titles = async (index: string) => (JSON.parse(await readFile(index, 'utf8')) as { 'tandem.conversations': { title: string }[] })['tandem.conversations'].map((entry) => entry.title);
+
+  it("each window's new conversations stay in the shared history, whichever writes last", async () => {
+    const { a, b, index } = await twoWindows();
+    const fromA = started(a, 'from A');
+    await a.save(fromA);
+    await b.save(started(b, 'from B'));
+    // Any write of A's (here the open conversation) keeps what B wrote since A read the file.
+    await a.setCurrent(fromA.id);
+    assert.deepEqual(await titles(index), ['from B', 'from A']);
+    await a.save(started(a, 'from A again'));
+    assert.deepEqual(await titles(index), ['from A again', 'from B', 'from A']);
+    await b.delete(b.list().find((entry) => entry.title === 'from A')!.id);
+    assert.deepEqual(await titles(index), ['from A again', 'from B']);
+  });
+
+  it('a conversation whose file another window removed is written whole again, header first, and listed again', async () => {
+    const { a, b, directory, index } = await twoWindows();
+    const kept = started(a, 'kept by A');
+    await a.save(kept);
+    await b.delete(kept.id);
+    await b.save(started(b, 'B deletes again')); // a second delete purges the first one's files
+    await b.delete(b.list()[0]!.id);
+    await assert.rejects(stat(path.join(directory, `${kept.id}.jsonl`)));
+    kept.events.push(event('CUSTOM', { name: 'tandem.userMessage', value: { text: 'A goes on' } }));
+    await a.save(kept);
+    const reloaded = await new ConversationStore(directory, await JsonFileState.open(index)).load(kept.id);
+    assert.deepEqual(reloaded?.events, kept.events);
+    assert.ok((await titles(index)).includes('kept by A'));
+  });
+
+  it('a run another window may still be running is shown as cut off but not stored so until this window writes', async () => {
+    const { a, b, directory } = await twoWindows();
+    const running = a.create();
+    running.title = 'long answer';
+    running.events.push(event('RUN_STARTED'), event('TEXT_MESSAGE_CONTENT', { messageId: 'm', delta: 'so far' }));
+    await a.save(running, { final: false });
+    const seenByB = await b.load(running.id);
+    assert.equal(seenByB?.events.at(-1)?.['code'], 'INTERRUPTED');
+    const file = path.join(directory, `${running.id}.jsonl`);
+    assert.doesNotMatch(await readFile(file, 'utf8'), /INTERRUPTED/);
+    running.events.push(event('RUN_FINISHED'));
+    await a.save(running);
+    assert.equal((await b.load(running.id))?.events.at(-1)?.type, 'RUN_FINISHED', 'finished where it ran');
+  });
+
+  it('one failed index write does not stop the later ones, and leaves no temporary file', async () => {
+    const { a, directory, index } = await twoWindows();
+    await a.save(started(a, 'first'));
+    // A directory where the index's file should be makes the rename fail, as a locked file would.
+    const text = await readFile(index, 'utf8');
+    await rm(index);
+    await mkdir(index);
+    const locked = started(a, 'while locked');
+    await assert.rejects(a.save(locked));
+    await rm(index, { recursive: true });
+    await writeFile(index, text);
+    await a.save(started(a, 'after'));
+    assert.deepEqual(await titles(index), ['after', 'while locked', 'first']);
+    assert.deepEqual((await readdir(directory)).filter((name) => name.endsWith('.tmp')), []);
+  });
+
+  it('an unreadable index is set aside and the history rebuilt from the conversation files, newest first', async () => {
+    const { a, directory, index } = await twoWindows();
+    const older = started(a, 'older');
+    await a.save(older);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await a.save(started(a, 'newer'));
+    const text = await readFile(index, 'utf8');
+    await writeFile(index, text.slice(0, text.length / 2));
+    const state = await JsonFileState.open(index);
+    assert.match(path.basename(state.setAside ?? ''), /^index\.json\.damaged-\d+$/);
+    assert.equal(await readFile(state.setAside!, 'utf8'), text.slice(0, text.length / 2), 'kept as it was');
+    const reopened = new ConversationStore(directory, state);
+    assert.equal(await reopened.recoverIndex(), 2);
+    assert.deepEqual(reopened.list().map((entry) => entry.title), ['newer', 'older']);
+    assert.equal((await reopened.load(older.id))?.events.length, 3);
+    assert.equal(await reopened.recoverIndex(), 0, 'only when there is no index');
+  });
+
+  it('stray bytes before the header, or a header lost to an earlier version, do not make a conversation unreadable', async () => {
+    const { a, directory } = await twoWindows();
+    const conversation = started(a, 'intact');
+    await a.save(conversation);
+    const file = path.join(directory, `${conversation.id}.jsonl`);
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, `\0\0garbage-before-header\n${text}`);
+    assert.deepEqual((await a.load(conversation.id))?.events, conversation.events);
+    // Only events, no header line: it is put back from the history's entry.
+    await writeFile(file, text.slice(text.indexOf('\n') + 1));
+    assert.deepEqual((await a.load(conversation.id))?.events, conversation.events);
+    assert.match((await readFile(file, 'utf8')).split('\n')[0]!, /"tandemConversation":1/);
+  });
+
+  it('History has room for a fixed number: a save past it reports which it deleted', async () => {
+    const { a } = await twoWindows();
+    const first = started(a, 'the first');
+    assert.deepEqual((await a.save(first)).dropped, []);
+    for (let count = 1; count < maxConversations; count++) await a.save(started(a, `number ${count}`));
+    const { dropped } = await a.save(started(a, 'one too many'));
+    assert.deepEqual(dropped.map((entry) => entry.title), ['the first']);
+    assert.equal(a.list().length, maxConversations);
   });
 });

@@ -248,6 +248,14 @@ describe('view model details', () => {
     );
   });
 
+  it('a usage event of the wrong shape (a damaged stored line) is left out instead of breaking the usage table', () => {
+    const view = createConversationView();
+    const good = { functionCall: { model: 'fc', calls: 1 }, answer: { model: 'a', calls: 1 }, toolPhaseMs: 5, answerPhaseMs: 7, totalCostUsd: undefined };
+    applyEvents(view, [event('RUN_STARTED', { runId: 'r1', threadId: 't' }), event('CUSTOM', { name: 'tandem.usage', value: good })]);
+    for (const value of ['oops', null, [], { functionCall: {} }, { ...good, answer: 'x' }]) applyEvents(view, [event('CUSTOM', { name: 'tandem.usage', value })]);
+    assert.deepEqual(view.usage, good);
+  });
+
   it('marks tool calls with their final status, including cached and failed', () => {
     const view = createConversationView();
     applyEvents(view, [
