@@ -51,13 +51,15 @@ function stepMarkdown(step: Step): string {
 /** What the conversation cost, as the panel's "Chat" row counts it. */
 function usageMarkdown(runs: readonly RunUsage[]): string {
   const total = conversationRow(runs);
+  const { numbers } = total;
   const parts = [
     `${runs.length} ${runs.length === 1 ? 'run' : 'runs'}`,
-    `${total.calls} model ${total.numbers.calls === 1 ? 'call' : 'calls'}`,
-    `${total.tokensIn} tokens in, ${total.tokensOut} out`,
-    `model time ${total.time}`,
+    `${numbers.calls} model ${numbers.calls === 1 ? 'call' : 'calls'}${numbers.partialAttempts ? ` and ${numbers.partialAttempts} cut short` : ''}`,
+    `${total.tokensIn} tokens in${numbers.cachedTokens ? ` (${numbers.cachedTokens} from the cache)` : ''}, ${total.tokensOut} out`,
+    // The phases' time: the models' turns, and the tools and retry waits between them.
+    `time in the phases ${total.time}`,
   ];
-  if (total.numbers.costUsd !== undefined) parts.push(`estimated cost ${total.cost}`);
+  parts.push(numbers.costUsd === undefined ? 'cost unknown (a model had no price)' : `estimated cost ${total.cost}`);
   return `## Usage\n\n${parts.join('; ')}.`;
 }
 

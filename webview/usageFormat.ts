@@ -10,6 +10,9 @@ export interface UsageRow {
   readonly model: string;
   readonly tokensIn: string;
   readonly tokensOut: string;
+  /** What the counts hold that the cells do not say (cached input, reasoning output); empty when nothing. */
+  readonly tokensInTitle?: string;
+  readonly tokensOutTitle?: string;
   readonly calls: string;
   readonly time: string;
   readonly cost: string;
@@ -31,13 +34,25 @@ export function formatCost(usd: number | undefined, estimate: boolean): string {
   return `${estimate ? '≈ ' : ''}$${usd.toFixed(digits)}`;
 }
 
+/** "3 + 1 partial": attempts cut short (Stop, a dropped stream) spent tokens too, and are counted apart. */
+export function formatCalls(calls: number, partialAttempts: number | undefined): string {
+  return partialAttempts ? `${calls} + ${partialAttempts} partial` : String(calls);
+}
+
+/** "1400 of them read from the cache" / "40 of them reasoning", when the server said so. */
+function shareTitle(count: number | undefined, what: string): string {
+  return count ? `${count} of them ${what}` : '';
+}
+
 function row(label: string, usage: ModelUsage, ms: number): UsageRow {
   return {
     label,
     model: usage.model,
     tokensIn: formatCount(usage.promptTokens, usage.estimated),
     tokensOut: formatCount(usage.completionTokens, usage.estimated),
-    calls: usage.partialAttempts ? `${usage.calls} + ${usage.partialAttempts} partial` : String(usage.calls),
+    tokensInTitle: shareTitle(usage.cachedTokens, 'read from the cache'),
+    tokensOutTitle: shareTitle(usage.reasoningTokens, 'reasoning'),
+    calls: formatCalls(usage.calls, usage.partialAttempts),
     time: formatSeconds(ms),
     cost: formatCost(usage.costUsd, true),
   };
@@ -65,7 +80,9 @@ export function usageTable(usage: RunUsage): UsageTable {
     model: '',
     tokensIn: formatCount(sum(usage.functionCall.promptTokens, usage.answer.promptTokens), estimated),
     tokensOut: formatCount(sum(usage.functionCall.completionTokens, usage.answer.completionTokens), estimated),
-    calls: String(usage.functionCall.calls + usage.answer.calls),
+    tokensInTitle: shareTitle(sum(usage.functionCall.cachedTokens, usage.answer.cachedTokens), 'read from the cache'),
+    tokensOutTitle: shareTitle(sum(usage.functionCall.reasoningTokens, usage.answer.reasoningTokens), 'reasoning'),
+    calls: formatCalls(usage.functionCall.calls + usage.answer.calls, (usage.functionCall.partialAttempts ?? 0) + (usage.answer.partialAttempts ?? 0)),
     time: formatSeconds(usage.toolPhaseMs + usage.answerPhaseMs),
     cost: formatCost(usage.totalCostUsd, true),
   };
@@ -111,10 +128,15 @@ export function timeLine(usage: RunUsage): string {
 }
 
 /** The conversation's totals: every run's last usage added up. A cost is shown only if every run's is known. */
-export function conversationRow(runs: readonly RunUsage[]): UsageRow & { readonly numbers: { tokensIn: number; tokensOut: number; calls: number; costUsd: number | undefined } } {
+export function conversationRow(runs: readonly RunUsage[]): UsageRow & {
+  readonly numbers: { tokensIn: number; tokensOut: number; cachedTokens: number; calls: number; partialAttempts: number; costUsd: number | undefined };
+} {
   let tokensIn = 0;
   let tokensOut = 0;
+  let cachedTokens = 0;
+  let reasoningTokens = 0;
   let calls = 0;
+  let partialAttempts = 0;
   let costUsd: number | undefined = 0;
   let estimated = false;
   let ms = 0;
@@ -122,7 +144,10 @@ export function conversationRow(runs: readonly RunUsage[]): UsageRow & { readonl
     for (const usage of [run.functionCall, run.answer]) {
       tokensIn += usage.promptTokens ?? 0;
       tokensOut += usage.completionTokens ?? 0;
+      cachedTokens += usage.cachedTokens ?? 0;
+      reasoningTokens += usage.reasoningTokens ?? 0;
       calls += usage.calls;
+      partialAttempts += usage.partialAttempts ?? 0;
       estimated ||= usage.estimated;
     }
     ms += run.toolPhaseMs + run.answerPhaseMs;
@@ -135,9 +160,11 @@ export function conversationRow(runs: readonly RunUsage[]): UsageRow & { readonl
     model: '',
     tokensIn: formatCount(tokensIn, estimated),
     tokensOut: formatCount(tokensOut, estimated),
-    calls: String(calls),
+    tokensInTitle: shareTitle(cachedTokens, 'read from the cache'),
+    tokensOutTitle: shareTitle(reasoningTokens, 'reasoning'),
+    calls: formatCalls(calls, partialAttempts),
     time: formatSeconds(ms),
     cost: formatCost(costUsd, true),
-    numbers: { tokensIn, tokensOut, calls, costUsd },
+    numbers: { tokensIn, tokensOut, cachedTokens, calls, partialAttempts, costUsd },
   };
 }

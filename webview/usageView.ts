@@ -8,12 +8,18 @@ function cells(row: HTMLElement, values: UsageRow): void {
   head.scope = 'row';
   head.textContent = values.model || values.label;
   head.title = values.model ? `${values.label} model: ${values.model}` : (values.title ?? values.label);
-  const texts = [values.tokensIn, values.tokensOut, values.calls, values.cost];
+  const texts: [string, string | undefined][] = [
+    [values.tokensIn, values.tokensInTitle],
+    [values.tokensOut, values.tokensOutTitle],
+    [values.calls, undefined],
+    [values.cost, undefined],
+  ];
   row.replaceChildren(
     head,
-    ...texts.map((text) => {
+    ...texts.map(([text, title]) => {
       const cell = document.createElement('td');
       cell.textContent = text;
+      if (title) cell.title = title;
       return cell;
     }),
   );

@@ -12,6 +12,7 @@ interface Tally {
   promptTokens: number | undefined;
   completionTokens: number | undefined;
   cachedTokens: number | undefined;
+  reasoningTokens: number | undefined;
   estimated: boolean;
   /** Calls whose counts were missing entirely (cost cannot be complete). */
   incomplete: boolean;
@@ -49,6 +50,7 @@ export class UsageTracker {
       promptTokens: undefined,
       completionTokens: undefined,
       cachedTokens: undefined,
+      reasoningTokens: undefined,
       estimated: false,
       incomplete: false,
       partialAttempts: 0,
@@ -69,6 +71,8 @@ export class UsageTracker {
     tally.promptTokens = add(tally.promptTokens, turn.usage.promptTokens, first);
     tally.completionTokens = add(tally.completionTokens, turn.usage.completionTokens, first);
     tally.cachedTokens = add(tally.cachedTokens, turn.usage.cachedTokens, first);
+    // Said only by servers that say it: a call that did not leaves the total as it was.
+    if (turn.usage.reasoningTokens !== undefined) tally.reasoningTokens = (tally.reasoningTokens ?? 0) + turn.usage.reasoningTokens;
     tally.estimated ||= turn.usage.estimated;
     if (turn.usage.promptTokens === undefined || turn.usage.completionTokens === undefined) tally.incomplete = true;
   }
@@ -124,6 +128,7 @@ export class UsageTracker {
       promptTokens: tally.promptTokens,
       completionTokens: tally.completionTokens,
       cachedTokens: tally.cachedTokens,
+      ...(tally.reasoningTokens !== undefined && { reasoningTokens: tally.reasoningTokens }),
       estimated: tally.estimated,
       ...(tally.partialAttempts > 0 && { partialAttempts: tally.partialAttempts }),
       costUsd: cost,
@@ -154,6 +159,9 @@ export class UsageTracker {
         ...(tally.completionTokens !== undefined && { outputTokens: tally.completionTokens }),
         ...(tally.promptTokens !== undefined && tally.completionTokens !== undefined && { totalTokens: tally.promptTokens + tally.completionTokens }),
         ...(tally.cachedTokens !== undefined && { cachedInputTokens: tally.cachedTokens }),
+        ...(tally.reasoningTokens !== undefined && { reasoningTokens: tally.reasoningTokens }),
+        // TokenUsage takes more keys: a client must not take a local estimate for the provider's count.
+        ...(tally.estimated && { tandem: { estimated: true } }),
       }));
   }
 }

@@ -16,7 +16,7 @@ import type { WorkspaceRules } from '../tools/workspaceRules';
 import { createFrontendTools } from './frontendTools';
 import { createInterruptApprover } from './interruptApprover';
 import { InterruptBoard } from './interruptBoard';
-import { mergeByModel, subtractUsage, tokenUsageOf } from './usageAccounting';
+import { mergeByModel, runUsageSince, subtractUsage, tokenUsageOf } from './usageAccounting';
 
 /** Where the events of the AG-UI run in progress go. */
 export interface RunSink {
@@ -83,6 +83,9 @@ export class AgUiExecution {
   private readonly runningCalls = new Set<string>();
   private latestUsage: TokenUsage[] = [];
   private reportedUsage: TokenUsage[] = [];
+  /** The loop's last `tandem.usage` snapshot, and the one the runs before this one ended with. */
+  private latestRunUsage: RunUsage | undefined;
+  private reportedRunUsage: RunUsage | undefined;
   private suspendedIds = new Set<string>();
   private readonly controller = new AbortController();
   private readonly board: InterruptBoard;
@@ -237,7 +240,13 @@ export class AgUiExecution {
         if ((event['metadata'] as { kind?: unknown } | undefined)?.kind === 'answer') this.answerMessageId = String(event['messageId']);
         break;
       case EventType.CUSTOM:
-        if (event['name'] === CustomEventName.usage) this.latestUsage = tokenUsageOf(event['value'] as RunUsage);
+        if (event['name'] === CustomEventName.usage) {
+          const snapshot = event['value'] as RunUsage;
+          this.latestUsage = tokenUsageOf(snapshot);
+          this.latestRunUsage = snapshot;
+          // One loop spans the runs an interrupt splits it into: each run's events count its own calls only.
+          event = { ...event, value: runUsageSince(snapshot, this.reportedRunUsage) } as AgentEvent;
+        }
         else if (event['name'] === CustomEventName.condensed) this.condensations.push(event['value'] as CondensedPayload);
         break;
       case EventType.RUN_FINISHED:
@@ -282,6 +291,7 @@ export class AgUiExecution {
     for (const stepName of [...this.openSteps].reverse()) sink.send(this.stamp({ type: EventType.STEP_FINISHED, stepName }));
     const usage = subtractUsage(this.latestUsage, this.reportedUsage);
     this.reportedUsage = this.latestUsage;
+    this.reportedRunUsage = this.latestRunUsage;
     sink.suspend(interrupts, usage);
     // Nobody answered in time: the loop ends (its waits are cancelled).
     this.expiry = setTimeout(() => this.abort(), this.setup.interruptTtlMs);

@@ -16,7 +16,7 @@ import type { ApprovalRequest, Tool } from '../tools/tool';
 import type { RevertOutcome } from '../tools/editJournal';
 import type { JournalRunSnapshot } from '../tools/editJournalSnapshot';
 import { historyMessages } from '../protocol/conversationHistory';
-import { CustomEventName } from '../protocol/agentEvents';
+import { CustomEventName, type RunUsage } from '../protocol/agentEvents';
 import { condenseConversation } from '../agent/conversationCondenser';
 import { CancelledError, isCancellation } from '../common/errors';
 import { unlessAborted } from '../common/unlessAborted';
@@ -153,6 +153,7 @@ export class AgentSession implements vscode.Disposable {
     const { log } = this.deps;
     const started = Date.now();
     let sources: ToolSources | undefined;
+    let usage: RunUsage | undefined;
     // Preparing is part of the run (settings consent, MCP servers starting): a failure there also ends it with RUN_ERROR.
     try {
       const settings = await unlessAborted(this.deps.settings(), signal);
@@ -188,6 +189,7 @@ export class AgentSession implements vscode.Disposable {
         signal,
       );
       for await (const event of events) {
+        if (event.type === 'CUSTOM' && event['name'] === CustomEventName.usage) usage = event['value'] as RunUsage;
         if (conversation !== this.conversation) continue; // the user moved on; the run still ends cleanly
         if (trace && event.type === 'RUN_FINISHED') trace(`answer: ${String((event['result'] as { answer?: unknown } | undefined)?.answer ?? '')}`);
         if (event.type === 'RUN_ERROR') log.error(`run ${runId} failed: ${String(event['message'])}`);
@@ -206,7 +208,8 @@ export class AgentSession implements vscode.Disposable {
         timestamp: Date.now(),
       } as AgentEvent);
     }
-    log.info(`run ${runId} ended after ${Date.now() - started} ms`);
+    // What it spent, on record outside the panel too.
+    log.info(`run ${runId} ended after ${Date.now() - started} ms${usage ? `; ${usageSummary(usage)}` : ''}`);
     const edited = sources?.editedFiles?.(runId) ?? [];
     if (edited.length > 0 && conversation === this.conversation) {
       await this.storeRunEdits(conversation.id, runId, sources?.runEditsSnapshot?.(runId));
@@ -390,3 +393,16 @@ function shownPath(file: string): string {
   return toolPathOf(vscode.Uri.file(file));
 }
 
+/** `local-fc 2200 in (1400 cached) / 60 out, 2 calls; local-answer 900 / 30, 1 call; ≈ $0.0278`, for the log. */
+function usageSummary(usage: RunUsage): string {
+  const models = [usage.functionCall, usage.answer]
+    .filter((model) => model.calls + (model.partialAttempts ?? 0) > 0)
+    .map((model) => {
+      const count = (value: number | undefined) => (value === undefined ? '?' : `${model.estimated ? '~' : ''}${value}`);
+      const cached = model.cachedTokens ? ` (${model.cachedTokens} cached)` : '';
+      const calls = `${model.calls} call${model.calls === 1 ? '' : 's'}${model.partialAttempts ? ` + ${model.partialAttempts} partial` : ''}`;
+      return `${model.model} ${count(model.promptTokens)} in${cached} / ${count(model.completionTokens)} out, ${calls}`;
+    });
+  const cost = usage.totalCostUsd === undefined ? 'cost unknown' : `≈ $${usage.totalCostUsd.toFixed(4)}`;
+  return [...models, cost].join('; ');
+}

@@ -43,6 +43,8 @@ export interface TokenUsage {
   readonly promptTokens: number | undefined;
   readonly completionTokens: number | undefined;
   readonly cachedTokens: number | undefined;
+  /** Of completionTokens, the model's reasoning (absent when the server does not say). */
+  readonly reasoningTokens?: number | undefined;
   readonly estimated: boolean;
 }
 

@@ -274,9 +274,7 @@ async function* streamTurn(
         reasoning: accumulator.reasoning,
         toolCalls: accumulator.toolCalls(),
         finishReason: accumulator.finishReason,
-        usage: accumulator.usage
-          ? usageFromWire(accumulator.usage)
-          : estimateUsage({ messages: body.messages, tools: body.tools }, accumulator.outputText()),
+        usage: completeUsage(accumulator.usage, () => estimateUsage({ messages: body.messages, tools: body.tools }, accumulator.outputText())),
         durationMs: Date.now() - startedAt,
         attempts: attempt,
       };
@@ -377,11 +375,31 @@ function partialUsage(accumulator: StreamAccumulator, body: ChatCompletionCreate
 }
 
 function usageFromWire(usage: WireUsage): TokenUsage {
+  const reasoningTokens = usage.completion_tokens_details?.reasoning_tokens ?? undefined;
   return {
     promptTokens: usage.prompt_tokens ?? undefined,
     completionTokens: usage.completion_tokens ?? undefined,
     cachedTokens: usage.prompt_tokens_details?.cached_tokens ?? undefined,
+    ...(reasoningTokens !== undefined && { reasoningTokens }),
     estimated: false,
+  };
+}
+
+/**
+ * What the server reported, with a count it left out (some gateways send
+ * only `completion_tokens`) estimated and marked so; all of it estimated when
+ * it sent no usage.
+ */
+function completeUsage(wire: WireUsage | undefined, estimate: () => TokenUsage): TokenUsage {
+  if (!wire) return estimate();
+  const reported = usageFromWire(wire);
+  if (reported.promptTokens !== undefined && reported.completionTokens !== undefined) return reported;
+  const estimated = estimate();
+  return {
+    ...reported,
+    promptTokens: reported.promptTokens ?? estimated.promptTokens,
+    completionTokens: reported.completionTokens ?? estimated.completionTokens,
+    estimated: true,
   };
 }
 

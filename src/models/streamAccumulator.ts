@@ -20,6 +20,7 @@ export interface WireUsage {
   readonly prompt_tokens?: number | null;
   readonly completion_tokens?: number | null;
   readonly prompt_tokens_details?: { readonly cached_tokens?: number | null } | null;
+  readonly completion_tokens_details?: { readonly reasoning_tokens?: number | null } | null;
 }
 
 type LenientDelta = ChatCompletionChunk.Choice.Delta & {

@@ -285,7 +285,10 @@ export interface ModelUsage {
   readonly calls: number;
   readonly promptTokens: number | undefined;
   readonly completionTokens: number | undefined;
+  /** Of promptTokens, read from the server's cache (priced at the cached rate where one is set). */
   readonly cachedTokens: number | undefined;
+  /** Of completionTokens, the model's reasoning; absent when the server did not say. */
+  readonly reasoningTokens?: number | undefined;
   /** True when any count is a local estimate. */
   readonly estimated: boolean;
   /** Failed or aborted attempts whose tokens are included (absent: none). */

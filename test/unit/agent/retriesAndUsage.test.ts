@@ -30,6 +30,26 @@ describe('retries and usage', () => {
     assert.ok((usage.answer.completionTokens ?? 0) > 3, `partial output tokens are included: ${usage.answer.completionTokens}`);
   });
 
+  it('a usage object without prompt_tokens gets that count estimated and marked, so the price still applies', async () => {
+    const model = await serve([{ model: 'answer-model', content: 'Short answer.', usage: { prompt_tokens: null, completion_tokens: 12 } }]);
+    const run = await runScripted(settingsFor(model), { mode: 'chat' });
+    const usage = customValues<RunUsage>(run.events, 'tandem.usage').at(-1)!;
+    assert.equal(usage.answer.completionTokens, 12, "the server's own count is kept");
+    assert.ok((usage.answer.promptTokens ?? 0) > 0, `estimated: ${usage.answer.promptTokens}`);
+    assert.equal(usage.answer.estimated, true);
+    assert.ok(usage.answer.costUsd !== undefined && usage.totalCostUsd !== undefined, 'priced, not "no price is known"');
+  });
+
+  it('reasoning tokens a server reports are kept, per model and for AG-UI', async () => {
+    const model = await serve([{ model: 'answer-model', content: 'Thought it through.', usage: { prompt_tokens: 900, completion_tokens: 70, reasoning_tokens: 40 } }]);
+    const run = await runScripted(settingsFor(model), { mode: 'chat' });
+    const usage = customValues<RunUsage>(run.events, 'tandem.usage').at(-1)!;
+    assert.equal(usage.answer.reasoningTokens, 40);
+    assert.equal(usage.functionCall.reasoningTokens, undefined, 'not reported, not 0');
+    const finished = run.events.find((event) => event.type === EventType.RUN_FINISHED) as { usage?: { reasoningTokens?: number }[] } | undefined;
+    assert.equal(finished?.usage?.[0]?.reasoningTokens, 40);
+  });
+
   it('Stop during the answer still counts the tokens streamed so far, and prices them', async () => {
     const model = await serve([{ model: 'answer-model', content: Array.from({ length: 200 }, (_, i) => `word${i}`).join(' '), chunkDelayMs: 5 }]);
     const stop = new AbortController();

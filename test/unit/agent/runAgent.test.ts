@@ -70,7 +70,7 @@ describe('agent loop', () => {
     const usage = customValues<RunUsage>(run.events, 'tandem.usage').at(-1);
     assert.ok(usage);
     const sent = (name: string) => model.requests.filter((request) => request.model === name).map((request) => request.sentUsage!);
-    const sum = (name: string, field: 'prompt_tokens' | 'completion_tokens') => sent(name).reduce((total, entry) => total + entry[field], 0);
+    const sum = (name: string, field: 'prompt_tokens' | 'completion_tokens') => sent(name).reduce((total, entry) => total + (entry[field] ?? 0), 0);
     assert.equal(usage.functionCall.promptTokens, sum('fc-model', 'prompt_tokens'));
     assert.equal(usage.functionCall.completionTokens, sum('fc-model', 'completion_tokens'));
     assert.equal(usage.functionCall.cachedTokens, 100);

@@ -71,6 +71,11 @@ it('a frontend tool call ends the run with an interrupt; the resume carries its 
     { model: 'fc-model', inputTokens: 80, outputTokens: 4, totalTokens: 84, cachedInputTokens: 0 },
     { model: 'answer-model', inputTokens: 90, outputTokens: 9, totalTokens: 99, cachedInputTokens: 0 },
   ]);
+  // So do Tandem's own usage events: a client adding each run's last one up counts every call once.
+  const lastUsage = (events: readonly any[]) => events.filter((event) => event.type === 'CUSTOM' && event.name === 'tandem.usage').at(-1)?.value;
+  assert.deepEqual([lastUsage(first.events).functionCall.calls, lastUsage(first.events).functionCall.promptTokens], [1, 50]);
+  const resumed = lastUsage(second.events);
+  assert.deepEqual([resumed.functionCall.calls, resumed.functionCall.promptTokens, resumed.answer.calls, resumed.answer.promptTokens], [1, 80, 1, 90]);
   assert.equal(agent.pendingInterrupts.length, 0);
 });
 

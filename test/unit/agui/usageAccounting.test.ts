@@ -2,7 +2,7 @@
 // count nobody reported stays absent, and a resumed run reports only its own.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { mergeByModel, subtractUsage, tokenUsageOf } from '../../../src/agui/usageAccounting';
+import { mergeByModel, runUsageSince, subtractUsage, tokenUsageOf } from '../../../src/agui/usageAccounting';
 import type { ModelUsage, RunUsage } from '../../../src/protocol/agentEvents';
 
 function modelUsage(role: ModelUsage['role'], model: string, calls: number, prompt?: number, completion?: number, cached?: number): ModelUsage {
@@ -43,4 +43,43 @@ it('a resumed run reports what it added, per model', () => {
   ]);
   assert.deepEqual(subtractUsage(before, before), [], 'nothing new, nothing listed');
   assert.deepEqual(mergeByModel([...before, ...before]), [{ model: 'fc', inputTokens: 200, outputTokens: 20, totalTokens: 220, cachedInputTokens: 0 }]);
+});
+
+it('an estimated count says so, and reasoning tokens a server reported pass through', () => {
+  const usage: RunUsage = {
+    functionCall: { ...modelUsage('function-call', 'fc', 1, 10, 2), estimated: true },
+    answer: { ...modelUsage('answer', 'writer', 1, 30, 70), reasoningTokens: 40 },
+    toolPhaseMs: 1,
+    answerPhaseMs: 1,
+    totalCostUsd: undefined,
+  };
+  assert.deepEqual(tokenUsageOf(usage), [
+    { model: 'fc', inputTokens: 10, outputTokens: 2, totalTokens: 12, tandem: { estimated: true } },
+    { model: 'writer', inputTokens: 30, outputTokens: 70, totalTokens: 100, reasoningTokens: 40 },
+  ]);
+});
+
+it("a loop's usage snapshot less what the runs before an interrupt reported", () => {
+  const before: RunUsage = {
+    functionCall: { ...modelUsage('function-call', 'fc', 1, 700, 20), costUsd: 0.00156 },
+    answer: { ...modelUsage('answer', 'writer', 0), costUsd: 0 },
+    toolPhaseMs: 100,
+    answerPhaseMs: 0,
+    waitingMs: 50,
+    totalCostUsd: 0.00156,
+  };
+  const now: RunUsage = {
+    functionCall: { ...modelUsage('function-call', 'fc', 2, 1500, 25), costUsd: 0.0032 },
+    answer: { ...modelUsage('answer', 'writer', 1, 300, 3), costUsd: 0.000312 },
+    toolPhaseMs: 180,
+    answerPhaseMs: 40,
+    waitingMs: 50,
+    totalCostUsd: 0.003512,
+  };
+  const since = runUsageSince(now, before);
+  assert.deepEqual([since.functionCall.calls, since.functionCall.promptTokens, since.functionCall.completionTokens], [1, 800, 5]);
+  assert.deepEqual([since.answer.calls, since.answer.promptTokens], [1, 300]);
+  assert.ok(Math.abs(since.totalCostUsd! - 0.001952) < 1e-9);
+  assert.deepEqual([since.toolPhaseMs, since.answerPhaseMs, since.waitingMs], [80, 40, undefined]);
+  assert.equal(runUsageSince(now, undefined), now, 'the first run reports all of it');
 });

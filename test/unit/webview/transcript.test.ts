@@ -46,7 +46,7 @@ describe('transcript', () => {
     assert.match(markdown, /\*\*Tool call `find_files` \(small\)\*\* — done\n\n```json\n\{\n {2}"glob": "\*\*\/main\.ts"\n\}\n```/);
     assert.match(markdown, /````\nsrc\/main\.ts ```x```\n````/, 'a longer fence around a result containing backticks');
     assert.match(markdown, /## Answer \(big\)\n\nIt is in `src\/main\.ts`\./);
-    assert.match(markdown, /\n## Usage\n\n1 run; 3 model calls; 1500 tokens in, 60 out; model time 1\.3 s; estimated cost ≈ \$0\.0042\.\n$/, 'what it cost, at the end');
+    assert.match(markdown, /\n## Usage\n\n1 run; 3 model calls; 1500 tokens in, 60 out; time in the phases 1\.3 s; estimated cost ≈ \$0\.0042\.\n$/, 'what it cost, at the end');
     assert.doesNotMatch(transcriptMarkdown('No runs', conversation.slice(0, 1)), /## Usage/, 'nothing to count: no usage section');
   });
 });

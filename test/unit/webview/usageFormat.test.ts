@@ -47,6 +47,23 @@ describe('usage figures', () => {
     assert.match(table.costNote, /Estimated cost \(built-in prices/);
   });
 
+  it('the totals count attempts cut short as the rows do, and the tooltips say what was cached and what was reasoning', () => {
+    const usage: RunUsage = {
+      functionCall: model({ model: 'small', calls: 0, partialAttempts: 1, promptTokens: 2816, completionTokens: 18, cachedTokens: 1400, estimated: true }),
+      answer: model({ role: 'answer', model: 'big', calls: 1, promptTokens: 900, completionTokens: 70, reasoningTokens: 40 }),
+      toolPhaseMs: 1,
+      answerPhaseMs: 1,
+      totalCostUsd: 0.01,
+    };
+    const table = usageTable(usage);
+    assert.equal(table.functionCall.calls, '0 + 1 partial');
+    assert.equal(table.total.calls, '1 + 1 partial', 'a run with a cost is not shown as having no calls');
+    assert.equal(table.functionCall.tokensInTitle, '1400 of them read from the cache');
+    assert.equal(table.answer.tokensOutTitle, '40 of them reasoning');
+    assert.equal(table.answer.tokensInTitle, '');
+    assert.equal(table.total.tokensInTitle, '1400 of them read from the cache');
+  });
+
   it('one model for both phases: one row under its name with both phases added up', () => {
     const usage: RunUsage = {
       functionCall: model({ model: 'gpt-4o-mini', calls: 2, promptTokens: 1000, completionTokens: 50 }),

@@ -63,7 +63,7 @@ describe('conversation view model', () => {
 
     // Usage equals what the server counted, per model.
     const sent = (name: string) => model.requests.filter((request) => request.model === name).map((request) => request.sentUsage!);
-    const sum = (name: string, field: 'prompt_tokens' | 'completion_tokens') => sent(name).reduce((total, usage) => total + usage[field], 0);
+    const sum = (name: string, field: 'prompt_tokens' | 'completion_tokens') => sent(name).reduce((total, usage) => total + (usage[field] ?? 0), 0);
     assert.equal(view.usage?.functionCall.promptTokens, sum('fc-model', 'prompt_tokens'));
     assert.equal(view.usage?.functionCall.completionTokens, sum('fc-model', 'completion_tokens'));
     assert.equal(view.usage?.functionCall.calls, 2);
@@ -467,7 +467,7 @@ describe('view model details', () => {
     const view = applyEvents(createConversationView(), [...first.events, ...second.events]);
     assert.equal(view.usageByRun.size, 2);
     const row = conversationRow([...view.usageByRun.values()]);
-    assert.deepEqual(row.numbers, { tokensIn: 400, tokensOut: 40, calls: 2, costUsd: (400 * 10 + 40 * 20) / 1_000_000 });
+    assert.deepEqual(row.numbers, { tokensIn: 400, tokensOut: 40, cachedTokens: 0, calls: 2, partialAttempts: 0, costUsd: (400 * 10 + 40 * 20) / 1_000_000 });
     assert.equal(view.usage?.answer.promptTokens, 300, 'the last run stays the last run');
   });
 });
