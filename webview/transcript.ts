@@ -63,11 +63,17 @@ function usageMarkdown(runs: readonly RunUsage[]): string {
   return `## Usage\n\n${parts.join('; ')}.`;
 }
 
-export function transcriptMarkdown(title: string, events: readonly AgentEvent[]): string {
+/** `2026-11-27 18:28 UTC`: the same for whoever reads the file, wherever they are. */
+function utcMinute(time: number): string {
+  return `${new Date(time).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+export function transcriptMarkdown(title: string, events: readonly AgentEvent[], dates?: { readonly createdAt: number; readonly updatedAt: number }): string {
   const view = applyEvents(createConversationView(), events);
   const steps = view.steps.filter((step) => !((step.kind === 'answer' || step.kind === 'thinking') && step.discarded)).map(stepMarkdown);
   const runs = [...view.usageByRun.values()];
-  return [`# ${title || 'Tandem conversation'}`, ...steps, ...(runs.length > 0 ? [usageMarkdown(runs)] : [])].join('\n\n') + '\n';
+  const when = dates ? [`Started ${utcMinute(dates.createdAt)}; last used ${utcMinute(dates.updatedAt)}.`] : [];
+  return [`# ${title || 'Tandem conversation'}`, ...when, ...steps, ...(runs.length > 0 ? [usageMarkdown(runs)] : [])].join('\n\n') + '\n';
 }
 
 /** A file name from the conversation's title: its words joined by '-' (no dots, so "…" or "app.js" cannot make an odd extension). */

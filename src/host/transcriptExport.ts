@@ -25,7 +25,7 @@ export async function exportTranscript(conversation: StoredConversation, log: Lo
         null,
         2,
       )
-    : transcriptMarkdown(conversation.title, conversation.events);
+    : transcriptMarkdown(conversation.title, conversation.events, conversation);
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(content));
   log.info(`transcript exported to ${target.fsPath}`);
   const open = 'Open';

@@ -48,5 +48,7 @@ describe('transcript', () => {
     assert.match(markdown, /## Answer \(big\)\n\nIt is in `src\/main\.ts`\./);
     assert.match(markdown, /\n## Usage\n\n1 run; 3 model calls; 1500 tokens in, 60 out; time in the phases 1\.3 s; estimated cost ≈ \$0\.0042\.\n$/, 'what it cost, at the end');
     assert.doesNotMatch(transcriptMarkdown('No runs', conversation.slice(0, 1)), /## Usage/, 'nothing to count: no usage section');
+    const dated = transcriptMarkdown('Where is main?', conversation, { createdAt: Date.UTC(2026, 10, 27, 18, 28, 41), updatedAt: Date.UTC(2026, 10, 28, 9, 5) });
+    assert.match(dated, /^# Where is main\?\n\nStarted 2026-11-27 18:28 UTC; last used 2026-11-28 09:05 UTC\.\n\n## You/);
   });
 });
