@@ -11,6 +11,9 @@ import type { RevertOffer } from './revertOffer';
 import { serverLabels } from './mcpServerLabels';
 import { rovingFocus } from './rovingFocus';
 
+/** History offers a filter from this many conversations on. */
+const HISTORY_FILTER_FROM = 8;
+
 export interface LayoutHooks {
   readonly post: (message: FromWebview) => void;
   readonly isRunning: () => boolean;
@@ -123,8 +126,46 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   history.setAttribute('role', 'list');
   history.setAttribute('aria-label', 'Earlier conversations');
   historyButton.setAttribute('aria-controls', 'history');
+  // Finds a conversation by a word of its title: a list of 100 is long to read through.
+  const historyFilter = document.createElement('input');
+  historyFilter.type = 'search';
+  historyFilter.className = 'history-filter';
+  historyFilter.dataset['testid'] = 'history-filter';
+  historyFilter.placeholder = 'Filter conversations';
+  historyFilter.setAttribute('aria-label', 'Filter conversations by title');
+  historyFilter.setAttribute('aria-controls', 'history');
+  const noMatch = div('muted history-no-match');
+  noMatch.textContent = 'No conversation matches.';
+  noMatch.setAttribute('role', 'status');
+  const applyFilter = () => {
+    const words = historyFilter.value.toLocaleLowerCase().split(/\s+/).filter(Boolean);
+    let shown = 0;
+    for (const item of history.querySelectorAll<HTMLElement>('.history-item')) {
+      const title = (item.dataset['title'] ?? '').toLocaleLowerCase();
+      item.hidden = !words.every((word) => title.includes(word));
+      if (!item.hidden) shown++;
+    }
+    noMatch.hidden = history.hidden || words.length === 0 || shown > 0;
+  };
+  historyFilter.addEventListener('input', applyFilter);
+  historyFilter.addEventListener('keydown', (event) => {
+    // Escape empties the filter first, then closes the list.
+    if (event.key !== 'Escape' || historyFilter.value === '') return;
+    event.preventDefault();
+    event.stopPropagation();
+    historyFilter.value = '';
+    applyFilter();
+  });
   const showHistory = (open: boolean) => {
     history.hidden = !open;
+    // Offered once the list is long enough to need it.
+    historyFilter.hidden = !open || history.querySelectorAll('.history-item').length < HISTORY_FILTER_FROM;
+    if (historyFilter.hidden && historyFilter.value) {
+      historyFilter.value = '';
+      applyFilter();
+    }
+    noMatch.hidden = true;
+    if (open) applyFilter();
     historyButton.setAttribute('aria-expanded', String(open));
     // "5 min" was true when the list was drawn: opened later, it is told again.
     if (open) for (const when of history.querySelectorAll<HTMLElement>('.history-when')) when.textContent = shortWhen(Number(when.dataset['updatedAt']), Date.now());
@@ -152,12 +193,14 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   };
   showHistory(false);
   // Escape closes the list and gives the keyboard back to its button.
-  history.addEventListener('keydown', (event) => {
+  const closeOnEscape = (event: KeyboardEvent) => {
     if (event.key !== 'Escape') return;
     event.preventDefault();
     showHistory(false);
     historyButton.focus();
-  });
+  };
+  history.addEventListener('keydown', closeOnEscape);
+  historyFilter.addEventListener('keydown', closeOnEscape);
 
   const steps = div('steps', 'steps');
   steps.setAttribute('role', 'log');
@@ -225,7 +268,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   actions.append(meter.element, sendButton, stopButton);
   composer.append(prompt, busyHint, actions);
 
-  root.append(header, models, mcpStatus, history, empty, steps, revertBar, usage, composer);
+  root.append(header, models, mcpStatus, historyFilter, history, noMatch, empty, steps, revertBar, usage, composer);
 
   return {
     steps,
@@ -261,6 +304,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
         ...conversations.map((conversation) => {
           const item = div('history-item');
           item.setAttribute('role', 'listitem');
+          item.dataset['title'] = conversation.title || 'Untitled';
           const open = document.createElement('button');
           open.type = 'button';
           open.className = 'link';
@@ -294,6 +338,8 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
         }),
       );
       if (conversations.length === 0) history.textContent = 'No earlier conversations.';
+      // The list came again (a run ended, an entry was deleted): the filter stays as typed.
+      showHistory(!history.hidden);
       // One click on × loses nothing: the entry it took stays restorable until the next delete or the next start.
       if (restorable !== undefined) history.prepend(undoRow(restorable));
       // Once the deleted entry is gone, the keyboard stays in the list: on the entry that took its place, else on History.
