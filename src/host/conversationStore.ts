@@ -3,11 +3,12 @@
 // run never rewrites what is stored; the index (titles, order, the open one)
 // in a small state object, a JSON file beside them. No `vscode` import.
 import { randomUUID } from 'node:crypto';
-import { appendFile, mkdir, open, readdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, readdir, readFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { AgentEvent } from '../protocol/agentEvents';
 import type { ConversationSummary } from '../protocol/webviewMessages';
 import { eventLines, headerLine, parseLog, type ParsedLog } from './conversationLog';
+import { pathExists } from '../tools/workspaceFiles';
 import { RunEditsStore } from './runEditsStore';
 
 export interface StoredConversation {
@@ -281,7 +282,7 @@ export class ConversationStore {
     else this.live.add(id);
     let written = this.written.get(id);
     // Its file went away (another window deleted it, or its folder was removed): all of it is written, and listed, again.
-    const vanished = written !== undefined && !(await exists(this.file(id)));
+    const vanished = written !== undefined && !(await pathExists(this.file(id)));
     if (vanished) {
       this.torn.delete(id);
       written = undefined;
@@ -446,14 +447,6 @@ export interface SaveOutcome {
   readonly dropped: readonly ConversationSummary[];
 }
 
-async function exists(file: string): Promise<boolean> {
-  try {
-    await stat(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** A conversation file's header and when the file last changed; undefined when it has none for `id`. */
 async function readHeader(file: string, id: string): Promise<{ title: string; modifiedAt: number } | undefined> {
