@@ -54,7 +54,8 @@ function row(label: string, usage: ModelUsage, ms: number): UsageRow {
     tokensOutTitle: shareTitle(usage.reasoningTokens, 'reasoning'),
     calls: formatCalls(usage.calls, usage.partialAttempts),
     time: formatSeconds(ms),
-    cost: formatCost(usage.costUsd, true),
+    // A model never asked (the function-call model in chat mode) cost nothing, rather than "≈ $0.00".
+    cost: usage.calls + (usage.partialAttempts ?? 0) === 0 ? '–' : formatCost(usage.costUsd, true),
   };
 }
 

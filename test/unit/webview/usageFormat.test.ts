@@ -62,6 +62,8 @@ describe('usage figures', () => {
     assert.equal(table.answer.tokensOutTitle, '40 of them reasoning');
     assert.equal(table.answer.tokensInTitle, '');
     assert.equal(table.total.tokensInTitle, '1400 of them read from the cache');
+    const chat = usageTable({ ...usage, functionCall: model({ calls: 0, promptTokens: undefined, completionTokens: undefined, costUsd: 0 }) });
+    assert.equal(chat.functionCall.cost, '–', 'a model never asked shows no cost, not ≈ $0.00');
   });
 
   it('one model for both phases: one row under its name with both phases added up', () => {
