@@ -193,6 +193,8 @@ export class ConversationStore {
   private readonly written = new Map<string, number>();
   /** Conversations whose last append failed: the next one starts on a fresh line. */
   private readonly torn = new Set<string>();
+  /** The cut-off notices load() added to runs no host finished: stored with the next event after them. */
+  private readonly saidOnLoad = new WeakSet<AgentEvent>();
   /** Conversations whose run this host is saving as it goes (saved with `final: false` and not yet finally). */
   private readonly live = new Set<string>();
 
@@ -224,7 +226,11 @@ export class ConversationStore {
     this.written.set(id, parsed.events.length);
     // A run this host is not running, stored as begun and never ended, is said to be over. It is
     // stored with this window's next save only: another window may still be running it.
-    if (!this.live.has(id) && unfinishedRun(parsed.events)) parsed.events.push(interruptedRunError(this.now()));
+    if (!this.live.has(id) && unfinishedRun(parsed.events)) {
+      const ended = interruptedRunError(this.now());
+      this.saidOnLoad.add(ended);
+      parsed.events.push(ended);
+    }
     const summary = this.list().find((entry) => entry.id === id);
     return {
       id,
@@ -290,6 +296,8 @@ export class ConversationStore {
     // Mid-run only an event that may still grow (a streamed delta, the latest usage) waits; the prompt that
     // starts a run is complete and goes to disk at once, so a window reloaded right after Send keeps it.
     const upTo = final || !mayStillGrow(events[events.length - 1]!) ? events.length : events.length - 1;
+    // Only the cut-off notice load() added: looking at a conversation neither writes it nor makes it the latest.
+    if (written !== undefined && upTo > written && events.slice(written, upTo).every((event) => this.saidOnLoad.has(event))) return { dropped: [] };
     const fresh = written === undefined;
     // "Last used" is the last event added: a conversation only looked at (then left, which saves it) keeps its time and place.
     const grew = written === undefined || upTo > written;

@@ -407,9 +407,22 @@ describe('conversation store, two windows and damage', () => {
     assert.equal(seenByB?.events.at(-1)?.['code'], 'INTERRUPTED');
     const file = path.join(directory, `${running.id}.jsonl`);
     assert.doesNotMatch(await readFile(file, 'utf8'), /INTERRUPTED/);
+    // B only looked: leaving it (which saves) neither stores the notice nor makes it the latest.
+    const listedBefore = b.list().find((entry) => entry.id === running.id)?.updatedAt;
+    await b.save(seenByB!);
+    assert.doesNotMatch(await readFile(file, 'utf8'), /INTERRUPTED/);
+    assert.equal(b.list().find((entry) => entry.id === running.id)?.updatedAt, listedBefore);
     running.events.push(event('RUN_FINISHED'));
     await a.save(running);
     assert.equal((await b.load(running.id))?.events.at(-1)?.type, 'RUN_FINISHED', 'finished where it ran');
+    // A window that goes on with a conversation whose run nobody finished stores the notice before its own events.
+    const cut = a.create();
+    cut.events.push(event('RUN_STARTED'));
+    await a.save(cut, { final: false });
+    const goesOn = (await b.load(cut.id))!;
+    goesOn.events.push(event('CUSTOM', { name: 'tandem.userMessage', value: { text: 'again' } }));
+    await b.save(goesOn);
+    assert.deepEqual((await new ConversationStore(directory, new MemoryState()).load(cut.id))?.events.map((entry) => entry['code'] ?? entry.type), ['RUN_STARTED', 'INTERRUPTED', 'CUSTOM']);
   });
 
   it('one failed index write does not stop the later ones, and leaves no temporary file', async () => {
