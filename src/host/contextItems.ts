@@ -90,6 +90,37 @@ export function problemsAttachment(problems: () => readonly Problem[]): ContextA
   };
 }
 
+/** A terminal's last command, as shell integration saw it (terminalHistory.ts). */
+export interface TerminalCommand {
+  /** The terminal's name, as its tab shows it. */
+  readonly terminal: string;
+  readonly commandLine: string;
+  readonly cwd: string | undefined;
+  /** What it printed, escape sequences removed, head and tail kept. */
+  readonly output: string;
+  readonly exitCode: number | undefined;
+  readonly running: boolean;
+}
+
+/** The last command run in a terminal and what it printed, read when the message is sent. */
+export function terminalAttachment(latest: () => TerminalCommand | undefined): ContextAttachment {
+  return {
+    path: 'terminal',
+    label: 'Terminal',
+    title: 'The last command run in a terminal and what it printed, as it is when the message is sent',
+    name: 'Attached terminal output',
+    read: async () => {
+      const command = latest();
+      if (!command) {
+        return 'Attached terminal output: none. No command has run in a terminal with shell integration (bash, zsh, fish, PowerShell) since Tandem started; VS Code reads what a terminal prints only through it.';
+      }
+      const status = command.running ? 'still running' : command.exitCode === undefined ? 'ended, exit code unknown' : `exit code ${command.exitCode}`;
+      const where = command.cwd ? ` in ${command.cwd}` : '';
+      return contextBlock(`Attached terminal output: \`${command.commandLine}\`${where}, in the "${command.terminal}" terminal (${status})`, command.output.trimEnd() || '(no output)');
+    },
+  };
+}
+
 /** The files open in editors, each read under the tools' rules and capped; read when the message is sent. */
 export function openEditorsAttachment(host: WorkspaceHost, openFiles: () => readonly string[]): ContextAttachment {
   return {

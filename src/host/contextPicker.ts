@@ -9,7 +9,8 @@ import type { WorkspaceHost } from '../tools/workspaceHost';
 import { toolPathOf } from './workspaceFolderNames';
 import type { ContextAttachments } from './contextAttachments';
 import type { RepositoryDiff } from '../tools/diffContent';
-import { gitChangesAttachment, openEditorsAttachment, pathAttachment, problemsAttachment, selectionAttachment, type Problem } from './contextItems';
+import { gitChangesAttachment, openEditorsAttachment, pathAttachment, problemsAttachment, selectionAttachment, terminalAttachment, type Problem } from './contextItems';
+import type { TerminalHistory } from './terminalHistory';
 import { WorkspaceFileIndex } from './workspaceFileIndex';
 
 /** The picker shows at most this many suggestions. */
@@ -20,6 +21,7 @@ const SPECIAL: readonly ContextSuggestion[] = [
   { kind: 'problems', path: 'problems', label: 'Problems', detail: "the workspace's errors and warnings" },
   { kind: 'openEditors', path: 'open-editors', label: 'Open editors', detail: 'the files open in editors' },
   { kind: 'gitChanges', path: 'git-changes', label: 'Git changes', detail: 'the uncommitted changes (git diff)' },
+  { kind: 'terminal', path: 'terminal', label: 'Terminal', detail: 'the last command run in a terminal and its output' },
 ];
 
 export class ContextPicker {
@@ -28,6 +30,7 @@ export class ContextPicker {
   constructor(
     private readonly attachments: ContextAttachments,
     private readonly host: WorkspaceHost,
+    private readonly terminals: Pick<TerminalHistory, 'latest'>,
   ) {}
 
   /** What `@<query>` offers: the special items that match, then folders and files. */
@@ -61,6 +64,9 @@ export class ContextPicker {
           return false;
         }
         this.attachments.attach(gitChangesAttachment(this.host, gitRepositoryDiffs));
+        return true;
+      case 'terminal':
+        this.attachments.attach(terminalAttachment(() => this.terminals.latest()));
         return true;
       case 'file':
       case 'folder':

@@ -8,6 +8,7 @@ import { createAgUiHostService, type AgUiHostService } from './agUiHostService';
 import type { ChatViewProvider } from './chatViewProvider';
 import { ContextAttachments } from './contextAttachments';
 import { ContextPicker } from './contextPicker';
+import { TerminalHistory } from './terminalHistory';
 import { createMcpHostService, type McpHostService } from './mcpHostService';
 import { mcpStartNotices } from '../mcp/mcpStartNotices';
 import type { OutputLog } from './outputLog';
@@ -36,8 +37,11 @@ export function startHost(context: vscode.ExtensionContext, log: OutputLog): Hos
     workspaceSettingServers: () => workspaceMcpServersSetting((fingerprint) => settingsConsent.isAllowed(fingerprint)),
   });
   const workspace = createWorkspaceToolsForVscode(context, (line) => log.info(line));
+  // What the user's terminals print, from now on: "Terminal" in the @ picker attaches the last command's.
+  const terminals = new TerminalHistory();
+  context.subscriptions.push(terminals);
   // Attached files are read under the workspace tools' scope and ignore rules.
-  const picker = new ContextPicker(attachments, workspace.host);
+  const picker = new ContextPicker(attachments, workspace.host, terminals);
   const agui = createAgUiHostService(
     {
       secrets: context.secrets,

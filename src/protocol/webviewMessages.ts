@@ -8,7 +8,7 @@ import type { StreamPosition } from './streamPosition';
 
 const role = z.enum(['function-call', 'answer']);
 /** What the `@` picker offers. */
-export const CONTEXT_KINDS = ['file', 'folder', 'selection', 'problems', 'openEditors', 'gitChanges'] as const;
+export const CONTEXT_KINDS = ['file', 'folder', 'selection', 'problems', 'openEditors', 'gitChanges', 'terminal'] as const;
 const id = z.string().min(1).max(200);
 
 /** Every message the webview may send, one schema per `type`. */

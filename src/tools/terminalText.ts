@@ -62,6 +62,11 @@ export class TerminalTextCleaner {
     return out;
   }
 
+  /** The line being written, left in place (a command still printing goes on with it). */
+  get unfinishedLine(): string {
+    return this.line;
+  }
+
   /** The rest: the last line without its newline. */
   flush(): string {
     const rest = this.line;

@@ -6,7 +6,8 @@
 // editor's selection, the focus key puts the caret in the prompt box, `@`
 // attaches another selection and the problems, and all of it reaches the
 // model; the explorer's and the editor's context menus attach too; `@` attaches
-// the workspace's uncommitted Git changes. One code-server session.
+// the workspace's uncommitted Git changes, and the last command a terminal ran
+// with what it printed. One code-server session.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -122,6 +123,30 @@ test('@ attaches the Git changes: the uncommitted diff and the new file go with 
     const sent = lastPrompt();
     assert.match(sent, /Attached Git changes[^\n]*:\n```+diff\n# Not staged[\s\S]*-Release: Tuesday\n\+Release: GIT-DIFF-MARKER-Friday/, sent.slice(0, 600));
     assert.match(sent, /# Not tracked yet[\s\S]*new file changelog\.md:\nUNTRACKED-MARKER: a new file/, sent.slice(0, 1200));
+  }),
+);
+
+test("@ attaches the terminal's last command: what it printed and how it ended go with the message", { timeout: 90_000 }, () =>
+  guarded('terminal', async () => {
+    await session.runCommand('workbench.action.terminal.new', 'Terminal: Create New Terminal');
+    const done = path.join(workspace, 'terminal-done.txt');
+    // Typed where the new terminal has the keyboard; the shell's integration reports it to the extension host.
+    await waitFor(async () => {
+      await session.page.keyboard.type('echo TERMINAL-MARKER-$((40+2)); touch terminal-done.txt; false\n');
+      for (let waited = 0; waited < 5_000 && !fs.existsSync(done); waited += 250) await new Promise((resolve) => setTimeout(resolve, 250));
+      return fs.existsSync(done);
+    }, 'the command typed into the terminal to run', 45_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_000)); // its end (and exit code) reaches the extension host
+    const view = await session.webview();
+    const prompt = view.locator('[data-testid="prompt"]');
+    await pickContextItem(view, 'Why @term', 'terminal');
+    await view.locator('[data-testid="context-chip"][data-path="terminal"]').waitFor({ state: 'visible', timeout: 10_000 });
+    server.push({ model, content: 'The last part, false, failed.' });
+    await prompt.pressSequentially('did it fail?');
+    await prompt.press('Enter');
+    await answered(view, 'The last part, false, failed.');
+    const sent = lastPrompt();
+    assert.match(sent, /Attached terminal output: `echo TERMINAL-MARKER-\$\(\(40\+2\)\); touch terminal-done\.txt; false` in [^\n]*\(exit code 1\):\n```+\n[\s\S]*TERMINAL-MARKER-42/, sent.slice(0, 600));
   }),
 );
 

@@ -6,7 +6,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ContextAttachments } from '../../../src/host/contextAttachments';
-import { formatProblems, openEditorsAttachment, pathAttachment, PROBLEMS_MAX_ENTRIES, problemsAttachment, selectionAttachment } from '../../../src/host/contextItems';
+import { formatProblems, openEditorsAttachment, pathAttachment, PROBLEMS_MAX_ENTRIES, problemsAttachment, selectionAttachment, terminalAttachment, type TerminalCommand } from '../../../src/host/contextItems';
 import { historyMessages, promptWithAttachments } from '../../../src/protocol/conversationHistory';
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
 import { NodeWorkspaceHost } from '../../../src/tools/nodeWorkspaceHost';
@@ -88,6 +88,16 @@ describe('context items', () => {
     assert.ok(editors.includes('const unsaved = 2;') && !editors.includes('PRIVATE'), editors);
     assert.match(editors, /Open editor .*private\.txt could not be read: .*excluded by \.tandemignore/);
     assert.match(editors, /Open editor \/elsewhere\/x\.ts could not be read: Refused path/);
+  });
+
+  it("the terminal item gives the last command, where it ran, how it ended and what it printed, read when sent", async () => {
+    let latest: TerminalCommand | undefined;
+    const item = terminalAttachment(() => latest);
+    assert.match(await item.read(signal), /none\. No command has run in a terminal with shell integration/);
+    latest = { terminal: 'bash', commandLine: 'npm test', cwd: '/work/app', output: 'ok 1\nnot ok 2\n', exitCode: 1, running: false };
+    assert.equal(await item.read(signal), 'Attached terminal output: `npm test` in /work/app, in the "bash" terminal (exit code 1):\n```\nok 1\nnot ok 2\n```');
+    latest = { ...latest, running: true, exitCode: undefined, output: '' };
+    assert.match(await item.read(signal), /\(still running\):\n```\n\(no output\)\n```/);
   });
 
   it('the models read the attached text after the prompt, in later turns too', () => {

@@ -1,0 +1,89 @@
+// The last command each terminal ran and what it printed, for the `@`
+// picker's "Terminal" item ("explain this error"). VS Code gives no way to
+// read a terminal's past output: it is read through shell integration as each
+// command runs, cleaned of escape sequences, its head and tail kept, and
+// forgotten with the terminal. Tandem's own terminal is left out: what
+// run_command ran is already in the conversation.
+import * as vscode from 'vscode';
+import { HeadTailBuffer } from '../tools/outputCap';
+import { TerminalTextCleaner } from '../tools/terminalText';
+import type { TerminalCommand } from './contextItems';
+import { TERMINAL_NAME } from './terminalCommandRunner';
+
+/** What is kept of one command's output (head and tail). */
+const OUTPUT_CHARS = 20_000;
+
+interface Recording {
+  readonly terminal: string;
+  readonly commandLine: string;
+  readonly cwd: string | undefined;
+  readonly output: HeadTailBuffer;
+  readonly cleaner: TerminalTextCleaner;
+  exitCode: number | undefined;
+  running: boolean;
+  readonly startedAt: number;
+}
+
+function isTandemTerminal(terminal: vscode.Terminal): boolean {
+  return terminal.name === TERMINAL_NAME || terminal.name.startsWith(`${TERMINAL_NAME}: `);
+}
+
+export class TerminalHistory implements vscode.Disposable {
+  private readonly last = new Map<vscode.Terminal, Recording>();
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor() {
+    this.subscriptions = [
+      vscode.window.onDidStartTerminalShellExecution((event) => this.record(event)),
+      vscode.window.onDidEndTerminalShellExecution((event) => {
+        const recording = this.last.get(event.terminal);
+        if (recording?.commandLine !== event.execution.commandLine.value) return;
+        recording.exitCode = event.exitCode;
+        recording.running = false;
+      }),
+      vscode.window.onDidCloseTerminal((terminal) => this.last.delete(terminal)),
+    ];
+  }
+
+  /** The active terminal's last command, else the latest command of any terminal. */
+  latest(): TerminalCommand | undefined {
+    const active = vscode.window.activeTerminal;
+    const recording = (active && this.last.get(active)) ?? [...this.last.values()].sort((a, b) => b.startedAt - a.startedAt)[0];
+    if (!recording) return undefined;
+    const { terminal, commandLine, cwd, exitCode, running } = recording;
+    // Read when the message is sent: a command still running gives what it printed so far.
+    return { terminal, commandLine, cwd, exitCode, running, output: recording.output.toString() + recording.cleaner.unfinishedLine };
+  }
+
+  private record(event: vscode.TerminalShellExecutionStartEvent): void {
+    if (isTandemTerminal(event.terminal)) return;
+    const recording: Recording = {
+      terminal: event.terminal.name,
+      commandLine: event.execution.commandLine.value,
+      cwd: event.execution.cwd?.fsPath,
+      output: new HeadTailBuffer(OUTPUT_CHARS),
+      cleaner: new TerminalTextCleaner(),
+      exitCode: undefined,
+      running: true,
+      startedAt: Date.now(),
+    };
+    this.last.set(event.terminal, recording);
+    // The stream must be read from the start event on, or its data is gone.
+    void (async () => {
+      try {
+        for await (const data of event.execution.read()) {
+          if (this.last.get(event.terminal) !== recording) return; // a newer command took its place
+          recording.output.append(recording.cleaner.push(data));
+        }
+        recording.output.append(recording.cleaner.flush());
+      } catch {
+        // The stream ends with the command; a failure keeps what was read.
+      }
+    })();
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+    this.last.clear();
+  }
+}
