@@ -1,24 +1,20 @@
 // The last command each terminal ran and what it printed, for the `@`
 // picker's "Terminal" item ("explain this error"). VS Code gives no way to
 // read a terminal's past output: it is read through shell integration as each
-// command runs, cleaned of escape sequences, its head and tail kept, and
-// forgotten with the terminal. Tandem's own terminal is left out: what
-// run_command ran is already in the conversation.
+// command runs, its raw head and tail kept (constant work per chunk: a log
+// streaming all day costs next to nothing), cleaned of escape sequences only
+// when attached, and forgotten with the terminal. Tandem's own terminal is
+// left out: what run_command ran is already in the conversation.
 import * as vscode from 'vscode';
-import { HeadTailBuffer } from '../tools/outputCap';
-import { TerminalTextCleaner } from '../tools/terminalText';
+import { RawHeadTail } from '../tools/terminalText';
 import type { TerminalCommand } from './contextItems';
 import { TERMINAL_NAME } from './terminalCommandRunner';
-
-/** What is kept of one command's output (head and tail). */
-const OUTPUT_CHARS = 20_000;
 
 interface Recording {
   readonly terminal: string;
   readonly commandLine: string;
   readonly cwd: string | undefined;
-  readonly output: HeadTailBuffer;
-  readonly cleaner: TerminalTextCleaner;
+  readonly output: RawHeadTail;
   exitCode: number | undefined;
   running: boolean;
   readonly startedAt: number;
@@ -52,7 +48,7 @@ export class TerminalHistory implements vscode.Disposable {
     if (!recording) return undefined;
     const { terminal, commandLine, cwd, exitCode, running } = recording;
     // Read when the message is sent: a command still running gives what it printed so far.
-    return { terminal, commandLine, cwd, exitCode, running, output: recording.output.toString() + recording.cleaner.unfinishedLine };
+    return { terminal, commandLine, cwd, exitCode, running, output: recording.output.cleaned() };
   }
 
   private record(event: vscode.TerminalShellExecutionStartEvent): void {
@@ -61,8 +57,7 @@ export class TerminalHistory implements vscode.Disposable {
       terminal: event.terminal.name,
       commandLine: event.execution.commandLine.value,
       cwd: event.execution.cwd?.fsPath,
-      output: new HeadTailBuffer(OUTPUT_CHARS),
-      cleaner: new TerminalTextCleaner(),
+      output: new RawHeadTail(),
       exitCode: undefined,
       running: true,
       startedAt: Date.now(),
@@ -73,9 +68,8 @@ export class TerminalHistory implements vscode.Disposable {
       try {
         for await (const data of event.execution.read()) {
           if (this.last.get(event.terminal) !== recording) return; // a newer command took its place
-          recording.output.append(recording.cleaner.push(data));
+          recording.output.append(data);
         }
-        recording.output.append(recording.cleaner.flush());
       } catch {
         // The stream ends with the command; a failure keeps what was read.
       }

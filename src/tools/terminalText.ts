@@ -4,6 +4,8 @@
 // rewritten with a bare CR (progress bars) keeps only its last state. Chunks
 // may split a sequence anywhere, so an unfinished one waits for the next.
 
+import { HeadTailBuffer } from './outputCap';
+
 const ESC = '\u001b';
 const BEL = '\u0007';
 /** An OSC or DCS/APC/PM/SOS string that never ends is dropped after this many characters. */
@@ -60,11 +62,6 @@ export class TerminalTextCleaner {
       // Other control characters (BEL, SI/SO, ...) are dropped.
     }
     return out;
-  }
-
-  /** The line being written, left in place (a command still printing goes on with it). */
-  get unfinishedLine(): string {
-    return this.line;
   }
 
   /** The rest: the last line without its newline. */
@@ -131,4 +128,51 @@ function sequenceEnd(text: string, start: number): number | undefined {
   }
   // Two-character sequences (ESC 7, ESC =, ESC M, ...).
   return start + 2;
+}
+
+/** What is attached of one command's output, once cleaned (head and tail). */
+const OUTPUT_CHARS = 20_000;
+/** Raw characters kept at each end: escape sequences (colours) take room. */
+const RAW_HEAD_CHARS = 16_000;
+const RAW_TAIL_CHARS = 32_000;
+
+/**
+ * The first and the last raw characters of a terminal's stream, the middle
+ * dropped as it arrives: constant work per chunk, cleaned only when read.
+ */
+export class RawHeadTail {
+  private head = '';
+  private readonly tail: string[] = [];
+  private tailLength = 0;
+  private dropped = false;
+
+  append(data: string): void {
+    if (this.head.length < RAW_HEAD_CHARS) {
+      const room = RAW_HEAD_CHARS - this.head.length;
+      this.head += data.slice(0, room);
+      data = data.slice(room);
+      if (!data) return;
+    }
+    this.tail.push(data);
+    this.tailLength += data.length;
+    while (this.tail.length > 1 && this.tailLength - this.tail[0]!.length >= RAW_TAIL_CHARS) {
+      this.tailLength -= this.tail.shift()!.length;
+      this.dropped = true;
+    }
+  }
+
+  /** The text, escape sequences removed, head and tail within OUTPUT_CHARS. */
+  cleaned(): string {
+    const output = new HeadTailBuffer(OUTPUT_CHARS);
+    const tail = this.tail.join('');
+    if (!this.dropped) {
+      output.append(stripTerminalEscapes(this.head + tail));
+      return output.toString();
+    }
+    // The tail begins in the middle of a line (maybe of an escape sequence): it is taken from its next line.
+    const lineStart = tail.indexOf('\n');
+    output.append(`${stripTerminalEscapes(this.head).trimEnd()}\n[… the middle of the output was not kept …]\n`);
+    output.append(stripTerminalEscapes(lineStart >= 0 ? tail.slice(lineStart + 1) : tail));
+    return output.toString();
+  }
 }

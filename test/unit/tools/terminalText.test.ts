@@ -3,7 +3,7 @@
 // sequence split across chunks is still recognised.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { stripTerminalEscapes, TerminalTextCleaner } from '../../../src/tools/terminalText';
+import { RawHeadTail, stripTerminalEscapes, TerminalTextCleaner } from '../../../src/tools/terminalText';
 
 describe('terminal text', () => {
   it('drops colours and cursor movement', () => {
@@ -44,5 +44,23 @@ describe('terminal text', () => {
     const handed = cleaner.push('x'.repeat(200_000));
     assert.ok(handed.length >= 196_608, `${handed.length} characters handed on`);
     assert.equal(handed + cleaner.push('y\n') + cleaner.flush(), `${'x'.repeat(200_000)}y\n`);
+  });
+
+  it('a terminal stream keeps its head and tail raw and cleans them when read; a sequence split across chunks stays whole', () => {
+    const short = new RawHeadTail();
+    short.append('\u001b[3');
+    short.append('2mgreen\u001b[0m done\r\n');
+    assert.equal(short.cleaned(), 'green done\n');
+
+    const long = new RawHeadTail();
+    long.append('FIRST LINE\n');
+    for (let index = 0; index < 20_000; index++) long.append(`\u001b[2mline ${index}\u001b[0m\n`);
+    long.append('LAST LINE\n');
+    const text = long.cleaned();
+    assert.ok(text.startsWith('FIRST LINE\nline 0\n'), text.slice(0, 40));
+    assert.ok(text.endsWith('line 19999\nLAST LINE\n'), text.slice(-40));
+    assert.match(text, /\n\[… the middle of the output was not kept …\]\nline \d+\n/);
+    assert.doesNotMatch(text, /\u001b|\[2m/, 'no escape sequence, nor the rest of one cut in the middle');
+    assert.ok(text.length <= 20_100, `${text.length} characters`);
   });
 });
