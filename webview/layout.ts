@@ -146,13 +146,15 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
       if (!item.hidden) shown++;
     }
     noMatch.hidden = history.hidden || words.length === 0 || shown > 0;
+    // An empty list's frame would sit above the "no match" line.
+    history.classList.toggle('none-shown', !noMatch.hidden);
   };
   historyFilter.addEventListener('input', applyFilter);
   historyFilter.addEventListener('keydown', (event) => {
-    // Escape empties the filter first, then closes the list.
-    if (event.key !== 'Escape' || historyFilter.value === '') return;
+    if (event.key !== 'Escape') return;
+    // Escape empties the filter first; a second one closes the list.
+    if (historyFilter.value === '') return closeOnEscape(event);
     event.preventDefault();
-    event.stopPropagation();
     historyFilter.value = '';
     applyFilter();
   });
@@ -200,7 +202,6 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
     historyButton.focus();
   };
   history.addEventListener('keydown', closeOnEscape);
-  historyFilter.addEventListener('keydown', closeOnEscape);
 
   const steps = div('steps', 'steps');
   steps.setAttribute('role', 'log');

@@ -76,7 +76,7 @@ export interface SessionDependencies {
   /** The history list changed (a new conversation's first save put it there). */
   readonly onDidChangeHistory?: (() => void) | undefined;
   /** Saving the conversation failed (`error`), or works again after failing (undefined). */
-  readonly onSaveProblem?: ((error: string | undefined) => void) | undefined;
+  readonly onSaveProblem?: ((error: unknown) => void) | undefined;
   /** How an MCP server's question reaches the user (the panel's card); absent: questions are declined. */
   readonly elicitor?: Elicitor | undefined;
   /** Replaces the models (tests); defaults to the provider's model (modelFactory.ts). */
@@ -334,7 +334,16 @@ export class AgentSession implements vscode.Disposable {
     await this.save();
     this.conversation = conversation ?? this.deps.store.create();
     this.cache = new SessionCache();
-    await this.deps.store.setCurrent(conversation?.id);
+    await this.rememberOpen(conversation?.id);
+  }
+
+  /** Which conversation the next window start opens: worth a log line, not a message, when it cannot be written. */
+  private async rememberOpen(id: string | undefined): Promise<void> {
+    try {
+      await this.deps.store.setCurrent(id);
+    } catch (error) {
+      this.deps.log.warn(`could not note the open conversation: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   private scheduleSave(): void {
@@ -356,7 +365,7 @@ export class AgentSession implements vscode.Disposable {
       try {
         // While a run streams, the last event may still grow: it is stored once it is complete.
         const { dropped } = await this.deps.store.save(conversation, { final: !this.running });
-        if (conversation === this.conversation) await this.deps.store.setCurrent(conversation.id);
+        if (conversation === this.conversation) await this.rememberOpen(conversation.id);
         if (this.saveFailing) {
           this.saveFailing = false;
           this.deps.onSaveProblem?.(undefined);
@@ -372,7 +381,7 @@ export class AgentSession implements vscode.Disposable {
         // Said once until a save works again: a run saves every few seconds.
         if (!this.saveFailing) {
           this.saveFailing = true;
-          this.deps.onSaveProblem?.(message);
+          this.deps.onSaveProblem?.(error);
         }
       }
     });

@@ -16,7 +16,7 @@ import { ApprovalCenter } from './approvalCenter';
 import { PanelElicitor } from './panelElicitor';
 import { signalFromToken } from './cancellation';
 import { exportTranscript } from './transcriptExport';
-import { ConversationStore, JsonFileState, type StoredConversation } from './conversationStore';
+import { ConversationStore, HistoryListError, JsonFileState, type StoredConversation } from './conversationStore';
 import { PanelEventQueue } from './panelEventQueue';
 import { eventsAfter, positionOf, type StreamPosition } from '../protocol/streamPosition';
 import { randomUUID } from 'node:crypto';
@@ -169,8 +169,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
             void vscode.window.showInformationMessage('Tandem: the conversation is being saved again.');
             return;
           }
+          const reason = error instanceof Error ? error.message : String(error);
           void vscode.window.showWarningMessage(
-            `Tandem could not save this conversation (${error}). The panel keeps it while this window is open and writes it as soon as saving works again; a reload before then loses what is not saved.`,
+            error instanceof HistoryListError
+              ? `Tandem saved this conversation, but ${reason}. It is listed in History as soon as that file can be written.`
+              : `Tandem could not save this conversation (${reason}). The panel keeps it while this window is open and writes it as soon as saving works again; a reload before then loses what is not saved.`,
           );
         },
       },

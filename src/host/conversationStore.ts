@@ -337,7 +337,7 @@ export class ConversationStore {
     } catch (error) {
       // Its file is written; the history gets it with the next index write that works.
       this.unlisted.set(id, summary);
-      throw error;
+      throw new HistoryListError(error);
     }
     return { dropped };
   }
@@ -447,6 +447,13 @@ export class ConversationStore {
     await rm(this.file(id, '.json'), { force: true });
     await this.runEdits.removeConversation(id);
     this.written.delete(id);
+  }
+}
+
+/** A save that wrote the conversation's file but not the History list beside it. */
+export class HistoryListError extends Error {
+  constructor(readonly reason: unknown) {
+    super(`the History list could not be written (${reason instanceof Error ? reason.message : String(reason)})`);
   }
 }
 
