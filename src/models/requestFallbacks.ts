@@ -41,10 +41,10 @@ function text(failure: ModelFailure): string {
   return [failure.reason, typeof cause?.message === 'string' ? cause.message : '', JSON.stringify(cause?.error ?? '')].join(' ');
 }
 
-/** The request field an OpenAI error names (`param`), if any. */
-function refusedParam(failure: ModelFailure): string | undefined {
-  const param = (failure.cause as { param?: unknown } | undefined)?.param;
-  return typeof param === 'string' ? param : undefined;
+/** The request field an OpenAI error names (`param`) and why (`code`), if it says. */
+function refusal(failure: ModelFailure): { param: string; code: string } {
+  const cause = failure.cause as { param?: unknown; code?: unknown } | undefined;
+  return { param: typeof cause?.param === 'string' ? cause.param : '', code: typeof cause?.code === 'string' ? cause.code : '' };
 }
 
 export interface RequestShape {
@@ -56,13 +56,14 @@ export interface RequestShape {
 
 export function fallbackFor(failure: ModelFailure, request: RequestShape): RequestFallback | undefined {
   const message = text(failure);
-  const param = refusedParam(failure);
+  const { param, code } = refusal(failure);
   if (failure.status === 400 || failure.status === 422) {
     if (request.hasStreamOptions && STREAM_OPTIONS.test(message)) return 'dropStreamOptions';
     if (request.hasTools && TOOLS_UNSUPPORTED.test(message)) return 'noNativeTools';
-    if (request.hasTools && (/^tools\[\d+\]\.function\.description$/.test(param ?? '') || TOOL_DESCRIPTION_TOO_LONG.test(message))) return 'shortToolDescriptions';
+    if (request.hasTools && (/^tools\[\d+\]\.function\.description$/.test(param) || TOOL_DESCRIPTION_TOO_LONG.test(message))) return 'shortToolDescriptions';
     if (request.hasMaxTokens && MAX_TOKENS_REFUSED.test(message)) return 'maxCompletionTokens';
-    if (request.hasTemperature && (param === 'temperature' || TEMPERATURE_REFUSED.test(message))) return 'defaultTemperature';
+    // Not a value out of range (OpenAI: `decimal_above_max_value`): that one is the setting's to fix.
+    if (request.hasTemperature && ((param === 'temperature' && code.startsWith('unsupported')) || TEMPERATURE_REFUSED.test(message))) return 'defaultTemperature';
   }
   if (request.hasTools && TOOL_CALL_PARSE.test(message)) return 'envelopeOnce';
   return undefined;

@@ -94,7 +94,16 @@ describe('a reasoning model its name does not reveal', () => {
     assert.equal(run.result?.answer, 'Fine.');
     assert.equal(model.requests[1]?.body.temperature, undefined);
     await model.close();
-    const strict = await serve([{ model: 'answer-model', fault: { kind: 'status', status: 400, body: JSON.stringify({ error: { message: 'temperature must be between 0 and 2', type: 'invalid_request_error' } }) } }]);
+    const strict = await serve([
+      {
+        model: 'answer-model',
+        fault: {
+          kind: 'status',
+          status: 400,
+          body: JSON.stringify({ error: { message: "Invalid 'temperature': decimal above maximum value. Expected a value <= 2, but got 3 instead.", type: 'invalid_request_error', param: 'temperature', code: 'decimal_above_max_value' } }),
+        },
+      },
+    ]);
     const failed = await runScripted(settingsFor(strict), { mode: 'chat' });
     assert.equal(strict.requests.length, 1, 'not asked again');
     assert.equal(failed.result, undefined);
