@@ -151,7 +151,8 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   };
   historyFilter.addEventListener('input', applyFilter);
   historyFilter.addEventListener('keydown', (event) => {
-    if (event.key !== 'Escape') return;
+    // An input method's Escape cancels what it composes, not the filter.
+    if (event.key !== 'Escape' || event.isComposing) return;
     // Escape empties the filter first; a second one closes the list.
     if (historyFilter.value === '') return closeOnEscape(event);
     event.preventDefault();
@@ -306,6 +307,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
           const item = div('history-item');
           item.setAttribute('role', 'listitem');
           item.dataset['title'] = conversation.title || 'Untitled';
+          item.dataset['id'] = conversation.id;
           const open = document.createElement('button');
           open.type = 'button';
           open.className = 'link';
@@ -346,13 +348,13 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
       // Once the deleted entry is gone, the keyboard stays in the list: on the entry that took its place, else on History.
       const deleted = deleting;
       if (deleted !== undefined && !conversations.some((conversation) => conversation.id === deleted.id)) {
-        const entries = [...history.querySelectorAll<HTMLButtonElement>('.history-item button.link:not(.muted)')];
+        const entries = [...history.querySelectorAll<HTMLButtonElement>('.history-item:not([hidden]) button.link:not(.muted)')];
         (entries[Math.min(deleted.index, entries.length - 1)] ?? history.querySelector<HTMLButtonElement>('button.undo') ?? historyButton).focus();
         deleting = undefined;
       }
       const restored = restoring === undefined ? -1 : conversations.findIndex((conversation) => conversation.id === restoring);
       if (restored >= 0) {
-        history.querySelectorAll<HTMLButtonElement>('.history-item button.link:not(.muted)')[restored]?.focus();
+        history.querySelector<HTMLButtonElement>(`.history-item[data-id="${CSS.escape(restoring ?? "")}"] button.link:not(.muted)`)?.focus();
         restoring = undefined;
       }
     },

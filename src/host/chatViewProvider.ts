@@ -132,7 +132,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     });
     if (recovered > 0) log.info(`history rebuilt from ${recovered} conversation files`);
     // A conversation deleted in an earlier session and not restored goes for good now.
-    await store.purgeDeleted().catch((error: unknown) => log.error(`could not remove a deleted conversation: ${error instanceof Error ? error.message : String(error)}`));
+    await store.purgeDeleted({ atStart: true }).catch((error: unknown) => log.error(`could not remove a deleted conversation: ${error instanceof Error ? error.message : String(error)}`));
     const currentId = store.currentId();
     const initial = currentId ? await store.load(currentId) : undefined;
     return new ChatViewProvider(context, log, options, store, initial);
@@ -437,7 +437,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       // Not awaited: the panel's other actions do not wait for the answer.
       void vscode.window.showWarningMessage('Tandem: that conversation could not be read: its file is missing or damaged.', remove).then(async (choice) => {
         if (choice !== remove) return;
-        await this.store.forget(id);
+        await this.store.forget(id).catch((error: unknown) => void vscode.window.showWarningMessage(`Tandem: ${error instanceof Error ? error.message : String(error)}`));
         this.postHistory();
       });
       return;

@@ -102,15 +102,19 @@ export interface TerminalCommand {
   readonly running: boolean;
 }
 
-/** The last command run in a terminal and what it printed, read when the message is sent. */
-export function terminalAttachment(latest: () => TerminalCommand | undefined): ContextAttachment {
+/**
+ * A terminal command chosen when attached (the chip names it), with what it
+ * printed read when the message is sent; undefined when no command was seen.
+ */
+export function terminalAttachment(chosen: { readonly commandLine: string; read(): TerminalCommand } | undefined): ContextAttachment {
+  const shown = chosen === undefined ? undefined : chosen.commandLine.length > 40 ? `${chosen.commandLine.slice(0, 39)}…` : chosen.commandLine;
   return {
     path: 'terminal',
-    label: 'Terminal',
-    title: 'The last command run in a terminal and what it printed, as it is when the message is sent',
+    label: shown === undefined ? 'Terminal' : `$ ${shown}`,
+    title: shown === undefined ? 'No terminal command to attach yet' : `The terminal command \`${chosen!.commandLine}\` and what it printed, as it is when the message is sent`,
     name: 'Attached terminal output',
     read: async () => {
-      const command = latest();
+      const command = chosen?.read();
       if (!command) {
         return 'Attached terminal output: none. No command has run in a terminal with shell integration (bash, zsh, fish, PowerShell) since Tandem started; VS Code reads what a terminal prints only through it.';
       }

@@ -66,7 +66,7 @@ export class ContextPicker {
         this.attachments.attach(gitChangesAttachment(this.host, gitRepositoryDiffs));
         return true;
       case 'terminal':
-        this.attachments.attach(terminalAttachment(() => this.terminals.latest()));
+        this.attachments.attach(terminalAttachment(this.terminals.latest()));
         return true;
       case 'file':
       case 'folder':

@@ -3,7 +3,7 @@
 // run never rewrites what is stored; the index (titles, order, the open one)
 // in a small state object, a JSON file beside them. No `vscode` import.
 import { randomUUID } from 'node:crypto';
-import { appendFile, mkdir, open, readdir, readFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, readdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { AgentEvent } from '../protocol/agentEvents';
 import type { ConversationSummary } from '../protocol/webviewMessages';
@@ -26,16 +26,19 @@ export interface KeyValueState {
   update(key: string, value: unknown): Thenable<void> | Promise<void>;
   /** Reads again what another window may have written since (absent: nothing else writes it). */
   refresh?(): Promise<void>;
+  /** Changes some keys from their values as stored right now (absent: `get` and `update` do). */
+  modify?(change: (read: <T>(key: string) => T | undefined) => Record<string, unknown>): Promise<void>;
 }
 
-type JsonRead = { readonly values: Record<string, unknown> } | 'missing' | 'damaged';
+type JsonRead = { readonly values: Record<string, unknown> } | 'missing' | 'unreadable' | 'damaged';
 
 async function readJsonObject(file: string): Promise<JsonRead> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'damaged';
+    // Not there, or not readable now (permissions, too many open files): neither is a damaged file.
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unreadable';
   }
   try {
     const parsed: unknown = JSON.parse(text);
@@ -79,35 +82,78 @@ export class JsonFileState implements KeyValueState {
 
   async refresh(): Promise<void> {
     await this.writing.catch(() => undefined);
-    await this.reread();
+    await this.reread().catch(() => undefined);
   }
 
+  /** What is on disk now; a file that cannot be read is not written over (its list would be lost). */
   private async reread(): Promise<void> {
     const read = await readJsonObject(this.file);
     if (typeof read === 'object') this.values = read.values;
     else if (read === 'missing') this.values = {};
+    else if (read === 'damaged') await rename(this.file, `${this.file}.damaged-${Date.now()}`).catch(() => undefined);
+    else throw new Error(`${path.basename(this.file)} cannot be read`);
   }
 
   /** Changes one key of the file as it is now: another window's keys and values stay as it wrote them. */
-  async update(key: string, value: unknown): Promise<void> {
+  update(key: string, value: unknown): Promise<void> {
+    return this.modify(() => ({ [key]: value }));
+  }
+
+  /**
+   * Reads the file, changes the keys `change` returns (undefined removes
+   * one) from the values just read, and writes it, with nothing awaited in
+   * between but the file itself: the narrowest window in which another
+   * window's write could be lost. Memory takes the change only once written.
+   */
+  modify(change: (read: <T>(key: string) => T | undefined) => Record<string, unknown>): Promise<void> {
     // A failed write costs that write only: the next one starts afresh.
     const write = this.writing.catch(() => undefined).then(async () => {
-      await this.reread();
-      if (value === undefined) delete this.values[key];
-      else this.values[key] = value;
-      const text = JSON.stringify(this.values);
       await mkdir(path.dirname(this.file), { recursive: true });
-      const temporary = `${this.file}.${process.pid}.tmp`;
+      const release = await lockFile(`${this.file}.lock`);
       try {
-        await writeFile(temporary, text, 'utf8');
-        await rename(temporary, this.file);
-      } catch (error) {
-        await rm(temporary, { force: true }).catch(() => undefined);
-        throw error;
+        await this.reread();
+        const next = { ...this.values };
+        for (const [key, value] of Object.entries(change((key) => next[key] as never))) {
+          if (value === undefined) delete next[key];
+          else next[key] = value;
+        }
+        const temporary = `${this.file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+        try {
+          await writeFile(temporary, JSON.stringify(next), 'utf8');
+          await rename(temporary, this.file);
+        } catch (error) {
+          await rm(temporary, { force: true }).catch(() => undefined);
+          throw error;
+        }
+        this.values = next;
+      } finally {
+        await release();
       }
     });
     this.writing = write;
-    await write;
+    return write;
+  }
+}
+
+/** A lock older than this was left by a window that died while writing: it is taken over. */
+const STALE_LOCK_MS = 5_000;
+const LOCK_RETRY_MS = 10;
+
+/**
+ * Holds `lock` (created exclusively) until the returned release: windows
+ * change the shared index one at a time, each from what the last one wrote.
+ */
+async function lockFile(lock: string): Promise<() => Promise<void>> {
+  for (let waited = 0; ; waited += LOCK_RETRY_MS) {
+    try {
+      await writeFile(lock, String(process.pid), { flag: 'wx' });
+      return () => rm(lock, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const age = await stat(lock).then((info) => Date.now() - info.mtimeMs, () => 0);
+      if (age > STALE_LOCK_MS || waited > STALE_LOCK_MS * 2) await rm(lock, { force: true });
+      else await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+    }
   }
 }
 
@@ -131,10 +177,21 @@ function mayStillGrow(event: AgentEvent): boolean {
   return event.type === 'CUSTOM' && event['name'] === 'tandem.usage';
 }
 
-/** A deleted conversation Undo can still restore, and where it stood in the list. */
+/** A deleted conversation Undo can still restore, where it stood in the list, and which window's process deleted it. */
 interface DeletedEntry {
   readonly summary: ConversationSummary;
   readonly position: number;
+  readonly by?: number | undefined;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** The code of the RUN_ERROR that ends a run its host never finished (a reload, a crash, VS Code closed). */
@@ -324,16 +381,17 @@ export class ConversationStore {
     const listed = this.list().find((entry) => entry.id === id);
     // The index changes once per run, not per save, and only for a use: its time is newer than the one listed
     // (set by this save or by one during the run, which leaves the index alone).
-    if (!vanished && listed && listed.title === conversation.title && (!final || listed.updatedAt === conversation.updatedAt)) return { dropped: [] };
+    if (!vanished && !this.unlisted.has(id) && listed && listed.title === conversation.title && (!final || listed.updatedAt === conversation.updatedAt)) return { dropped: [] };
     const summary: ConversationSummary = { id, title: conversation.title, updatedAt: conversation.updatedAt };
     let dropped: ConversationSummary[] = [];
     try {
-      await this.changeIndex(async (list) => {
+      await this.changeIndex((list) => {
         const index = [summary, ...list.filter((entry) => entry.id !== id)];
         dropped = index.splice(maxConversations);
-        for (const entry of dropped) await this.removeFiles(entry.id);
-        return index;
+        return { [indexKey]: index };
       });
+      // Only once the list no longer has them.
+      for (const entry of dropped) await this.removeFiles(entry.id);
     } catch (error) {
       // Its file is written; the history gets it with the next index write that works.
       this.unlisted.set(id, summary);
@@ -351,12 +409,15 @@ export class ConversationStore {
    * window on the workspace may have changed it since this one read it, and
    * writing this window's copy would drop that window's conversations.
    */
-  private changeIndex(change: (index: ConversationSummary[]) => Promise<ConversationSummary[]> | ConversationSummary[]): Promise<void> {
+  private changeIndex(change: (index: ConversationSummary[], read: <T>(key: string) => T | undefined) => Record<string, unknown>): Promise<void> {
     const next = this.indexChanges.catch(() => undefined).then(async () => {
-      await this.state.refresh?.();
-      const listed = this.list();
-      const missing = [...this.unlisted.values()].filter((entry) => !listed.some((other) => other.id === entry.id)).sort((a, b) => b.updatedAt - a.updatedAt);
-      await this.state.update(indexKey, await change([...missing, ...listed]));
+      const apply = (read: <T>(key: string) => T | undefined) => {
+        const listed = [...(read<ConversationSummary[]>(indexKey) ?? [])];
+        const missing = [...this.unlisted.values()].filter((entry) => !listed.some((other) => other.id === entry.id)).sort((a, b) => b.updatedAt - a.updatedAt);
+        return change([...missing, ...listed], read);
+      };
+      if (this.state.modify) await this.state.modify(apply);
+      else for (const [key, value] of Object.entries(apply((key) => this.state.get(key)))) await this.state.update(key, value);
       this.unlisted.clear();
     });
     this.indexChanges = next;
@@ -384,13 +445,13 @@ export class ConversationStore {
     }
     if (found.length === 0) return 0;
     found.sort((a, b) => b.updatedAt - a.updatedAt);
-    await this.changeIndex((list) => (list.length > 0 ? list : found.slice(0, maxConversations)));
+    await this.changeIndex((list) => ({ [indexKey]: list.length > 0 ? list : found.slice(0, maxConversations) }));
     return found.length;
   }
 
   /** Takes an entry out of the history and leaves its files alone (one that cannot be read). */
   async forget(id: string): Promise<void> {
-    await this.changeIndex((list) => list.filter((entry) => entry.id !== id));
+    await this.changeIndex((list) => ({ [indexKey]: list.filter((entry) => entry.id !== id) }));
     if (this.currentId() === id) await this.setCurrent(undefined);
   }
 
@@ -402,12 +463,15 @@ export class ConversationStore {
   async delete(id: string): Promise<void> {
     this.live.delete(id);
     await this.purgeDeleted();
-    await this.changeIndex(async (list) => {
+    let listed = false;
+    await this.changeIndex((list) => {
       const position = list.findIndex((entry) => entry.id === id);
-      if (position >= 0) await this.state.update(deletedKey, { summary: list[position]!, position } satisfies DeletedEntry);
-      else await this.removeFiles(id);
-      return list.filter((entry) => entry.id !== id);
+      listed = position >= 0;
+      // Marked with this window's process: another window's start leaves it for this one's Undo.
+      const deleted = listed ? ({ summary: list[position]!, position, by: process.pid } satisfies DeletedEntry) : undefined;
+      return { [indexKey]: list.filter((entry) => entry.id !== id), ...(deleted && { [deletedKey]: deleted }) };
     });
+    if (!listed) await this.removeFiles(id);
     if (this.currentId() === id) await this.setCurrent(undefined);
   }
 
@@ -418,28 +482,35 @@ export class ConversationStore {
 
   /** Puts the last deleted conversation back where it was in the list; undefined when there is none. */
   async undoDelete(): Promise<ConversationSummary | undefined> {
-    await this.state.refresh?.();
-    const entry = this.state.get<DeletedEntry>(deletedKey);
-    if (entry === undefined) return undefined;
-    await this.state.update(deletedKey, undefined);
-    await this.changeIndex(async (list) => {
-      const index = list.filter((listed) => listed.id !== entry.summary.id);
-      index.splice(Math.min(entry.position, index.length), 0, entry.summary);
-      for (const dropped of index.splice(maxConversations)) await this.removeFiles(dropped.id);
-      return index;
+    let restored: DeletedEntry | undefined;
+    let dropped: ConversationSummary[] = [];
+    await this.changeIndex((list, read) => {
+      restored = read<DeletedEntry>(deletedKey);
+      if (restored === undefined) return {};
+      const index = list.filter((listed) => listed.id !== restored!.summary.id);
+      index.splice(Math.min(restored.position, index.length), 0, restored.summary);
+      dropped = index.splice(maxConversations);
+      return { [indexKey]: index, [deletedKey]: undefined };
     });
-    return entry.summary;
+    for (const entry of dropped) await this.removeFiles(entry.id);
+    return restored?.summary;
   }
 
-  /** Removes for good what was deleted and not restored (at the next delete, and when the store opens). */
-  async purgeDeleted(): Promise<void> {
-    await this.state.refresh?.();
-    const entry = this.state.get<DeletedEntry>(deletedKey);
-    if (entry === undefined) return;
-    await this.state.update(deletedKey, undefined);
-    // Listed again since (saved, or restored by another window over the same files): it stays.
-    if (this.list().some((listed) => listed.id === entry.summary.id)) return;
-    await this.removeFiles(entry.summary.id);
+  /**
+   * Removes for good what was deleted and not restored: at the next delete,
+   * and when a window starts, unless the window that deleted it is still
+   * open (its Undo still offers it).
+   */
+  async purgeDeleted(options: { atStart?: boolean } = {}): Promise<void> {
+    let purged: DeletedEntry | undefined;
+    await this.changeIndex((list, read) => {
+      const entry = read<DeletedEntry>(deletedKey);
+      if (entry === undefined || (options.atStart && entry.by !== undefined && entry.by !== process.pid && processAlive(entry.by))) return {};
+      // Listed again since (saved, or restored by another window over the same files): its files stay.
+      purged = list.some((listed) => listed.id === entry.summary.id) ? undefined : entry;
+      return { [deletedKey]: undefined };
+    });
+    if (purged) await this.removeFiles(purged.summary.id);
   }
 
   private async removeFiles(id: string): Promise<void> {

@@ -6,11 +6,13 @@
 // when attached, and forgotten with the terminal. Tandem's own terminal is
 // left out: what run_command ran is already in the conversation.
 import * as vscode from 'vscode';
+import { CONTEXT_ITEM_MAX_CHARS } from '../tools/contextContent';
 import { RawHeadTail } from '../tools/terminalText';
 import type { TerminalCommand } from './contextItems';
 import { TERMINAL_NAME } from './terminalCommandRunner';
 
 interface Recording {
+  readonly execution: vscode.TerminalShellExecution;
   readonly terminal: string;
   readonly commandLine: string;
   readonly cwd: string | undefined;
@@ -33,7 +35,7 @@ export class TerminalHistory implements vscode.Disposable {
       vscode.window.onDidStartTerminalShellExecution((event) => this.record(event)),
       vscode.window.onDidEndTerminalShellExecution((event) => {
         const recording = this.last.get(event.terminal);
-        if (recording?.commandLine !== event.execution.commandLine.value) return;
+        if (recording?.execution !== event.execution) return;
         recording.exitCode = event.exitCode;
         recording.running = false;
       }),
@@ -41,19 +43,29 @@ export class TerminalHistory implements vscode.Disposable {
     ];
   }
 
-  /** The active terminal's last command, else the latest command of any terminal. */
-  latest(): TerminalCommand | undefined {
+  /**
+   * The active terminal's last command, else the latest of any terminal:
+   * chosen now (when it is attached), read each time `read` is called (when
+   * the message is sent), so a command still running gives what it printed
+   * by then, and a later command never replaces the one the chip names.
+   */
+  latest(): { readonly commandLine: string; read(): TerminalCommand } | undefined {
     const active = vscode.window.activeTerminal;
     const recording = (active && this.last.get(active)) ?? [...this.last.values()].sort((a, b) => b.startedAt - a.startedAt)[0];
     if (!recording) return undefined;
-    const { terminal, commandLine, cwd, exitCode, running } = recording;
-    // Read when the message is sent: a command still running gives what it printed so far.
-    return { terminal, commandLine, cwd, exitCode, running, output: recording.output.cleaned() };
+    return {
+      commandLine: recording.commandLine,
+      read: () => {
+        const { terminal, commandLine, cwd, exitCode, running } = recording;
+        return { terminal, commandLine, cwd, exitCode, running, output: recording.output.cleaned(CONTEXT_ITEM_MAX_CHARS) };
+      },
+    };
   }
 
   private record(event: vscode.TerminalShellExecutionStartEvent): void {
     if (isTandemTerminal(event.terminal)) return;
     const recording: Recording = {
+      execution: event.execution,
       terminal: event.terminal.name,
       commandLine: event.execution.commandLine.value,
       cwd: event.execution.cwd?.fsPath,

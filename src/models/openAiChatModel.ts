@@ -300,6 +300,7 @@ async function* streamTurn(
       const fallback = fallbackFor(failure, {
         hasStreamOptions: body.stream_options !== undefined,
         hasTools: body.tools !== undefined,
+        hasLongToolDescription: (body.tools ?? []).some((tool) => tool.type === 'function' && (tool.function.description?.length ?? 0) > TOOL_DESCRIPTION_LIMIT),
         hasMaxTokens: body.max_tokens !== undefined && body.max_tokens !== null,
         hasTemperature: body.temperature !== undefined && body.temperature !== null,
       });

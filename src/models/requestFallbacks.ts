@@ -50,6 +50,8 @@ function refusal(failure: ModelFailure): { param: string; code: string } {
 export interface RequestShape {
   readonly hasStreamOptions: boolean;
   readonly hasTools: boolean;
+  /** A tool description over TOOL_DESCRIPTION_LIMIT is in the request (shortening would change something). */
+  readonly hasLongToolDescription: boolean;
   readonly hasMaxTokens: boolean;
   readonly hasTemperature: boolean;
 }
@@ -60,7 +62,7 @@ export function fallbackFor(failure: ModelFailure, request: RequestShape): Reque
   if (failure.status === 400 || failure.status === 422) {
     if (request.hasStreamOptions && STREAM_OPTIONS.test(message)) return 'dropStreamOptions';
     if (request.hasTools && TOOLS_UNSUPPORTED.test(message)) return 'noNativeTools';
-    if (request.hasTools && (/^tools\[\d+\]\.function\.description$/.test(param) || TOOL_DESCRIPTION_TOO_LONG.test(message))) return 'shortToolDescriptions';
+    if (request.hasLongToolDescription && (/^tools\[\d+\]\.function\.description$/.test(param) || TOOL_DESCRIPTION_TOO_LONG.test(message))) return 'shortToolDescriptions';
     if (request.hasMaxTokens && MAX_TOKENS_REFUSED.test(message)) return 'maxCompletionTokens';
     // Not a value out of range (OpenAI: `decimal_above_max_value`): that one is the setting's to fix.
     if (request.hasTemperature && ((param === 'temperature' && code.startsWith('unsupported')) || TEMPERATURE_REFUSED.test(message))) return 'defaultTemperature';

@@ -24,7 +24,12 @@ export function capHeadTail(text: string, max = CONTEXT_ITEM_MAX_CHARS): string 
   const head = Math.ceil(max * 0.6);
   const tail = max - head;
   const omitted = text.length - head - tail;
-  return `${text.slice(0, head)}\n[… ${omitted} characters omitted …]\n${tail > 0 ? text.slice(text.length - tail) : ''}`;
+  return `${text.slice(0, head)}${omissionMark(omitted)}${tail > 0 ? text.slice(text.length - tail) : ''}`;
+}
+
+/** The line that says how much of an item was left out (omittedCharacters reads it back). */
+export function omissionMark(omitted: number): string {
+  return `\n[… ${omitted} characters omitted …]\n`;
 }
 
 /** How many characters capHeadTail left out of an item's block; 0 when it was not cut. */

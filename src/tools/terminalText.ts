@@ -4,7 +4,8 @@
 // rewritten with a bare CR (progress bars) keeps only its last state. Chunks
 // may split a sequence anywhere, so an unfinished one waits for the next.
 
-import { HeadTailBuffer } from './outputCap';
+import { headEnd, tailStart } from '../common/surrogatePairs';
+import { omissionMark } from './contextContent';
 
 const ESC = '\u001b';
 const BEL = '\u0007';
@@ -130,49 +131,62 @@ function sequenceEnd(text: string, start: number): number | undefined {
   return start + 2;
 }
 
-/** What is attached of one command's output, once cleaned (head and tail). */
-const OUTPUT_CHARS = 20_000;
 /** Raw characters kept at each end: escape sequences (colours) take room. */
 const RAW_HEAD_CHARS = 16_000;
 const RAW_TAIL_CHARS = 32_000;
 
 /**
  * The first and the last raw characters of a terminal's stream, the middle
- * dropped as it arrives: constant work per chunk, cleaned only when read.
+ * dropped as it arrives: constant work and memory per chunk, cleaned only
+ * when read.
  */
 export class RawHeadTail {
   private head = '';
   private readonly tail: string[] = [];
   private tailLength = 0;
-  private dropped = false;
+  /** Raw characters dropped from the middle. */
+  private dropped = 0;
 
   append(data: string): void {
     if (this.head.length < RAW_HEAD_CHARS) {
-      const room = RAW_HEAD_CHARS - this.head.length;
+      const room = headEnd(data, RAW_HEAD_CHARS - this.head.length);
       this.head += data.slice(0, room);
       data = data.slice(room);
       if (!data) return;
     }
+    if (data.length > RAW_TAIL_CHARS) {
+      // One huge chunk: only its end can stay.
+      const from = tailStart(data, data.length - RAW_TAIL_CHARS);
+      this.dropped += this.tailLength + from;
+      this.tail.length = 0;
+      this.tailLength = 0;
+      data = data.slice(from);
+    }
     this.tail.push(data);
     this.tailLength += data.length;
     while (this.tail.length > 1 && this.tailLength - this.tail[0]!.length >= RAW_TAIL_CHARS) {
-      this.tailLength -= this.tail.shift()!.length;
-      this.dropped = true;
+      const gone = this.tail.shift()!.length;
+      this.tailLength -= gone;
+      this.dropped += gone;
     }
   }
 
-  /** The text, escape sequences removed, head and tail within OUTPUT_CHARS. */
-  cleaned(): string {
-    const output = new HeadTailBuffer(OUTPUT_CHARS);
-    const tail = this.tail.join('');
-    if (!this.dropped) {
-      output.append(stripTerminalEscapes(this.head + tail));
-      return output.toString();
-    }
+  /**
+   * The text, escape sequences removed. Whole while nothing was dropped (the
+   * caller caps it); otherwise head and tail within `max` characters, with one
+   * mark saying how much was left out between them.
+   */
+  cleaned(max: number): string {
+    const tailRaw = this.tail.join('');
+    if (this.dropped === 0) return stripTerminalEscapes(this.head + tailRaw);
     // The tail begins in the middle of a line (maybe of an escape sequence): it is taken from its next line.
-    const lineStart = tail.indexOf('\n');
-    output.append(`${stripTerminalEscapes(this.head).trimEnd()}\n[… the middle of the output was not kept …]\n`);
-    output.append(stripTerminalEscapes(lineStart >= 0 ? tail.slice(lineStart + 1) : tail));
-    return output.toString();
+    const lineStart = tailRaw.indexOf('\n') + 1;
+    const headText = stripTerminalEscapes(this.head);
+    const tailText = stripTerminalEscapes(tailRaw.slice(lineStart));
+    const room = max - omissionMark(this.dropped + headText.length + tailText.length).length;
+    const headKeep = headEnd(headText, Math.min(headText.length, Math.ceil(room * 0.6)));
+    const tailFrom = tailStart(tailText, Math.max(0, tailText.length - (room - headKeep)));
+    const omitted = this.dropped + lineStart + (headText.length - headKeep) + tailFrom;
+    return headText.slice(0, headKeep) + omissionMark(omitted) + tailText.slice(tailFrom);
   }
 }

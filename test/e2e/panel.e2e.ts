@@ -628,7 +628,12 @@ test('Export Transcript writes the conversation as Markdown', { timeout: 120_000
     assert.match(markdown, /## You\n\nWhen is the release\?/);
     assert.match(markdown, /\*\*Tool call `read_file` \(fc-model\)\*\* — done/);
     assert.match(markdown, /## Answer \(answer-model\)\n\nThe release is on \*\*Tuesday\*\* and Ada owns it\./);
-    assert.match(markdown, /\n## Usage\n\n\d+ runs?; \d+ model calls?; ~?\d+ tokens in, ~?\d+ out; model time [\d.]+ m?s; estimated cost ≈ \$[\d.]+\.\n$/, 'ends with what the conversation used');
+    assert.match(markdown, /^# When is the release\?\n\nStarted \d{4}-\d\d-\d\d \d\d:\d\d UTC; last used \d{4}-\d\d-\d\d \d\d:\d\d UTC\.\n/, 'says when');
+    assert.match(
+      markdown,
+      /\n## Usage\n\n\d+ runs?; \d+ model calls?(?: and \d+ cut short)?; ~?\d+ tokens in(?: \(\d+ from the cache\))?, ~?\d+ out; time in the phases [\d.]+ m?s; estimated cost ≈ \$[\d.]+\.\n$/,
+      'ends with what the conversation used',
+    );
   }),
 );
 

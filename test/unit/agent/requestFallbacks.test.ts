@@ -148,6 +148,13 @@ describe('long tool descriptions', () => {
     await runScripted(settingsFor(model), { tools: [wordy] });
     assert.ok(described(4, 'lookup').length <= 1024, 'the next run sends it short from the start');
   });
+
+  it('with no description over the limit, the same refusal is not answered by sending the same request again', async () => {
+    const model = await serve([{ model: 'fc-model', fault: { kind: 'status', status: 400, body: tooLong(0, 1100) } }]);
+    const run = await runScripted(settingsFor(model), { tools: [table()] });
+    assert.equal(model.requests.length, 1);
+    assert.equal(run.result, undefined);
+  });
 });
 
 describe('envelope prompt', () => {

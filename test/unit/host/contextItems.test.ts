@@ -90,14 +90,14 @@ describe('context items', () => {
     assert.match(editors, /Open editor \/elsewhere\/x\.ts could not be read: Refused path/);
   });
 
-  it("the terminal item gives the last command, where it ran, how it ended and what it printed, read when sent", async () => {
-    let latest: TerminalCommand | undefined;
-    const item = terminalAttachment(() => latest);
-    assert.match(await item.read(signal), /none\. No command has run in a terminal with shell integration/);
-    latest = { terminal: 'bash', commandLine: 'npm test', cwd: '/work/app', output: 'ok 1\nnot ok 2\n', exitCode: 1, running: false };
-    assert.equal(await item.read(signal), 'Attached terminal output: `npm test` in /work/app, in the "bash" terminal (exit code 1):\n```\nok 1\nnot ok 2\n```');
-    latest = { ...latest, running: true, exitCode: undefined, output: '' };
+  it("the terminal item names the command chosen when attached, and reads how it ended and what it printed when sent", async () => {
+    assert.match(await terminalAttachment(undefined).read(signal), /none\. No command has run in a terminal with shell integration/);
+    let state: TerminalCommand = { terminal: 'bash', commandLine: 'npm test', cwd: '/work/app', output: '', exitCode: undefined, running: true };
+    const item = terminalAttachment({ commandLine: 'npm test', read: () => state });
+    assert.equal(item.label, '$ npm test');
     assert.match(await item.read(signal), /\(still running\):\n```\n\(no output\)\n```/);
+    state = { ...state, output: 'ok 1\nnot ok 2\n', exitCode: 1, running: false };
+    assert.equal(await item.read(signal), 'Attached terminal output: `npm test` in /work/app, in the "bash" terminal (exit code 1):\n```\nok 1\nnot ok 2\n```');
   });
 
   it('the models read the attached text after the prompt, in later turns too', () => {

@@ -382,6 +382,46 @@ describe('conversation store, two windows and damage', () => {
     assert.deepEqual(await titles(index), ['from A again', 'from B']);
   });
 
+  it("a save in one window while the other deletes keeps both changes, and a failed index write is retried by the next save", async () => {
+    const { a, b, index } = await twoWindows();
+    const doomed = started(a, 'doomed');
+    await a.save(doomed);
+    await Promise.all([a.delete(doomed.id), b.save(started(b, 'saved meanwhile'))]);
+    assert.deepEqual(await titles(index), ['saved meanwhile']);
+
+    const text = await readFile(index, 'utf8');
+    await rm(index);
+    await mkdir(index); // the rename fails, as onto a locked file
+    const kept = started(a, 'kept');
+    await assert.rejects(a.save(kept));
+    await rm(index, { recursive: true });
+    await writeFile(index, text);
+    kept.events.push(event('CUSTOM', { name: 'tandem.userMessage', value: { text: 'more' } }));
+    await a.save(kept);
+    assert.deepEqual(await titles(index), ['kept', 'saved meanwhile']);
+  });
+
+  it("a window's start leaves another open window's deleted conversation for its Undo, and purges one whose window is gone", async () => {
+    const { a, directory, index } = await twoWindows();
+    const conversation = started(a, 'deleted elsewhere');
+    await a.save(conversation);
+    await a.delete(conversation.id);
+    const file = path.join(directory, `${conversation.id}.jsonl`);
+    const deletedBy = async (pid: number) => {
+      const values = JSON.parse(await readFile(index, 'utf8'));
+      values['tandem.deletedConversation'].by = pid;
+      await writeFile(index, JSON.stringify(values));
+    };
+    await deletedBy(process.ppid); // a window still open
+    const starting = new ConversationStore(directory, await JsonFileState.open(index));
+    await starting.purgeDeleted({ atStart: true });
+    assert.ok((await stat(file)).isFile(), 'still there for the other window to restore');
+    assert.equal(starting.deleted()?.title, 'deleted elsewhere');
+    await deletedBy(2 ** 22 + 12345); // no such process: that window is gone
+    await starting.purgeDeleted({ atStart: true });
+    await assert.rejects(stat(file));
+  });
+
   it('a conversation whose file another window removed is written whole again, header first, and listed again', async () => {
     const { a, b, directory, index } = await twoWindows();
     const kept = started(a, 'kept by A');

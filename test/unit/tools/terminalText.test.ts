@@ -46,21 +46,35 @@ describe('terminal text', () => {
     assert.equal(handed + cleaner.push('y\n') + cleaner.flush(), `${'x'.repeat(200_000)}y\n`);
   });
 
-  it('a terminal stream keeps its head and tail raw and cleans them when read; a sequence split across chunks stays whole', () => {
+  it('a terminal stream keeps its head and tail raw and cleans them when read; one mark says how much was left out', () => {
     const short = new RawHeadTail();
     short.append('\u001b[3');
     short.append('2mgreen\u001b[0m done\r\n');
-    assert.equal(short.cleaned(), 'green done\n');
+    assert.equal(short.cleaned(16_000), 'green done\n', 'a sequence split across chunks stays whole');
 
     const long = new RawHeadTail();
     long.append('FIRST LINE\n');
-    for (let index = 0; index < 20_000; index++) long.append(`\u001b[2mline ${index}\u001b[0m\n`);
+    let written = 'FIRST LINE\n'.length;
+    for (let index = 0; index < 20_000; index++) {
+      const line = `line ${index}\n`;
+      long.append(`\u001b[2m${line}\u001b[0m`);
+      written += line.length;
+    }
     long.append('LAST LINE\n');
-    const text = long.cleaned();
+    written += 'LAST LINE\n'.length;
+    const text = long.cleaned(16_000);
     assert.ok(text.startsWith('FIRST LINE\nline 0\n'), text.slice(0, 40));
     assert.ok(text.endsWith('line 19999\nLAST LINE\n'), text.slice(-40));
-    assert.match(text, /\n\[… the middle of the output was not kept …\]\nline \d+\n/);
+    assert.ok(text.length <= 16_000, `${text.length} characters: within the item's cap, so nothing cuts it again`);
     assert.doesNotMatch(text, /\u001b|\[2m/, 'no escape sequence, nor the rest of one cut in the middle');
-    assert.ok(text.length <= 20_100, `${text.length} characters`);
+    const marks = [...text.matchAll(/\n\[… (\d+) characters omitted …\]\n/gu)];
+    assert.equal(marks.length, 1);
+    const omitted = Number(marks[0]![1]);
+    // Counted in raw characters (colour codes included): at least what the clean text lost.
+    assert.ok(omitted >= written - (text.length - marks[0]![0].length), `${omitted} omitted of ${written}`);
+
+    const huge = new RawHeadTail();
+    huge.append('x'.repeat(5_000_000));
+    assert.ok(huge.cleaned(16_000).length <= 16_000, 'one huge chunk is not kept whole');
   });
 });
