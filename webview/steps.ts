@@ -240,8 +240,6 @@ export function touch(view: ConversationView, step: Step): void {
   view.dirty.add(step.id);
 }
 
-/** Marks everything still streaming as finished (the run ended). */
-
 /** Open by default: live thinking, answers, notices, errors and search results. */
 export function defaultOpen(step: Step): boolean {
   switch (step.kind) {

@@ -94,7 +94,7 @@ export class JsonFileState implements KeyValueState {
     else throw new Error(`${path.basename(this.file)} cannot be read`);
   }
 
-  /** Changes one key of the file as it is now: another window's keys and values stay as it wrote them. */
+  /** Changes one key of the file as it is now: the other keys stay as the last window wrote them. */
   update(key: string, value: unknown): Promise<void> {
     return this.modify(() => ({ [key]: value }));
   }
@@ -299,7 +299,8 @@ export class ConversationStore {
   }
 
   /**
-   * A file with events and no header (written by an earlier version after
+   * A file with events and no header (another window removed it between the
+   * existence check and the append, or an earlier version wrote it after
    * another window had deleted the file): the header is put back from the
    * history's entry, once.
    */
@@ -405,9 +406,10 @@ export class ConversationStore {
   private readonly unlisted = new Map<string, ConversationSummary>();
 
   /**
-   * Changes the index as it is on disk now, one change at a time: another
-   * window on the workspace may have changed it since this one read it, and
-   * writing this window's copy would drop that window's conversations.
+   * Changes the index as it is on disk now, one change at a time (in this
+   * window by a queue, between windows by JsonFileState's lock file):
+   * another window may have changed it since this one read it, and writing
+   * this window's copy would drop that window's conversations.
    */
   private changeIndex(change: (index: ConversationSummary[], read: <T>(key: string) => T | undefined) => Record<string, unknown>): Promise<void> {
     const next = this.indexChanges.catch(() => undefined).then(async () => {
@@ -532,7 +534,6 @@ export class HistoryListError extends Error {
 export interface SaveOutcome {
   readonly dropped: readonly ConversationSummary[];
 }
-
 
 /** A conversation file's header and when the file last changed; undefined when it has none for `id`. */
 async function readHeader(file: string, id: string): Promise<{ title: string; modifiedAt: number } | undefined> {
