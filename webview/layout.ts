@@ -328,7 +328,9 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
           remove.textContent = '×';
           remove.setAttribute('aria-label', `Delete conversation ${conversation.title || 'Untitled'}`);
           remove.addEventListener('click', () => {
-            deleting = { id: conversation.id, index: conversations.indexOf(conversation) };
+            // Its place among the rows shown: while filtering, the keyboard goes to the shown row that takes it.
+            const shown = [...history.querySelectorAll('.history-item:not([hidden])')];
+            deleting = { id: conversation.id, index: shown.indexOf(item) };
             hooks.post({ type: 'deleteConversation', id: conversation.id });
           });
           const when = document.createElement('span');

@@ -38,7 +38,7 @@ export function startHost(context: vscode.ExtensionContext, log: OutputLog): Hos
   });
   const workspace = createWorkspaceToolsForVscode(context, (line) => log.info(line));
   // What the user's terminals print, from now on: "Terminal" in the @ picker attaches the last command's.
-  const terminals = new TerminalHistory();
+  const terminals = new TerminalHistory(vscode.window);
   context.subscriptions.push(terminals);
   // Attached files are read under the workspace tools' scope and ignore rules.
   const picker = new ContextPicker(attachments, workspace.host, terminals);

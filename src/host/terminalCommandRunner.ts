@@ -12,8 +12,8 @@ import { HeadTailBuffer } from '../tools/outputCap';
 import { TerminalTextCleaner } from '../tools/terminalText';
 import { toolNameOf } from './workspaceFolderNames';
 import { descendantPids, endDescendants, hangUpNow } from './processTree';
+import { TERMINAL_NAME } from './tandemTerminal';
 
-export const TERMINAL_NAME = 'Tandem';
 /** How long a new terminal gets to activate shell integration (bash: under a second idle, 3-5 s measured on a loaded machine). */
 const ACTIVATION_WAIT_MS = 8000;
 /** After the end event, how long the output stream gets to deliver its last data. */

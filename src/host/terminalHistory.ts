@@ -5,11 +5,11 @@
 // streaming all day costs next to nothing), cleaned of escape sequences only
 // when attached, and forgotten with the terminal. Tandem's own terminal is
 // left out: what run_command ran is already in the conversation.
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { CONTEXT_ITEM_MAX_CHARS } from '../tools/contextContent';
 import { RawHeadTail } from '../tools/terminalText';
 import type { TerminalCommand } from './contextItems';
-import { TERMINAL_NAME } from './terminalCommandRunner';
+import { isTandemTerminalName } from './tandemTerminal';
 
 interface Recording {
   readonly execution: vscode.TerminalShellExecution;
@@ -19,27 +19,28 @@ interface Recording {
   readonly output: RawHeadTail;
   exitCode: number | undefined;
   running: boolean;
-  readonly startedAt: number;
+  /** Which command started last: Date.now() ties within a millisecond and goes back when the clock is set back. */
+  readonly startOrder: number;
 }
 
-function isTandemTerminal(terminal: vscode.Terminal): boolean {
-  return terminal.name === TERMINAL_NAME || terminal.name.startsWith(`${TERMINAL_NAME}: `);
-}
+/** What it listens to: `vscode.window` in the extension, fakes with the same events in unit tests. */
+export type TerminalEvents = Pick<typeof vscode.window, 'activeTerminal' | 'onDidStartTerminalShellExecution' | 'onDidEndTerminalShellExecution' | 'onDidCloseTerminal'>;
 
 export class TerminalHistory implements vscode.Disposable {
   private readonly last = new Map<vscode.Terminal, Recording>();
+  private starts = 0;
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor() {
+  constructor(private readonly window: TerminalEvents) {
     this.subscriptions = [
-      vscode.window.onDidStartTerminalShellExecution((event) => this.record(event)),
-      vscode.window.onDidEndTerminalShellExecution((event) => {
+      window.onDidStartTerminalShellExecution((event) => this.record(event)),
+      window.onDidEndTerminalShellExecution((event) => {
         const recording = this.last.get(event.terminal);
         if (recording?.execution !== event.execution) return;
         recording.exitCode = event.exitCode;
         recording.running = false;
       }),
-      vscode.window.onDidCloseTerminal((terminal) => this.last.delete(terminal)),
+      window.onDidCloseTerminal((terminal) => this.last.delete(terminal)),
     ];
   }
 
@@ -50,8 +51,8 @@ export class TerminalHistory implements vscode.Disposable {
    * by then, and a later command never replaces the one the chip names.
    */
   latest(): { readonly commandLine: string; read(): TerminalCommand } | undefined {
-    const active = vscode.window.activeTerminal;
-    const recording = (active && this.last.get(active)) ?? [...this.last.values()].sort((a, b) => b.startedAt - a.startedAt)[0];
+    const active = this.window.activeTerminal;
+    const recording = (active && this.last.get(active)) ?? [...this.last.values()].sort((a, b) => b.startOrder - a.startOrder)[0];
     if (!recording) return undefined;
     return {
       commandLine: recording.commandLine,
@@ -63,7 +64,7 @@ export class TerminalHistory implements vscode.Disposable {
   }
 
   private record(event: vscode.TerminalShellExecutionStartEvent): void {
-    if (isTandemTerminal(event.terminal)) return;
+    if (isTandemTerminalName(event.terminal.name)) return;
     const recording: Recording = {
       execution: event.execution,
       terminal: event.terminal.name,
@@ -72,7 +73,7 @@ export class TerminalHistory implements vscode.Disposable {
       output: new RawHeadTail(),
       exitCode: undefined,
       running: true,
-      startedAt: Date.now(),
+      startOrder: ++this.starts,
     };
     this.last.set(event.terminal, recording);
     // The stream must be read from the start event on, or its data is gone.
