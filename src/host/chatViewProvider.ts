@@ -16,7 +16,9 @@ import { ApprovalCenter } from './approvalCenter';
 import { PanelElicitor } from './panelElicitor';
 import { signalFromToken } from './cancellation';
 import { exportTranscript } from './transcriptExport';
-import { ConversationStore, HistoryListError, JsonFileState, type StoredConversation } from './conversationStore';
+import { ConversationStore, HistoryListError, type StoredConversation } from './conversationStore';
+import { JsonFileState } from './jsonFileState';
+import { openProblemMessage, openStored, PanelReopen, type OpenProblem } from './conversationAtStart';
 import { PanelEventQueue } from './panelEventQueue';
 import { eventsAfter, positionOf, type StreamPosition } from '../protocol/streamPosition';
 import { randomUUID } from 'node:crypto';
@@ -80,6 +82,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private lastResponseMode: string | undefined;
   /** Set by `focusPrompt` before the panel's page is up: focus the box once it says it is ready. */
   private focusWhenReady = false;
+  /** At the page's first `ready`: the conversation that page showed before a reload, rather than another window's last. */
+  private readonly reopen: PanelReopen;
 
   private constructor(
     private readonly context: vscode.ExtensionContext,
@@ -102,6 +106,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     ).watch(context.secrets);
     this.disposables.push(this.readiness);
     this.session = this.createSession(initial);
+    this.reopen = new PanelReopen(store, this.session.current);
     const settings = this.settings();
     this.lastMode = settings.mode;
     this.lastResponseMode = settings.responseMode;
@@ -130,12 +135,18 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       log.error(`could not rebuild the history: ${error instanceof Error ? error.message : String(error)}`);
       return 0;
     });
-    if (recovered > 0) log.info(`history rebuilt from ${recovered} conversation files`);
+    if (recovered > 0) log.info(`History lists ${recovered} conversation files again that it had lost`);
     // A conversation deleted in an earlier session and not restored goes for good now.
     await store.purgeDeleted({ atStart: true }).catch((error: unknown) => log.error(`could not remove a deleted conversation: ${error instanceof Error ? error.message : String(error)}`));
-    const currentId = store.currentId();
-    const initial = currentId ? await store.load(currentId) : undefined;
+    // A conversation that cannot be opened does not stop the panel: it starts with a new one and says where the file is.
+    const { conversation: initial, problem } = await openStored(store, store.currentId());
+    if (problem) ChatViewProvider.tellOpenProblem(log, problem);
     return new ChatViewProvider(context, log, options, store, initial);
+  }
+
+  private static tellOpenProblem(log: OutputLog, problem: OpenProblem): void {
+    log.error(`could not open the conversation ${problem.file}: ${problem.reason}`);
+    void vscode.window.showWarningMessage(openProblemMessage(problem));
   }
 
   private createSession(initial: Awaited<ReturnType<ConversationStore['load']>>): AgentSession {
@@ -238,6 +249,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private async handle(message: FromWebview): Promise<void> {
     switch (message.type) {
       case 'ready':
+        await this.reopenShown(message.resume?.conversationId);
         this.postConversation(message.resume);
         this.postSettings();
         this.postHistory();
@@ -445,6 +457,15 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     await this.session.open(conversation);
     this.postConversation();
     this.postHistory();
+  }
+
+  /** Opens the conversation the panel's page showed before, when the host chooses to (PanelReopen). */
+  private async reopenShown(shown: string | undefined): Promise<void> {
+    const reopened = await this.reopen.choose(shown, this.session);
+    if (!reopened) return;
+    if (reopened.problem) ChatViewProvider.tellOpenProblem(this.log, reopened.problem);
+    this.log.info(`the panel showed ${shown} before: ${reopened.conversation ? 'opened again' : 'it cannot be opened now (deleted, never saved or unreadable), so a new conversation'}`);
+    await this.session.open(reopened.conversation);
   }
 
   /** Shows the panel and sends a prompt (Ask About Selection). */

@@ -3,13 +3,15 @@
 // run never rewrites what is stored; the index (titles, order, the open one)
 // in a small state object, a JSON file beside them. No `vscode` import.
 import { randomUUID } from 'node:crypto';
-import { appendFile, mkdir, open, readdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, readdir, readFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { AgentEvent } from '../protocol/agentEvents';
 import type { ConversationSummary } from '../protocol/webviewMessages';
 import { eventLines, headerLine, parseLog, type ParsedLog } from './conversationLog';
 import { pathExists } from '../tools/workspaceFiles';
 import { RunEditsStore } from './runEditsStore';
+import type { KeyValueState } from './jsonFileState';
+import { TandemError } from '../common/errors';
 
 export interface StoredConversation {
   readonly id: string;
@@ -20,142 +22,8 @@ export interface StoredConversation {
   readonly events: AgentEvent[];
 }
 
-/** The part of vscode.Memento the store needs. */
-export interface KeyValueState {
-  get<T>(key: string): T | undefined;
-  update(key: string, value: unknown): Thenable<void> | Promise<void>;
-  /** Reads again what another window may have written since (absent: nothing else writes it). */
-  refresh?(): Promise<void>;
-  /** Changes some keys from their values as stored right now (absent: `get` and `update` do). */
-  modify?(change: (read: <T>(key: string) => T | undefined) => Record<string, unknown>): Promise<void>;
-}
-
-type JsonRead = { readonly values: Record<string, unknown> } | 'missing' | 'unreadable' | 'damaged';
-
-async function readJsonObject(file: string): Promise<JsonRead> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    // Not there, or not readable now (permissions, too many open files): neither is a damaged file.
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unreadable';
-  }
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? { values: parsed as Record<string, unknown> } : 'damaged';
-  } catch {
-    return 'damaged';
-  }
-}
-
-/**
- * A KeyValueState in a JSON file beside the conversations, written at once
- * and atomically: a Memento may not reach the disk when VS Code is killed,
- * and then the files would be there but not the history that finds them.
- * Every window on the workspace shares the file, so a change starts from
- * what is on disk (`refresh`), not from what this window read at start.
- */
-export class JsonFileState implements KeyValueState {
-  private writing: Promise<void> = Promise.resolve();
-
-  private constructor(
-    private readonly file: string,
-    private values: Record<string, unknown>,
-    /** Where an unreadable file was moved, so that nothing overwrites it. */
-    readonly setAside: string | undefined,
-  ) {}
-
-  static async open(file: string): Promise<JsonFileState> {
-    const read = await readJsonObject(file);
-    let setAside: string | undefined;
-    if (read === 'damaged') {
-      // Kept for a person to look at; the history is rebuilt from the conversation files (ConversationStore.recoverIndex).
-      setAside = `${file}.damaged-${Date.now()}`;
-      await rename(file, setAside).catch(() => (setAside = undefined));
-    }
-    return new JsonFileState(file, typeof read === 'object' ? read.values : {}, setAside);
-  }
-
-  get<T>(key: string): T | undefined {
-    return this.values[key] as T | undefined;
-  }
-
-  async refresh(): Promise<void> {
-    await this.writing.catch(() => undefined);
-    await this.reread().catch(() => undefined);
-  }
-
-  /** What is on disk now; a file that cannot be read is not written over (its list would be lost). */
-  private async reread(): Promise<void> {
-    const read = await readJsonObject(this.file);
-    if (typeof read === 'object') this.values = read.values;
-    else if (read === 'missing') this.values = {};
-    else if (read === 'damaged') await rename(this.file, `${this.file}.damaged-${Date.now()}`).catch(() => undefined);
-    else throw new Error(`${path.basename(this.file)} cannot be read`);
-  }
-
-  /** Changes one key of the file as it is now: the other keys stay as the last window wrote them. */
-  update(key: string, value: unknown): Promise<void> {
-    return this.modify(() => ({ [key]: value }));
-  }
-
-  /**
-   * Reads the file, changes the keys `change` returns (undefined removes
-   * one) from the values just read, and writes it, with nothing awaited in
-   * between but the file itself: the narrowest window in which another
-   * window's write could be lost. Memory takes the change only once written.
-   */
-  modify(change: (read: <T>(key: string) => T | undefined) => Record<string, unknown>): Promise<void> {
-    // A failed write costs that write only: the next one starts afresh.
-    const write = this.writing.catch(() => undefined).then(async () => {
-      await mkdir(path.dirname(this.file), { recursive: true });
-      const release = await lockFile(`${this.file}.lock`);
-      try {
-        await this.reread();
-        const next = { ...this.values };
-        for (const [key, value] of Object.entries(change((key) => next[key] as never))) {
-          if (value === undefined) delete next[key];
-          else next[key] = value;
-        }
-        const temporary = `${this.file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
-        try {
-          await writeFile(temporary, JSON.stringify(next), 'utf8');
-          await rename(temporary, this.file);
-        } catch (error) {
-          await rm(temporary, { force: true }).catch(() => undefined);
-          throw error;
-        }
-        this.values = next;
-      } finally {
-        await release();
-      }
-    });
-    this.writing = write;
-    return write;
-  }
-}
-
-/** A lock older than this was left by a window that died while writing: it is taken over. */
-const STALE_LOCK_MS = 5_000;
-const LOCK_RETRY_MS = 10;
-
-/**
- * Holds `lock` (created exclusively) until the returned release: windows
- * change the shared index one at a time, each from what the last one wrote.
- */
-async function lockFile(lock: string): Promise<() => Promise<void>> {
-  for (let waited = 0; ; waited += LOCK_RETRY_MS) {
-    try {
-      await writeFile(lock, String(process.pid), { flag: 'wx' });
-      return () => rm(lock, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const age = await stat(lock).then((info) => Date.now() - info.mtimeMs, () => 0);
-      if (age > STALE_LOCK_MS || waited > STALE_LOCK_MS * 2) await rm(lock, { force: true });
-      else await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
-    }
-  }
-}
+// The index's file; re-exported for existing callers.
+export { JsonFileState, type KeyValueState } from './jsonFileState';
 
 const indexKey = 'tandem.conversations';
 const currentKey = 'tandem.currentConversation';
@@ -194,7 +62,7 @@ function processAlive(pid: number): boolean {
   }
 }
 
-/** The code of the RUN_ERROR that ends a run its host never finished (a reload, a crash, VS Code closed). */
+/** The code of the RUN_ERROR that ends, as shown, a run with no end on record (its window reloaded or closed, or another window still running it). */
 export const INTERRUPTED_CODE = 'INTERRUPTED';
 
 /** A stored run that began and never ended: the host that ran it went away. */
@@ -211,7 +79,10 @@ function interruptedRunError(now: number): AgentEvent {
   return {
     type: 'RUN_ERROR',
     code: INTERRUPTED_CODE,
-    message: 'This run was cut off: VS Code reloaded or closed while it was going. What had arrived is kept above; send the question again for a whole answer.',
+    // Which of the two it cannot know: it says both, and what to do in each case.
+    message:
+      'This run did not finish here: the window running it was reloaded or closed while it was going, or another window is still running it. ' +
+      'What had arrived is kept above; send the question again for a whole answer, or open this conversation again later to see what the other window added.',
     timestamp: now,
   } as AgentEvent;
 }
@@ -258,6 +129,11 @@ export class ConversationStore {
   /** Events of `id` already stored: appendCompacted must not merge into them. */
   persistedCount(id: string): number {
     return this.written.get(id) ?? 0;
+  }
+
+  /** Where `id`'s log is (what a person is told when it cannot be opened). */
+  fileOf(id: string): string {
+    return this.file(id);
   }
 
   private file(id: string, extension: '.jsonl' | '.json' = '.jsonl'): string {
@@ -427,28 +303,39 @@ export class ConversationStore {
   }
 
   /**
-   * With no index at all (never written, deleted, or set aside as unreadable)
-   * while conversation files are there, the history is rebuilt from their
-   * headers, newest file first. Returns how many it found.
+   * Lists the conversation files the index does not (an index set aside as
+   * unreadable, an index write that failed or was lost to another window):
+   * at start, from the folder's listing, reading only the unlisted files'
+   * headers. The conversation Undo can still restore stays out. Returns how
+   * many it listed.
    */
   async recoverIndex(): Promise<number> {
-    if (this.state.get(indexKey) !== undefined) return 0;
     let names: string[];
     try {
       names = (await readdir(this.directory)).filter((name) => /^[A-Za-z0-9-]{1,100}\.jsonl$/.test(name));
     } catch {
       return 0;
     }
+    const known = new Set([...this.list().map((entry) => entry.id), this.deleted()?.id]);
     const found: ConversationSummary[] = [];
     for (const name of names) {
       const id = name.slice(0, -'.jsonl'.length);
+      if (known.has(id)) continue;
       const header = await readHeader(this.file(id), id);
       if (header) found.push({ id, title: header.title, updatedAt: header.modifiedAt });
     }
     if (found.length === 0) return 0;
-    found.sort((a, b) => b.updatedAt - a.updatedAt);
-    await this.changeIndex((list) => ({ [indexKey]: list.length > 0 ? list : found.slice(0, maxConversations) }));
-    return found.length;
+    let added = 0;
+    await this.changeIndex((list, read) => {
+      // As the index is now: another window may have listed (or deleted) some since.
+      const deleted = read<DeletedEntry>(deletedKey)?.summary.id;
+      const missing = found.filter((entry) => entry.id !== deleted && !list.some((listed) => listed.id === entry.id));
+      // Never past the limit: making room would delete conversations the user kept.
+      const room = missing.sort((a, b) => b.updatedAt - a.updatedAt).slice(0, Math.max(0, maxConversations - list.length));
+      added = room.length;
+      return added === 0 ? {} : { [indexKey]: mergedByTime(list, room) };
+    });
+    return added;
   }
 
   /** Takes an entry out of the history and leaves its files alone (one that cannot be read). */
@@ -466,14 +353,19 @@ export class ConversationStore {
     this.live.delete(id);
     await this.purgeDeleted();
     let listed = false;
-    await this.changeIndex((list) => {
+    let replaced: DeletedEntry | undefined;
+    await this.changeIndex((list, read) => {
       const position = list.findIndex((entry) => entry.id === id);
       listed = position >= 0;
       // Marked with this window's process: another window's start leaves it for this one's Undo.
       const deleted = listed ? ({ summary: list[position]!, position, by: process.pid } satisfies DeletedEntry) : undefined;
+      // One another window deleted since the purge above: its Undo ends here, and its files go (or the next start would list them again).
+      const previous = read<DeletedEntry>(deletedKey);
+      if (deleted && previous && previous.summary.id !== id && !list.some((entry) => entry.id === previous.summary.id)) replaced = previous;
       return { [indexKey]: list.filter((entry) => entry.id !== id), ...(deleted && { [deletedKey]: deleted }) };
     });
     if (!listed) await this.removeFiles(id);
+    if (replaced) await this.removeFiles(replaced.summary.id);
     if (this.currentId() === id) await this.setCurrent(undefined);
   }
 
@@ -523,16 +415,27 @@ export class ConversationStore {
   }
 }
 
-/** A save that wrote the conversation's file but not the History list beside it. */
-export class HistoryListError extends Error {
-  constructor(readonly reason: unknown) {
-    super(`the History list could not be written (${reason instanceof Error ? reason.message : String(reason)})`);
+/** A save that wrote the conversation's file but not the History list beside it (`cause`: why). */
+export class HistoryListError extends TandemError {
+  constructor(cause: unknown) {
+    super(`the History list could not be written (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
   }
 }
 
 /** What a save changed besides the file: conversations History had no room for, deleted. */
 export interface SaveOutcome {
   readonly dropped: readonly ConversationSummary[];
+}
+
+/** `found` (newest first) put into `list` (last used first) before the first entry older than each. */
+function mergedByTime(list: readonly ConversationSummary[], found: readonly ConversationSummary[]): ConversationSummary[] {
+  const merged = [...list];
+  let at = 0;
+  for (const entry of found) {
+    while (at < merged.length && merged[at]!.updatedAt >= entry.updatedAt) at++;
+    merged.splice(at++, 0, entry);
+  }
+  return merged;
 }
 
 /** A conversation file's header and when the file last changed; undefined when it has none for `id`. */

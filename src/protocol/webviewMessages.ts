@@ -13,7 +13,10 @@ const id = z.string().min(1).max(200);
 
 /** Every message the webview may send, one schema per `type`. */
 export const fromWebviewSchema = z.discriminatedUnion('type', [
-  /** The panel loaded; `resume`: what it restored from its saved state (it is sent only what came after). */
+  /**
+   * The panel loaded; `resume`: what it restored from its saved state (it is sent only what came after).
+   * Its conversation is the one this page showed: after a window reload the host opens that one again.
+   */
   z.object({
     type: z.literal('ready'),
     resume: z
