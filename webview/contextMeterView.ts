@@ -16,6 +16,12 @@ export function createContextMeter(): { element: HTMLElement; set(context: Conte
   element.className = 'muted context-meter';
   element.dataset['testid'] = 'context-meter';
   element.hidden = true;
+  // A meter a keyboard can reach, whose value text is the tooltip's detail:
+  // a title alone is for the mouse only.
+  element.setAttribute('role', 'meter');
+  element.setAttribute('aria-label', 'Context window');
+  element.setAttribute('aria-valuemin', '0');
+  element.tabIndex = 0;
   return {
     element,
     set(context) {
@@ -24,9 +30,12 @@ export function createContextMeter(): { element: HTMLElement; set(context: Conte
       const share = context.window > 0 ? context.tokens / context.window : 0;
       element.textContent = `${context.tokens} / ${context.window} tokens`;
       element.dataset['level'] = share >= 0.9 ? 'high' : share >= 0.7 ? 'medium' : 'low';
+      element.setAttribute('aria-valuemax', String(Math.max(context.window, context.tokens)));
+      element.setAttribute('aria-valuenow', String(context.tokens));
       element.title =
         `Last request to ${context.model} (${context.role}): ${context.tokens} of ${context.window} tokens (${Math.round(share * 100)}%)` +
         `${context.estimated ? ', estimated locally' : ", the server's count"}; window from ${SOURCE[context.windowSource]}.`;
+      element.setAttribute('aria-valuetext', element.title);
     },
   };
 }

@@ -3,6 +3,8 @@
 // Up/Down move, Enter or Tab take the active option and Escape closes it
 // until the text changes; these keys are caught before the box's own
 // Enter-sends handler. A click takes an option without moving the caret.
+// The box stays a textbox (a textarea may take no combobox role, so no
+// aria-expanded either): it names the open list and its active option.
 
 export interface SuggestionListOptions<T> {
   /** Element id; options get `${id}-<index>`. */
@@ -56,7 +58,7 @@ export function attachSuggestionList<T>(prompt: HTMLTextAreaElement, options: Su
     list.replaceChildren();
     if (prompt.getAttribute('aria-controls') === list.id) {
       prompt.removeAttribute('aria-activedescendant');
-      prompt.setAttribute('aria-expanded', 'false');
+      prompt.removeAttribute('aria-controls');
     }
   };
 
@@ -85,7 +87,6 @@ export function attachSuggestionList<T>(prompt: HTMLTextAreaElement, options: Su
     // Two lists share the box: the open one is the one it controls.
     prompt.setAttribute('aria-controls', list.id);
     prompt.setAttribute('aria-autocomplete', 'list');
-    prompt.setAttribute('aria-expanded', 'true');
     list.replaceChildren(
       ...next.map((item, index) => {
         const view = options.describe(item);

@@ -80,7 +80,14 @@ test('@ picks a file with the keyboard, × removes a chip, and the file content 
     await option.waitFor({ state: 'visible', timeout: 15_000 });
     await session.screenshot('context-picker');
     assert.equal(await view.locator('[data-testid="context-option"]').first().getAttribute('data-path'), 'src/ledger.ts', 'the best match comes first');
+    // The box names the open list and its active option (a textbox: no aria-expanded).
+    const listId = await prompt.getAttribute('aria-controls');
+    assert.ok(listId, 'the prompt box controls the open list');
+    assert.equal(await view.locator(`#${listId}`).getAttribute('role'), 'listbox');
+    assert.equal(await prompt.getAttribute('aria-activedescendant'), await view.locator('[data-testid="context-option"]').first().getAttribute('id'));
+    assert.equal(await prompt.getAttribute('aria-expanded'), null);
     await prompt.press('Enter'); // picks; does not send
+    assert.equal(await prompt.getAttribute('aria-activedescendant'), null, 'no active option once the list is closed');
     await view.locator('[data-testid="context-chip"][data-path="src/ledger.ts"]').waitFor({ state: 'visible', timeout: 10_000 });
     assert.equal(await prompt.inputValue(), 'Explain ', 'the @word gave way to the chip');
     assert.equal(server.requests.length, 0, 'nothing was sent');
@@ -106,6 +113,10 @@ test('@ picks a file with the keyboard, × removes a chip, and the file content 
     assert.match(await view.locator('[data-testid="user-message"]').last().innerText(), /Attached: ledger\.ts/);
     const meter = await view.locator('[data-testid="context-meter"]').innerText();
     assert.match(meter, /\d/, `the context meter counts the request: ${meter}`);
+    // Its detail is there for the keyboard and a screen reader, not only in the tooltip.
+    const meterView = view.locator('[data-testid="context-meter"]');
+    assert.equal(await meterView.getAttribute('role'), 'meter');
+    assert.match((await meterView.getAttribute('aria-valuetext')) ?? '', /^Last request to .+ tokens \(\d+%\)/);
   }),
 );
 
