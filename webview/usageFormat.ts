@@ -1,7 +1,9 @@
-// Usage figures as the panel prints them. A count the server did not report,
-// or a cost with no known price, shows as "–", never as 0 (the line under the
-// table says why); estimates are labelled.
+// Usage figures as the panel, the transcript and the log print them. A count
+// the server did not report, or a cost with no known price, shows as "–",
+// never as 0 (the line under the table says why); each estimated count is
+// labelled, not its neighbours.
 import type { ModelUsage, RunUsage } from '../src/protocol/agentEvents';
+import { estimatedCounts, reportedUsd, wasCalled, type EstimatedCounts } from '../src/protocol/usageFigures';
 
 export interface UsageRow {
   readonly label: string;
@@ -39,28 +41,37 @@ export function formatCalls(calls: number, partialAttempts: number | undefined):
   return partialAttempts ? `${calls} + ${partialAttempts} partial` : String(calls);
 }
 
-/** "1400 of them read from the cache" / "40 of them reasoning", when the server said so. */
-function shareTitle(count: number | undefined, what: string): string {
-  return count ? `${count} of them ${what}` : '';
+const ESTIMATE_TITLE = '~ estimated locally, not counted by the server';
+
+/** "1400 of them read from the cache" / "40 of them reasoning", when the server said so; and whether the count is an estimate. */
+function cellTitle(count: number | undefined, what: string, estimated: boolean): string {
+  return [...(estimated ? [ESTIMATE_TITLE] : []), ...(count ? [`${count} of them ${what}`] : [])].join('; ');
 }
 
 function row(label: string, usage: ModelUsage, ms: number): UsageRow {
+  const estimated = estimatedCounts(usage);
   return {
     label,
     model: usage.model,
-    tokensIn: formatCount(usage.promptTokens, usage.estimated),
-    tokensOut: formatCount(usage.completionTokens, usage.estimated),
-    tokensInTitle: shareTitle(usage.cachedTokens, 'read from the cache'),
-    tokensOutTitle: shareTitle(usage.reasoningTokens, 'reasoning'),
+    tokensIn: formatCount(usage.promptTokens, estimated.prompt),
+    tokensOut: formatCount(usage.completionTokens, estimated.completion),
+    tokensInTitle: cellTitle(usage.cachedTokens, 'read from the cache', estimated.prompt),
+    tokensOutTitle: cellTitle(usage.reasoningTokens, 'reasoning', estimated.completion),
     calls: formatCalls(usage.calls, usage.partialAttempts),
     time: formatSeconds(ms),
     // A model never asked (the function-call model in chat mode) cost nothing, rather than "≈ $0.00".
-    cost: usage.calls + (usage.partialAttempts ?? 0) === 0 ? '–' : formatCost(usage.costUsd, true),
+    cost: wasCalled(usage) ? formatCost(usage.costUsd, true) : '–',
   };
 }
 
 function sum(a: number | undefined, b: number | undefined): number | undefined {
   return a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);
+}
+
+/** A sum of counts is an estimate where any of its parts is. */
+function anyEstimated(usages: readonly ModelUsage[]): EstimatedCounts {
+  const each = usages.map(estimatedCounts);
+  return { prompt: each.some((counts) => counts.prompt), completion: each.some((counts) => counts.completion) };
 }
 
 export interface UsageTable {
@@ -74,15 +85,15 @@ export interface UsageTable {
 }
 
 export function usageTable(usage: RunUsage): UsageTable {
-  const estimated = usage.functionCall.estimated || usage.answer.estimated;
+  const estimated = anyEstimated([usage.functionCall, usage.answer]);
   const defaultPrice = usage.functionCall.costIsDefaultPrice || usage.answer.costIsDefaultPrice;
   const total: UsageRow = {
     label: 'Total',
     model: '',
-    tokensIn: formatCount(sum(usage.functionCall.promptTokens, usage.answer.promptTokens), estimated),
-    tokensOut: formatCount(sum(usage.functionCall.completionTokens, usage.answer.completionTokens), estimated),
-    tokensInTitle: shareTitle(sum(usage.functionCall.cachedTokens, usage.answer.cachedTokens), 'read from the cache'),
-    tokensOutTitle: shareTitle(sum(usage.functionCall.reasoningTokens, usage.answer.reasoningTokens), 'reasoning'),
+    tokensIn: formatCount(sum(usage.functionCall.promptTokens, usage.answer.promptTokens), estimated.prompt),
+    tokensOut: formatCount(sum(usage.functionCall.completionTokens, usage.answer.completionTokens), estimated.completion),
+    tokensInTitle: cellTitle(sum(usage.functionCall.cachedTokens, usage.answer.cachedTokens), 'read from the cache', estimated.prompt),
+    tokensOutTitle: cellTitle(sum(usage.functionCall.reasoningTokens, usage.answer.reasoningTokens), 'reasoning', estimated.completion),
     calls: formatCalls(usage.functionCall.calls + usage.answer.calls, (usage.functionCall.partialAttempts ?? 0) + (usage.answer.partialAttempts ?? 0)),
     time: formatSeconds(usage.toolPhaseMs + usage.answerPhaseMs),
     cost: formatCost(usage.totalCostUsd, true),
@@ -95,13 +106,13 @@ export function usageTable(usage: RunUsage): UsageTable {
     costNote:
       'Estimated cost' +
       (defaultPrice ? ' (built-in prices; set tandem.pricing for yours)' : ' (from tandem.pricing)') +
-      (estimated ? '; ~ marks token counts estimated locally' : ''),
+      (estimated.prompt || estimated.completion ? '; ~ marks token counts estimated locally' : ''),
   };
 }
 
 /** The cost line under the table; a model without a price is named, never shown as free. */
 export function costLine(usage: RunUsage, costNote: string, totalCost: string): string {
-  const called = [usage.functionCall, usage.answer].filter((model) => model.calls + (model.partialAttempts ?? 0) > 0);
+  const called = [usage.functionCall, usage.answer].filter(wasCalled);
   if (called.length === 0) return 'Cost: none (no model call completed).';
   if (usage.totalCostUsd !== undefined) return `${costNote}: ${totalCost}.`;
   const unpriced = [...new Set(called.filter((model) => model.costUsd === undefined).map((model) => model.model))];
@@ -117,7 +128,7 @@ export function costLine(usage: RunUsage, costNote: string, totalCost: string): 
  * retry waits, not the tools alone.
  */
 export function timeLine(usage: RunUsage): string {
-  const ran = (model: ModelUsage, ms: number) => model.calls + (model.partialAttempts ?? 0) > 0 || Math.round(ms) > 0;
+  const ran = (model: ModelUsage, ms: number) => wasCalled(model) || Math.round(ms) > 0;
   const phases = [
     ...(ran(usage.functionCall, usage.toolPhaseMs) ? [`function-call phase ${formatSeconds(usage.toolPhaseMs)}`] : []),
     ...(ran(usage.answer, usage.answerPhaseMs) ? [`answer ${formatSeconds(usage.answerPhaseMs)}`] : []),
@@ -139,7 +150,7 @@ export function conversationRow(runs: readonly RunUsage[]): UsageRow & {
   let calls = 0;
   let partialAttempts = 0;
   let costUsd: number | undefined = 0;
-  let estimated = false;
+  const estimated = anyEstimated(runs.flatMap((run) => [run.functionCall, run.answer]));
   let ms = 0;
   for (const run of runs) {
     for (const usage of [run.functionCall, run.answer]) {
@@ -149,7 +160,6 @@ export function conversationRow(runs: readonly RunUsage[]): UsageRow & {
       reasoningTokens += usage.reasoningTokens ?? 0;
       calls += usage.calls;
       partialAttempts += usage.partialAttempts ?? 0;
-      estimated ||= usage.estimated;
     }
     ms += run.toolPhaseMs + run.answerPhaseMs;
     costUsd = costUsd === undefined || run.totalCostUsd === undefined ? undefined : costUsd + run.totalCostUsd;
@@ -159,13 +169,25 @@ export function conversationRow(runs: readonly RunUsage[]): UsageRow & {
     label: 'Chat',
     title: 'Every run of this chat',
     model: '',
-    tokensIn: formatCount(tokensIn, estimated),
-    tokensOut: formatCount(tokensOut, estimated),
-    tokensInTitle: shareTitle(cachedTokens, 'read from the cache'),
-    tokensOutTitle: shareTitle(reasoningTokens, 'reasoning'),
+    tokensIn: formatCount(tokensIn, estimated.prompt),
+    tokensOut: formatCount(tokensOut, estimated.completion),
+    tokensInTitle: cellTitle(cachedTokens, 'read from the cache', estimated.prompt),
+    tokensOutTitle: cellTitle(reasoningTokens, 'reasoning', estimated.completion),
     calls: formatCalls(calls, partialAttempts),
     time: formatSeconds(ms),
     cost: formatCost(costUsd, true),
-    numbers: { tokensIn, tokensOut, cachedTokens, calls, partialAttempts, costUsd },
+    // Summed unrounded, reported rounded: the runs' costs add up without float noise.
+    numbers: { tokensIn, tokensOut, cachedTokens, calls, partialAttempts, costUsd: reportedUsd(costUsd) },
   };
+}
+
+/** `local-fc 2200 in (1400 cached) / ~60 out, 2 calls; local-answer 900 in / 30 out, 1 call; ≈ $0.0278`: a run's usage on one line, for the log. */
+export function usageLogLine(usage: RunUsage): string {
+  const models = [usage.functionCall, usage.answer].filter(wasCalled).map((model) => {
+    const estimated = estimatedCounts(model);
+    const cached = model.cachedTokens ? ` (${model.cachedTokens} cached)` : '';
+    const calls = `${formatCalls(model.calls, model.partialAttempts)} call${model.calls === 1 && !model.partialAttempts ? '' : 's'}`;
+    return `${model.model} ${formatCount(model.promptTokens, estimated.prompt)} in${cached} / ${formatCount(model.completionTokens, estimated.completion)} out, ${calls}`;
+  });
+  return [...models, usage.totalCostUsd === undefined ? 'cost unknown' : formatCost(usage.totalCostUsd, true)].join('; ');
 }

@@ -1,9 +1,10 @@
 // The prompt templates. Kept in one place so they can be tuned per model
 // family without touching the loop.
-import type { ChatMessage, ToolSchema } from '../models/chatModel';
+import type { ChatImage, ChatMessage, ToolSchema } from '../models/chatModel';
 import type { RuleFile } from '../tools/rulesFiles';
 import { capResult } from './resultCap';
 import { withRules } from './rules';
+import { dropOlderImages, imagesMessage } from './toolImages';
 
 export const FINISH_TOOL_NAME = 'finish';
 
@@ -80,6 +81,8 @@ export interface Finding {
   readonly arguments: string;
   readonly text: string;
   readonly isError: boolean;
+  /** Images the call returned, shown to the answer model after the conversation. */
+  readonly images?: readonly ChatImage[] | undefined;
 }
 
 /** Characters of one finding the answer model sees at most (fewer when many findings must share a small window). */
@@ -110,7 +113,13 @@ export function answerMessages(
     findings.length ? `Tool findings gathered for the user's last message:\n\n${body}` : 'No tool findings were gathered.',
     stopNote ? `\nNote: ${stopNote}` : '',
   ].join('');
-  return [{ role: 'system', content: `${system(ANSWER_SYSTEM_PROMPT)}\n\n${context}` }, ...history];
+  const answerInput: ChatMessage[] = [{ role: 'system', content: `${system(ANSWER_SYSTEM_PROMPT)}\n\n${context}` }, ...history];
+  const images = imagesMessage(findings.map((finding) => ({ toolName: finding.toolName, images: finding.images ?? [] })));
+  if (images) {
+    answerInput.push(images);
+    dropOlderImages(answerInput);
+  }
+  return answerInput;
 }
 
 /** One line per tool: name, parameters, first line of its description ({{tools}} in a template). */

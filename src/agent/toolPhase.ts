@@ -23,6 +23,7 @@ import { TextGate } from './textGate';
 import { showTextAsReasoning } from './reasoningFromText';
 import { executeCalls, InterruptedRound, resultForModel, type CallOutcome } from './toolExecutor';
 import { capResult } from './resultCap';
+import { dropOlderImages, imagesMessage } from './toolImages';
 import { classifyTurn, type TurnClass } from './turnClassifier';
 import { budgetLimit } from './stopWhen/budgetLimit';
 import { iterationLimit } from './stopWhen/iterationLimit';
@@ -179,6 +180,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
         arguments: outcome.call.rawArguments || '{}',
         text: capResult(outcome.result.text),
         isError: outcome.result.isError === true || outcome.status === 'rejected',
+        ...(outcome.result.images?.length && { images: outcome.result.images }),
       });
     }
   };
@@ -355,15 +357,18 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
     if (outcomes.some((outcome) => outcome.status === 'done' && toolsByName.get(outcome.call.name)?.readOnly === false)) loops.reset();
 
     // The results join the context.
+    const images = imagesMessage(outcomes.map((outcome) => ({ toolName: outcome.call.name, images: outcome.result.images ?? [] })));
     if (plan.viaEnvelope) {
       messages.push({ role: 'assistant', content: turn.content });
       const text = outcomes.map((outcome) => `Tool result for ${outcome.call.name}:\n${resultForModel(outcome, notes)}`).join('\n\n');
-      messages.push({ role: 'user', content: text });
+      messages.push(images?.role === 'user' ? { role: 'user', content: `${text}\n\n${images.content}`, images: images.images } : { role: 'user', content: text });
     } else {
       const toolCalls: ToolCall[] = plan.calls.map((call) => ({ id: call.id, name: call.name, arguments: call.rawArguments || '{}' }));
       messages.push({ role: 'assistant', content: turn.content || null, toolCalls });
       for (const outcome of outcomes) messages.push({ role: 'tool', toolCallId: outcome.call.id, content: resultForModel(outcome, notes) });
+      if (images) messages.push(images);
     }
+    if (images) dropOlderImages(messages);
     // Rules files near what the round read or changed join the system prompt from the next call on.
     const touched = outcomes.flatMap((outcome) => (outcome.status === 'done' || outcome.status === 'cached' ? (outcome.result.touchedPaths ?? []) : []));
     const joined = touched.length > 0 && context.rules ? await context.rules.noteTouched(touched) : [];

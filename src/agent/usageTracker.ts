@@ -2,7 +2,10 @@
 // Counts a server did not report stay undefined rather than becoming 0.
 import type { TokenUsage as AgUiTokenUsage } from '@ag-ui/core';
 import type { ModelTurn, TokenUsage } from '../models/chatModel';
+import { estimatedCountsOf } from '../models/usageEstimate';
 import type { ModelRole, ModelUsage, RunUsage } from '../protocol/agentEvents';
+import { agUiTokenUsage } from '../protocol/agUiTokenUsage';
+import { reportedUsd, wasCalled } from '../protocol/usageFigures';
 import type { ModelPrice } from './agentSettings';
 import { costOf, findPrice } from './pricing';
 
@@ -13,18 +16,15 @@ interface Tally {
   completionTokens: number | undefined;
   cachedTokens: number | undefined;
   reasoningTokens: number | undefined;
-  estimated: boolean;
+  /** Calls and attempts whose prompt / completion count was a local estimate. */
+  estimatedPrompts: number;
+  estimatedCompletions: number;
   /** Calls whose counts were missing entirely (cost cannot be complete). */
   incomplete: boolean;
   /** Failed or aborted attempts whose (estimated) tokens are included. */
   partialAttempts: number;
   /** The model's price, looked up once: the model and the pricing table are fixed for the run. */
   readonly price: ReturnType<typeof findPrice>;
-}
-
-/** A role that was asked at least once, whether or not the reply finished. */
-function used(tally: Tally): boolean {
-  return tally.calls > 0 || tally.partialAttempts > 0;
 }
 
 function add(total: number | undefined, value: number | undefined, first: boolean): number | undefined {
@@ -51,7 +51,8 @@ export class UsageTracker {
       completionTokens: undefined,
       cachedTokens: undefined,
       reasoningTokens: undefined,
-      estimated: false,
+      estimatedPrompts: 0,
+      estimatedCompletions: 0,
       incomplete: false,
       partialAttempts: 0,
       price: findPrice(model, pricing),
@@ -73,7 +74,9 @@ export class UsageTracker {
     tally.cachedTokens = add(tally.cachedTokens, turn.usage.cachedTokens, first);
     // Said only by servers that say it: a call that did not leaves the total as it was.
     if (turn.usage.reasoningTokens !== undefined) tally.reasoningTokens = (tally.reasoningTokens ?? 0) + turn.usage.reasoningTokens;
-    tally.estimated ||= turn.usage.estimated;
+    const estimated = estimatedCountsOf(turn.usage);
+    if (estimated.prompt) tally.estimatedPrompts++;
+    if (estimated.completion) tally.estimatedCompletions++;
     if (turn.usage.promptTokens === undefined || turn.usage.completionTokens === undefined) tally.incomplete = true;
   }
 
@@ -84,7 +87,8 @@ export class UsageTracker {
     tally.partialAttempts++;
     tally.promptTokens = add(tally.promptTokens, usage.promptTokens, first);
     tally.completionTokens = add(tally.completionTokens, usage.completionTokens, first);
-    tally.estimated = true;
+    tally.estimatedPrompts++;
+    tally.estimatedCompletions++;
   }
 
   private running: { phase: 'tools' | 'answer'; since: number; waitedBefore: number } | undefined;
@@ -116,11 +120,15 @@ export class UsageTracker {
     else this.answerPhaseMs += milliseconds;
   }
 
+  /** Unrounded, to be summed before it is reported. A model never called has no cost (not $0: there is nothing to price). */
+  private cost(tally: Tally): number | undefined {
+    // An attempt cut short (Stop in the middle of the answer) was paid for too: its estimated tokens are priced.
+    return tally.price && !tally.incomplete && wasCalled(tally) ? costOf(tally, tally.price.price) : undefined;
+  }
+
   private modelUsage(role: ModelRole): ModelUsage {
     const tally = this.tallies[role];
-    const found = tally.price;
-    // An attempt cut short (Stop in the middle of the answer) was paid for too: its estimated tokens are priced.
-    const cost = found && !tally.incomplete && used(tally) ? costOf(tally, found.price) : !used(tally) && found ? 0 : undefined;
+    const estimated = tally.estimatedPrompts + tally.estimatedCompletions > 0;
     return {
       role,
       model: tally.model,
@@ -129,18 +137,19 @@ export class UsageTracker {
       completionTokens: tally.completionTokens,
       cachedTokens: tally.cachedTokens,
       ...(tally.reasoningTokens !== undefined && { reasoningTokens: tally.reasoningTokens }),
-      estimated: tally.estimated,
+      estimated,
+      ...(estimated && { estimatedCalls: { prompt: tally.estimatedPrompts, completion: tally.estimatedCompletions } }),
       ...(tally.partialAttempts > 0 && { partialAttempts: tally.partialAttempts }),
-      costUsd: cost,
-      costIsDefaultPrice: found?.isDefault ?? false,
+      costUsd: reportedUsd(this.cost(tally)),
+      costIsDefaultPrice: tally.price?.isDefault ?? false,
     };
   }
 
   snapshot(): RunUsage {
     const functionCall = this.modelUsage('function-call');
     const answer = this.modelUsage('answer');
-    const costs = [functionCall, answer].filter((usage) => usage.calls > 0 || (usage.partialAttempts ?? 0) > 0).map((usage) => usage.costUsd);
-    const totalCostUsd = costs.some((cost) => cost === undefined) ? undefined : costs.reduce<number>((sum, cost) => sum + (cost ?? 0), 0);
+    const costs = Object.values(this.tallies).filter(wasCalled).map((tally) => this.cost(tally));
+    const totalCostUsd = costs.some((cost) => cost === undefined) ? undefined : reportedUsd(costs.reduce<number>((sum, cost) => sum + (cost ?? 0), 0));
     const elapsed = this.runningMs(Date.now());
     const toolPhaseMs = this.toolPhaseMs + (this.running?.phase === 'tools' ? elapsed : 0);
     const answerPhaseMs = this.answerPhaseMs + (this.running?.phase === 'answer' ? elapsed : 0);
@@ -150,18 +159,7 @@ export class UsageTracker {
 
   /** AG-UI's own accounting, for RUN_FINISHED: one entry per model role that was called. */
   toAgUi(): AgUiTokenUsage[] {
-    return (['function-call', 'answer'] as const)
-      .map((role) => this.tallies[role])
-      .filter(used)
-      .map((tally) => ({
-        model: tally.model,
-        ...(tally.promptTokens !== undefined && { inputTokens: tally.promptTokens }),
-        ...(tally.completionTokens !== undefined && { outputTokens: tally.completionTokens }),
-        ...(tally.promptTokens !== undefined && tally.completionTokens !== undefined && { totalTokens: tally.promptTokens + tally.completionTokens }),
-        ...(tally.cachedTokens !== undefined && { cachedInputTokens: tally.cachedTokens }),
-        ...(tally.reasoningTokens !== undefined && { reasoningTokens: tally.reasoningTokens }),
-        // TokenUsage takes more keys: a client must not take a local estimate for the provider's count.
-        ...(tally.estimated && { tandem: { estimated: true } }),
-      }));
+    return (['function-call', 'answer'] as const).map((role) => this.modelUsage(role)).filter(wasCalled).map(agUiTokenUsage);
   }
 }
+

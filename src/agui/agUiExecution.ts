@@ -16,7 +16,7 @@ import type { WorkspaceRules } from '../tools/workspaceRules';
 import { createFrontendTools } from './frontendTools';
 import { createInterruptApprover } from './interruptApprover';
 import { InterruptBoard } from './interruptBoard';
-import { mergeByModel, runUsageSince, subtractUsage, tokenUsageOf } from './usageAccounting';
+import { mergeByModel, runUsageSince, tokenUsageSince } from './usageAccounting';
 
 /** Where the events of the AG-UI run in progress go. */
 export interface RunSink {
@@ -81,8 +81,6 @@ export class AgUiExecution {
   private readonly openSteps: string[] = [];
   /** Calls whose tool is running now (an approval inside one is already counted as work). */
   private readonly runningCalls = new Set<string>();
-  private latestUsage: TokenUsage[] = [];
-  private reportedUsage: TokenUsage[] = [];
   /** The loop's last `tandem.usage` snapshot, and the one the runs before this one ended with. */
   private latestRunUsage: RunUsage | undefined;
   private reportedRunUsage: RunUsage | undefined;
@@ -242,7 +240,6 @@ export class AgUiExecution {
       case EventType.CUSTOM:
         if (event['name'] === CustomEventName.usage) {
           const snapshot = event['value'] as RunUsage;
-          this.latestUsage = tokenUsageOf(snapshot);
           this.latestRunUsage = snapshot;
           // One loop spans the runs an interrupt splits it into: each run's events count its own calls only.
           event = { ...event, value: runUsageSince(snapshot, this.reportedRunUsage) } as AgentEvent;
@@ -251,8 +248,9 @@ export class AgUiExecution {
         break;
       case EventType.RUN_FINISHED:
       case EventType.RUN_ERROR: {
-        const total = mergeByModel((event['usage'] as TokenUsage[] | undefined) ?? this.latestUsage);
-        event = { ...event, usage: subtractUsage(total, this.reportedUsage) };
+        // The loop's last snapshot comes just before its end; without one (a setup that failed) the event's own is all there is.
+        const usage = this.latestRunUsage ? tokenUsageSince(this.latestRunUsage, this.reportedRunUsage) : mergeByModel((event['usage'] as TokenUsage[] | undefined) ?? []);
+        event = { ...event, usage };
         if (event.type === EventType.RUN_FINISHED) {
           const result = event['result'] as RunResult | undefined;
           // A stopped run's partial answer stays in the thread, marked: the next run must not take it for a whole one.
@@ -289,8 +287,7 @@ export class AgUiExecution {
     this.sink = undefined;
     // AG-UI ends a run with no step open; the next run opens them again.
     for (const stepName of [...this.openSteps].reverse()) sink.send(this.stamp({ type: EventType.STEP_FINISHED, stepName }));
-    const usage = subtractUsage(this.latestUsage, this.reportedUsage);
-    this.reportedUsage = this.latestUsage;
+    const usage = this.latestRunUsage ? tokenUsageSince(this.latestRunUsage, this.reportedRunUsage) : [];
     this.reportedRunUsage = this.latestRunUsage;
     sink.suspend(interrupts, usage);
     // Nobody answered in time: the loop ends (its waits are cancelled).

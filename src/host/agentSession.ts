@@ -27,6 +27,7 @@ import type { AttachedContext } from './contextAttachments';
 import type { OutputLog } from './outputLog';
 import { workspaceRulesNow } from './workspaceRulesReader';
 import { revertSummary } from '../tools/revertSummary';
+import { usageLogLine } from '../../webview/usageFormat';
 
 /** Where a run's tools and approvals come from (workspace tools, MCP), injected so the panel works without them. */
 export interface ToolSources {
@@ -209,7 +210,7 @@ export class AgentSession implements vscode.Disposable {
       } as AgentEvent);
     }
     // What it spent, on record outside the panel too.
-    log.info(`run ${runId} ended after ${Date.now() - started} ms${usage ? `; ${usageSummary(usage)}` : ''}`);
+    log.info(`run ${runId} ended after ${Date.now() - started} ms${usage ? `; ${usageLogLine(usage)}` : ''}`);
     const edited = sources?.editedFiles?.(runId) ?? [];
     if (edited.length > 0 && conversation === this.conversation) {
       await this.storeRunEdits(conversation.id, runId, sources?.runEditsSnapshot?.(runId));
@@ -400,18 +401,4 @@ export class AgentSession implements vscode.Disposable {
 /** A file as the user knows it: relative to its workspace folder (named too in a multi-root workspace). */
 function shownPath(file: string): string {
   return toolPathOf(vscode.Uri.file(file));
-}
-
-/** `local-fc 2200 in (1400 cached) / 60 out, 2 calls; local-answer 900 / 30, 1 call; ≈ $0.0278`, for the log. */
-function usageSummary(usage: RunUsage): string {
-  const models = [usage.functionCall, usage.answer]
-    .filter((model) => model.calls + (model.partialAttempts ?? 0) > 0)
-    .map((model) => {
-      const count = (value: number | undefined) => (value === undefined ? '?' : `${model.estimated ? '~' : ''}${value}`);
-      const cached = model.cachedTokens ? ` (${model.cachedTokens} cached)` : '';
-      const calls = `${model.calls} call${model.calls === 1 ? '' : 's'}${model.partialAttempts ? ` + ${model.partialAttempts} partial` : ''}`;
-      return `${model.model} ${count(model.promptTokens)} in${cached} / ${count(model.completionTokens)} out, ${calls}`;
-    });
-  const cost = usage.totalCostUsd === undefined ? 'cost unknown' : `≈ $${usage.totalCostUsd.toFixed(4)}`;
-  return [...models, cost].join('; ');
 }

@@ -1,5 +1,8 @@
 // Turns an MCP tools/call result into what the model reads: text parts joined,
-// structuredContent as JSON, images, audio and resources described in words.
+// structuredContent as JSON, audio and resources described in words; images
+// described too, and kept to be shown to a model that takes them.
+import { base64Bytes, MAX_IMAGES_PER_RESULT, unsendableReason } from '../models/chatImages';
+import type { ChatImage } from '../models/chatModel';
 import type { ToolResult } from '../tools/tool';
 import { isRecord } from './isRecord';
 
@@ -8,8 +11,9 @@ const PREVIEW_LENGTH = 200;
 export function toToolResult(result: unknown): ToolResult {
   if (!isRecord(result)) return errorResult('The MCP server sent a result that is not an object.');
   const parts: string[] = [];
+  const images: ChatImage[] = [];
   const content = Array.isArray(result['content']) ? result['content'] : [];
-  for (const block of content) parts.push(describeContent(block));
+  for (const block of content) parts.push(isRecord(block) && block['type'] === 'image' ? keepImage(block, images) : describeContent(block));
   const structured = result['structuredContent'];
   if (structured !== undefined && !textRepeatsJson(parts, structured)) parts.push(JSON.stringify(structured, null, 2));
   // Servers on the 2024-10-07 protocol answer with `toolResult` instead of content.
@@ -20,7 +24,19 @@ export function toToolResult(result: unknown): ToolResult {
     text: text === '' ? (isError ? 'The tool reported an error without details.' : '(no output)') : text,
     isError,
     summary: { kind: 'text', preview: text.slice(0, PREVIEW_LENGTH) },
+    ...(images.length > 0 && { images }),
   };
+}
+
+/** Describes an image block and keeps it when a model could be shown it; says why not otherwise. */
+function keepImage(block: Record<string, unknown>, images: ChatImage[]): string {
+  const mimeType = typeof block['mimeType'] === 'string' ? block['mimeType'] : 'unknown type';
+  const data = typeof block['data'] === 'string' ? block['data'] : '';
+  const described = `[image: ${mimeType}, ${base64Bytes(data)} bytes`;
+  const unsendable = unsendableReason(mimeType, data) ?? (images.length >= MAX_IMAGES_PER_RESULT ? `only ${MAX_IMAGES_PER_RESULT} images of a result are shown` : undefined);
+  if (unsendable !== undefined) return `${described}; not shown to the model: ${unsendable}]`;
+  images.push({ mimeType: mimeType.toLowerCase(), data });
+  return `${described}; image ${images.length} of this result]`;
 }
 
 export function errorResult(text: string): ToolResult {
@@ -32,9 +48,8 @@ function describeContent(block: unknown): string {
   switch (block['type']) {
     case 'text':
       return typeof block['text'] === 'string' ? block['text'] : '';
-    case 'image':
     case 'audio':
-      return `[${block['type']}: ${String(block['mimeType'] ?? 'unknown type')}, ${base64Bytes(block['data'])} bytes]`;
+      return `[audio: ${String(block['mimeType'] ?? 'unknown type')}, ${typeof block['data'] === 'string' ? base64Bytes(block['data']) : 0} bytes]`;
     case 'resource_link':
       return `[resource link: ${String(block['name'] ?? block['uri'])} <${String(block['uri'])}>${describeMime(block['mimeType'])}]` +
         (typeof block['description'] === 'string' ? ` ${block['description']}` : '');
@@ -42,7 +57,7 @@ function describeContent(block: unknown): string {
       const resource = isRecord(block['resource']) ? block['resource'] : {};
       const header = `[resource <${String(resource['uri'] ?? 'unknown')}>${describeMime(resource['mimeType'])}]`;
       if (typeof resource['text'] === 'string') return `${header}\n${resource['text']}`;
-      return `${header} ${base64Bytes(resource['blob'])} bytes of binary data`;
+      return `${header} ${typeof resource['blob'] === 'string' ? base64Bytes(resource['blob']) : 0} bytes of binary data`;
     }
     default:
       return `[${String(block['type'])} content]`;
@@ -51,12 +66,6 @@ function describeContent(block: unknown): string {
 
 function describeMime(mimeType: unknown): string {
   return typeof mimeType === 'string' ? ` (${mimeType})` : '';
-}
-
-function base64Bytes(data: unknown): number {
-  if (typeof data !== 'string') return 0;
-  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
 }
 
 /** Servers should also put structuredContent in a text part; do not show it twice. */

@@ -21,9 +21,16 @@ export interface ToolCall {
   readonly arguments: string;
 }
 
+/** An image a tool returned (an MCP server's screenshot), base64 as the server sent it. */
+export interface ChatImage {
+  readonly mimeType: string;
+  readonly data: string;
+}
+
 export type ChatMessage =
   | { readonly role: 'system'; readonly content: string }
-  | { readonly role: 'user'; readonly content: string }
+  /** `images` go after the text to a model that takes them (their text says they are there). */
+  | { readonly role: 'user'; readonly content: string; readonly images?: readonly ChatImage[] | undefined }
   | { readonly role: 'assistant'; readonly content: string | null; readonly toolCalls?: readonly ToolCall[] }
   | { readonly role: 'tool'; readonly toolCallId: string; readonly content: string };
 
@@ -36,8 +43,8 @@ export interface ToolSchema {
 
 /**
  * Token counts of one call. A count the server did not send is `undefined`,
- * never a fake 0; `estimated` is true when the counts were estimated locally
- * because the server sent no usage.
+ * never a fake 0; `estimated` is true when any count was estimated locally
+ * because the server did not send it.
  */
 export interface TokenUsage {
   readonly promptTokens: number | undefined;
@@ -46,6 +53,8 @@ export interface TokenUsage {
   /** Of completionTokens, the model's reasoning (absent when the server does not say). */
   readonly reasoningTokens?: number | undefined;
   readonly estimated: boolean;
+  /** Which counts were estimated when only some were (a server that sent one); absent: `estimated` says it for both. */
+  readonly estimatedCounts?: { readonly prompt: boolean; readonly completion: boolean } | undefined;
 }
 
 /** What streams out of a model call while it runs. */

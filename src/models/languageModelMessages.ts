@@ -4,6 +4,7 @@
 // result is a part of a user message, and messages of one role in a row are
 // merged (some providers reject two user messages in a row).
 import type { ChatMessage } from './chatModel';
+import { IMAGES_NOT_SENT } from './chatImages';
 
 export type LanguageModelPart =
   | { readonly kind: 'text'; readonly text: string }
@@ -37,9 +38,14 @@ export function toLanguageModelMessages(messages: readonly ChatMessage[]): Langu
   for (const message of messages) {
     switch (message.role) {
       case 'system':
-      case 'user':
         add('user', message.content ? [{ kind: 'text', text: message.content }] : []);
         break;
+      case 'user': {
+        // Images are not passed through this API here; the text must not claim they are attached.
+        const text = message.images?.length ? `${message.content}\n(${IMAGES_NOT_SENT})` : message.content;
+        add('user', text ? [{ kind: 'text', text }] : []);
+        break;
+      }
       case 'assistant':
         add('assistant', [
           ...(message.content ? [{ kind: 'text' as const, text: message.content }] : []),

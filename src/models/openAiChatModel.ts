@@ -6,6 +6,7 @@
 import type OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { CancelledError, ModelApiError } from '../common/errors';
+import { IMAGES_NOT_SENT } from './chatImages';
 import type { ChatModel, ModelDelta, ModelSettings, ModelTurn, TokenUsage, TurnRequest } from './chatModel';
 import { classifyFailure, toModelApiError, type ModelFailure } from './modelFailure';
 import { toOpenAiMessages, toOpenAiTools } from './openAiMessages';
@@ -303,6 +304,7 @@ async function* streamTurn(
         hasLongToolDescription: (body.tools ?? []).some((tool) => tool.type === 'function' && (tool.function.description?.length ?? 0) > TOOL_DESCRIPTION_LIMIT),
         hasMaxTokens: body.max_tokens !== undefined && body.max_tokens !== null,
         hasTemperature: body.temperature !== undefined && body.temperature !== null,
+        hasImages: body.messages.some((message) => message.role === 'user' && Array.isArray(message.content) && message.content.some((part) => part.type === 'image_url')),
       });
       if (fallback && attempt <= retry.maxRetries) {
         // A changed request is worth trying at once; the loop reads the envelope from the reply's text.
@@ -359,6 +361,7 @@ function withFallbacks(body: ChatCompletionCreateParamsStreaming, fallbacks: Rea
     next.max_completion_tokens = next.max_tokens;
     delete next.max_tokens;
   }
+  if (fallbacks.has('noImages')) next.messages = withoutImages(next.messages);
   if (fallbacks.has('noNativeTools') || fallbacks.has('envelopeOnce')) delete next.tools;
   else if (fallbacks.has('shortToolDescriptions') && next.tools) {
     next.tools = next.tools.map((tool) =>
@@ -370,9 +373,19 @@ function withFallbacks(body: ChatCompletionCreateParamsStreaming, fallbacks: Rea
   return next;
 }
 
+/** User messages' images taken out, with a line saying so: the results' text still describes them. */
+function withoutImages(messages: ChatCompletionCreateParamsStreaming['messages']): ChatCompletionCreateParamsStreaming['messages'] {
+  return messages.map((message) => {
+    if (message.role !== 'user' || !Array.isArray(message.content) || !message.content.some((part) => part.type === 'image_url')) return message;
+    const text = message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n\n');
+    return { ...message, content: `${text}\n(${IMAGES_NOT_SENT})` };
+  });
+}
+
+/** A count the server left out is estimated as for a whole turn: else the attempt's cost would be unknown. */
 function partialUsage(accumulator: StreamAccumulator, body: ChatCompletionCreateParamsStreaming): TokenUsage {
-  if (accumulator.usage) return { ...usageFromWire(accumulator.usage), estimated: true };
-  return estimateUsage({ messages: body.messages, tools: body.tools }, accumulator.outputText());
+  const usage = completeUsage(accumulator.usage, () => estimateUsage({ messages: body.messages, tools: body.tools }, accumulator.outputText()));
+  return { ...usage, estimated: true };
 }
 
 function usageFromWire(usage: WireUsage): TokenUsage {
@@ -401,6 +414,7 @@ function completeUsage(wire: WireUsage | undefined, estimate: () => TokenUsage):
     promptTokens: reported.promptTokens ?? estimated.promptTokens,
     completionTokens: reported.completionTokens ?? estimated.completionTokens,
     estimated: true,
+    estimatedCounts: { prompt: reported.promptTokens === undefined, completion: reported.completionTokens === undefined },
   };
 }
 

@@ -1,14 +1,20 @@
 // Our plain chat types to the wire shapes of the OpenAI chat completions API.
 
 import type { ChatCompletionMessageParam, ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
+import { dataUrl } from './chatImages';
 import type { ChatMessage, ToolSchema } from './chatModel';
 
 export function toOpenAiMessages(messages: readonly ChatMessage[]): ChatCompletionMessageParam[] {
   return userRunsMerged(leadingSystemMerged(messages)).map((message): ChatCompletionMessageParam => {
     switch (message.role) {
       case 'system':
+        return { role: 'system', content: message.content };
       case 'user':
-        return { role: message.role, content: message.content };
+        if (!message.images?.length) return { role: 'user', content: message.content };
+        return {
+          role: 'user',
+          content: [{ type: 'text', text: message.content }, ...message.images.map((image) => ({ type: 'image_url' as const, image_url: { url: dataUrl(image) } }))],
+        };
       case 'assistant':
         if (message.toolCalls && message.toolCalls.length > 0) {
           return {
@@ -61,8 +67,10 @@ function userRunsMerged(messages: readonly ChatMessage[]): readonly ChatMessage[
   const merged: ChatMessage[] = [];
   for (const message of messages) {
     const last = merged[merged.length - 1];
-    if (message.role === 'user' && last?.role === 'user') merged[merged.length - 1] = { role: 'user', content: `${last.content}\n\n${message.content}` };
-    else merged.push(message);
+    if (message.role === 'user' && last?.role === 'user') {
+      const images = [...(last.images ?? []), ...(message.images ?? [])];
+      merged[merged.length - 1] = { role: 'user', content: `${last.content}\n\n${message.content}`, ...(images.length > 0 && { images }) };
+    } else merged.push(message);
   }
   return merged;
 }

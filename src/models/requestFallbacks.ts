@@ -15,11 +15,15 @@
 //    alias) refusing `max_tokens` ("Use 'max_completion_tokens' instead"):
 //    send that instead; refusing a temperature other than its default
 //    (OpenAI: "Only the default (1) value is supported", Kimi: "only 1 is
-//    allowed"): send none.
+//    allowed"): send none;
+//  - images refused by a model that takes only text (OpenAI: "image_url is
+//    only supported by certain models", DeepSeek: "unknown variant
+//    `image_url`", vLLM: "not a multimodal model", llama.cpp: "image input is
+//    not supported"): send their descriptions only.
 // All but the envelope are kept for that endpoint and model.
 import type { ModelFailure } from './modelFailure';
 
-export type RequestFallback = 'dropStreamOptions' | 'noNativeTools' | 'envelopeOnce' | 'shortToolDescriptions' | 'maxCompletionTokens' | 'defaultTemperature';
+export type RequestFallback = 'dropStreamOptions' | 'noNativeTools' | 'envelopeOnce' | 'shortToolDescriptions' | 'maxCompletionTokens' | 'defaultTemperature' | 'noImages';
 
 /** OpenAI's limit on a function's description, in characters. */
 export const TOOL_DESCRIPTION_LIMIT = 1024;
@@ -35,6 +39,10 @@ const MAX_TOKENS_REFUSED = /'?max_tokens'? is not supported.*max_completion_toke
 // OpenAI: "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported."
 // / "Unsupported parameter: 'temperature' is not supported with this model." / Kimi: "invalid temperature: only 1 is allowed for this model"
 const TEMPERATURE_REFUSED = /'?temperature'? (?:does not support|is not supported)|invalid temperature: only/i;
+
+// Only looked for when the request holds images, and then only costs them.
+const IMAGES_REFUSED =
+  /image_url is only supported|unknown variant `?image_url|does not support (?:image|vision|multimodal)|not a multimodal model|image input is not supported|(?:images?|vision|multimodal)(?: inputs?)? (?:is|are) not supported|content must be a string|unsupported content (?:part )?type|missing data required for image input/i;
 
 function text(failure: ModelFailure): string {
   const cause = failure.cause as { message?: unknown; error?: unknown } | undefined;
@@ -54,6 +62,7 @@ export interface RequestShape {
   readonly hasLongToolDescription: boolean;
   readonly hasMaxTokens: boolean;
   readonly hasTemperature: boolean;
+  readonly hasImages: boolean;
 }
 
 export function fallbackFor(failure: ModelFailure, request: RequestShape): RequestFallback | undefined {
@@ -67,6 +76,8 @@ export function fallbackFor(failure: ModelFailure, request: RequestShape): Reque
     // Not a value out of range (OpenAI: `decimal_above_max_value`): that one is the setting's to fix.
     if (request.hasTemperature && ((param === 'temperature' && code.startsWith('unsupported')) || TEMPERATURE_REFUSED.test(message))) return 'defaultTemperature';
   }
+  // Any status: llama.cpp answers a text-only model's image with a 500.
+  if (request.hasImages && failure.status !== undefined && failure.status >= 400 && IMAGES_REFUSED.test(message)) return 'noImages';
   if (request.hasTools && TOOL_CALL_PARSE.test(message)) return 'envelopeOnce';
   return undefined;
 }
@@ -93,6 +104,8 @@ export function fallbackReason(fallback: RequestFallback): string {
       return "the model takes max_completion_tokens, not max_tokens (a reasoning model); asking again with it";
     case 'defaultTemperature':
       return "the model accepts only its default temperature; asking again without one (the temperature setting is not used for it)";
+    case 'noImages':
+      return 'the model does not take images; asking again with their descriptions only';
   }
 }
 

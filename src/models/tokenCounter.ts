@@ -11,6 +11,7 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { headEnd } from '../common/surrogatePairs';
+import { imageTokens, imageTokensBound } from './chatImages';
 import type { ChatMessage, ModelSettings, ToolSchema } from './chatModel';
 
 export type EncodingName = 'o200k_base' | 'cl100k_base';
@@ -128,7 +129,7 @@ export class RequestTokenCounter {
    */
   upperBound(request: CountedRequest): number {
     let total = REQUEST_OVERHEAD;
-    for (const message of request.messages) total += this.cached(this.bytes, message, () => Buffer.byteLength(messageText(message)) + BOUND_MESSAGE_OVERHEAD);
+    for (const message of request.messages) total += this.cached(this.bytes, message, () => Buffer.byteLength(messageText(message)) + BOUND_MESSAGE_OVERHEAD + imagesCost(message, imageTokensBound));
     if (request.tools?.length) total += this.cached(this.bytes, request.tools, () => Buffer.byteLength(JSON.stringify(request.tools)));
     return total;
   }
@@ -137,7 +138,7 @@ export class RequestTokenCounter {
   async count(request: CountedRequest): Promise<TokenCount> {
     const counter = await loadCounter(this.encoding);
     let total = REQUEST_OVERHEAD;
-    for (const message of request.messages) total += this.cached(this.counts, message, () => counter(messageText(message)) + MESSAGE_OVERHEAD);
+    for (const message of request.messages) total += this.cached(this.counts, message, () => counter(messageText(message)) + MESSAGE_OVERHEAD + imagesCost(message));
     // Tool schemas: their JSON, which is close to (a little above) what OpenAI's internal rendering costs.
     if (request.tools?.length) total += this.cached(this.counts, request.tools, () => counter(JSON.stringify(request.tools)));
     return { tokens: total, estimated: !this.exact, encoding: this.encoding };
@@ -151,6 +152,11 @@ export class RequestTokenCounter {
     }
     return value;
   }
+}
+
+/** Images are counted by their size, as the model reads them (an estimate when the size cannot be read). */
+function imagesCost(message: ChatMessage, cost: (data: string) => number = imageTokens): number {
+  return message.role === 'user' && message.images ? message.images.reduce((sum, image) => sum + cost(image.data), 0) : 0;
 }
 
 /** What of a message the model reads: its text, and a tool call's name and arguments. */

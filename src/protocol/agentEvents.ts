@@ -291,9 +291,16 @@ export interface ModelUsage {
   readonly reasoningTokens?: number | undefined;
   /** True when any count is a local estimate. */
   readonly estimated: boolean;
+  /**
+   * How many calls and attempts had their prompt / completion count estimated
+   * locally: says which count is an estimate, and lets a later snapshot be
+   * told apart from an earlier one. Absent when none were (and in usage saved
+   * before it was kept, where `estimated` covers both counts).
+   */
+  readonly estimatedCalls?: { readonly prompt: number; readonly completion: number } | undefined;
   /** Failed or aborted attempts whose tokens are included (absent: none). */
   readonly partialAttempts?: number | undefined;
-  /** USD; undefined when no price is known for the model. */
+  /** USD; undefined when no price is known for the model, or it was not called. */
   readonly costUsd: number | undefined;
   /** True when the price comes from built-in defaults rather than the user's table. */
   readonly costIsDefaultPrice: boolean;

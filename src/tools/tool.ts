@@ -1,6 +1,7 @@
 // The Tool interface: workspace tools and MCP tools both implement it, and the
 // agent loop knows nothing else about them.
 import type { ElicitationHandler } from './elicitation';
+import type { ChatImage } from '../models/chatModel';
 
 export interface ToolProgress {
   readonly message?: string | undefined;
@@ -97,6 +98,8 @@ export interface ToolResult {
   readonly summary?: ToolResultSummary | undefined;
   /** Absolute paths of the workspace files this call read or changed (rules files near them may join the run). */
   readonly touchedPaths?: readonly string[] | undefined;
+  /** Images the tool returned (an MCP screenshot); `text` describes them too, for a model that takes none. */
+  readonly images?: readonly ChatImage[] | undefined;
 }
 
 /** `frontend`: a tool of an AG-UI client (RunAgentInput.tools), run by the client. */

@@ -37,7 +37,25 @@ describe('retries and usage', () => {
     assert.equal(usage.answer.completionTokens, 12, "the server's own count is kept");
     assert.ok((usage.answer.promptTokens ?? 0) > 0, `estimated: ${usage.answer.promptTokens}`);
     assert.equal(usage.answer.estimated, true);
+    assert.deepEqual(usage.answer.estimatedCalls, { prompt: 1, completion: 0 }, 'only the prompt count is an estimate');
     assert.ok(usage.answer.costUsd !== undefined && usage.totalCostUsd !== undefined, 'priced, not "no price is known"');
+    const finished = run.events.find((event) => event.type === EventType.RUN_FINISHED) as { usage?: { tandem?: unknown }[] } | undefined;
+    assert.deepEqual(finished?.usage?.[0]?.tandem, { estimated: true, estimatedCounts: ['inputTokens', 'totalTokens'] });
+  });
+
+  it('an attempt cut short whose usage lacks prompt_tokens gets that count estimated too', async () => {
+    // Four lines: the role, the text, the finish and the usage chunk; the stream drops before [DONE].
+    const model = await serve([
+      { model: 'answer-model', content: 'Cut.', usage: { prompt_tokens: null, completion_tokens: 7 }, fault: { kind: 'drop', afterChunks: 4 } },
+      { model: 'answer-model', content: 'Whole.', usage: { prompt_tokens: 100, completion_tokens: 10 } },
+    ]);
+    const run = await runScripted(settingsFor(model), { mode: 'chat' });
+    assert.equal(model.requests[0]?.sentUsage?.completion_tokens, 7, 'the usage chunk was sent before the drop');
+    const usage = customValues<RunUsage>(run.events, 'tandem.usage').at(-1)!;
+    assert.deepEqual([usage.answer.calls, usage.answer.partialAttempts], [1, 1]);
+    assert.equal(usage.answer.completionTokens, 17, "the server's count of the cut attempt is kept");
+    assert.ok((usage.answer.promptTokens ?? 0) > 100, `the cut attempt's prompt is counted: ${usage.answer.promptTokens}`);
+    assert.ok(usage.answer.costUsd !== undefined);
   });
 
   it('reasoning tokens a server reports are kept, per model and for AG-UI', async () => {

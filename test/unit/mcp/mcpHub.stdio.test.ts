@@ -75,9 +75,11 @@ describe('McpHub over stdio with the everything server', () => {
     assert.match(sum.text, /\b42\b/);
   });
 
-  it('describes images and passes structured content as JSON', async () => {
+  it('describes images, keeps them for the model, and passes structured content as JSON', async () => {
     const image = await tool(hub, 'everything__get-tiny-image').run({}, toolContext());
-    assert.match(image.text, /\[image: image\/png, \d+ bytes\]/);
+    assert.match(image.text, /\[image: image\/png, \d+ bytes; image 1 of this result\]/);
+    assert.equal(image.images?.length, 1);
+    assert.match(image.images?.[0]?.data ?? '', /^iVBORw0KGgo/);
     const structured = await tool(hub, 'everything__get-structured-content').run({ location: 'New York' }, toolContext());
     assert.match(structured.text, /"temperature"/);
   });

@@ -20,7 +20,7 @@ describe('toToolResult', () => {
       result.text,
       [
         'first',
-        '[image: image/png, 3 bytes]',
+        '[image: image/png, 3 bytes; image 1 of this result]',
         '[audio: audio/wav, 2 bytes]',
         '[resource <file:///a.txt> (text/plain)]\nhello',
         '[resource <file:///b.bin>] 6 bytes of binary data',
@@ -28,6 +28,32 @@ describe('toToolResult', () => {
         'last',
       ].join('\n'),
     );
+    assert.deepEqual(result.images, [{ mimeType: 'image/png', data: 'AAAA' }], 'the image is kept for a model that takes images');
+  });
+
+  it('keeps up to four sendable images and says why any other is only described', () => {
+    const png = { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' };
+    const result = toToolResult({
+      content: [
+        png,
+        { type: 'image', mimeType: 'image/svg+xml', data: 'PHN2Zz4=' },
+        { type: 'image', mimeType: 'image/png', data: 'not base64!' },
+        { type: 'image', mimeType: 'IMAGE/JPEG', data: '/9j/' },
+        png,
+        png,
+        png,
+      ],
+    });
+    assert.deepEqual(
+      result.images?.map((image) => image.mimeType),
+      ['image/png', 'image/jpeg', 'image/png', 'image/png'],
+    );
+    const lines = result.text.split('\n');
+    assert.match(lines[1]!, /image\/svg\+xml, 5 bytes; not shown to the model: image\/svg\+xml is not a type models take/);
+    assert.match(lines[2]!, /not shown to the model: its data is not base64/);
+    assert.match(lines[3]!, /; image 2 of this result\]$/);
+    assert.match(lines[6]!, /not shown to the model: only 4 images of a result are shown/);
+    assert.equal(toToolResult({ content: [{ type: 'text', text: 'none' }] }).images, undefined);
   });
 
   it('adds structuredContent as JSON unless a text part already carries it', () => {

@@ -51,4 +51,14 @@ describe('transcript', () => {
     const dated = transcriptMarkdown('Where is main?', conversation, { createdAt: Date.UTC(2026, 10, 27, 18, 28, 41), updatedAt: Date.UTC(2026, 10, 28, 9, 5) });
     assert.match(dated, /^# Where is main\?\n\nStarted 2026-11-27 18:28 UTC; last used 2026-11-28 09:05 UTC\.\n\n## You/);
   });
+
+  it('marks with ~ only the count that was estimated', () => {
+    const estimatedOutput = conversation.map((entry) => {
+      const value = (entry as { value?: Record<string, unknown> }).value;
+      if ((entry as { name?: string }).name !== 'tandem.usage' || !value) return entry;
+      const answer = { ...(value['answer'] as object), estimated: true, estimatedCalls: { prompt: 0, completion: 1 } };
+      return { ...entry, value: { ...value, answer } } as AgentEvent;
+    });
+    assert.match(transcriptMarkdown('Where is main?', estimatedOutput), /; 1500 tokens in, ~60 out;/);
+  });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ModelUsage, RunUsage } from '../../../src/protocol/agentEvents';
-import { costLine, formatCost, formatCount, timeLine, usageTable } from '../../../webview/usageFormat';
+import { conversationRow, costLine, formatCost, formatCount, timeLine, usageLogLine, usageTable } from '../../../webview/usageFormat';
 
 const model = (overrides: Partial<ModelUsage>): ModelUsage => ({
   role: 'function-call',
@@ -58,10 +58,10 @@ describe('usage figures', () => {
     const table = usageTable(usage);
     assert.equal(table.functionCall.calls, '0 + 1 partial');
     assert.equal(table.total.calls, '1 + 1 partial', 'a run with a cost is not shown as having no calls');
-    assert.equal(table.functionCall.tokensInTitle, '1400 of them read from the cache');
+    assert.equal(table.functionCall.tokensInTitle, '~ estimated locally, not counted by the server; 1400 of them read from the cache');
     assert.equal(table.answer.tokensOutTitle, '40 of them reasoning');
     assert.equal(table.answer.tokensInTitle, '');
-    assert.equal(table.total.tokensInTitle, '1400 of them read from the cache');
+    assert.equal(table.total.tokensInTitle, '~ estimated locally, not counted by the server; 1400 of them read from the cache');
     const chat = usageTable({ ...usage, functionCall: model({ calls: 0, promptTokens: undefined, completionTokens: undefined, costUsd: 0 }) });
     assert.equal(chat.functionCall.cost, '–', 'a model never asked shows no cost, not ≈ $0.00');
   });
@@ -112,5 +112,45 @@ describe('usage figures', () => {
     // A partial answer attempt counts as an answer phase.
     const partial: RunUsage = { ...base, functionCall: model({ calls: 2 }), answer: model({ role: 'answer', calls: 0, partialAttempts: 1 }), toolPhaseMs: 1000, answerPhaseMs: 0 };
     assert.equal(timeLine(partial), 'Time: function-call phase 1.0 s · answer 0 ms · total 1.0 s');
+  });
+
+  it('marks only the estimated count, in the cells, their tooltips and the totals', () => {
+    // The server sent completion_tokens only: the prompt count was estimated, the output is the server's.
+    const usage: RunUsage = {
+      functionCall: model({ model: 'small', calls: 2, promptTokens: 1200, completionTokens: 80, estimated: true, estimatedCalls: { prompt: 1, completion: 0 } }),
+      answer: model({ role: 'answer', model: 'big', calls: 1, promptTokens: 900, completionTokens: 70 }),
+      toolPhaseMs: 1,
+      answerPhaseMs: 1,
+      totalCostUsd: 0.01,
+    };
+    const table = usageTable(usage);
+    assert.deepEqual([table.functionCall.tokensIn, table.functionCall.tokensOut], ['~1200', '80']);
+    assert.deepEqual([table.functionCall.tokensInTitle, table.functionCall.tokensOutTitle], ['~ estimated locally, not counted by the server', '']);
+    assert.deepEqual([table.answer.tokensIn, table.answer.tokensOut], ['900', '70']);
+    assert.deepEqual([table.total.tokensIn, table.total.tokensOut], ['~2100', '150']);
+    assert.match(table.costNote, /~ marks token counts estimated locally/);
+    const chat = conversationRow([usage, usage]);
+    assert.deepEqual([chat.tokensIn, chat.tokensOut], ['~4200', '300']);
+    // Usage saved before counts were told apart: `estimated` still marks both.
+    const old = usageTable({ ...usage, functionCall: model({ estimated: true }) });
+    assert.deepEqual([old.functionCall.tokensIn, old.functionCall.tokensOut], ['~100', '~10']);
+  });
+
+  it("the conversation's cost is summed, then reported without float noise", () => {
+    const run = (totalCostUsd: number): RunUsage => ({ functionCall: model({}), answer: model({ role: 'answer' }), toolPhaseMs: 1, answerPhaseMs: 1, totalCostUsd });
+    assert.equal(conversationRow([run(0.1), run(0.2)]).numbers.costUsd, 0.3, 'not 0.30000000000000004');
+  });
+
+  it("the log's line uses the same figures: per-count estimates, calls cut short, the cost", () => {
+    const usage: RunUsage = {
+      functionCall: model({ model: 'local-fc', calls: 2, promptTokens: 2200, cachedTokens: 1400, completionTokens: 60, estimated: true, estimatedCalls: { prompt: 0, completion: 1 } }),
+      answer: model({ role: 'answer', model: 'local-answer', calls: 1, partialAttempts: 1, promptTokens: 900, completionTokens: undefined }),
+      toolPhaseMs: 1,
+      answerPhaseMs: 1,
+      totalCostUsd: 0.0278,
+    };
+    assert.equal(usageLogLine(usage), 'local-fc 2200 in (1400 cached) / ~60 out, 2 calls; local-answer 900 in / – out, 1 + 1 partial calls; ≈ $0.0278');
+    const chat: RunUsage = { ...usage, functionCall: model({ calls: 0 }), answer: model({ role: 'answer', model: 'a', calls: 1 }), totalCostUsd: undefined };
+    assert.equal(usageLogLine(chat), 'a 100 in / 10 out, 1 call; cost unknown');
   });
 });

@@ -1,0 +1,92 @@
+// Images in a request: which a model is sent, how they go on the wire, and
+// what they cost in tokens. A model reads an image as a fixed number of
+// tokens set by its size, not by its base64 length, so counting the data URL
+// as text would overstate a screenshot's share of the window a hundredfold.
+import type { ChatImage } from './chatModel';
+
+/** The types OpenAI-compatible vision models take. */
+const SENDABLE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+/** OpenAI's limit per image is 20 MB; a tool's screenshot far above a few MB is a mistake, not a picture to read. */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+/** Images of one tool result sent at most; the rest are only described. */
+export const MAX_IMAGES_PER_RESULT = 4;
+
+/** What a full-detail image of unknown size is counted as: a 1024×768 picture. */
+const UNKNOWN_SIZE_TOKENS = 765;
+
+/** Said in place of images a model was not sent. */
+export const IMAGES_NOT_SENT = 'The images were not sent: this model does not take images. Rely on their descriptions in the results.';
+
+export function base64Bytes(data: string): number {
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
+}
+
+/** Why an image cannot be sent, or undefined when it can. */
+export function unsendableReason(mimeType: string, data: string): string | undefined {
+  if (!SENDABLE_TYPES.has(mimeType.toLowerCase())) return `${mimeType} is not a type models take`;
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(data)) return 'its data is not base64';
+  if (base64Bytes(data) > MAX_IMAGE_BYTES) return `over ${MAX_IMAGE_BYTES / 1024 / 1024} MB`;
+  return undefined;
+}
+
+export function dataUrl(image: ChatImage): string {
+  return `data:${image.mimeType};base64,${image.data}`;
+}
+
+/** Width and height from a PNG's or GIF's header, when the data is one. */
+export function imageSize(data: string): { width: number; height: number } | undefined {
+  const head = Buffer.from(data.slice(0, 44), 'base64');
+  if (head.length >= 24 && head.readUInt32BE(0) === 0x89504e47 && head.toString('latin1', 12, 16) === 'IHDR') {
+    return { width: head.readUInt32BE(16), height: head.readUInt32BE(20) };
+  }
+  if (head.length >= 10 && head.toString('latin1', 0, 4) === 'GIF8') return { width: head.readUInt16LE(6), height: head.readUInt16LE(8) };
+  return undefined;
+}
+
+/**
+ * Tokens an image costs at full detail by OpenAI's published rule: fit in
+ * 2048×2048, shortest side down to 768, then 170 a 512-pixel tile plus 85.
+ */
+export function imageTokens(data: string): number {
+  const size = imageSize(data);
+  if (!size || size.width === 0 || size.height === 0) return UNKNOWN_SIZE_TOKENS;
+  let { width, height } = size;
+  const fit = Math.min(1, 2048 / Math.max(width, height));
+  width *= fit;
+  height *= fit;
+  const shorten = Math.min(1, 768 / Math.min(width, height));
+  width *= shorten;
+  height *= shorten;
+  return 85 + 170 * Math.ceil(width / 512) * Math.ceil(height / 512);
+}
+
+/**
+ * A count no common vision model exceeds for the image: OpenAI's rule, or a
+ * token per 28×28 pixels (Qwen-VL's patches), whichever is more.
+ */
+export function imageTokensBound(data: string): number {
+  const size = imageSize(data);
+  if (!size) return 4096;
+  return Math.max(imageTokens(data), Math.ceil((size.width * size.height) / 784) + 2);
+}
+
+const DATA_URL = /^data:image\/[\w.+-]+;base64,/;
+
+/**
+ * A wire request's JSON as text, with each image's data URL left out, and the
+ * tokens those images cost: for estimates made from the request as sent.
+ */
+export function withoutImageData(value: unknown): { readonly text: string; readonly imageTokens: number } {
+  let tokens = 0;
+  const text = JSON.stringify(value, (key, item: unknown) => {
+    if (key === 'url' && typeof item === 'string' && DATA_URL.test(item)) {
+      tokens += imageTokens(item.slice(item.indexOf(',') + 1));
+      return '';
+    }
+    return item;
+  });
+  return { text: text ?? '', imageTokens: tokens };
+}
