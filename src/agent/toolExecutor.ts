@@ -140,7 +140,8 @@ async function runOne(call: PlannedCall, context: ExecutionContext): Promise<Cal
     // a completed write must never go unmentioned.
     context.log?.(`tool ${tool.name} output${result.isError ? ' (error)' : ''}: ${logPreview(result.text)}`);
     // A declined read is asked again next time, not answered from the cache.
-    if (cacheable && !result.isError && !result.rejected && result.text.length <= CACHEABLE_RESULT_CHARS) context.cache.set(tool.name, args, result);
+    // Nor are images kept: a screenshot is large and shows a moment, not a state to reuse.
+    if (cacheable && !result.isError && !result.rejected && !result.images?.length && result.text.length <= CACHEABLE_RESULT_CHARS) context.cache.set(tool.name, args, result);
     // A change that failed may still have changed something (a command that exits 1 after writing).
     if (!tool.readOnly && !result.rejected) context.cache.invalidate();
     return finish(args, result, result.rejected ? 'rejected' : result.stopped ? 'stopped' : result.isError ? 'failed' : 'done');

@@ -23,7 +23,7 @@ import { TextGate } from './textGate';
 import { showTextAsReasoning } from './reasoningFromText';
 import { executeCalls, InterruptedRound, resultForModel, type CallOutcome } from './toolExecutor';
 import { capResult } from './resultCap';
-import { dropOlderImages, imagesMessage } from './toolImages';
+import { dropOlderImages, imagesMessage, imagesToKeep } from './toolImages';
 import { classifyTurn, type TurnClass } from './turnClassifier';
 import { budgetLimit } from './stopWhen/budgetLimit';
 import { iterationLimit } from './stopWhen/iterationLimit';
@@ -183,6 +183,14 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
         ...(outcome.result.images?.length && { images: outcome.result.images }),
       });
     }
+    // Findings hold only the images the answer model could still be sent.
+    const kept = imagesToKeep(findings.map((finding) => finding.images ?? []));
+    findings.forEach((finding, index) => {
+      if (finding.images && kept[index] !== finding.images.length) {
+        const { images, ...rest } = finding;
+        findings[index] = kept[index] ? { ...rest, images: images.slice(0, kept[index]) } : rest;
+      }
+    });
   };
 
   /** Acts on a reply without a usable tool call. */
@@ -361,7 +369,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
     if (plan.viaEnvelope) {
       messages.push({ role: 'assistant', content: turn.content });
       const text = outcomes.map((outcome) => `Tool result for ${outcome.call.name}:\n${resultForModel(outcome, notes)}`).join('\n\n');
-      messages.push(images?.role === 'user' ? { role: 'user', content: `${text}\n\n${images.content}`, images: images.images } : { role: 'user', content: text });
+      messages.push(images ? { ...images, content: `${text}\n\n${images.content}` } : { role: 'user', content: text });
     } else {
       const toolCalls: ToolCall[] = plan.calls.map((call) => ({ id: call.id, name: call.name, arguments: call.rawArguments || '{}' }));
       messages.push({ role: 'assistant', content: turn.content || null, toolCalls });

@@ -87,8 +87,9 @@ export class UsageTracker {
     tally.partialAttempts++;
     tally.promptTokens = add(tally.promptTokens, usage.promptTokens, first);
     tally.completionTokens = add(tally.completionTokens, usage.completionTokens, first);
-    tally.estimatedPrompts++;
-    tally.estimatedCompletions++;
+    const estimated = estimatedCountsOf(usage);
+    if (estimated.prompt) tally.estimatedPrompts++;
+    if (estimated.completion) tally.estimatedCompletions++;
   }
 
   private running: { phase: 'tools' | 'answer'; since: number; waitedBefore: number } | undefined;

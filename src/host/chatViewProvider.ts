@@ -444,12 +444,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   async openConversation(id: string): Promise<void> {
     const conversation = await this.store.load(id);
     if (!conversation) {
-      // Its file is gone or damaged: the entry can go; a damaged file stays where it is for a person to look at.
+      // Its file is gone or damaged: the entry can go; a damaged file is set aside, kept for a person to look at.
       const remove = 'Remove from History';
       // Not awaited: the panel's other actions do not wait for the answer.
       void vscode.window.showWarningMessage('Tandem: that conversation could not be read: its file is missing or damaged.', remove).then(async (choice) => {
         if (choice !== remove) return;
-        await this.store.forget(id).catch((error: unknown) => void vscode.window.showWarningMessage(`Tandem: ${error instanceof Error ? error.message : String(error)}`));
+        try {
+          const aside = await this.store.removeUnreadable(id);
+          if (aside) this.log.info(`conversation ${id} removed from History; its damaged file is kept at ${aside}`);
+        } catch (error) {
+          void vscode.window.showWarningMessage(`Tandem: ${error instanceof Error ? error.message : String(error)}`);
+        }
         this.postHistory();
       });
       return;

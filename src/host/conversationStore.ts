@@ -23,7 +23,6 @@ export interface StoredConversation {
 }
 
 // The index's file; re-exported for existing callers.
-export { JsonFileState, type KeyValueState } from './jsonFileState';
 
 const indexKey = 'tandem.conversations';
 const currentKey = 'tandem.currentConversation';
@@ -338,10 +337,28 @@ export class ConversationStore {
     return added;
   }
 
-  /** Takes an entry out of the history and leaves its files alone (one that cannot be read). */
+  /** Takes an entry out of the history and leaves its files alone. */
   async forget(id: string): Promise<void> {
     await this.changeIndex((list) => ({ [indexKey]: list.filter((entry) => entry.id !== id) }));
     if (this.currentId() === id) await this.setCurrent(undefined);
+  }
+
+  /**
+   * Takes out an entry whose file cannot be read, and sets the file aside
+   * (`<id>.jsonl.removed`) for a person to look at: left as it was, the next
+   * start would find it unlisted and list it again. Returns where it went.
+   */
+  async removeUnreadable(id: string): Promise<string | undefined> {
+    await this.forget(id);
+    const file = this.fileOf(id);
+    const aside = `${file}.removed`;
+    try {
+      await rename(file, aside);
+      return aside;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
   }
 
   /**

@@ -1,7 +1,7 @@
 // Turns an MCP tools/call result into what the model reads: text parts joined,
 // structuredContent as JSON, audio and resources described in words; images
 // described too, and kept to be shown to a model that takes them.
-import { base64Bytes, MAX_IMAGES_PER_RESULT, unsendableReason } from '../models/chatImages';
+import { base64Bytes, MAX_ATTACHED_IMAGE_BYTES, MAX_IMAGES_PER_RESULT, unsendableReason } from '../models/chatImages';
 import type { ChatImage } from '../models/chatModel';
 import type { ToolResult } from '../tools/tool';
 import { isRecord } from './isRecord';
@@ -33,7 +33,14 @@ function keepImage(block: Record<string, unknown>, images: ChatImage[]): string 
   const mimeType = typeof block['mimeType'] === 'string' ? block['mimeType'] : 'unknown type';
   const data = typeof block['data'] === 'string' ? block['data'] : '';
   const described = `[image: ${mimeType}, ${base64Bytes(data)} bytes`;
-  const unsendable = unsendableReason(mimeType, data) ?? (images.length >= MAX_IMAGES_PER_RESULT ? `only ${MAX_IMAGES_PER_RESULT} images of a result are shown` : undefined);
+  const keptBytes = images.reduce((sum, image) => sum + base64Bytes(image.data), 0);
+  const unsendable =
+    unsendableReason(mimeType, data) ??
+    (images.length >= MAX_IMAGES_PER_RESULT
+      ? `only ${MAX_IMAGES_PER_RESULT} images of a result are shown`
+      : keptBytes + base64Bytes(data) > MAX_ATTACHED_IMAGE_BYTES
+        ? `the result's images are over ${MAX_ATTACHED_IMAGE_BYTES / 1024 / 1024} MB together`
+        : undefined);
   if (unsendable !== undefined) return `${described}; not shown to the model: ${unsendable}]`;
   images.push({ mimeType: mimeType.toLowerCase(), data });
   return `${described}; image ${images.length} of this result]`;

@@ -13,6 +13,12 @@ export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** Images of one tool result sent at most; the rest are only described. */
 export const MAX_IMAGES_PER_RESULT = 4;
 
+/**
+ * Image bytes one tool result keeps, and one request carries, at most: every
+ * request of a run resends what is attached, so this bounds each body.
+ */
+export const MAX_ATTACHED_IMAGE_BYTES = 8 * 1024 * 1024;
+
 /** What a full-detail image of unknown size is counted as: a 1024×768 picture. */
 const UNKNOWN_SIZE_TOKENS = 765;
 
@@ -27,8 +33,9 @@ export function base64Bytes(data: string): number {
 /** Why an image cannot be sent, or undefined when it can. */
 export function unsendableReason(mimeType: string, data: string): string | undefined {
   if (!SENDABLE_TYPES.has(mimeType.toLowerCase())) return `${mimeType} is not a type models take`;
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(data)) return 'its data is not base64';
+  // The size first: a huge string is not worth scanning.
   if (base64Bytes(data) > MAX_IMAGE_BYTES) return `over ${MAX_IMAGE_BYTES / 1024 / 1024} MB`;
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(data)) return 'its data is not base64';
   return undefined;
 }
 

@@ -384,8 +384,8 @@ function withoutImages(messages: ChatCompletionCreateParamsStreaming['messages']
 
 /** A count the server left out is estimated as for a whole turn: else the attempt's cost would be unknown. */
 function partialUsage(accumulator: StreamAccumulator, body: ChatCompletionCreateParamsStreaming): TokenUsage {
-  const usage = completeUsage(accumulator.usage, () => estimateUsage({ messages: body.messages, tools: body.tools }, accumulator.outputText()));
-  return { ...usage, estimated: true };
+  // Counts the server sent before the attempt failed are its own; only what it left out is estimated.
+  return completeUsage(accumulator.usage, () => estimateUsage({ messages: body.messages, tools: body.tools }, accumulator.outputText()));
 }
 
 function usageFromWire(usage: WireUsage): TokenUsage {

@@ -19,7 +19,8 @@
 //  - images refused by a model that takes only text (OpenAI: "image_url is
 //    only supported by certain models", DeepSeek: "unknown variant
 //    `image_url`", vLLM: "not a multimodal model", llama.cpp: "image input is
-//    not supported"): send their descriptions only.
+//    not supported"), or a body too large with them (413): send their
+//    descriptions only.
 // All but the envelope are kept for that endpoint and model.
 import type { ModelFailure } from './modelFailure';
 
@@ -76,8 +77,9 @@ export function fallbackFor(failure: ModelFailure, request: RequestShape): Reque
     // Not a value out of range (OpenAI: `decimal_above_max_value`): that one is the setting's to fix.
     if (request.hasTemperature && ((param === 'temperature' && code.startsWith('unsupported')) || TEMPERATURE_REFUSED.test(message))) return 'defaultTemperature';
   }
-  // Any status: llama.cpp answers a text-only model's image with a 500.
-  if (request.hasImages && failure.status !== undefined && failure.status >= 400 && IMAGES_REFUSED.test(message)) return 'noImages';
+  // Any status: llama.cpp answers a text-only model's image with a 500. A 413
+  // (a gateway's body limit) with images attached is most likely theirs.
+  if (request.hasImages && (failure.status === 413 || (failure.status !== undefined && failure.status >= 400 && IMAGES_REFUSED.test(message)))) return 'noImages';
   if (request.hasTools && TOOL_CALL_PARSE.test(message)) return 'envelopeOnce';
   return undefined;
 }

@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { headEnd } from '../common/surrogatePairs';
 import { imageTokens, imageTokensBound } from './chatImages';
+import { rememberedFallbacks } from './requestFallbacks';
 import type { ChatMessage, ModelSettings, ToolSchema } from './chatModel';
 
 export type EncodingName = 'o200k_base' | 'cl100k_base';
@@ -116,10 +117,21 @@ export class RequestTokenCounter {
   private readonly counts = new WeakMap<object, number>();
   private readonly bytes = new WeakMap<object, number>();
 
-  constructor(settings: Pick<ModelSettings, 'baseUrl' | 'model'>) {
+  constructor(private readonly settings: Pick<ModelSettings, 'baseUrl' | 'model' | 'provider'>) {
     const { encoding, exact } = encodingFor(settings);
     this.encoding = encoding;
     this.exact = exact;
+  }
+
+  /** Images cost only a model that is sent them: not VS Code's here, nor one that refused them. */
+  private imagesSent(): boolean {
+    return this.settings.provider !== 'vscode' && !rememberedFallbacks(this.settings.baseUrl, this.settings.model).has('noImages');
+  }
+
+  /** A message's cost, remembered; a message with images is not (whether they are sent can change mid-run). */
+  private messageCost(cache: WeakMap<object, number>, message: ChatMessage, text: () => number, image: (data: string) => number): number {
+    if (message.role !== 'user' || !message.images?.length) return this.cached(cache, message, text);
+    return this.cached(cache, message, text) + (this.imagesSent() ? imagesCost(message, image) : 0);
   }
 
   /**
@@ -129,7 +141,7 @@ export class RequestTokenCounter {
    */
   upperBound(request: CountedRequest): number {
     let total = REQUEST_OVERHEAD;
-    for (const message of request.messages) total += this.cached(this.bytes, message, () => Buffer.byteLength(messageText(message)) + BOUND_MESSAGE_OVERHEAD + imagesCost(message, imageTokensBound));
+    for (const message of request.messages) total += this.messageCost(this.bytes, message, () => Buffer.byteLength(messageText(message)) + BOUND_MESSAGE_OVERHEAD, imageTokensBound);
     if (request.tools?.length) total += this.cached(this.bytes, request.tools, () => Buffer.byteLength(JSON.stringify(request.tools)));
     return total;
   }
@@ -138,7 +150,7 @@ export class RequestTokenCounter {
   async count(request: CountedRequest): Promise<TokenCount> {
     const counter = await loadCounter(this.encoding);
     let total = REQUEST_OVERHEAD;
-    for (const message of request.messages) total += this.cached(this.counts, message, () => counter(messageText(message)) + MESSAGE_OVERHEAD + imagesCost(message));
+    for (const message of request.messages) total += this.messageCost(this.counts, message, () => counter(messageText(message)) + MESSAGE_OVERHEAD, imageTokens);
     // Tool schemas: their JSON, which is close to (a little above) what OpenAI's internal rendering costs.
     if (request.tools?.length) total += this.cached(this.counts, request.tools, () => counter(JSON.stringify(request.tools)));
     return { tokens: total, estimated: !this.exact, encoding: this.encoding };
@@ -155,7 +167,7 @@ export class RequestTokenCounter {
 }
 
 /** Images are counted by their size, as the model reads them (an estimate when the size cannot be read). */
-function imagesCost(message: ChatMessage, cost: (data: string) => number = imageTokens): number {
+function imagesCost(message: ChatMessage, cost: (data: string) => number): number {
   return message.role === 'user' && message.images ? message.images.reduce((sum, image) => sum + cost(image.data), 0) : 0;
 }
 

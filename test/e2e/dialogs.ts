@@ -1,6 +1,6 @@
 // Modal dialogs in code-server are DOM in the workbench: this answers each one
 // as it appears, the way a person would, and records what it showed.
-import type { Locator, Page } from 'playwright-core';
+import type { ElementHandle, Page } from 'playwright-core';
 
 export interface SeenDialog {
   readonly message: string;
@@ -18,20 +18,32 @@ export interface DialogAnswerer {
 /** What `choose` returns to press Enter rather than click: the dialog's default button answers. */
 export const PRESS_ENTER = '(Enter)';
 
-/** Whether the keyboard is inside the dialog (the dialog focuses its default button once shown). */
-async function dialogHasFocus(dialog: Locator): Promise<boolean> {
-  return dialog.evaluate((box) => box.contains(box.ownerDocument.activeElement)).catch(() => false);
+/** Whether the keyboard is inside this dialog (a dialog focuses its default button once shown). */
+async function hasFocus(element: ElementHandle): Promise<boolean> {
+  return element.evaluate((box) => box.contains(box.ownerDocument?.activeElement ?? null)).catch(() => false);
 }
 
 /**
- * Presses Enter once the dialog holds the keyboard. Under load the dialog can
- * be drawn before it takes focus; an Enter pressed then goes to whatever had
- * the keyboard (the panel's prompt) and the dialog stays.
+ * Presses Enter once this dialog holds the keyboard; false if it never took it.
+ * Under load a dialog can be drawn before it takes focus, and an Enter pressed
+ * then goes to whatever had the keyboard (the panel's prompt), not the dialog.
  */
-async function pressEnterIn(page: Page, dialog: Locator): Promise<void> {
+async function pressEnterIn(page: Page, element: ElementHandle): Promise<boolean> {
   const deadline = Date.now() + 5_000;
-  while (!(await dialogHasFocus(dialog)) && Date.now() < deadline) await page.waitForTimeout(50);
+  while (!(await hasFocus(element))) {
+    if (Date.now() > deadline) return false;
+    await page.waitForTimeout(50);
+  }
   await page.keyboard.press('Enter');
+  return true;
+}
+
+/** Clicks this dialog's button with exactly this label. */
+async function clickIn(element: ElementHandle, label: string): Promise<void> {
+  for (const candidate of await element.$$('.dialog-buttons .monaco-button')) {
+    if ((await candidate.innerText()).trim() === label) return candidate.click();
+  }
+  throw new Error(`the dialog has no button "${label}"`);
 }
 
 /** Answers every modal dialog with the button `choose` names (exact label) until stopped. */
@@ -47,14 +59,19 @@ export function answerDialogs(page: Page, choose: (message: string, detail: stri
         const buttons = (await dialog.locator('.dialog-buttons .monaco-button').allInnerTexts().catch(() => [])).map((label) => label.trim());
         const answer = choose(message, detail);
         seen.push({ message, detail, buttons, answer });
-        // VS Code builds each dialog anew, so this element going away is this
-        // dialog answered; one still there is answered again, not recorded twice.
+        // VS Code builds each dialog anew: this element going away is this dialog
+        // answered. One still there is answered again, not recorded twice; every
+        // attempt acts on this element, never on a dialog queued behind it.
         const element = await dialog.elementHandle().catch(() => null);
-        for (let attempt = 0; attempt < 3; attempt++) {
-          if (answer === PRESS_ENTER) await pressEnterIn(page, dialog);
-          else await dialog.getByRole('button', { name: answer, exact: true }).click();
+        for (let attempt = 0; element && attempt < 3; attempt++) {
+          try {
+            if (answer === PRESS_ENTER) await pressEnterIn(page, element);
+            else await clickIn(element, answer);
+          } catch {
+            // Closing as it was answered; the check below says whether it went.
+          }
           const gone = await page
-            .waitForFunction((box) => !box?.isConnected || (box as HTMLElement).offsetParent === null, element, { timeout: 5_000 })
+            .waitForFunction((box) => !box.isConnected || (box as HTMLElement).offsetParent === null, element, { timeout: 5_000 })
             .then(() => true, () => false);
           if (gone) break;
         }

@@ -23,6 +23,13 @@ describe('usage tracker', () => {
     assert.equal(both.totalCostUsd, 0.00000135);
   });
 
+  it('an attempt cut short marks only the count the server did not send', () => {
+    const tracker = new UsageTracker('fc', 'writer', pricing);
+    tracker.recordPartial('answer', { promptTokens: 1200, completionTokens: 40, cachedTokens: undefined, estimated: true, estimatedCounts: { prompt: false, completion: true } });
+    tracker.recordPartial('answer', { promptTokens: 1300, completionTokens: 50, cachedTokens: undefined, estimated: false });
+    assert.deepEqual(tracker.snapshot().answer.estimatedCalls, { prompt: 0, completion: 1 });
+  });
+
   it('marks only the count that was estimated, per call', () => {
     const tracker = new UsageTracker('fc', 'writer', pricing);
     const onlyOutput = { promptTokens: 400, completionTokens: 12, cachedTokens: undefined, estimated: true, estimatedCounts: { prompt: true, completion: false } };

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
-import { ConversationStore, JsonFileState, maxConversations, type StoredConversation } from '../../../src/host/conversationStore';
+import { ConversationStore, maxConversations, type StoredConversation } from '../../../src/host/conversationStore';
+import { JsonFileState } from '../../../src/host/jsonFileState';
 import type { JournalRunSnapshot } from '../../../src/tools/editJournalSnapshot';
 
 const directories: string[] = [];

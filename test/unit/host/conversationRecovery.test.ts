@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
-import { ConversationStore, maxConversations, type KeyValueState, type StoredConversation } from '../../../src/host/conversationStore';
-import { JsonFileState } from '../../../src/host/jsonFileState';
+import { ConversationStore, maxConversations, type StoredConversation } from '../../../src/host/conversationStore';
+import { JsonFileState, type KeyValueState } from '../../../src/host/jsonFileState';
 
 const directories: string[] = [];
 after(async () => {
@@ -143,5 +143,23 @@ describe('conversation files History does not list', () => {
     await b.save(running);
     assert.deepEqual(titles(await window()), ['running in B', 'first']);
     assert.deepEqual((await (await window()).load(running.id))?.events, running.events);
+  });
+
+  it('a damaged conversation removed from History is set aside, so a later start does not list it again', async () => {
+    const { directory, window } = await folder();
+    const a = await window();
+    const damaged = started(a, 'damaged');
+    await a.save(damaged);
+    await a.save(started(a, 'fine'));
+    const file = path.join(directory, `${damaged.id}.jsonl`);
+    // A readable header, then lines that are not events: listed, but it cannot be opened.
+    await writeFile(file, `${(await readFile(file, 'utf8')).split('\n')[0]}\n\u0000\u0000 not json\n`);
+    assert.equal(await a.removeUnreadable(damaged.id), `${file}.removed`);
+    assert.deepEqual(titles(a), ['fine']);
+    const restarted = await window();
+    assert.equal(await restarted.recoverIndex(), 0, 'the set-aside file is not found again');
+    assert.deepEqual(titles(restarted), ['fine']);
+    assert.ok((await readdir(directory)).includes(`${damaged.id}.jsonl.removed`), 'kept for a person to look at');
+    assert.equal(await a.removeUnreadable('gone-already'), undefined, 'a missing file is no error');
   });
 });

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
-import { ConversationStore, type KeyValueState } from '../../../src/host/conversationStore';
+import { ConversationStore } from '../../../src/host/conversationStore';
+import type { KeyValueState } from '../../../src/host/jsonFileState';
 import { RunEditsStore } from '../../../src/host/runEditsStore';
 import type { JournalRunSnapshot } from '../../../src/tools/editJournalSnapshot';
 

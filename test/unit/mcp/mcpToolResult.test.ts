@@ -56,6 +56,17 @@ describe('toToolResult', () => {
     assert.equal(toToolResult({ content: [{ type: 'text', text: 'none' }] }).images, undefined);
   });
 
+  it("keeps a result's images within 8 MB together and leaves an image over 5 MB out", () => {
+    const megabytes = (count: number) => 'A'.repeat(Math.ceil((count * 1024 * 1024 * 4) / 3 / 4) * 4);
+    const big = { type: 'image', mimeType: 'image/png', data: megabytes(4.5) };
+    const result = toToolResult({ content: [big, big, { type: 'image', mimeType: 'image/png', data: megabytes(5.5) }, { type: 'image', mimeType: 'image/png', data: 'AAAA' }] });
+    assert.equal(result.images?.length, 2, 'the first big one and the small one');
+    const lines = result.text.split('\n');
+    assert.match(lines[1]!, /not shown to the model: the result's images are over 8 MB together/);
+    assert.match(lines[2]!, /not shown to the model: over 5 MB/);
+    assert.match(lines[3]!, /image 2 of this result/);
+  });
+
   it('adds structuredContent as JSON unless a text part already carries it', () => {
     const structured = { sum: 3 };
     assert.equal(toToolResult({ content: [{ type: 'text', text: 'see data' }], structuredContent: structured }).text, 'see data\n{\n  "sum": 3\n}');

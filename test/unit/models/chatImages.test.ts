@@ -7,9 +7,10 @@ import type { ChatMessage } from '../../../src/models/chatModel';
 import { toLanguageModelMessages } from '../../../src/models/languageModelMessages';
 import { toOpenAiMessages } from '../../../src/models/openAiMessages';
 import { estimateUsage } from '../../../src/models/usageEstimate';
-import { dropOlderImages } from '../../../src/agent/toolImages';
+import { dropOlderImages, imagesToKeep } from '../../../src/agent/toolImages';
 import type { ModelFailure } from '../../../src/models/modelFailure';
-import { fallbackFor } from '../../../src/models/requestFallbacks';
+import { fallbackFor, rememberFallback } from '../../../src/models/requestFallbacks';
+import { RequestTokenCounter } from '../../../src/models/tokenCounter';
 
 /** The first bytes of a PNG of this size (enough for its header); the rest does not matter to the count. */
 function pngHeader(width: number, height: number): string {
@@ -80,15 +81,23 @@ describe('images on the wire', () => {
     assert.deepEqual(parts, [{ kind: 'text', text: `Attached.\n(${IMAGES_NOT_SENT})` }]);
   });
 
-  it('only the latest images stay attached; the messages that lose theirs say so', () => {
+  it('only the latest images stay attached, within a count and a byte limit; a message that lost some says so once', () => {
     const one = (name: string): ChatMessage => ({ role: 'user', content: name, images: [image, image] });
     const messages: ChatMessage[] = [one('first'), { role: 'tool', toolCallId: 'c', content: 'x' }, one('second'), one('third')];
     dropOlderImages(messages, 3);
     const kept = messages.map((message) => (message.role === 'user' ? (message.images?.length ?? 0) : -1));
     assert.deepEqual(kept, [0, -1, 1, 2]);
-    assert.equal(messages[0]?.content, 'first\n(2 images are no longer attached, to keep the request small.)');
-    assert.equal(messages[2]?.content, 'second\n(One image is no longer attached, to keep the request small.)');
+    const note = '(Earlier images here are no longer attached, to keep the request small; the results still describe them.)';
+    assert.equal(messages[0]?.content, `first\n${note}`);
+    assert.equal(messages[2]?.content, `second\n${note}`);
     assert.equal(messages[3]?.content, 'third');
+    dropOlderImages(messages, 1);
+    assert.equal(messages[2]?.content, `second\n${note}`, 'said once, however often images are dropped');
+    assert.equal(messages[3]?.content, `third\n${note}`);
+    // Bytes: three images of 4 bytes each, 10 bytes allowed: the latest two.
+    const four = { mimeType: 'image/png', data: 'AAAAAA==' };
+    assert.deepEqual(imagesToKeep([[four], [four, four]], 6, 10), [0, 2]);
+    assert.deepEqual(imagesToKeep([[four], [four, four]], 6, 12), [1, 2]);
   });
 });
 
@@ -107,5 +116,25 @@ describe('a model that refuses images', () => {
       assert.equal(fallbackFor(failure(status, message), { ...shape, hasImages: false }), undefined, message);
     }
     assert.equal(fallbackFor(failure(400, 'Invalid request: temperature out of range'), shape), undefined);
+    // A gateway's body limit, with images attached: most likely theirs.
+    assert.equal(fallbackFor(failure(413, 'Request Entity Too Large'), shape), 'noImages');
+    assert.equal(fallbackFor(failure(413, 'Request Entity Too Large'), { ...shape, hasImages: false }), undefined);
+  });
+
+  it("is not charged for images in the context budget once it refused them, nor is VS Code's model", async () => {
+    const data = pngHeader(1024, 1024);
+    const request = { messages: [{ role: 'user' as const, content: 'Look.', images: [{ mimeType: 'image/png', data }] }] };
+    const text = { messages: [{ role: 'user' as const, content: 'Look.' }] };
+    const settings = { baseUrl: 'http://127.0.0.1:9/v1', model: 'text-only-model' };
+    const counter = new RequestTokenCounter(settings);
+    const withImage = (await counter.count(request)).tokens;
+    const plain = (await counter.count(text)).tokens;
+    assert.equal(withImage - plain, imageTokens(data));
+    assert.ok(counter.upperBound(request) - counter.upperBound(text) >= imageTokens(data));
+    rememberFallback(settings.baseUrl, settings.model, 'noImages');
+    assert.equal((await counter.count(request)).tokens, plain, 'the same message, counted again once the model refused images');
+    assert.equal(counter.upperBound(request), counter.upperBound(text));
+    const vscodeModel = new RequestTokenCounter({ provider: 'vscode', baseUrl: '', model: 'copilot-gpt' });
+    assert.equal((await vscodeModel.count(request)).tokens, (await vscodeModel.count(text)).tokens);
   });
 });
