@@ -137,6 +137,10 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   const noMatch = div('muted history-no-match');
   noMatch.textContent = 'No conversation matches.';
   noMatch.setAttribute('role', 'status');
+  // Said to a screen reader as the filter changes: how many rows it leaves.
+  const filterCount = div('visually-hidden');
+  filterCount.dataset['testid'] = 'history-filter-count';
+  filterCount.setAttribute('role', 'status');
   const applyFilter = () => {
     const words = historyFilter.value.toLocaleLowerCase().split(/\s+/).filter(Boolean);
     let shown = 0;
@@ -146,6 +150,8 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
       if (!item.hidden) shown++;
     }
     noMatch.hidden = history.hidden || words.length === 0 || shown > 0;
+    const total = history.querySelectorAll('.history-item').length;
+    filterCount.textContent = history.hidden || words.length === 0 || shown === 0 ? '' : `${shown} of ${total} conversations match.`;
     // An empty list's frame would sit above the "no match" line.
     history.classList.toggle('none-shown', !noMatch.hidden);
   };
@@ -168,6 +174,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
       applyFilter();
     }
     noMatch.hidden = true;
+    filterCount.textContent = '';
     if (open) applyFilter();
     historyButton.setAttribute('aria-expanded', String(open));
     // "5 min" was true when the list was drawn: opened later, it is told again.
@@ -270,7 +277,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   actions.append(meter.element, sendButton, stopButton);
   composer.append(prompt, busyHint, actions);
 
-  root.append(header, models, mcpStatus, historyFilter, history, noMatch, empty, steps, revertBar, usage, composer);
+  root.append(header, models, mcpStatus, historyFilter, filterCount, history, noMatch, empty, steps, revertBar, usage, composer);
 
   return {
     steps,

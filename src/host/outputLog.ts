@@ -39,16 +39,42 @@ export class OutputLog implements Log, vscode.Disposable {
     this.channel.show(true);
   }
 
-  /** Logs a warning and shows it in a window message, once per distinct text. */
+  /** Warnings logged in this turn of the event loop, shown together once it ends. */
+  private pending: string[] = [];
+
+  /**
+   * Logs a warning and shows it in a window message, once per distinct text.
+   * Those that come together (one reading of the settings finds three
+   * mistakes) share one message rather than stacking a toast each.
+   */
   warnOnce(message: string): void {
     if (this.warned.has(message)) return;
     this.warned.add(message);
     this.channel.warn(message);
-    // A warning about a setting offers to open it there (the toast alone may be cut short).
-    const setting = /\btandem\.[\w.]*\w/.exec(message)?.[0];
-    const open = 'Open Setting';
-    void vscode.window.showWarningMessage(`Tandem: ${message}`, ...(setting ? [open] : [])).then((choice) => {
-      if (choice === open) void vscode.commands.executeCommand('workbench.action.openSettings', setting);
+    this.pending.push(message);
+    if (this.pending.length === 1) queueMicrotask(() => this.showPending());
+  }
+
+  private showPending(): void {
+    const messages = this.pending;
+    this.pending = [];
+    if (messages.length === 1) {
+      // A warning about a setting offers to open it there (the toast alone may be cut short).
+      const message = messages[0] ?? '';
+      const setting = /\btandem\.[\w.]*\w/.exec(message)?.[0];
+      const open = 'Open Setting';
+      void vscode.window.showWarningMessage(`Tandem: ${message}`, ...(setting ? [open] : [])).then((choice) => {
+        if (choice === open) void vscode.commands.executeCommand('workbench.action.openSettings', setting);
+      });
+      return;
+    }
+    const settings = [...new Set(messages.flatMap((message) => /\btandem\.[\w.]*\w/.exec(message)?.[0] ?? []))];
+    const open = 'Open Settings';
+    const show = 'Show All';
+    const summary = `Tandem: ${messages.length} warnings${settings.length ? ` (${settings.join(', ')})` : ''}. ${messages[0]} …`;
+    void vscode.window.showWarningMessage(summary, ...(settings.length ? [open] : []), show).then((choice) => {
+      if (choice === show) this.show();
+      if (choice === open) void vscode.commands.executeCommand('workbench.action.openSettings', settings.length === 1 ? settings[0] : 'tandem.');
     });
   }
 

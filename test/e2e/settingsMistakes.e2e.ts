@@ -83,3 +83,25 @@ test('a base URL that is not one sends nothing, and the welcome view names the s
     await problems.waitFor({ state: 'detached', timeout: 30_000 });
   }),
 );
+
+test('mistakes found together share one warning, which names each setting and shows them all', { timeout: 120_000 }, () =>
+  guarded('together', async () => {
+    const noScheme = server.baseUrl.replace(/^http:\/\//, '');
+    await session.updateSettings({ 'tandem.functionCallModel.baseUrl': noScheme, 'tandem.answerModel.baseUrl': noScheme });
+    await session.webview();
+    const toasts = session.page.locator('.notification-toast', { hasText: 'has no scheme; read as' });
+    await toasts.first().waitFor({ state: 'visible', timeout: 30_000 });
+    // Give a second toast time to appear, were there one.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    assert.equal(await toasts.count(), 1, 'one toast for both');
+    const text = await toasts.first().innerText();
+    assert.match(text, /2 warnings \(tandem\.(functionCallModel|answerModel)\.baseUrl, tandem\.(functionCallModel|answerModel)\.baseUrl\)/);
+    assert.ok(text.includes('functionCallModel') && text.includes('answerModel'), text);
+    await session.screenshot('settings-two-warnings');
+    await toasts.first().getByRole('button', { name: 'Show All' }).click();
+    const output = session.page.locator('.part.panel .monaco-editor', { hasText: 'has no scheme' }).first();
+    await output.waitFor({ state: 'visible', timeout: 15_000 });
+    // The editor draws spaces as no-break spaces.
+    assert.match(await output.innerText(), /tandem\.answerModel\.baseUrl\sis\sset\sbut\standem\.answerModel\.model\sis\sempty/);
+  }),
+);

@@ -58,6 +58,7 @@ function panel(list: ConversationSummary[]) {
   const filter = find<HTMLInputElement>('[data-testid="history-filter"]')!;
   const history = find('[data-testid="history"]')!;
   const noMatch = find('.history-no-match')!;
+  const count = () => find('[data-testid="history-filter-count"]')!.textContent;
   const toggle = find('[data-testid="history-toggle"]')!;
   const shown = () => [...history.querySelectorAll<HTMLElement>('.history-item')].filter((item) => !item.hidden).map((item) => item.dataset['title']);
   const type = (text: string) => {
@@ -71,7 +72,7 @@ function panel(list: ConversationSummary[]) {
   };
   const row = (title: string) => [...history.querySelectorAll<HTMLElement>('.history-item')].find((item) => item.dataset['title'] === title)!;
   const focusedTitle = () => (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('.history-item')?.dataset['title'];
-  return { layout, posted, filter, history, noMatch, toggle, shown, type, press, row, focusedTitle, open: () => toggle.click() };
+  return { layout, posted, filter, history, noMatch, count, toggle, shown, type, press, row, focusedTitle, open: () => toggle.click() };
 }
 
 describe('History filter', () => {
@@ -94,15 +95,19 @@ describe('History filter', () => {
     view.open();
     view.type('RELEASE');
     assert.deepEqual(view.shown(), ['Release plan for Tuesday', 'Release notes draft', 'release checklist']);
+    assert.equal(view.count(), '3 of 9 conversations match.', 'a screen reader hears the count as the filter changes');
     view.type('  plan   release ');
     assert.deepEqual(view.shown(), ['Release plan for Tuesday']);
+    assert.equal(view.count(), '1 of 9 conversations match.');
     assert.equal(view.noMatch.hidden, true);
     // A run ended, the list is sent again with a new conversation on top: filtered as typed.
     view.layout.setHistory(conversations(['Plan the release party', ...titles]), undefined);
     assert.equal(view.filter.value, '  plan   release ');
     assert.deepEqual(view.shown(), ['Plan the release party', 'Release plan for Tuesday']);
+    assert.equal(view.count(), '2 of 10 conversations match.');
     view.type('');
     assert.equal(view.shown().length, titles.length + 1);
+    assert.equal(view.count(), '', 'nothing to say without a filter');
   });
 
   it('a filter that matches nothing says so, without an empty frame', () => {
@@ -112,6 +117,7 @@ describe('History filter', () => {
     assert.deepEqual(view.shown(), []);
     assert.equal(view.noMatch.hidden, false);
     assert.equal(view.noMatch.textContent, 'No conversation matches.');
+    assert.equal(view.count(), '', 'the no-match line says it');
     assert.equal(view.noMatch.getAttribute('role'), 'status');
     assert.ok(view.history.classList.contains('none-shown'));
     view.type('parser');
