@@ -5,6 +5,7 @@
 // their description.
 import { base64Bytes, MAX_ATTACHED_IMAGE_BYTES } from '../models/chatImages';
 import type { ChatImage, ChatMessage } from '../models/chatModel';
+import type { ToolResult } from '../tools/tool';
 
 /** Images kept attached in a run's messages; older ones are described only. */
 export const IMAGES_KEPT = 6;
@@ -63,4 +64,11 @@ export function dropOlderImages(messages: ChatMessage[], keep = IMAGES_KEPT, max
     const content = carrier.content.endsWith(NO_LONGER_ATTACHED) ? carrier.content : `${carrier.content}\n${NO_LONGER_ATTACHED}`;
     messages[carrier.index] = { role: 'user', content, ...(kept > 0 && { images: carrier.images.slice(0, kept) }) };
   });
+}
+
+/** A result as kept for the rest of the run (the evaluator reads text): its images go, they are held elsewhere only while they can be sent. */
+export function withoutImages(result: ToolResult): ToolResult {
+  if (!result.images) return result;
+  const { images: _images, ...rest } = result;
+  return rest;
 }

@@ -23,7 +23,7 @@ import { TextGate } from './textGate';
 import { showTextAsReasoning } from './reasoningFromText';
 import { executeCalls, InterruptedRound, resultForModel, type CallOutcome } from './toolExecutor';
 import { capResult } from './resultCap';
-import { dropOlderImages, imagesMessage, imagesToKeep } from './toolImages';
+import { dropOlderImages, imagesMessage, imagesToKeep, withoutImages } from './toolImages';
 import { classifyTurn, type TurnClass } from './turnClassifier';
 import { budgetLimit } from './stopWhen/budgetLimit';
 import { iterationLimit } from './stopWhen/iterationLimit';
@@ -387,7 +387,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
     const round: EvaluatedResult[] = outcomes.map((outcome) => ({
       toolName: outcome.call.name,
       arguments: outcome.args,
-      result: outcome.result,
+      result: withoutImages(outcome.result),
       changes: toolsByName.get(outcome.call.name)?.readOnly === false,
     }));
     allResults.push(...round);

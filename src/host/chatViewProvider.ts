@@ -450,8 +450,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       void vscode.window.showWarningMessage('Tandem: that conversation could not be read: its file is missing or damaged.', remove).then(async (choice) => {
         if (choice !== remove) return;
         try {
-          const aside = await this.store.removeUnreadable(id);
-          if (aside) this.log.info(`conversation ${id} removed from History; its damaged file is kept at ${aside}`);
+          const outcome = await this.store.removeUnreadable(id);
+          if (outcome.readable) {
+            void vscode.window.showInformationMessage('Tandem: that conversation can be read now, so it stays in History.');
+            return;
+          }
+          if (outcome.aside) this.log.info(`conversation ${id} removed from History; its damaged file is kept at ${outcome.aside}`);
         } catch (error) {
           void vscode.window.showWarningMessage(`Tandem: ${error instanceof Error ? error.message : String(error)}`);
         }

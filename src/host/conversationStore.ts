@@ -22,8 +22,6 @@ export interface StoredConversation {
   readonly events: AgentEvent[];
 }
 
-// The index's file; re-exported for existing callers.
-
 const indexKey = 'tandem.conversations';
 const currentKey = 'tandem.currentConversation';
 /** The last conversation deleted, kept on disk until the next delete or the next start, so Undo can bring it back. */
@@ -344,19 +342,22 @@ export class ConversationStore {
   }
 
   /**
-   * Takes out an entry whose file cannot be read, and sets the file aside
-   * (`<id>.jsonl.removed`) for a person to look at: left as it was, the next
-   * start would find it unlisted and list it again. Returns where it went.
+   * Takes out an entry whose file still cannot be read, and sets the file
+   * aside (`<id>.jsonl.removed`) for a person to look at: left as it was, the
+   * next start would find it unlisted and list it again. Says where it went,
+   * or that the file reads now (and nothing was changed).
    */
-  async removeUnreadable(id: string): Promise<string | undefined> {
+  async removeUnreadable(id: string): Promise<{ readonly readable: true } | { readonly readable: false; readonly aside: string | undefined }> {
+    // Asked some time after the failed open: a file a sync client or a scanner held then may read now.
+    if (await this.load(id).catch(() => undefined)) return { readable: true };
     await this.forget(id);
     const file = this.fileOf(id);
     const aside = `${file}.removed`;
     try {
       await rename(file, aside);
-      return aside;
+      return { readable: false, aside };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { readable: false, aside: undefined };
       throw error;
     }
   }

@@ -361,7 +361,7 @@ function withFallbacks(body: ChatCompletionCreateParamsStreaming, fallbacks: Rea
     next.max_completion_tokens = next.max_tokens;
     delete next.max_tokens;
   }
-  if (fallbacks.has('noImages')) next.messages = withoutImages(next.messages);
+  if (fallbacks.has('noImages') || fallbacks.has('imagesTooLarge')) next.messages = withoutImages(next.messages);
   if (fallbacks.has('noNativeTools') || fallbacks.has('envelopeOnce')) delete next.tools;
   else if (fallbacks.has('shortToolDescriptions') && next.tools) {
     next.tools = next.tools.map((tool) =>

@@ -19,12 +19,20 @@
 //  - images refused by a model that takes only text (OpenAI: "image_url is
 //    only supported by certain models", DeepSeek: "unknown variant
 //    `image_url`", vLLM: "not a multimodal model", llama.cpp: "image input is
-//    not supported"), or a body too large with them (413): send their
-//    descriptions only.
-// All but the envelope are kept for that endpoint and model.
+//    not supported"): send their descriptions only; a body too large with
+//    them (413, a gateway's limit): this request without them.
+// All but the envelope and the too-large body are kept for that endpoint and model.
 import type { ModelFailure } from './modelFailure';
 
-export type RequestFallback = 'dropStreamOptions' | 'noNativeTools' | 'envelopeOnce' | 'shortToolDescriptions' | 'maxCompletionTokens' | 'defaultTemperature' | 'noImages';
+export type RequestFallback =
+  | 'dropStreamOptions'
+  | 'noNativeTools'
+  | 'envelopeOnce'
+  | 'shortToolDescriptions'
+  | 'maxCompletionTokens'
+  | 'defaultTemperature'
+  | 'noImages'
+  | 'imagesTooLarge';
 
 /** OpenAI's limit on a function's description, in characters. */
 export const TOOL_DESCRIPTION_LIMIT = 1024;
@@ -77,9 +85,10 @@ export function fallbackFor(failure: ModelFailure, request: RequestShape): Reque
     // Not a value out of range (OpenAI: `decimal_above_max_value`): that one is the setting's to fix.
     if (request.hasTemperature && ((param === 'temperature' && code.startsWith('unsupported')) || TEMPERATURE_REFUSED.test(message))) return 'defaultTemperature';
   }
-  // Any status: llama.cpp answers a text-only model's image with a 500. A 413
-  // (a gateway's body limit) with images attached is most likely theirs.
-  if (request.hasImages && (failure.status === 413 || (failure.status !== undefined && failure.status >= 400 && IMAGES_REFUSED.test(message)))) return 'noImages';
+  // Any status: llama.cpp answers a text-only model's image with a 500.
+  if (request.hasImages && failure.status !== undefined && failure.status >= 400 && IMAGES_REFUSED.test(message)) return 'noImages';
+  // A body over a gateway's limit (nginx's default is 1 MB) with images attached: this request goes without them.
+  if (request.hasImages && failure.status === 413) return 'imagesTooLarge';
   if (request.hasTools && TOOL_CALL_PARSE.test(message)) return 'envelopeOnce';
   return undefined;
 }
@@ -108,6 +117,8 @@ export function fallbackReason(fallback: RequestFallback): string {
       return "the model accepts only its default temperature; asking again without one (the temperature setting is not used for it)";
     case 'noImages':
       return 'the model does not take images; asking again with their descriptions only';
+    case 'imagesTooLarge':
+      return 'the server refused a request this large (HTTP 413); asking again without its images, which the results still describe';
   }
 }
 
@@ -119,7 +130,7 @@ export function rememberedFallbacks(baseUrl: string, model: string): ReadonlySet
 }
 
 export function rememberFallback(baseUrl: string, model: string, fallback: RequestFallback): void {
-  if (fallback === 'envelopeOnce') return;
+  if (fallback === 'envelopeOnce' || fallback === 'imagesTooLarge') return;
   const key = `${baseUrl}\n${model}`;
   refused.set(key, new Set([...(refused.get(key) ?? []), fallback]));
 }

@@ -43,8 +43,10 @@ async function clickIn(element: ElementHandle, label: string): Promise<void> {
   for (const candidate of await element.$$('.dialog-buttons .monaco-button')) {
     if ((await candidate.innerText()).trim() === label) return candidate.click();
   }
-  throw new Error(`the dialog has no button "${label}"`);
+  throw new NoSuchButton(`the dialog has no button "${label}"`);
 }
+
+class NoSuchButton extends Error {}
 
 /** Answers every modal dialog with the button `choose` names (exact label) until stopped. */
 export function answerDialogs(page: Page, choose: (message: string, detail: string) => string): DialogAnswerer {
@@ -67,8 +69,10 @@ export function answerDialogs(page: Page, choose: (message: string, detail: stri
           try {
             if (answer === PRESS_ENTER) await pressEnterIn(page, element);
             else await clickIn(element, answer);
-          } catch {
-            // Closing as it was answered; the check below says whether it went.
+          } catch (error) {
+            // A label the dialog does not have is the test's mistake: say so rather than time out elsewhere.
+            if (error instanceof NoSuchButton) throw error;
+            // Otherwise it was closing as it was answered; the check below says whether it went.
           }
           const gone = await page
             .waitForFunction((box) => !box.isConnected || (box as HTMLElement).offsetParent === null, element, { timeout: 5_000 })

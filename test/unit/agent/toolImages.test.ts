@@ -51,6 +51,22 @@ describe('images from tools', () => {
     assert.equal(imageUrls(model.requests[0]!.messages).length, 0);
   });
 
+  it('the results kept for the rest of the run hold no images; only the attached ones are held', async () => {
+    const model = await serve([askForImage, { ...askForImage, content: 'Again.' }, { model: 'fc-model', content: 'Seen twice.' }, { model: 'answer-model', content: 'Two logos.' }]);
+    const evaluated: unknown[] = [];
+    const run = await runScripted(settingsFor(model), {
+      tools: hub.tools(),
+      approve: () => true,
+      evaluator: (round) => {
+        evaluated.push(...round.map((entry) => entry.result.images));
+        return { verdict: 'continue' };
+      },
+    });
+    assert.equal(run.result?.answer, 'Two logos.');
+    assert.deepEqual(evaluated, [undefined, undefined], 'the evaluator reads text; the images are not kept with the results');
+    assert.equal(imageUrls(model.requests.at(-1)!.messages).length, 2, 'both images still reach the answer model');
+  });
+
   it('a model that refuses images is asked again with their descriptions, and is sent none again', async () => {
     const refusal = (model: string) => ({
       model,
@@ -84,5 +100,22 @@ describe('images from tools', () => {
     assert.ok(String(retried.content).startsWith('The images the tool calls returned are attached'), String(retried.content));
     const reasons = customValues<{ reason: string }>(run.events, 'tandem.retry').map((retry) => retry.reason);
     assert.deepEqual(reasons, ['the model does not take images; asking again with their descriptions only', 'the model does not take images; asking again with their descriptions only']);
+  });
+
+  it("a 413 (a gateway's body limit) sends that one request without its images, and the next ones with them", async () => {
+    const model = await serve([
+      askForImage,
+      { model: 'fc-model', fault: { kind: 'status', status: 413, body: '<html><body>413 Request Entity Too Large</body></html>' } },
+      { ...askForImage, content: 'Once more.' },
+      { model: 'fc-model', content: 'Enough.' },
+      { model: 'answer-model', content: 'Two logos.' },
+    ]);
+    const run = await runScripted(settingsFor(model), { tools: hub.tools(), approve: () => true });
+    assert.equal(run.result?.answer, 'Two logos.');
+    assert.deepEqual(
+      model.requests.map((request) => imageUrls(request.messages).length),
+      [0, 1, 0, 2, 2],
+    );
+    assert.match(customValues<{ reason: string }>(run.events, 'tandem.retry')[0]?.reason ?? '', /refused a request this large \(HTTP 413\)/);
   });
 });

@@ -152,14 +152,26 @@ describe('conversation files History does not list', () => {
     await a.save(damaged);
     await a.save(started(a, 'fine'));
     const file = path.join(directory, `${damaged.id}.jsonl`);
-    // A readable header, then lines that are not events: listed, but it cannot be opened.
-    await writeFile(file, `${(await readFile(file, 'utf8')).split('\n')[0]}\n\u0000\u0000 not json\n`);
-    assert.equal(await a.removeUnreadable(damaged.id), `${file}.removed`);
+    // Bytes that are neither a header nor an event: listed, but it cannot be opened, nor its header restored.
+    await writeFile(file, '\u0000\u0000 not json\n');
+    assert.equal(await a.load(damaged.id), undefined);
+    assert.deepEqual(await a.removeUnreadable(damaged.id), { readable: false, aside: `${file}.removed` });
     assert.deepEqual(titles(a), ['fine']);
     const restarted = await window();
     assert.equal(await restarted.recoverIndex(), 0, 'the set-aside file is not found again');
     assert.deepEqual(titles(restarted), ['fine']);
     assert.ok((await readdir(directory)).includes(`${damaged.id}.jsonl.removed`), 'kept for a person to look at');
-    assert.equal(await a.removeUnreadable('gone-already'), undefined, 'a missing file is no error');
+    assert.deepEqual(await a.removeUnreadable('gone-already'), { readable: false, aside: undefined }, 'a missing file is no error');
+  });
+
+  it('a conversation that reads by the time the user chose to remove it stays, untouched', async () => {
+    const { directory, window } = await folder();
+    const a = await window();
+    const fine = started(a, 'fine after all');
+    await a.save(fine);
+    const before = await readFile(path.join(directory, `${fine.id}.jsonl`), 'utf8');
+    assert.deepEqual(await a.removeUnreadable(fine.id), { readable: true });
+    assert.deepEqual(titles(a), ['fine after all']);
+    assert.equal(await readFile(path.join(directory, `${fine.id}.jsonl`), 'utf8'), before);
   });
 });

@@ -9,7 +9,7 @@ import { toOpenAiMessages } from '../../../src/models/openAiMessages';
 import { estimateUsage } from '../../../src/models/usageEstimate';
 import { dropOlderImages, imagesToKeep } from '../../../src/agent/toolImages';
 import type { ModelFailure } from '../../../src/models/modelFailure';
-import { fallbackFor, rememberFallback } from '../../../src/models/requestFallbacks';
+import { fallbackFor, rememberedFallbacks, rememberFallback } from '../../../src/models/requestFallbacks';
 import { RequestTokenCounter } from '../../../src/models/tokenCounter';
 
 /** The first bytes of a PNG of this size (enough for its header); the rest does not matter to the count. */
@@ -116,9 +116,11 @@ describe('a model that refuses images', () => {
       assert.equal(fallbackFor(failure(status, message), { ...shape, hasImages: false }), undefined, message);
     }
     assert.equal(fallbackFor(failure(400, 'Invalid request: temperature out of range'), shape), undefined);
-    // A gateway's body limit, with images attached: most likely theirs.
-    assert.equal(fallbackFor(failure(413, 'Request Entity Too Large'), shape), 'noImages');
+    // A gateway's body limit, with images attached: this request without them, not remembered.
+    assert.equal(fallbackFor(failure(413, 'Request Entity Too Large'), shape), 'imagesTooLarge');
     assert.equal(fallbackFor(failure(413, 'Request Entity Too Large'), { ...shape, hasImages: false }), undefined);
+    rememberFallback('http://127.0.0.1:9/v1', 'behind-a-proxy', 'imagesTooLarge');
+    assert.equal(rememberedFallbacks('http://127.0.0.1:9/v1', 'behind-a-proxy').size, 0);
   });
 
   it("is not charged for images in the context budget once it refused them, nor is VS Code's model", async () => {
