@@ -3,8 +3,14 @@
 // and "Always allow …" (not for sensitive paths or deletes), with a line to
 // tell the model why when rejecting. The card answers by the request's id;
 // the decision event then updates it.
+//
+// The three decisions are one toolbar: one Tab stop, on Approve, from either
+// side (Tab from the card, Shift+Tab from the prompt box), and the arrow keys
+// go Approve → Reject → Always allow. So Tab in either direction meets a
+// one-time decision, and the lasting one only by choice.
 import { MAX_REJECTION_NOTE_CHARS, type ApprovalAnswer } from '../src/protocol/agentEvents';
 import { button, setDisabled, type ButtonElement } from './components';
+import { rovingFocus } from './rovingFocus';
 import type { ApprovalStep } from './steps';
 
 export interface ApprovalCardHooks {
@@ -112,7 +118,10 @@ export function updateApprovalCard(article: HTMLElement, step: ApprovalStep, hoo
       const openDiff = hooks.onOpenDiff;
       actions.append(button({ label: 'Open diff', testId: 'open-diff', onClick: () => openDiff(step.approvalId) }));
     }
-    buttons.push(button({ label: 'Approve', testId: 'approve', appearance: 'primary', onClick: () => answer('approved') }));
+    buttons.push(
+      button({ label: 'Approve', testId: 'approve', appearance: 'primary', onClick: () => answer('approved') }),
+      button({ label: 'Reject', testId: 'reject', onClick: () => answer('rejected') }),
+    );
     if (step.alwaysAllowKey !== undefined && !step.sensitive) {
       buttons.push(
         button({
@@ -123,9 +132,12 @@ export function updateApprovalCard(article: HTMLElement, step: ApprovalStep, hoo
         }),
       );
     }
-    // Last, so Shift+Tab back from the prompt box reaches Reject first, never the lasting "Always allow".
-    buttons.push(button({ label: 'Reject', testId: 'reject', onClick: () => answer('rejected') }));
-    actions.append(...buttons);
+    const decisions = element('div', 'approval-decisions');
+    decisions.setAttribute('role', 'toolbar');
+    decisions.setAttribute('aria-label', `Decide on ${step.tool}`);
+    decisions.append(...buttons);
+    rovingFocus(decisions, buttons);
+    actions.append(decisions);
     if (step.answering) {
       for (const each of buttons) setDisabled(each, true);
       noteBox.disabled = true;

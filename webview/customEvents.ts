@@ -1,6 +1,6 @@
 // The CUSTOM events of the stream (agentEvents.ts and the host's own) applied
 // to the panel's state: phase switch, usage, notices, retries, text that was
-// reasoning, tool status and progress, message kinds, prompts and run edits.
+// reasoning, tool status, progress and images, message kinds, prompts and run edits.
 import type {
   AgentEvent,
   CondensedPayload,
@@ -9,12 +9,14 @@ import type {
   NoticePayload,
   PhasePayload,
   RunUsage,
+  ToolImagesPayload,
   ToolProgressPayload,
   ToolStatusPayload,
 } from '../src/protocol/agentEvents';
 import { HostEventName } from '../src/protocol/hostEventNames';
 import { applyApprovalEvent } from './approvalEvents';
 import { applyElicitationEvent } from './elicitationEvents';
+import { isShowableImage } from './resultImages';
 import { push, text, touch, type CondensedStep, type ConversationView, type NoticeStep, type UserStep } from './steps';
 
 function lastNotice(view: ConversationView, code: string): NoticeStep | undefined {
@@ -185,6 +187,16 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
       if (result) {
         result.state = status.status;
         result.summary = status.summary;
+        touch(view, result);
+      }
+      return;
+    }
+    case 'tandem.toolImages': {
+      const payload = value as unknown as ToolImagesPayload;
+      const result = view.resultByToolCall.get(text(payload.toolCallId));
+      const images = Array.isArray(payload.images) ? payload.images.filter(isShowableImage) : [];
+      if (result && images.length > 0) {
+        result.images = images;
         touch(view, result);
       }
       return;

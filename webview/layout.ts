@@ -141,6 +141,11 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   const filterCount = div('visually-hidden');
   filterCount.dataset['testid'] = 'history-filter-count';
   filterCount.setAttribute('role', 'status');
+  // A live region speaks whenever its text is written: the list drawn again
+  // (a run ended) with the same count must not say it again.
+  const sayCount = (text: string) => {
+    if (filterCount.textContent !== text) filterCount.textContent = text;
+  };
   const applyFilter = () => {
     const words = historyFilter.value.toLocaleLowerCase().split(/\s+/).filter(Boolean);
     let shown = 0;
@@ -151,7 +156,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
     }
     noMatch.hidden = history.hidden || words.length === 0 || shown > 0;
     const total = history.querySelectorAll('.history-item').length;
-    filterCount.textContent = history.hidden || words.length === 0 || shown === 0 ? '' : `${shown} of ${total} conversations match.`;
+    sayCount(history.hidden || words.length === 0 || shown === 0 ? '' : `${shown} of ${total} conversations match.`);
     // An empty list's frame would sit above the "no match" line.
     history.classList.toggle('none-shown', !noMatch.hidden);
   };
@@ -173,9 +178,12 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
       historyFilter.value = '';
       applyFilter();
     }
-    noMatch.hidden = true;
-    filterCount.textContent = '';
+    // Open, the filter decides both (cleared first, they would be said again); closed, neither is said.
     if (open) applyFilter();
+    else {
+      noMatch.hidden = true;
+      sayCount('');
+    }
     historyButton.setAttribute('aria-expanded', String(open));
     // "5 min" was true when the list was drawn: opened later, it is told again.
     if (open) for (const when of history.querySelectorAll<HTMLElement>('.history-when')) when.textContent = shortWhen(Number(when.dataset['updatedAt']), Date.now());

@@ -5,7 +5,7 @@
 // setState serialises the whole state, so the snapshot is written when the
 // panel is idle (a run ended, a conversation opened) or hidden, never per
 // token; the draft is written after typing pauses.
-import type { AgentEvent } from '../src/protocol/agentEvents';
+import { isLiveOnly, type AgentEvent } from '../src/protocol/agentEvents';
 import { appendCompacted } from '../src/protocol/eventCompaction';
 import type { StreamPosition } from '../src/protocol/streamPosition';
 
@@ -71,14 +71,14 @@ export class PanelState {
   onConversation(id: string, events: readonly AgentEvent[], position: StreamPosition | undefined, running: boolean, continues: boolean): void {
     if (!continues || this.conversationId !== id) this.events = [];
     this.conversationId = id;
-    for (const event of events) appendCompacted(this.events, event);
+    this.keep(events);
     this.position = position;
     this.running = running;
     if (!running) this.schedule();
   }
 
   onEvents(events: readonly AgentEvent[], position: StreamPosition | undefined, running: boolean): void {
-    for (const event of events) appendCompacted(this.events, event);
+    this.keep(events);
     this.position = position;
     this.running = running;
     if (!running) this.schedule();
@@ -94,6 +94,11 @@ export class PanelState {
       this.saved = undefined;
     }
     this.storage.setState({ draft: this.draft, ...(this.saved ? { snapshot: this.saved } : {}) });
+  }
+
+  /** Adds what the snapshot keeps: like the host's copy, never the live-only events (images). */
+  private keep(events: readonly AgentEvent[]): void {
+    for (const event of events) if (!isLiveOnly(event)) appendCompacted(this.events, event);
   }
 
   private schedule(): void {

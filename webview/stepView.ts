@@ -5,6 +5,7 @@ import type { PanelCommand } from '../src/protocol/agentEvents';
 import { createApprovalCard, updateApprovalCard, type ApprovalCardHooks } from './approvalCard';
 import { createElicitationCard, updateElicitationCard, type ElicitationCardHooks } from './elicitationCard';
 import { StreamingMarkdown } from './streamingMarkdown';
+import { resultImages } from './resultImages';
 import { condensedTitle, phaseLabel, prettyArguments, resultHeadline } from './stepText';
 import type {
   AnswerStep,
@@ -176,6 +177,7 @@ function toolResultBody(step: ToolResultStep): HTMLElement {
   } else {
     body.append(pre(step.content, 'result'));
   }
+  if (step.images?.length) body.append(resultImages(step.images, step.name));
   return body;
 }
 

@@ -2,7 +2,7 @@
 // reducer keeps. Mutated in place (a run yields thousands of deltas; copying a
 // 1,000-step list per delta would not be cheap): every change bumps the step's
 // `version` and marks it dirty so the renderer touches only what moved.
-import type { AgentEvent, CondensedPayload, ElicitationPayload, MessageKindPayload, ModelRole, NoticePayload, RunUsage, ContextPayload } from '../src/protocol/agentEvents';
+import type { AgentEvent, CondensedPayload, ElicitationPayload, MessageKindPayload, ModelRole, NoticePayload, RunUsage, ContextPayload, ToolImage } from '../src/protocol/agentEvents';
 import type { ToolResultSummary } from '../src/tools/tool';
 
 export type StepKind = 'user' | 'thinking' | 'tool-call' | 'tool-result' | 'answer' | 'notice' | 'error' | 'approval' | 'elicitation' | 'condensed';
@@ -69,6 +69,8 @@ export interface ToolResultStep extends StepBase {
   summary: ToolResultSummary | undefined;
   /** Streaming response mode: the result as the loop announced it in its own message. */
   message: string | undefined;
+  /** Images the tool returned, while this page lives (they are never stored). */
+  images?: readonly ToolImage[];
 }
 
 export interface AnswerStep extends StepBase {
@@ -251,7 +253,8 @@ export function defaultOpen(step: Step): boolean {
     case 'user':
       return true;
     case 'tool-result':
-      return step.summary?.kind === 'search' || step.state === 'failed' || step.state === 'stopped' || step.message !== undefined;
+      // A result with images is open: the picture (a screenshot) is what the call was for.
+      return step.summary?.kind === 'search' || step.state === 'failed' || step.state === 'stopped' || step.message !== undefined || (step.images?.length ?? 0) > 0;
     case 'tool-call':
     case 'approval':
     case 'elicitation':

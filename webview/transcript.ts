@@ -3,7 +3,7 @@
 import type { AgentEvent } from '../src/protocol/agentEvents';
 import { condensedTitle, phaseLabel, prettyArguments, resultHeadline } from './stepText';
 import { createConversationView, type Step } from './steps';
-import { conversationRow } from './usageFormat';
+import { conversationRow } from '../src/protocol/usageFormat';
 import type { RunUsage } from '../src/protocol/agentEvents';
 import { applyEvents } from './viewModel';
 

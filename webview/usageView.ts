@@ -1,7 +1,7 @@
 // The usage panel: per model tokens in/out, calls and time, totals and the
 // estimated cost. Rows carry the raw numbers as data attributes for tests.
 import type { RunUsage } from '../src/protocol/agentEvents';
-import { conversationRow, costLine, timeLine, usageTable, type UsageRow } from './usageFormat';
+import { conversationRow, costLine, timeLine, usageTable, type UsageRow } from '../src/protocol/usageFormat';
 
 function cells(row: HTMLElement, values: UsageRow): void {
   const head = document.createElement('th');

@@ -139,10 +139,19 @@ type FieldValue<K extends SettingKey> = z.infer<(typeof fields)[K]['schema']>;
  */
 export type RawSettings = Partial<Record<SettingKey, unknown>>;
 
+/** A settings warning and the setting (`tandem.…`) that fixes it: its text may name others too. */
+export interface SettingsWarning {
+  readonly message: string;
+  /** Absent when no setting fixes it (a malformed environment variable). */
+  readonly setting?: string;
+}
+
 export interface SettingsResult {
   readonly settings: AgentSettings;
   /** One message per rejected value, naming the key, the fault and the default used. */
   readonly warnings: readonly string[];
+  /** The same warnings, each with the setting to open to fix it. */
+  readonly settingsWarnings: readonly SettingsWarning[];
 }
 
 const envModel = z
@@ -155,7 +164,7 @@ const envModel = z
   .strict();
 
 /** Settings the spec allows from environment variables, as raw values keyed like the settings. */
-function fromEnvironment(env: NodeJS.ProcessEnv, warnings: string[]): RawSettings {
+function fromEnvironment(env: NodeJS.ProcessEnv, warnings: SettingsWarning[]): RawSettings {
   const raw: Record<string, unknown> = {};
   const model = (variable: string, prefix: 'functionCallModel' | 'answerModel') => {
     const text = env[variable];
@@ -164,12 +173,12 @@ function fromEnvironment(env: NodeJS.ProcessEnv, warnings: string[]): RawSetting
     try {
       parsed = JSON.parse(text);
     } catch {
-      warnings.push(`${variable} is not valid JSON; it is ignored.`);
+      warnings.push({ message: `${variable} is not valid JSON; it is ignored.` });
       return;
     }
     const result = envModel.safeParse(parsed);
     if (!result.success) {
-      warnings.push(`${variable}: ${describeIssues(result.error)}; it is ignored.`);
+      warnings.push({ message: `${variable}: ${describeIssues(result.error)}; it is ignored.` });
       return;
     }
     for (const [field, value] of Object.entries(result.data)) {
@@ -191,7 +200,7 @@ function fromEnvironment(env: NodeJS.ProcessEnv, warnings: string[]): RawSetting
   if (env.AGENT_VERBOSE !== undefined && env.AGENT_VERBOSE !== '') {
     const text = env.AGENT_VERBOSE.trim();
     raw['agent.verbose'] = /^(1|true|yes|on)$/i.test(text);
-    if (!/^(0|1|true|false|yes|no|on|off)$/i.test(text)) warnings.push(`AGENT_VERBOSE = ${show(text)} is neither true nor false; read as false.`);
+    if (!/^(0|1|true|false|yes|no|on|off)$/i.test(text)) warnings.push({ message: `AGENT_VERBOSE = ${show(text)} is neither true nor false; read as false.` });
   }
   return raw;
 }
@@ -258,10 +267,11 @@ const ANSWER_MODEL_DETAILS = ['answerModel.provider', 'answerModel.baseUrl', 'an
  * which win over defaults. A bad environment value is reported like a bad setting.
  */
 export function resolveSettings(raw: RawSettings, env: NodeJS.ProcessEnv = process.env): SettingsResult {
-  const warnings: string[] = [];
+  const warnings: SettingsWarning[] = [];
   const fromEnv = fromEnvironment(env, warnings);
   const value = <K extends SettingKey>(key: K): FieldValue<K> => {
     const field = fields[key];
+    const warn = (message: string): void => void warnings.push({ message, setting: `tandem.${key}` });
     const explicit = raw[key];
     const source = explicit !== undefined ? `tandem.${key}` : `environment (for tandem.${key})`;
     const candidate = explicit !== undefined ? explicit : fromEnv[key];
@@ -271,26 +281,26 @@ export function resolveSettings(raw: RawSettings, env: NodeJS.ProcessEnv = proce
     if (key.endsWith('.baseUrl') && typeof candidate === 'string') {
       const repaired = withScheme(candidate);
       if (repaired !== undefined) {
-        warnings.push(`${source} = ${show(candidate)} has no scheme; read as ${show(repaired)}.`);
+        warn(`${source} = ${show(candidate)} has no scheme; read as ${show(repaired)}.`);
         return repaired as FieldValue<K>;
       }
       // Never the default in its place: that would send the conversation to OpenAI, where the user meant another server.
-      warnings.push(`${source} = ${show(candidate)} is invalid (${describeIssues(result.error)}); Tandem sends no request until it is fixed.`);
+      warn(`${source} = ${show(candidate)} is invalid (${describeIssues(result.error)}); Tandem sends no request until it is fixed.`);
       return candidate.trim() as FieldValue<K>;
     }
     // A list or map with some bad entries keeps the good ones: one typo must not drop the user's other sensitive paths or prices.
     const kept = 'entry' in field ? goodEntries(candidate, field.entry, field.schema) : undefined;
     if (kept !== undefined) {
-      warnings.push(`${source}: ${kept.dropped.join('; ')} ${kept.dropped.length === 1 ? 'is' : 'are'} invalid and left out; the other entries apply.`);
+      warn(`${source}: ${kept.dropped.join('; ')} ${kept.dropped.length === 1 ? 'is' : 'are'} invalid and left out; the other entries apply.`);
       return kept.value as FieldValue<K>;
     }
     // A number past a bound means "as far as allowed": 50 iterations is 10, not the default 5.
     const bounded = nearestInRange(field.schema, candidate);
     if (bounded !== undefined) {
-      warnings.push(`${source} = ${show(candidate)} is out of range (${bounded.range}); using ${bounded.value}.`);
+      warn(`${source} = ${show(candidate)} is out of range (${bounded.range}); using ${bounded.value}.`);
       return bounded.value as FieldValue<K>;
     }
-    warnings.push(`${source} = ${show(candidate)} is invalid (${describeIssues(result.error)}); using the default ${show(field.fallback)}.`);
+    warn(`${source} = ${show(candidate)} is invalid (${describeIssues(result.error)}); using the default ${show(field.fallback)}.`);
     return field.fallback as FieldValue<K>;
   };
 
@@ -311,9 +321,11 @@ export function resolveSettings(raw: RawSettings, env: NodeJS.ProcessEnv = proce
       return given !== undefined && given !== '' && JSON.stringify(given) !== JSON.stringify(fields[key].fallback);
     });
     if (unused.length > 0) {
-      warnings.push(
-        `${unused.map((key) => `tandem.${key}`).join(', ')} ${unused.length === 1 ? 'is' : 'are'} set but tandem.answerModel.model is empty, so one model (tandem.functionCallModel.*) serves both phases and ${unused.length === 1 ? 'it is' : 'they are'} not used. Set tandem.answerModel.model to use a second model.`,
-      );
+      // Naming the model fixes it (clearing the others only hushes it): that is the setting to open.
+      warnings.push({
+        message: `${unused.map((key) => `tandem.${key}`).join(', ')} ${unused.length === 1 ? 'is' : 'are'} set but tandem.answerModel.model is empty, so one model (tandem.functionCallModel.*) serves both phases and ${unused.length === 1 ? 'it is' : 'they are'} not used. Set tandem.answerModel.model to use a second model.`,
+        setting: 'tandem.answerModel.model',
+      });
     }
   }
   const answerModel: ModelSettings = singleModel
@@ -348,5 +360,5 @@ export function resolveSettings(raw: RawSettings, env: NodeJS.ProcessEnv = proce
     pricing: value('pricing'),
     prompts: value('prompts'),
   };
-  return { settings, warnings };
+  return { settings, warnings: warnings.map(({ message }) => message), settingsWarnings: warnings };
 }

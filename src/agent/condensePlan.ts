@@ -5,6 +5,7 @@
 // the summary.
 import type { ChatMessage } from '../models/chatModel';
 import { capResult } from './resultCap';
+import { withoutImageNotes } from './toolImages';
 
 export interface CondensePlan {
   /** The leading system message (the rules), verbatim. */
@@ -54,8 +55,11 @@ export function transcriptOf(messages: readonly ChatMessage[], limitChars: numbe
     switch (message.role) {
       case 'system':
         return `[earlier summary]\n${capResult(message.content, MESSAGE_CHARS)}`;
-      case 'user':
-        return `[user]\n${capResult(message.content, MESSAGE_CHARS)}`;
+      case 'user': {
+        // The images are not beside the summary: "… are attached" would be false there, and an images-only message says nothing else.
+        const text = withoutImageNotes(message.content);
+        return text ? `[user]\n${capResult(text, MESSAGE_CHARS)}` : '';
+      }
       case 'assistant': {
         const calls = (message.toolCalls ?? []).map((call) => `[assistant called ${call.name}(${capResult(call.arguments, 500)})]`);
         return [message.content ? `[assistant]\n${capResult(message.content, MESSAGE_CHARS)}` : '', ...calls].filter(Boolean).join('\n');
@@ -64,7 +68,7 @@ export function transcriptOf(messages: readonly ChatMessage[], limitChars: numbe
         return `[tool result]\n${capResult(message.content, MESSAGE_CHARS)}`;
     }
   });
-  return capResult(lines.join('\n\n'), limitChars);
+  return capResult(lines.filter(Boolean).join('\n\n'), limitChars);
 }
 
 export const CONDENSE_SYSTEM_PROMPT = [

@@ -180,6 +180,8 @@ export class ContextBudget {
       estimated: counted.estimated,
       reason,
     } satisfies CondensedPayload);
+    // The meter showed the request from before (or the one before an overflow): it shows the shorter one now, not after its reply.
+    this.options.windows.showEstimate(role, after.tokens);
     return true;
   }
 

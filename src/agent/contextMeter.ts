@@ -1,5 +1,7 @@
 // The run's context meter: after each model call, how many tokens the
-// request held against the model's window, as a `tandem.context` event. The
+// request held against the model's window, as a `tandem.context` event; once
+// condensing has shortened the conversation, the shorter request's local count
+// at once (not the old figure until the next call ends). The
 // endpoint's /models (and Ollama's /api/ps) is asked in the background, and
 // until it answers the setting, the table or 32k stand in; a request waits for
 // it only when its window is a guess and it is not small (contextBudget.ts).
@@ -20,6 +22,8 @@ export interface RunWindows {
   settled(role: ModelRole): Promise<ContextWindow>;
   /** For a model the server has not loaded (`unloadedOnOllama`): loads it and learns its window; once a run per model (both roles may share it). */
   load(role: ModelRole, signal: AbortSignal): Promise<ContextWindow>;
+  /** Shows `tokens`, counted locally, as `role`'s request: the conversation was just condensed, and the server has not counted it yet. */
+  showEstimate(role: ModelRole, tokens: number): void;
 }
 
 export function attachContextMeter(
@@ -40,6 +44,15 @@ export function attachContextMeter(
       () => windows[role],
     );
   }
+  const show = (role: ModelRole, tokens: number, estimated: boolean) =>
+    emitter.custom(CustomEventName.context, {
+      role,
+      model: models[role].model,
+      tokens,
+      window: windows[role].tokens,
+      estimated,
+      windowSource: windows[role].source,
+    } satisfies ContextPayload);
   const loading = {} as Partial<Record<ModelRole, Promise<ContextWindow>>>;
   // Both roles on one model of one server: one load serves both.
   const loads = new Map<string, Promise<ContextWindow>>();
@@ -59,6 +72,7 @@ export function attachContextMeter(
       settled[role] = loading[role] = loaded;
       return loaded;
     },
+    showEstimate: (role, tokens) => show(role, tokens, true),
   };
   const warned = new Set<ModelRole>();
   const askedAgain = new Set<ModelRole>();
@@ -74,14 +88,7 @@ export function attachContextMeter(
     }
     const tokens = turn.usage.promptTokens;
     if (tokens === undefined) return;
-    emitter.custom(CustomEventName.context, {
-      role,
-      model: models[role].model,
-      tokens,
-      window: window.tokens,
-      estimated: turn.usage.estimated,
-      windowSource: window.source,
-    } satisfies ContextPayload);
+    show(role, tokens, turn.usage.estimated);
     if (window.source === 'server' && tokens >= window.tokens * FILLED_SHARE && !warned.has(role)) {
       // Ollama answers a request that does not fit without an error, having left out its oldest messages.
       warned.add(role);

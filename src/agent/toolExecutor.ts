@@ -8,7 +8,7 @@ import { EventType } from '@ag-ui/core';
 import { CACHEABLE_RESULT_CHARS, capResult, EVENT_RESULT_CAP_CHARS, logPreview } from './resultCap';
 import { randomUUID } from 'node:crypto';
 import type { ApprovalGate, ApprovalRequest, Tool, ToolResult } from '../tools/tool';
-import { CustomEventName, type ToolCallStatus, type ToolStartedPayload, type ToolStatusPayload } from '../protocol/agentEvents';
+import { CustomEventName, type ToolCallStatus, type ToolImagesPayload, type ToolStartedPayload, type ToolStatusPayload } from '../protocol/agentEvents';
 import { CancelledError, isCancellation } from '../common/errors';
 import { unlessAborted } from '../common/unlessAborted';
 import type { RunEmitter } from './runEmitter';
@@ -159,6 +159,12 @@ function report(outcome: CallOutcome, context: ExecutionContext): void {
   const text = capResult(outcome.result.text, EVENT_RESULT_CAP_CHARS);
   const content = note ? `${text}\n\n${note}` : text;
   context.emitter.emit({ type: EventType.TOOL_CALL_RESULT, messageId: randomUUID(), toolCallId: outcome.call.id, content, role: 'tool' });
+  // The images themselves, for the panel to show: the text above only describes them.
+  const images = outcome.result.images ?? [];
+  if (images.length > 0) {
+    const payload: ToolImagesPayload = { toolCallId: outcome.call.id, images: images.map(({ mimeType, data }) => ({ mimeType, data })) };
+    context.emitter.custom(CustomEventName.toolImages, payload);
+  }
   const status: ToolStatusPayload = {
     toolCallId: outcome.call.id,
     toolName: outcome.call.name,

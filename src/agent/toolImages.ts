@@ -17,10 +17,23 @@ export interface ReturnedImages {
   readonly images: readonly ChatImage[];
 }
 
+const INTRO_START = 'The images the tool calls returned are attached, in order: ';
+
 /** The text that introduces a round's images, in the order they are attached. */
 export function imagesIntro(returned: readonly ReturnedImages[]): string {
   const named = returned.map(({ toolName, images }) => `${toolName} (${images.length === 1 ? '1 image' : `${images.length} images`})`);
-  return `The images the tool calls returned are attached, in order: ${named.join(', ')}.`;
+  return `${INTRO_START}${named.join(', ')}.`;
+}
+
+/**
+ * `content` without the lines about its attached images (the intro, the "no
+ * longer attached" note): for text read where the images are not, such as a
+ * summary's input. The results' own text still describes each image.
+ */
+export function withoutImageNotes(content: string): string {
+  const lines = content.split('\n');
+  const kept = lines.filter((line) => !line.startsWith(INTRO_START) && line !== NO_LONGER_ATTACHED);
+  return kept.length === lines.length ? content : kept.join('\n').trim();
 }
 
 /** The user message that carries a round's images, if it returned any. */
@@ -30,39 +43,45 @@ export function imagesMessage(returned: readonly ReturnedImages[]): Extract<Chat
   return { role: 'user', content: imagesIntro(withImages), images: withImages.flatMap((entry) => entry.images) };
 }
 
+/** Anything that holds images in an ordered list: a run's findings, a request's messages. */
+export interface ImageHolder {
+  readonly images?: readonly ChatImage[] | undefined;
+}
+
 /**
- * How many images of each group stay: the latest groups first, each from its
- * first image, while within `keep` images and `maxBytes` together.
+ * The keep rule, for findings and messages alike: the images each holder
+ * keeps. The latest holders keep theirs first, each from its first image,
+ * while within `keep` images and `maxBytes` together; the first image that
+ * does not fit ends it, so nothing older than it is kept either.
  */
-export function imagesToKeep(groups: readonly (readonly ChatImage[])[], keep = IMAGES_KEPT, maxBytes = MAX_ATTACHED_IMAGE_BYTES): number[] {
-  const counts = groups.map(() => 0);
+export function keptImages(holders: readonly ImageHolder[], keep = IMAGES_KEPT, maxBytes = MAX_ATTACHED_IMAGE_BYTES): (readonly ChatImage[])[] {
+  const counts = holders.map(() => 0);
   let images = 0;
   let bytes = 0;
-  for (let group = groups.length - 1; group >= 0; group--) {
-    for (const image of groups[group] ?? []) {
+  keeping: for (let index = holders.length - 1; index >= 0; index--) {
+    for (const image of holders[index]?.images ?? []) {
       const size = base64Bytes(image.data);
-      if (images >= keep || bytes + size > maxBytes) return counts;
+      if (images >= keep || bytes + size > maxBytes) break keeping;
       images++;
       bytes += size;
-      counts[group]!++;
+      counts[index]!++;
     }
   }
-  return counts;
+  return holders.map((holder, index) => holder.images?.slice(0, counts[index]) ?? []);
 }
 
 /** `messages` with the images beyond the latest kept taken off (in place), each message that lost some saying so once. */
 export function dropOlderImages(messages: ChatMessage[], keep = IMAGES_KEPT, maxBytes = MAX_ATTACHED_IMAGE_BYTES): void {
-  const carriers = messages.flatMap((message, index) => (message.role === 'user' && message.images?.length ? [{ index, images: message.images, content: message.content }] : []));
-  const counts = imagesToKeep(
-    carriers.map((carrier) => carrier.images),
+  const kept = keptImages(
+    messages.map((message) => ({ images: message.role === 'user' ? message.images : undefined })),
     keep,
     maxBytes,
   );
-  carriers.forEach((carrier, position) => {
-    const kept = counts[position] ?? 0;
-    if (kept === carrier.images.length) return;
-    const content = carrier.content.endsWith(NO_LONGER_ATTACHED) ? carrier.content : `${carrier.content}\n${NO_LONGER_ATTACHED}`;
-    messages[carrier.index] = { role: 'user', content, ...(kept > 0 && { images: carrier.images.slice(0, kept) }) };
+  messages.forEach((message, index) => {
+    const images = kept[index] ?? [];
+    if (message.role !== 'user' || images.length === (message.images?.length ?? 0)) return;
+    const content = message.content.endsWith(NO_LONGER_ATTACHED) ? message.content : `${message.content}\n${NO_LONGER_ATTACHED}`;
+    messages[index] = images.length > 0 ? { role: 'user', content, images } : { role: 'user', content };
   });
 }
 

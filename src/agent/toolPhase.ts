@@ -23,7 +23,7 @@ import { TextGate } from './textGate';
 import { showTextAsReasoning } from './reasoningFromText';
 import { executeCalls, InterruptedRound, resultForModel, type CallOutcome } from './toolExecutor';
 import { capResult } from './resultCap';
-import { dropOlderImages, imagesMessage, imagesToKeep, withoutImages } from './toolImages';
+import { dropOlderImages, imagesMessage, keptImages, withoutImages } from './toolImages';
 import { classifyTurn, type TurnClass } from './turnClassifier';
 import { budgetLimit } from './stopWhen/budgetLimit';
 import { iterationLimit } from './stopWhen/iterationLimit';
@@ -184,12 +184,12 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
       });
     }
     // Findings hold only the images the answer model could still be sent.
-    const kept = imagesToKeep(findings.map((finding) => finding.images ?? []));
+    const kept = keptImages(findings);
     findings.forEach((finding, index) => {
-      if (finding.images && kept[index] !== finding.images.length) {
-        const { images, ...rest } = finding;
-        findings[index] = kept[index] ? { ...rest, images: images.slice(0, kept[index]) } : rest;
-      }
+      const images = kept[index] ?? [];
+      if (!finding.images || images.length === finding.images.length) return;
+      const { images: _images, ...rest } = finding;
+      findings[index] = images.length > 0 ? { ...rest, images } : rest;
     });
   };
 
@@ -369,7 +369,9 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
     if (plan.viaEnvelope) {
       messages.push({ role: 'assistant', content: turn.content });
       const text = outcomes.map((outcome) => `Tool result for ${outcome.call.name}:\n${resultForModel(outcome, notes)}`).join('\n\n');
-      messages.push(images ? { ...images, content: `${text}\n\n${images.content}` } : { role: 'user', content: text });
+      // No tool messages here: the results and the round's images share one user message.
+      if (images) messages.push({ role: 'user', content: `${text}\n\n${images.content}`, images: images.images });
+      else messages.push({ role: 'user', content: text });
     } else {
       const toolCalls: ToolCall[] = plan.calls.map((call) => ({ id: call.id, name: call.name, arguments: call.rawArguments || '{}' }));
       messages.push({ role: 'assistant', content: turn.content || null, toolCalls });

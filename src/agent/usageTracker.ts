@@ -2,7 +2,7 @@
 // Counts a server did not report stay undefined rather than becoming 0.
 import type { TokenUsage as AgUiTokenUsage } from '@ag-ui/core';
 import type { ModelTurn, TokenUsage } from '../models/chatModel';
-import { estimatedCountsOf } from '../models/usageEstimate';
+import { callEstimatedCounts } from '../models/usageEstimate';
 import type { ModelRole, ModelUsage, RunUsage } from '../protocol/agentEvents';
 import { agUiTokenUsage } from '../protocol/agUiTokenUsage';
 import { reportedUsd, wasCalled } from '../protocol/usageFigures';
@@ -74,7 +74,7 @@ export class UsageTracker {
     tally.cachedTokens = add(tally.cachedTokens, turn.usage.cachedTokens, first);
     // Said only by servers that say it: a call that did not leaves the total as it was.
     if (turn.usage.reasoningTokens !== undefined) tally.reasoningTokens = (tally.reasoningTokens ?? 0) + turn.usage.reasoningTokens;
-    const estimated = estimatedCountsOf(turn.usage);
+    const estimated = callEstimatedCounts(turn.usage);
     if (estimated.prompt) tally.estimatedPrompts++;
     if (estimated.completion) tally.estimatedCompletions++;
     if (turn.usage.promptTokens === undefined || turn.usage.completionTokens === undefined) tally.incomplete = true;
@@ -87,7 +87,7 @@ export class UsageTracker {
     tally.partialAttempts++;
     tally.promptTokens = add(tally.promptTokens, usage.promptTokens, first);
     tally.completionTokens = add(tally.completionTokens, usage.completionTokens, first);
-    const estimated = estimatedCountsOf(usage);
+    const estimated = callEstimatedCounts(usage);
     if (estimated.prompt) tally.estimatedPrompts++;
     if (estimated.completion) tally.estimatedCompletions++;
   }

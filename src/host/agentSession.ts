@@ -16,7 +16,7 @@ import type { ApprovalRequest, Tool } from '../tools/tool';
 import type { RevertOutcome } from '../tools/editJournal';
 import type { JournalRunSnapshot } from '../tools/editJournalSnapshot';
 import { historyMessages } from '../protocol/conversationHistory';
-import { CustomEventName, type RunUsage } from '../protocol/agentEvents';
+import { CustomEventName, isLiveOnly, type RunUsage } from '../protocol/agentEvents';
 import { condenseConversation } from '../agent/conversationCondenser';
 import { CancelledError, isCancellation } from '../common/errors';
 import { unlessAborted } from '../common/unlessAborted';
@@ -27,7 +27,7 @@ import type { AttachedContext } from './contextAttachments';
 import type { OutputLog } from './outputLog';
 import { workspaceRulesNow } from './workspaceRulesReader';
 import { revertSummary } from '../tools/revertSummary';
-import { usageLogLine } from '../../webview/usageFormat';
+import { usageLogLine } from '../protocol/usageFormat';
 
 /** Where a run's tools and approvals come from (workspace tools, MCP), injected so the panel works without them. */
 export interface ToolSources {
@@ -111,7 +111,7 @@ export class AgentSession implements vscode.Disposable {
 
   /** Adds a host event (prompt, notice, edits) to the conversation and the panel. */
   append(event: AgentEvent): void {
-    appendCompacted(this.conversation.events, event, this.deps.store.persistedCount(this.conversation.id));
+    if (!isLiveOnly(event)) appendCompacted(this.conversation.events, event, this.deps.store.persistedCount(this.conversation.id));
     this.deps.emit(this.conversation.id, event);
   }
 

@@ -130,7 +130,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const directory = vscode.Uri.joinPath(context.globalStorageUri, 'conversations', workspaceKey()).fsPath;
     const index = await JsonFileState.open(path.join(directory, 'index.json'));
     if (index.setAside) log.warn(`the history's index could not be read; it is kept as ${index.setAside} and the history is rebuilt from the conversation files`);
-    const store = new ConversationStore(directory, index);
+    const store = new ConversationStore(directory, index, Date.now, (message) => log.warn(message));
     const recovered = await store.recoverIndex().catch((error: unknown) => {
       log.error(`could not rebuild the history: ${error instanceof Error ? error.message : String(error)}`);
       return 0;

@@ -3,13 +3,14 @@
 // run never rewrites what is stored; the index (titles, order, the open one)
 // in a small state object, a JSON file beside them. No `vscode` import.
 import { randomUUID } from 'node:crypto';
-import { appendFile, mkdir, open, readdir, readFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, readdir, readFile, rename, rm, truncate, utimes, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { AgentEvent } from '../protocol/agentEvents';
 import type { ConversationSummary } from '../protocol/webviewMessages';
 import { eventLines, headerLine, parseLog, type ParsedLog } from './conversationLog';
 import { pathExists } from '../tools/workspaceFiles';
 import { RunEditsStore } from './runEditsStore';
+import { deleteOldRemoved } from './removedConversations';
 import type { KeyValueState } from './jsonFileState';
 import { TandemError } from '../common/errors';
 
@@ -92,6 +93,8 @@ export class ConversationStore {
     private readonly directory: string,
     private readonly state: KeyValueState,
     private readonly now: () => number = Date.now,
+    /** Told what went wrong on the side without stopping anything (a set-aside file that could not be deleted). */
+    private readonly warn: (message: string) => void = () => undefined,
   ) {
     this.runEdits = new RunEditsStore(directory);
   }
@@ -304,15 +307,20 @@ export class ConversationStore {
    * unreadable, an index write that failed or was lost to another window):
    * at start, from the folder's listing, reading only the unlisted files'
    * headers. The conversation Undo can still restore stays out. Returns how
-   * many it listed.
+   * many it listed. Deletes, too, the damaged files set aside more than 30
+   * days ago (removedConversations.ts).
    */
   async recoverIndex(): Promise<number> {
-    let names: string[];
+    let listing: string[];
     try {
-      names = (await readdir(this.directory)).filter((name) => /^[A-Za-z0-9-]{1,100}\.jsonl$/.test(name));
+      listing = await readdir(this.directory);
     } catch {
       return 0;
     }
+    await deleteOldRemoved(this.directory, listing, this.now(), (file, error) =>
+      this.warn(`could not delete ${file}, a damaged conversation set aside long ago: ${error instanceof Error ? error.message : String(error)}`),
+    );
+    const names = listing.filter((name) => /^[A-Za-z0-9-]{1,100}\.jsonl$/.test(name));
     const known = new Set([...this.list().map((entry) => entry.id), this.deleted()?.id]);
     const found: ConversationSummary[] = [];
     for (const name of names) {
@@ -343,9 +351,9 @@ export class ConversationStore {
 
   /**
    * Takes out an entry whose file still cannot be read, and sets the file
-   * aside (`<id>.jsonl.removed`) for a person to look at: left as it was, the
-   * next start would find it unlisted and list it again. Says where it went,
-   * or that the file reads now (and nothing was changed).
+   * aside (`<id>.jsonl.removed`) for a person to look at, for 30 days: left
+   * as it was, the next start would find it unlisted and list it again. Says
+   * where it went, or that the file reads now (and nothing was changed).
    */
   async removeUnreadable(id: string): Promise<{ readonly readable: true } | { readonly readable: false; readonly aside: string | undefined }> {
     // Asked some time after the failed open: a file a sync client or a scanner held then may read now.
@@ -355,6 +363,9 @@ export class ConversationStore {
     const aside = `${file}.removed`;
     try {
       await rename(file, aside);
+      // A rename keeps the time of the last write, maybe months ago: the days it is kept count from now.
+      const now = new Date(this.now());
+      await utimes(aside, now, now).catch(() => undefined);
       return { readable: false, aside };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { readable: false, aside: undefined };

@@ -1,6 +1,8 @@
 // The Tandem output channel (a LogOutputChannel: levels, timestamps, and the
 // user picks the level). API keys never reach it: callers log names, not values.
 import * as vscode from 'vscode';
+import type { SettingsWarning } from '../agent/agentSettings';
+import { aboutSetting, warningToast } from './warningToast';
 
 export interface Log {
   info(message: string): void;
@@ -40,41 +42,33 @@ export class OutputLog implements Log, vscode.Disposable {
   }
 
   /** Warnings logged in this turn of the event loop, shown together once it ends. */
-  private pending: string[] = [];
+  private pending: SettingsWarning[] = [];
 
   /**
    * Logs a warning and shows it in a window message, once per distinct text.
    * Those that come together (one reading of the settings finds three
-   * mistakes) share one message rather than stacking a toast each.
+   * mistakes) share one message rather than stacking a toast each. A warning
+   * that names the setting it is about offers to open that one.
    */
-  warnOnce(message: string): void {
-    if (this.warned.has(message)) return;
-    this.warned.add(message);
-    this.channel.warn(message);
-    this.pending.push(message);
+  warnOnce(warning: string | SettingsWarning): void {
+    const about = aboutSetting(warning);
+    if (this.warned.has(about.message)) return;
+    this.warned.add(about.message);
+    this.channel.warn(about.message);
+    this.pending.push(about);
     if (this.pending.length === 1) queueMicrotask(() => this.showPending());
   }
 
   private showPending(): void {
-    const messages = this.pending;
+    const { text, settings, open, showAll } = warningToast(this.pending);
     this.pending = [];
-    if (messages.length === 1) {
-      // A warning about a setting offers to open it there (the toast alone may be cut short).
-      const message = messages[0] ?? '';
-      const setting = /\btandem\.[\w.]*\w/.exec(message)?.[0];
-      const open = 'Open Setting';
-      void vscode.window.showWarningMessage(`Tandem: ${message}`, ...(setting ? [open] : [])).then((choice) => {
-        if (choice === open) void vscode.commands.executeCommand('workbench.action.openSettings', setting);
-      });
-      return;
-    }
-    const settings = [...new Set(messages.flatMap((message) => /\btandem\.[\w.]*\w/.exec(message)?.[0] ?? []))];
-    const open = 'Open Settings';
+    // The toast may be cut short: its setting, or the log, has the rest.
     const show = 'Show All';
-    const summary = `Tandem: ${messages.length} warnings${settings.length ? ` (${settings.join(', ')})` : ''}. ${messages[0]} …`;
-    void vscode.window.showWarningMessage(summary, ...(settings.length ? [open] : []), show).then((choice) => {
+    const actions = [...(open ? [open] : []), ...(showAll ? [show] : [])];
+    void vscode.window.showWarningMessage(text, ...actions).then((choice) => {
       if (choice === show) this.show();
-      if (choice === open) void vscode.commands.executeCommand('workbench.action.openSettings', settings.length === 1 ? settings[0] : 'tandem.');
+      // The Settings editor finds one setting by its key, several by the prefix they share.
+      if (open && choice === open) void vscode.commands.executeCommand('workbench.action.openSettings', settings.length === 1 ? settings[0] : 'tandem.');
     });
   }
 

@@ -3,7 +3,7 @@
 // the panel once, Restricted Mode is explained, the keys are filled in for the
 // endpoints they belong to, and the run's own preparation (MCP consent) runs.
 import * as vscode from 'vscode';
-import type { AgentSettings } from '../agent/agentSettings';
+import type { AgentSettings, SettingsWarning } from '../agent/agentSettings';
 import { ignoredSettingsNotice } from '../agent/settingsConsent';
 import type { NoticeAction, NoticeCode } from '../protocol/agentEvents';
 import type { ApiKeys } from './secrets';
@@ -28,7 +28,7 @@ export class RunPreparation {
   constructor(
     private readonly consent: SettingsConsentStore,
     private readonly keys: ApiKeys,
-    private readonly warn: (message: string) => void,
+    private readonly warn: (warning: SettingsWarning) => void,
   ) {}
 
   read(): ReadSettings {

@@ -3,7 +3,7 @@
 // and the schema's defaults apply last. Workspace values of guarded settings
 // (src/agent/settingsConsent.ts) apply only once the user allowed them.
 import * as vscode from 'vscode';
-import { resolveSettings, SETTING_KEYS, type AgentSettings } from '../agent/agentSettings';
+import { resolveSettings, SETTING_KEYS, type AgentSettings, type SettingsWarning } from '../agent/agentSettings';
 import { userBaseUrls } from '../agent/apiKeyScope';
 import { applyConsent, consentFingerprint, type GuardedValue, type ScopedValues } from '../agent/settingsConsent';
 import type { ModelRole } from '../protocol/agentEvents';
@@ -31,7 +31,7 @@ function inspectAll(configuration: vscode.WorkspaceConfiguration): Record<string
 
 /** Validated settings; each warning is shown once (window message and log). */
 export function readSettings(
-  warn: (message: string) => void,
+  warn: (warning: SettingsWarning) => void,
   consent: WorkspaceConsent,
   env: NodeJS.ProcessEnv = process.env,
 ): ReadSettings {
@@ -42,8 +42,8 @@ export function readSettings(
   // Restricted Mode: a workspace's guarded values never apply.
   const allowed = guarded.length > 0 && vscode.workspace.isTrusted && consent(fingerprint);
   const { raw } = applyConsent(inspected, allowed);
-  const { settings, warnings } = resolveSettings(raw, env);
-  for (const warning of warnings) warn(warning);
+  const { settings, settingsWarnings } = resolveSettings(raw, env);
+  for (const warning of settingsWarnings) warn(warning);
   const userUrls = userBaseUrls(
     [configuration.inspect('functionCallModel.baseUrl')?.globalValue, configuration.inspect('answerModel.baseUrl')?.globalValue],
     env,

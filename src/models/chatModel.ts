@@ -77,7 +77,8 @@ export type ModelDelta =
   | { readonly type: 'retry'; readonly attempt: number; readonly delayMs: number; readonly reason: string }
   /**
    * An attempt that failed or was aborted after the server had started
-   * replying: its tokens were spent, so they count (estimated, marked partial).
+   * replying, or aborted after its request went out (Stop, the first-byte
+   * bound): its tokens were spent, so they count (estimated, marked partial).
    */
   | { readonly type: 'partialUsage'; readonly usage: TokenUsage };
 

@@ -15,7 +15,7 @@ import { SseChunkParser } from './sseChunks';
 import { StreamAccumulator, type WireUsage } from './streamAccumulator';
 import { samplingParameters } from './modelQuirks';
 import { fallbackFor, fallbackReason, rememberedFallbacks, rememberFallback, shortenedDescription, TOOL_DESCRIPTION_LIMIT, type RequestFallback } from './requestFallbacks';
-import { estimateUsage } from './usageEstimate';
+import { estimateUsage, tokensInCharacters } from './usageEstimate';
 import { withNestedErrorBodies } from './errorBodies';
 import { isHttpUrl } from '../common/httpUrl';
 
@@ -234,7 +234,10 @@ async function* streamTurn(
     const accumulator = new StreamAccumulator();
     let chunks = 0;
     const watch = new StallWatch(bounds.stallMs, bounds.firstByteMs, signal);
+    /** The request went out (the SDK sends it at once, no I/O before): from here the server may be reading it. */
+    let requested = false;
     try {
+      requested = !watch.signal.aborted;
       // The raw response, read by SseChunkParser: the SDK's own stream costs far more per event (see sseChunks.ts).
       const response = await client.chat.completions.create(body, { signal: watch.signal }).asResponse();
       if (!response.body) throw new sdk.OpenAIError('Attempted to iterate over a response with no body');
@@ -275,15 +278,18 @@ async function* streamTurn(
         reasoning: accumulator.reasoning,
         toolCalls: accumulator.toolCalls(),
         finishReason: accumulator.finishReason,
-        usage: completeUsage(accumulator.usage, () => estimateUsage({ messages: body.messages, tools: body.tools }, accumulator.outputText())),
+        usage: completeUsage(accumulator, body),
         durationMs: Date.now() - startedAt,
         attempts: attempt,
       };
     } catch (error) {
       watch.dispose();
       if (error instanceof ModelApiError) throw error;
-      // The server had started replying: those tokens were spent even though the attempt is void.
-      if (chunks > 0) yield { type: 'partialUsage', usage: partialUsage(accumulator, body) };
+      // The server had started replying: those tokens were spent even though the attempt is void. Stopped
+      // (or given up on) before the first byte, the request had still gone out: a server reads, and bills,
+      // the prompt before it writes a token, so the call counts with its prompt estimated. fetch cannot tell
+      // whether a request still connecting had arrived; counting one that had not is the smaller error.
+      if (chunks > 0 || (requested && watch.signal.aborted)) yield { type: 'partialUsage', usage: completeUsage(accumulator, body) };
       if (signal.aborted) throw new CancelledError();
       if (watch.silentFromStart) {
         // Not retried: the server may still be thinking on this request, and a second one would be billed again.
@@ -382,12 +388,6 @@ function withoutImages(messages: ChatCompletionCreateParamsStreaming['messages']
   });
 }
 
-/** A count the server left out is estimated as for a whole turn: else the attempt's cost would be unknown. */
-function partialUsage(accumulator: StreamAccumulator, body: ChatCompletionCreateParamsStreaming): TokenUsage {
-  // Counts the server sent before the attempt failed are its own; only what it left out is estimated.
-  return completeUsage(accumulator.usage, () => estimateUsage({ messages: body.messages, tools: body.tools }, accumulator.outputText()));
-}
-
 function usageFromWire(usage: WireUsage): TokenUsage {
   const reasoningTokens = usage.completion_tokens_details?.reasoning_tokens ?? undefined;
   return {
@@ -402,19 +402,36 @@ function usageFromWire(usage: WireUsage): TokenUsage {
 /**
  * What the server reported, with a count it left out (some gateways send
  * only `completion_tokens`) estimated and marked so; all of it estimated when
- * it sent no usage.
+ * it sent no usage. Also for an attempt cut short: counts the server sent
+ * before it failed are its own; only what they leave out is estimated.
  */
-function completeUsage(wire: WireUsage | undefined, estimate: () => TokenUsage): TokenUsage {
-  if (!wire) return estimate();
-  const reported = usageFromWire(wire);
-  if (reported.promptTokens !== undefined && reported.completionTokens !== undefined) return reported;
+function completeUsage(accumulator: StreamAccumulator, body: ChatCompletionCreateParamsStreaming): TokenUsage {
+  const estimate = () => estimateUsage({ messages: body.messages, tools: body.tools }, accumulator.outputText());
+  if (!accumulator.usage) return estimate();
+  const reported = usageFromWire(accumulator.usage);
+  // A usage sent before the last of the output (on the first chunk, as some servers do, or on every chunk)
+  // counts only what came before it: an early `completion_tokens: 0` is not the output's count. A stream cut
+  // short before its final usage shows it; what streamed after that usage is estimated and added. Judged by
+  // position, not by comparing with the estimate: a final count below a rough estimate is still the count.
+  const afterUsage = accumulator.outputCharactersAfterUsage;
+  if (afterUsage > 0 && reported.completionTokens !== undefined) {
+    // Its reasoning count is as old: left out rather than kept too low.
+    const { reasoningTokens: _stale, ...counts } = reported;
+    return withEstimates({ ...counts, completionTokens: reported.completionTokens + tokensInCharacters(afterUsage) }, { prompt: reported.promptTokens === undefined, completion: true }, estimate);
+  }
+  return withEstimates(reported, { prompt: reported.promptTokens === undefined, completion: reported.completionTokens === undefined }, estimate);
+}
+
+/** `usage` with the counts `missing` names estimated (a missing one filled in) and marked so. */
+function withEstimates(usage: TokenUsage, missing: { readonly prompt: boolean; readonly completion: boolean }, estimate: () => TokenUsage): TokenUsage {
+  if (!missing.prompt && !missing.completion) return usage;
   const estimated = estimate();
   return {
-    ...reported,
-    promptTokens: reported.promptTokens ?? estimated.promptTokens,
-    completionTokens: reported.completionTokens ?? estimated.completionTokens,
+    ...usage,
+    promptTokens: usage.promptTokens ?? estimated.promptTokens,
+    completionTokens: usage.completionTokens ?? estimated.completionTokens,
     estimated: true,
-    estimatedCounts: { prompt: reported.promptTokens === undefined, completion: reported.completionTokens === undefined },
+    estimatedCounts: missing,
   };
 }
 

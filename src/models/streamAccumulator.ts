@@ -2,8 +2,9 @@
 // consumer and the finished turn. Tolerant of what OpenAI-compatible servers
 // really send: reasoning as `reasoning_content` (DeepSeek, vLLM) or
 // `reasoning` (Ollama, OpenRouter), tool calls without an index or whose id
-// arrives late, usage on the last chunk or not at all, and reasoning
-// written into the text between <think> tags (thinkTags.ts).
+// arrives late, usage on the last chunk (or the first, or every one) or not
+// at all, and reasoning written into the text between <think> tags
+// (thinkTags.ts).
 
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { ModelDelta, ToolCall } from './chatModel';
@@ -45,6 +46,10 @@ export class StreamAccumulator {
   finishReason: string | undefined;
   usage: WireUsage | undefined;
   private readonly calls: PartialToolCall[] = [];
+  /** Characters of output (reasoning, text, tool names and arguments) received so far: a running count, not a join per chunk. */
+  private outputCharacters = 0;
+  /** `outputCharacters` when the last usage arrived. */
+  private outputCharactersAtUsage = 0;
   /** Until the reply's text is known not to open with <think>, or the reasoning in it has closed. */
   private thinkTags: ThinkTagSplitter | undefined = new ThinkTagSplitter();
 
@@ -54,16 +59,38 @@ export class StreamAccumulator {
    * text delta, so no iterator object is made for them.
    */
   accept(chunk: ChatCompletionChunk): readonly ModelDelta[] {
-    if (chunk.usage) this.usage = chunk.usage;
-    const choices = chunk.choices;
+    const deltas = this.acceptChoices(chunk.choices);
+    if (chunk.usage) {
+      this.usage = chunk.usage;
+      // Noted after the chunk's own output: a server that sends usage with the last text counts that text in it.
+      this.outputCharactersAtUsage = this.outputCharacters;
+    }
+    return deltas;
+  }
+
+  /**
+   * Characters of output that streamed after the last usage the server sent,
+   * so its completion count cannot include them (usage sent on the first
+   * chunk, or on every chunk, by a stream that was then cut short).
+   */
+  get outputCharactersAfterUsage(): number {
+    return this.outputCharacters - this.outputCharactersAtUsage;
+  }
+
+  private acceptChoices(choices: ChatCompletionChunk['choices'] | undefined): ModelDelta[] {
     if (!choices || choices.length === 0) return NO_DELTAS;
     let deltas: ModelDelta[] = NO_DELTAS;
     for (const choice of choices) {
       if (choice.index !== undefined && choice.index !== 0) continue;
       const delta = (choice.delta ?? {}) as LenientDelta;
       const reasoning = delta.reasoning_content ?? delta.reasoning;
-      if (typeof reasoning === 'string' && reasoning !== '') deltas = this.acceptReasoning(reasoning, deltas);
+      if (typeof reasoning === 'string' && reasoning !== '') {
+        this.outputCharacters += reasoning.length;
+        deltas = this.acceptReasoning(reasoning, deltas);
+      }
       if (typeof delta.content === 'string' && delta.content !== '') {
+        // Counted as sent, before <think> splitting moves text between content and reasoning.
+        this.outputCharacters += delta.content.length;
         if (this.thinkTags) deltas = this.acceptSplit(this.thinkTags.push(delta.content), deltas);
         else deltas = this.acceptText(delta.content, deltas);
       }
@@ -108,7 +135,10 @@ export class StreamAccumulator {
     const call = (this.calls[index] ??= { id: undefined, name: '', arguments: '', started: false });
     if (callDelta.id) call.id = callDelta.id;
     // Set once: some servers repeat the name in every delta of a call.
-    if (callDelta.function?.name && call.name === '') call.name = callDelta.function.name;
+    if (callDelta.function?.name && call.name === '') {
+      call.name = callDelta.function.name;
+      this.outputCharacters += call.name.length;
+    }
     if (!call.started && call.name !== '') {
       call.started = true;
       deltas = append(deltas, { type: 'toolCallStart', index, id: this.idOf(call, index), name: call.name });
@@ -118,6 +148,7 @@ export class StreamAccumulator {
     const args = callDelta.function?.arguments;
     if (typeof args === 'string' && args !== '') {
       call.arguments += args;
+      this.outputCharacters += args.length;
       if (call.started) deltas = append(deltas, { type: 'toolCallArgs', index, delta: args });
     }
     return deltas;

@@ -8,7 +8,12 @@ import type { TokenUsage } from './chatModel';
 const CHARACTERS_PER_TOKEN = 4;
 
 export function estimateTokens(text: string): number {
-  return text.length === 0 ? 0 : Math.ceil(text.length / CHARACTERS_PER_TOKEN);
+  return tokensInCharacters(text.length);
+}
+
+/** The estimate for text known only by its length (output counted as it streamed). */
+export function tokensInCharacters(characters: number): number {
+  return characters === 0 ? 0 : Math.ceil(characters / CHARACTERS_PER_TOKEN);
 }
 
 /** Prompt = the request as sent (messages and tools); completion = what came back. */
@@ -25,6 +30,6 @@ export function estimateUsage(request: { messages: unknown; tools?: unknown }, o
 }
 
 /** Which counts of one call are estimates: those named, else all when any is. */
-export function estimatedCountsOf(usage: TokenUsage): { readonly prompt: boolean; readonly completion: boolean } {
+export function callEstimatedCounts(usage: TokenUsage): { readonly prompt: boolean; readonly completion: boolean } {
   return usage.estimatedCounts ?? { prompt: usage.estimated, completion: usage.estimated };
 }

@@ -59,6 +59,8 @@ export const CustomEventName = {
   condensed: 'tandem.condensed',
   /** What a reply streamed as text was its reasoning: `ReclassifiedPayload`. */
   reclassified: 'tandem.reclassified',
+  /** The images of a tool result, to show beside it: `ToolImagesPayload`. Live only (see `isLiveOnly`). */
+  toolImages: 'tandem.toolImages',
 } as const;
 
 /**
@@ -188,6 +190,28 @@ export interface ToolStatusPayload {
   readonly summary?: ToolResultSummary | undefined;
   /** `mcp:<server>`, `workspace` or `frontend` (an AG-UI client's tool). */
   readonly source: string;
+}
+
+/** An image a tool returned (an MCP screenshot): one of the types models take, base64. */
+export interface ToolImage {
+  readonly mimeType: string;
+  readonly data: string;
+}
+
+/** The images of one tool result, after its TOOL_CALL_RESULT. */
+export interface ToolImagesPayload {
+  readonly toolCallId: string;
+  readonly images: readonly ToolImage[];
+}
+
+/**
+ * Events sent to whoever watches the run as it happens and never stored: not
+ * in the conversation file, the panel's saved state or the host's copy a
+ * reopened view is caught up from. An image is megabytes of base64 that a
+ * person looks at once; the result's text keeps its description.
+ */
+export function isLiveOnly(event: AgentEvent): boolean {
+  return event.type === 'CUSTOM' && event['name'] === CustomEventName.toolImages;
 }
 
 /** The user's answer to an approval: "Always allow" approves and remembers. */

@@ -12,7 +12,7 @@ export function wasCalled(usage: Pick<ModelUsage, 'calls' | 'partialAttempts'>):
   return usage.calls + (usage.partialAttempts ?? 0) > 0;
 }
 
-/** Which counts are local estimates; usage saved before they were told apart says it for both. */
+/** Which of a model's summed counts hold local estimates (one call's: `callEstimatedCounts`); usage saved before they were told apart says it for both. */
 export function estimatedCounts(usage: Pick<ModelUsage, 'estimated' | 'estimatedCalls'>): EstimatedCounts {
   if (!usage.estimatedCalls) return { prompt: usage.estimated, completion: usage.estimated };
   return { prompt: usage.estimatedCalls.prompt > 0, completion: usage.estimatedCalls.completion > 0 };

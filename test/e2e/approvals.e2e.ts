@@ -93,9 +93,9 @@ test('approve after the time limit, reject, and always allow, from the panel car
     assert.match(await late.locator('[data-testid="approval-summary"]').innerText(), /Create notes\.txt/);
     assert.equal(await late.locator('[data-testid="open-diff"]').count(), 1, 'an edit offers its diff');
     assert.equal(await late.locator('[data-testid="approve-always"]').innerText(), 'Always allow write_file');
-    // Reject comes last, so Shift+Tab back from the prompt box meets it before the lasting "Always allow".
+    // The decisions are one toolbar, one Tab stop on Approve from either side; the lasting "Always allow" comes last, by arrow key.
     const order = await late.locator('.approval-actions [data-testid]').evaluateAll((buttons) => buttons.map((node) => (node as HTMLElement).dataset['testid']));
-    assert.deepEqual(order, ['open-diff', 'approve', 'approve-always', 'reject']);
+    assert.deepEqual(order, ['open-diff', 'approve', 'reject', 'approve-always']);
     assert.equal(await view.locator('body').getAttribute('data-waiting'), 'approval');
     await session.screenshot('approvals-card');
     await new Promise((resolve) => setTimeout(resolve, (limitSeconds + 1) * 1000));

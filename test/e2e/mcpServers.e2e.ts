@@ -3,7 +3,8 @@
 // a tool the server calls read-only still asks while the server is not
 // trusted; after "Trust its read-only hints" it runs unasked under
 // autoApprove "readOnly"; a tool switched off in "Choose the tools…" is no
-// longer sent to the model, and both switches survive a window reload.
+// longer sent to the model, and both switches survive a window reload. A
+// tool's image is shown under its result.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -215,5 +216,38 @@ test('a resource attached from Show MCP Servers is a context chip; its text goes
     assert.match(sent, /^What does this document list\?\n\nAttached resource demo:\/\/resource\/static\/document\/features\.md/);
     assert.ok(sent.includes(features.split('\n')[0] ?? '\u0000'), 'the resource text reaches the model');
     assert.equal(await view.locator('[data-testid="context-chip"]').count(), 0, 'the chip is used up by the message');
+  }),
+);
+
+test("an MCP tool's image is shown under its result, decoded by the webview, and opens at full size", { timeout: 90_000 }, () =>
+  guarded('image', async () => {
+    const view = await session.webview();
+    server.push(
+      { model: fc, toolCalls: [{ id: 'img1', name: 'everything__get-tiny-image', arguments: {} }] },
+      { model: fc, content: 'I have seen it.' },
+      { model: answerModel, content: 'A small logo.' },
+    );
+    await send(view, 'Show me the tiny image.');
+    // get-tiny-image says nothing about being read-only: it may ask first.
+    const card = view.locator('[data-testid="approval"][data-tool="everything__get-tiny-image"][data-status="pending"]');
+    const picture = view.locator('[data-testid="result-image"]').last();
+    await waitFor(async () => {
+      if (await card.isVisible().catch(() => false)) await card.locator('[data-testid="approve"]').click();
+      return picture.isVisible().catch(() => false);
+    }, 'the image under the result');
+    await waitFor(async () => (await view.locator('[data-testid="answer"]').last().innerText().catch(() => '')) === 'A small logo.', 'the answer');
+    await waitIdle(view);
+    // Decoded: the panel's Content-Security-Policy lets a data: image through, and the bytes are a real PNG.
+    const size = await picture.evaluate((node) => ({ width: (node as HTMLImageElement).naturalWidth, shown: (node as HTMLImageElement).getBoundingClientRect().width }));
+    assert.ok(size.width > 0, 'the image decoded');
+    assert.ok(size.shown > 0, 'the image takes room in the panel');
+    assert.match(await picture.getAttribute('alt') ?? '', /^Image 1 of 1 from everything__get-tiny-image$/);
+    await picture.click();
+    assert.equal(await picture.getAttribute('aria-pressed'), 'true');
+    await session.screenshot('mcp-servers-tool-image');
+    const sentImage = server.requests
+      .flatMap((request) => request.messages as { role: string; content?: unknown }[])
+      .some((message) => Array.isArray(message.content) && JSON.stringify(message.content).includes('data:image/png;base64,'));
+    assert.ok(sentImage, 'the model was sent the image too');
   }),
 );

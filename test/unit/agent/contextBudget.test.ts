@@ -13,7 +13,7 @@ import type { ContextServer } from '../../fixtures/scriptedModelServer';
 import { customValues, runScripted, scriptedServers, settingsFor, TableTool } from './agentTestSupport';
 import { applyEvents } from '../../../webview/viewModel';
 import { createConversationView } from '../../../webview/steps';
-import { conversationRow } from '../../../webview/usageFormat';
+import { conversationRow } from '../../../src/protocol/usageFormat';
 
 const serve = scriptedServers();
 

@@ -1,10 +1,12 @@
 // The context meter through the real SDK against the scripted server: each
 // call reports the request's prompt tokens against the model's window, the
 // window coming from the setting, the endpoint's /models metadata, the
-// built-in table or the 32k fallback.
+// built-in table or the 32k fallback; after condensing, the shorter
+// request's local count at once.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import type { ContextPayload, NoticePayload } from '../../../src/protocol/agentEvents';
+import { EventType } from '@ag-ui/core';
+import type { CondensedPayload, ContextPayload, NoticePayload } from '../../../src/protocol/agentEvents';
 import { attachContextMeter } from '../../../src/agent/contextMeter';
 import { RunEmitter } from '../../../src/agent/runEmitter';
 import { UsageTracker } from '../../../src/agent/usageTracker';
@@ -126,6 +128,40 @@ describe('context meter', () => {
     assert.match(JSON.stringify(first?.messages), /esbuild bundles/, 'its summary stands in for it');
     const meters = customValues<ContextPayload>(run.events, 'tandem.context');
     assert.deepEqual([meters[0]?.window, meters[0]?.windowSource], [2048, 'server']);
+  });
+
+  it('after an overflow is condensed, the meter shows the shorter request at once, not the figure from before', async () => {
+    const longAnswer = `The build uses esbuild. ${'Details about the bundles and their entry points. '.repeat(160)}`;
+    const model = await serve({
+      turns: [
+        { model: 'fc-model', toolCalls: [{ name: 'lookup', arguments: { key: 'a' } }], usage: { prompt_tokens: 1200, completion_tokens: 10 } },
+        { model: 'fc-model', fault: { kind: 'contextLength', server: 'llamacpp', window: 2048 } },
+        { model: 'answer-model', content: 'Earlier: the user asked how it is built (esbuild).', usage: { prompt_tokens: 1800, completion_tokens: 12 } },
+        // Refused again: the run ends before any reply could correct the meter.
+        { model: 'fc-model', fault: { kind: 'contextLength', server: 'llamacpp', window: 2048 } },
+      ],
+      modelMetadata: { 'fc-model': { max_model_len: 8192 } },
+    });
+    const run = await runScripted(settingsFor(model), {
+      tools: [new TableTool('lookup', { a: 'A stands for alpha in this table.' })],
+      messages: [
+        { role: 'user', content: 'How is it built?' },
+        { role: 'assistant', content: longAnswer },
+        { role: 'user', content: 'Which file holds the loop?' },
+      ],
+    });
+    assert.equal(run.error?.code, 'CONTEXT_OVERFLOW');
+    const [condensed] = customValues<CondensedPayload>(run.events, 'tandem.condensed');
+    assert.equal(condensed?.reason, 'overflow');
+    const meters = customValues<ContextPayload>(run.events, 'tandem.context');
+    // The summary's own call is not the conversation's request: it is not metered.
+    assert.deepEqual(meters.map((meter) => [meter.role, meter.tokens, meter.estimated]), [
+      ['function-call', 1200, false],
+      ['function-call', condensed?.tokensAfter, true],
+    ]);
+    assert.deepEqual([meters[1]?.model, meters[1]?.window, meters[1]?.windowSource], ['fc-model', 8192, 'endpoint']);
+    const names = run.events.flatMap((event) => (event.type === EventType.CUSTOM ? [event.name] : []));
+    assert.equal(names.indexOf('tandem.context', names.indexOf('tandem.condensed')), names.indexOf('tandem.condensed') + 1, 'right after the condensing');
   });
 
   it('Ollama: both roles on one model it has not loaded: loaded once, and both learn the window it got', async () => {

@@ -91,4 +91,22 @@ describe('retries and usage', () => {
     assert.ok((usage.answer.costUsd ?? 0) > 0);
     assert.equal(usage.totalCostUsd, usage.answer.costUsd);
   });
+
+  it('Stop before the first byte of the answer still counts the call, its prompt estimated and priced', async () => {
+    const model = await serve([{ model: 'answer-model', content: 'Too late.', firstByteDelayMs: 30_000 }]);
+    const stop = new AbortController();
+    // Stopped once the request has reached the server, which is still silent.
+    const sent = setInterval(() => {
+      if (model.requests.some((request) => request.path === '/v1/chat/completions')) stop.abort();
+    }, 5);
+    const pricing = { 'answer-model': { input: 1, output: 1_000 } };
+    const run = await runScripted(settingsFor(model, { pricing }), { mode: 'chat', signal: stop.signal }).finally(() => clearInterval(sent));
+    assert.equal(run.result?.stopReason, 'cancelled');
+    const usage = customValues<RunUsage>(run.events, 'tandem.usage').at(-1)!;
+    assert.deepEqual([usage.answer.calls, usage.answer.partialAttempts], [0, 1]);
+    assert.ok((usage.answer.promptTokens ?? 0) > 0, JSON.stringify(usage.answer));
+    assert.equal(usage.answer.completionTokens, 0, 'nothing came back');
+    assert.equal(usage.answer.estimated, true);
+    assert.equal(usage.answer.costUsd, (usage.answer.promptTokens ?? 0) / 1_000_000);
+  });
 });

@@ -6,6 +6,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { McpHub } from '../../../src/mcp/mcpHub';
 import { IMAGES_NOT_SENT } from '../../../src/models/chatImages';
+import type { ChatMessage } from '../../../src/models/chatModel';
+import type { Finding } from '../../../src/agent/prompts';
+import { dropOlderImages, IMAGES_KEPT, keptImages } from '../../../src/agent/toolImages';
 import { EVERYTHING_SERVER, stdioServer } from '../mcp/mcpTestSupport';
 import { customValues, runScripted, scriptedServers, settingsFor, toolStatuses } from './agentTestSupport';
 
@@ -117,5 +120,35 @@ describe('images from tools', () => {
       [0, 1, 0, 2, 2],
     );
     assert.match(customValues<{ reason: string }>(run.events, 'tandem.retry')[0]?.reason ?? '', /refused a request this large \(HTTP 413\)/);
+  });
+});
+
+describe('the keep rule', () => {
+  // 3 bytes each: 'AAAA' is three zero bytes in base64.
+  const image = (name: string) => ({ mimeType: 'image/png', data: 'AAAA', name });
+  const batch = (name: string, count: number) => Array.from({ length: count }, (_, index) => image(`${name}${index}`));
+
+  it('keeps the latest images, each holder from its first, and nothing older than the first that does not fit', () => {
+    const holders = [{ images: batch('a', 1) }, {}, { images: batch('b', 3) }, { images: batch('c', 4) }];
+    const names = (kept: ReturnType<typeof keptImages>) => kept.map((images) => images.map((entry) => (entry as { name?: string }).name));
+    assert.deepEqual(names(keptImages(holders)), [[], [], ['b0', 'b1'], ['c0', 'c1', 'c2', 'c3']], `the latest ${IMAGES_KEPT}`);
+    // 9 bytes: three images; the fourth (c3) does not fit, and ends the keeping.
+    assert.deepEqual(names(keptImages(holders, 6, 9)), [[], [], [], ['c0', 'c1', 'c2']]);
+  });
+
+  it("is the same rule for a run's findings and a request's messages", () => {
+    const rounds = [batch('a', 2), batch('b', 3), batch('c', 3)];
+    const findings: Finding[] = rounds.map((images) => ({ toolName: 'shot', arguments: '{}', text: 'a screenshot', isError: false, images }));
+    const messages: ChatMessage[] = rounds.flatMap((images): ChatMessage[] => [
+      { role: 'tool', toolCallId: 'c', content: 'a screenshot' },
+      { role: 'user', content: 'The images are attached.', images },
+    ]);
+    dropOlderImages(messages);
+    const fromMessages = messages.flatMap((message) => (message.role === 'user' ? [message.images ?? []] : []));
+    assert.deepEqual(fromMessages, keptImages(findings));
+    assert.deepEqual(
+      fromMessages.map((images) => images.length),
+      [0, 3, 3],
+    );
   });
 });

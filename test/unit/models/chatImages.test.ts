@@ -7,7 +7,7 @@ import type { ChatMessage } from '../../../src/models/chatModel';
 import { toLanguageModelMessages } from '../../../src/models/languageModelMessages';
 import { toOpenAiMessages } from '../../../src/models/openAiMessages';
 import { estimateUsage } from '../../../src/models/usageEstimate';
-import { dropOlderImages, imagesToKeep } from '../../../src/agent/toolImages';
+import { dropOlderImages, keptImages } from '../../../src/agent/toolImages';
 import type { ModelFailure } from '../../../src/models/modelFailure';
 import { fallbackFor, rememberedFallbacks, rememberFallback } from '../../../src/models/requestFallbacks';
 import { RequestTokenCounter } from '../../../src/models/tokenCounter';
@@ -96,8 +96,9 @@ describe('images on the wire', () => {
     assert.equal(messages[3]?.content, `third\n${note}`);
     // Bytes: three images of 4 bytes each, 10 bytes allowed: the latest two.
     const four = { mimeType: 'image/png', data: 'AAAAAA==' };
-    assert.deepEqual(imagesToKeep([[four], [four, four]], 6, 10), [0, 2]);
-    assert.deepEqual(imagesToKeep([[four], [four, four]], 6, 12), [1, 2]);
+    const counts = (maxBytes: number) => keptImages([{ images: [four] }, { images: [four, four] }], 6, maxBytes).map((images) => images.length);
+    assert.deepEqual(counts(10), [0, 2]);
+    assert.deepEqual(counts(12), [1, 2]);
   });
 });
 

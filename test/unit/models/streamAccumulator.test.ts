@@ -110,4 +110,15 @@ describe('StreamAccumulator', () => {
     assert.equal(accumulator.finishReason, 'stop');
     assert.deepEqual(accumulator.usage, { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 });
   });
+
+  it('counts the output that came after the last usage, which its completion count cannot hold', () => {
+    const accumulator = new StreamAccumulator();
+    const usage = (completion: number) => ({ usage: { prompt_tokens: 3, completion_tokens: completion } });
+    feed(accumulator, [chunk({ content: '' }, usage(0)), chunk({ reasoning_content: 'ab' }), chunk({ content: '<think>' })]);
+    assert.equal(accumulator.outputCharactersAfterUsage, 9, 'as sent, <think> tags and reasoning included');
+    feed(accumulator, [chunk({ content: 'cd' }, usage(4))]);
+    assert.equal(accumulator.outputCharactersAfterUsage, 0, "a chunk's usage counts that chunk's own text");
+    feed(accumulator, [chunk({ tool_calls: [{ index: 0, id: 'c', function: { name: 'read', arguments: '{}' } }] }), chunk({ tool_calls: [{ index: 0, function: { name: 'read', arguments: '' } }] })]);
+    assert.equal(accumulator.outputCharactersAfterUsage, 6, 'a repeated tool name counted once');
+  });
 });

@@ -110,6 +110,41 @@ describe('History filter', () => {
     assert.equal(view.count(), '', 'nothing to say without a filter');
   });
 
+  it('the list drawn again with the same count leaves the live regions alone; a new count is said', () => {
+    const view = panel(conversations());
+    view.open();
+    view.type('release');
+    assert.equal(view.count(), '3 of 9 conversations match.');
+    // A screen reader speaks a live region again whenever its text is written, even with the same words.
+    const countNode = document.querySelector('[data-testid="history-filter-count"]')!;
+    const writes = new MutationObserver(() => undefined);
+    writes.observe(countNode, { childList: true, characterData: true, subtree: true });
+
+    // A run ended: the list comes again, its first entry just used, the same rows match.
+    const list = conversations();
+    list[0] = { ...list[0]!, updatedAt: Date.now() };
+    view.layout.setHistory(list, undefined);
+    assert.deepEqual(view.shown(), ['Release plan for Tuesday', 'Release notes draft', 'release checklist']);
+    assert.equal(writes.takeRecords().length, 0, 'the count is not written again');
+
+    // Another run named a new conversation that matches: the new count is said.
+    view.layout.setHistory(conversations(['Release party', ...titles]), undefined);
+    assert.equal(view.count(), '4 of 10 conversations match.');
+    assert.ok(writes.takeRecords().length > 0);
+
+    // The "no match" line likewise stays as it is while the list comes again with still none.
+    view.type('kubernetes');
+    writes.takeRecords();
+    const shows = new MutationObserver(() => undefined);
+    shows.observe(view.noMatch, { attributes: true, attributeFilter: ['hidden'] });
+    view.layout.setHistory(conversations(['Release party', ...titles]), undefined);
+    assert.equal(view.noMatch.hidden, false);
+    assert.equal(shows.takeRecords().length, 0, 'the "no match" line is not hidden and shown again');
+    assert.equal(writes.takeRecords().length, 0);
+    writes.disconnect();
+    shows.disconnect();
+  });
+
   it('a filter that matches nothing says so, without an empty frame', () => {
     const view = panel(conversations());
     view.open();

@@ -8,7 +8,7 @@ import type { AgentEvent } from '../../../src/protocol/agentEvents';
 import { appendCompacted } from '../../../src/host/conversationStore';
 import { applyEvents } from '../../../webview/viewModel';
 import { transcriptMarkdown } from '../../../webview/transcript';
-import { conversationRow } from '../../../webview/usageFormat';
+import { conversationRow } from '../../../src/protocol/usageFormat';
 import { callSubject, prettyArguments, resultHeadline } from '../../../webview/stepText';
 import { createConversationView, defaultOpen, type AnswerStep, type NoticeStep, type Step, type ToolCallStep, type ToolResultStep } from '../../../webview/steps';
 

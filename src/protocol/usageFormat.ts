@@ -1,9 +1,10 @@
-// Usage figures as the panel, the transcript and the log print them. A count
-// the server did not report, or a cost with no known price, shows as "–",
-// never as 0 (the line under the table says why); each estimated count is
-// labelled, not its neighbours.
-import type { ModelUsage, RunUsage } from '../src/protocol/agentEvents';
-import { estimatedCounts, reportedUsd, wasCalled, type EstimatedCounts } from '../src/protocol/usageFigures';
+// Usage figures as the panel, the transcript and the log print them; here,
+// below host and webview, because both print them. A count the server did
+// not report, or a cost with no known price, shows as "–", never as 0 (the
+// line under the table says why); each estimated count is labelled, not its
+// neighbours.
+import type { ModelUsage, RunUsage } from './agentEvents';
+import { estimatedCounts, reportedUsd, wasCalled, type EstimatedCounts } from './usageFigures';
 
 export interface UsageRow {
   readonly label: string;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ModelUsage, RunUsage } from '../../../src/protocol/agentEvents';
-import { conversationRow, costLine, formatCost, formatCount, timeLine, usageLogLine, usageTable } from '../../../webview/usageFormat';
+import { conversationRow, costLine, formatCost, formatCount, timeLine, usageLogLine, usageTable } from '../../../src/protocol/usageFormat';
 
 const model = (overrides: Partial<ModelUsage>): ModelUsage => ({
   role: 'function-call',
