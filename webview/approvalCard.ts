@@ -4,10 +4,11 @@
 // tell the model why when rejecting. The card answers by the request's id;
 // the decision event then updates it.
 //
-// The three decisions are one toolbar: one Tab stop, on Approve, from either
-// side (Tab from the card, Shift+Tab from the prompt box), and the arrow keys
-// go Approve → Reject → Always allow. So Tab in either direction meets a
-// one-time decision, and the lasting one only by choice.
+// Keyboard: Approve and "Always allow" are one toolbar, a single Tab stop that
+// Tab always enters on Approve (the arrow keys reach "Always allow"); Reject
+// is a Tab stop of its own after it, then the note. So Shift+Tab back from
+// the prompt box meets the note, then Reject, then Approve: Tab never lands
+// on the lasting choice, and the first button met going back is the safe one.
 import { MAX_REJECTION_NOTE_CHARS, type ApprovalAnswer } from '../src/protocol/agentEvents';
 import { button, setDisabled, type ButtonElement } from './components';
 import { rovingFocus } from './rovingFocus';
@@ -118,26 +119,35 @@ export function updateApprovalCard(article: HTMLElement, step: ApprovalStep, hoo
       const openDiff = hooks.onOpenDiff;
       actions.append(button({ label: 'Open diff', testId: 'open-diff', onClick: () => openDiff(step.approvalId) }));
     }
-    buttons.push(
-      button({ label: 'Approve', testId: 'approve', appearance: 'primary', onClick: () => answer('approved') }),
-      button({ label: 'Reject', testId: 'reject', onClick: () => answer('rejected') }),
-    );
+    const approve = button({ label: 'Approve', testId: 'approve', appearance: 'primary', onClick: () => answer('approved') });
+    const reject = button({ label: 'Reject', testId: 'reject', onClick: () => answer('rejected') });
+    buttons.push(approve);
     if (step.alwaysAllowKey !== undefined && !step.sensitive) {
-      buttons.push(
-        button({
-          label: step.alwaysAllowLabel ?? `Always allow ${step.tool}`,
-          testId: 'approve-always',
-          title: `Adds "${step.alwaysAllowKey}" to tandem.tools.alwaysAllow in your user settings`,
-          onClick: () => answer('alwaysAllowed'),
-        }),
-      );
+      const always = button({
+        label: step.alwaysAllowLabel ?? `Always allow ${step.tool}`,
+        testId: 'approve-always',
+        title: `Adds "${step.alwaysAllowKey}" to tandem.tools.alwaysAllow in your user settings`,
+        onClick: () => answer('alwaysAllowed'),
+      });
+      buttons.push(always);
+      // Approve and the lasting "Always allow" are one Tab stop; Tab always comes back to Approve.
+      const approving = element('div', 'approval-decisions');
+      approving.setAttribute('role', 'toolbar');
+      approving.setAttribute('aria-label', `Approve ${step.tool} once or always`);
+      approving.append(approve, always);
+      rovingFocus(approving, [approve, always]);
+      approving.addEventListener('focusout', (event) => {
+        if (approving.contains(event.relatedTarget as Node | null)) return;
+        approve.tabIndex = 0;
+        always.tabIndex = -1;
+      });
+      actions.append(approving);
+    } else {
+      actions.append(approve);
     }
-    const decisions = element('div', 'approval-decisions');
-    decisions.setAttribute('role', 'toolbar');
-    decisions.setAttribute('aria-label', `Decide on ${step.tool}`);
-    decisions.append(...buttons);
-    rovingFocus(decisions, buttons);
-    actions.append(decisions);
+    // Its own Tab stop, next to the note: Shift+Tab back from the prompt box meets the note, then Reject.
+    buttons.push(reject);
+    actions.append(reject);
     if (step.answering) {
       for (const each of buttons) setDisabled(each, true);
       noteBox.disabled = true;

@@ -16,7 +16,7 @@ import type {
 import { HostEventName } from '../src/protocol/hostEventNames';
 import { applyApprovalEvent } from './approvalEvents';
 import { applyElicitationEvent } from './elicitationEvents';
-import { isShowableImage } from './resultImages';
+import { isShowableImage, keepLatestImages } from './resultImages';
 import { push, text, touch, type CondensedStep, type ConversationView, type NoticeStep, type UserStep } from './steps';
 
 function lastNotice(view: ConversationView, code: string): NoticeStep | undefined {
@@ -198,6 +198,7 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
       if (result && images.length > 0) {
         result.images = images;
         touch(view, result);
+        keepLatestImages(view);
       }
       return;
     }

@@ -1,43 +1,87 @@
 // The images a tool returned, shown under its result. The host sends only
-// images a model could be sent (raster types, base64, size-capped); the panel
-// checks again before making a data: URL of one, so nothing else (an SVG, a
-// stray URL) reaches an <img>.
+// images a model could be sent (src/protocol/imageRules.ts: raster types,
+// base64, size-capped); the panel checks again before making a data: URL of
+// one, so nothing else (an SVG, a stray URL) reaches an <img>. The panel keeps
+// the latest few: a server that returns a screenshot per call would otherwise
+// fill the page's memory over a long conversation.
 import type { ToolImage } from '../src/protocol/agentEvents';
+import { base64Bytes, isBase64, isImageType } from '../src/protocol/imageRules';
+import { touch, type ConversationView, type ToolResultStep } from './steps';
 
-const SHOWABLE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+/** Images the panel keeps showing, the latest first, and their bytes together at most. */
+export const PANEL_IMAGES_KEPT = 12;
+export const PANEL_IMAGE_BYTES = 32 * 1024 * 1024;
 
 export function isShowableImage(image: unknown): image is ToolImage {
   const candidate = image as Partial<ToolImage> | null | undefined;
-  return typeof candidate?.mimeType === 'string' && SHOWABLE_TYPES.has(candidate.mimeType) && typeof candidate.data === 'string' && BASE64.test(candidate.data);
+  return typeof candidate?.mimeType === 'string' && isImageType(candidate.mimeType) && typeof candidate.data === 'string' && isBase64(candidate.data);
 }
 
-/** Thumbnails of a result's images; each opens at full size in a dialog-free way: a click toggles its size. */
-export function resultImages(images: readonly ToolImage[], toolName: string): HTMLElement {
-  const list = document.createElement('div');
-  list.className = 'result-images';
-  images.forEach((image, index) => {
-    const picture = document.createElement('img');
-    picture.className = 'result-image';
-    picture.dataset['testid'] = 'result-image';
-    picture.alt = `Image ${index + 1} of ${images.length} from ${toolName}`;
-    picture.title = 'Click to show at full size';
-    picture.tabIndex = 0;
-    picture.setAttribute('role', 'button');
-    picture.setAttribute('aria-pressed', 'false');
-    picture.src = `data:${image.mimeType};base64,${image.data}`;
-    const toggle = () => {
-      const full = picture.classList.toggle('full-size');
-      picture.setAttribute('aria-pressed', String(full));
-      picture.title = full ? 'Click to show smaller' : 'Click to show at full size';
-    };
-    picture.addEventListener('click', toggle);
-    picture.addEventListener('keydown', (event) => {
-      if (event.key !== 'Enter' && event.key !== ' ') return;
-      event.preventDefault();
-      toggle();
-    });
-    list.append(picture);
+/**
+ * Takes the images off the results beyond the latest PANEL_IMAGES_KEPT (or
+ * PANEL_IMAGE_BYTES), newest first; a result that loses them says how many.
+ */
+export function keepLatestImages(view: ConversationView): void {
+  let images = 0;
+  let bytes = 0;
+  for (let index = view.steps.length - 1; index >= 0; index--) {
+    const step = view.steps[index];
+    if (step?.kind !== 'tool-result' || !step.images) continue;
+    const size = step.images.reduce((sum, image) => sum + base64Bytes(image.data), 0);
+    if (images + step.images.length <= PANEL_IMAGES_KEPT && bytes + size <= PANEL_IMAGE_BYTES) {
+      images += step.images.length;
+      bytes += size;
+      continue;
+    }
+    step.imagesNoLongerShown = step.images.length;
+    step.images = undefined;
+    touch(view, step);
+  }
+}
+
+/** The node showing a result's images, built once per list: a redraw of its step moves it, keeping its size and the decoded pictures. */
+const built = new WeakMap<readonly ToolImage[], HTMLElement>();
+
+/** Thumbnails of a result's images; a click (or Enter) shows one at full size, again shows it small. */
+export function resultImages(step: ToolResultStep): HTMLElement | undefined {
+  if (step.images?.length) {
+    const images = step.images;
+    const existing = built.get(images);
+    if (existing) return existing;
+    const list = document.createElement('div');
+    list.className = 'result-images';
+    images.forEach((image, index) => list.append(thumbnail(image, `Image ${index + 1} of ${images.length} from ${step.name}`)));
+    built.set(images, list);
+    return list;
+  }
+  if (!step.imagesNoLongerShown) return undefined;
+  const note = document.createElement('div');
+  note.className = 'result-images-note';
+  const count = step.imagesNoLongerShown === 1 ? 'Its image is' : `Its ${step.imagesNoLongerShown} images are`;
+  note.textContent = `${count} no longer shown: the panel keeps the latest ${PANEL_IMAGES_KEPT}. The result's text describes them.`;
+  return note;
+}
+
+function thumbnail(image: ToolImage, alt: string): HTMLImageElement {
+  const picture = document.createElement('img');
+  picture.className = 'result-image';
+  picture.dataset['testid'] = 'result-image';
+  picture.alt = alt;
+  picture.title = 'Click to show at full size';
+  picture.tabIndex = 0;
+  picture.setAttribute('role', 'button');
+  picture.setAttribute('aria-pressed', 'false');
+  picture.src = `data:${image.mimeType};base64,${image.data}`;
+  const toggle = () => {
+    const full = picture.classList.toggle('full-size');
+    picture.setAttribute('aria-pressed', String(full));
+    picture.title = full ? 'Click to show smaller' : 'Click to show at full size';
+  };
+  picture.addEventListener('click', toggle);
+  picture.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' && event.key !== ' ') return;
+    event.preventDefault();
+    toggle();
   });
-  return list;
+  return picture;
 }

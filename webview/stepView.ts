@@ -177,7 +177,8 @@ function toolResultBody(step: ToolResultStep): HTMLElement {
   } else {
     body.append(pre(step.content, 'result'));
   }
-  if (step.images?.length) body.append(resultImages(step.images, step.name));
+  const images = resultImages(step);
+  if (images) body.append(images);
   return body;
 }
 

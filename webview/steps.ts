@@ -69,8 +69,14 @@ export interface ToolResultStep extends StepBase {
   summary: ToolResultSummary | undefined;
   /** Streaming response mode: the result as the loop announced it in its own message. */
   message: string | undefined;
-  /** Images the tool returned, while this page lives (they are never stored). */
-  images?: readonly ToolImage[];
+  /**
+   * Images the tool returned, as they arrived: never stored, so gone when the
+   * conversation is drawn again (another conversation opened, a hidden view
+   * back from its saved state, a reload).
+   */
+  images?: readonly ToolImage[] | undefined;
+  /** How many images the panel took off this result to keep only the latest. */
+  imagesNoLongerShown?: number;
 }
 
 export interface AnswerStep extends StepBase {
@@ -253,8 +259,8 @@ export function defaultOpen(step: Step): boolean {
     case 'user':
       return true;
     case 'tool-result':
-      // A result with images is open: the picture (a screenshot) is what the call was for.
-      return step.summary?.kind === 'search' || step.state === 'failed' || step.state === 'stopped' || step.message !== undefined || (step.images?.length ?? 0) > 0;
+      // A result with images is open: the picture (a screenshot) is what the call was for. It stays open, saying so, once the panel drops them.
+      return step.summary?.kind === 'search' || step.state === 'failed' || step.state === 'stopped' || step.message !== undefined || (step.images?.length ?? 0) > 0 || (step.imagesNoLongerShown ?? 0) > 0;
     case 'tool-call':
     case 'approval':
     case 'elicitation':

@@ -181,7 +181,7 @@ export class ContextBudget {
       reason,
     } satisfies CondensedPayload);
     // The meter showed the request from before (or the one before an overflow): it shows the shorter one now, not after its reply.
-    this.options.windows.showEstimate(role, after.tokens);
+    this.options.windows.showLocalCount(role, after.tokens, after.estimated);
     return true;
   }
 

@@ -22,8 +22,8 @@ export interface RunWindows {
   settled(role: ModelRole): Promise<ContextWindow>;
   /** For a model the server has not loaded (`unloadedOnOllama`): loads it and learns its window; once a run per model (both roles may share it). */
   load(role: ModelRole, signal: AbortSignal): Promise<ContextWindow>;
-  /** Shows `tokens`, counted locally, as `role`'s request: the conversation was just condensed, and the server has not counted it yet. */
-  showEstimate(role: ModelRole, tokens: number): void;
+  /** Shows `tokens`, counted here (`estimated` as the count says), as `role`'s request: the conversation was just condensed, and the server has not counted it yet. */
+  showLocalCount(role: ModelRole, tokens: number, estimated: boolean): void;
 }
 
 export function attachContextMeter(
@@ -72,7 +72,7 @@ export function attachContextMeter(
       settled[role] = loading[role] = loaded;
       return loaded;
     },
-    showEstimate: (role, tokens) => show(role, tokens, true),
+    showLocalCount: (role, tokens, estimated) => show(role, tokens, estimated),
   };
   const warned = new Set<ModelRole>();
   const askedAgain = new Set<ModelRole>();

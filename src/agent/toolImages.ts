@@ -3,7 +3,8 @@
 // message that says whose they are. Each request resends the conversation, so
 // only the latest few stay attached, within a byte limit; older ones keep
 // their description.
-import { base64Bytes, MAX_ATTACHED_IMAGE_BYTES } from '../models/chatImages';
+import { MAX_ATTACHED_IMAGE_BYTES } from '../models/chatImages';
+import { base64Bytes } from '../protocol/imageRules';
 import type { ChatImage, ChatMessage } from '../models/chatModel';
 import type { ToolResult } from '../tools/tool';
 

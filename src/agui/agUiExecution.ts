@@ -10,7 +10,7 @@ import type { AutoApprovePolicy } from '../agent/policyApprovalGate';
 import { runAgent, type AgentDependencies, type RunResult } from '../agent/runAgent';
 import { SessionCache } from '../agent/sessionCache';
 import type { ChatMessage } from '../models/chatModel';
-import { CustomEventName, type AgentEvent, type CondensedPayload, type RunUsage } from '../protocol/agentEvents';
+import { CustomEventName, isLiveOnly, type AgentEvent, type CondensedPayload, type RunUsage } from '../protocol/agentEvents';
 import type { Tool, ToolResult } from '../tools/tool';
 import type { WorkspaceRules } from '../tools/workspaceRules';
 import { createFrontendTools } from './frontendTools';
@@ -262,7 +262,8 @@ export class AgUiExecution {
       }
     }
     if (this.sink) this.send(this.sink, event);
-    else this.buffer.push(event);
+    // Held for the run that resumes the loop, except what is only for watching live (an image's megabytes).
+    else if (!isLiveOnly(event)) this.buffer.push(event);
   }
 
   private send(sink: RunSink, event: AgentEvent): void {

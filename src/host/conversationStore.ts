@@ -365,7 +365,7 @@ export class ConversationStore {
       await rename(file, aside);
       // A rename keeps the time of the last write, maybe months ago: the days it is kept count from now.
       const now = new Date(this.now());
-      await utimes(aside, now, now).catch(() => undefined);
+      await utimes(aside, now, now).catch((error: unknown) => this.warn(`could not stamp ${aside} with the time it was set aside (${error instanceof Error ? error.message : String(error)}); its change time counts instead`));
       return { readable: false, aside };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { readable: false, aside: undefined };

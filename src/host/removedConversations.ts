@@ -5,7 +5,7 @@
 import { lstat, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 
-/** How long a set-aside file is kept, counted from when it was set aside (its mtime). */
+/** How long a set-aside file is kept, counted from when it was set aside. */
 export const REMOVED_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
 
 const REMOVED_NAME = /^[A-Za-z0-9-]{1,100}\.jsonl\.removed$/;
@@ -35,7 +35,9 @@ export async function deleteOldRemoved(
     try {
       // lstat: a link or a folder by that name is not one the store made.
       const stats = await lstat(file);
-      if (!stats.isFile() || now - stats.mtimeMs <= REMOVED_KEPT_MS) continue;
+      // Set aside when last modified, or renamed (the change time): the later one, in case the store
+      // could not stamp the file when it renamed it and its modified time is that of an old last write.
+      if (!stats.isFile() || now - Math.max(stats.mtimeMs, stats.ctimeMs) <= REMOVED_KEPT_MS) continue;
       await remove(file);
       deleted.push(name);
     } catch (error) {

@@ -1,7 +1,8 @@
 // Turns an MCP tools/call result into what the model reads: text parts joined,
 // structuredContent as JSON, audio and resources described in words; images
 // described too, and kept to be shown to a model that takes them.
-import { base64Bytes, MAX_ATTACHED_IMAGE_BYTES, MAX_IMAGES_PER_RESULT, unsendableReason } from '../models/chatImages';
+import { MAX_ATTACHED_IMAGE_BYTES, MAX_IMAGES_PER_RESULT, unsendableReason } from '../models/chatImages';
+import { base64Bytes } from '../protocol/imageRules';
 import type { ChatImage } from '../models/chatModel';
 import type { ToolResult } from '../tools/tool';
 import { isRecord } from './isRecord';

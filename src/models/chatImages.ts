@@ -2,10 +2,8 @@
 // what they cost in tokens. A model reads an image as a fixed number of
 // tokens set by its size, not by its base64 length, so counting the data URL
 // as text would overstate a screenshot's share of the window a hundredfold.
+import { base64Bytes, isBase64, isImageType } from '../protocol/imageRules';
 import type { ChatImage } from './chatModel';
-
-/** The types OpenAI-compatible vision models take. */
-const SENDABLE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
 /** OpenAI's limit per image is 20 MB; a tool's screenshot far above a few MB is a mistake, not a picture to read. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -25,17 +23,12 @@ const UNKNOWN_SIZE_TOKENS = 765;
 /** Said in place of images a model was not sent. */
 export const IMAGES_NOT_SENT = 'The images were not sent: this model does not take images. Rely on their descriptions in the results.';
 
-export function base64Bytes(data: string): number {
-  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
-}
-
 /** Why an image cannot be sent, or undefined when it can. */
 export function unsendableReason(mimeType: string, data: string): string | undefined {
-  if (!SENDABLE_TYPES.has(mimeType.toLowerCase())) return `${mimeType} is not a type models take`;
+  if (!isImageType(mimeType)) return `${mimeType} is not a type models take`;
   // The size first: a huge string is not worth scanning.
   if (base64Bytes(data) > MAX_IMAGE_BYTES) return `over ${MAX_IMAGE_BYTES / 1024 / 1024} MB`;
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(data)) return 'its data is not base64';
+  if (!isBase64(data)) return 'its data is not base64';
   return undefined;
 }
 

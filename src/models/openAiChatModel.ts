@@ -236,10 +236,13 @@ async function* streamTurn(
     const watch = new StallWatch(bounds.stallMs, bounds.firstByteMs, signal);
     /** The request went out (the SDK sends it at once, no I/O before): from here the server may be reading it. */
     let requested = false;
+    /** The server answered with its headers: it has the request. */
+    let answered = false;
     try {
       requested = !watch.signal.aborted;
       // The raw response, read by SseChunkParser: the SDK's own stream costs far more per event (see sseChunks.ts).
       const response = await client.chat.completions.create(body, { signal: watch.signal }).asResponse();
+      answered = true;
       if (!response.body) throw new sdk.OpenAIError('Attempted to iterate over a response with no body');
       const contentType = response.headers.get('content-type') ?? '';
       if (/\btext\/html\b/i.test(contentType)) {
@@ -285,11 +288,15 @@ async function* streamTurn(
     } catch (error) {
       watch.dispose();
       if (error instanceof ModelApiError) throw error;
-      // The server had started replying: those tokens were spent even though the attempt is void. Stopped
-      // (or given up on) before the first byte, the request had still gone out: a server reads, and bills,
-      // the prompt before it writes a token, so the call counts with its prompt estimated. fetch cannot tell
-      // whether a request still connecting had arrived; counting one that had not is the smaller error.
-      if (chunks > 0 || (requested && watch.signal.aborted)) yield { type: 'partialUsage', usage: completeUsage(accumulator, body) };
+      // The server had started replying: those tokens were spent even though the attempt is void.
+      if (chunks > 0) yield { type: 'partialUsage', usage: completeUsage(accumulator, body) };
+      else if (requested && (signal.aborted || (answered && watch.silentFromStart))) {
+        // Cut before its first chunk, by Stop, or by the first-byte bound once the server had answered its
+        // headers: a server reads, and bills, the prompt before it writes a token, so the call counts with its
+        // prompt estimated and no output. Not the first-byte bound with no answer at all (a host that drops
+        // packets may never have had the request), nor a stall that is tried again.
+        yield { type: 'partialUsage', usage: { ...completeUsage(accumulator, body), estimatedCounts: { prompt: true, completion: false } } };
+      }
       if (signal.aborted) throw new CancelledError();
       if (watch.silentFromStart) {
         // Not retried: the server may still be thinking on this request, and a second one would be billed again.

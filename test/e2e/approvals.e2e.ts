@@ -93,9 +93,26 @@ test('approve after the time limit, reject, and always allow, from the panel car
     assert.match(await late.locator('[data-testid="approval-summary"]').innerText(), /Create notes\.txt/);
     assert.equal(await late.locator('[data-testid="open-diff"]').count(), 1, 'an edit offers its diff');
     assert.equal(await late.locator('[data-testid="approve-always"]').innerText(), 'Always allow write_file');
-    // The decisions are one toolbar, one Tab stop on Approve from either side; the lasting "Always allow" comes last, by arrow key.
     const order = await late.locator('.approval-actions [data-testid]').evaluateAll((buttons) => buttons.map((node) => (node as HTMLElement).dataset['testid']));
-    assert.deepEqual(order, ['open-diff', 'approve', 'reject', 'approve-always']);
+    assert.deepEqual(order, ['open-diff', 'approve', 'approve-always', 'reject']);
+    // The keyboard, in Chromium with the toolkit's buttons: going back from the note meets Reject, then Approve;
+    // "Always allow" is reached only by arrow key from Approve, and Tab from Approve goes to Reject.
+    const focused = () => view.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset['testid'] ?? document.activeElement?.tagName ?? '');
+    await late.locator('[data-testid="reject-note"]').focus();
+    const met: string[] = [];
+    for (let step = 0; step < 3; step++) {
+      await session.page.keyboard.press('Shift+Tab');
+      met.push(await focused());
+    }
+    assert.deepEqual(met, ['reject', 'approve', 'open-diff']);
+    await session.page.keyboard.press('Tab');
+    assert.equal(await focused(), 'approve');
+    await session.page.keyboard.press('ArrowRight');
+    assert.equal(await focused(), 'approve-always');
+    await session.page.keyboard.press('Tab');
+    assert.equal(await focused(), 'reject', 'Tab leaves the toolbar for Reject');
+    await session.page.keyboard.press('Shift+Tab');
+    assert.equal(await focused(), 'approve', 'and comes back to Approve, not to "Always allow"');
     assert.equal(await view.locator('body').getAttribute('data-waiting'), 'approval');
     await session.screenshot('approvals-card');
     await new Promise((resolve) => setTimeout(resolve, (limitSeconds + 1) * 1000));

@@ -249,5 +249,11 @@ test("an MCP tool's image is shown under its result, decoded by the webview, and
       .flatMap((request) => request.messages as { role: string; content?: unknown }[])
       .some((message) => Array.isArray(message.content) && JSON.stringify(message.content).includes('data:image/png;base64,'));
     assert.ok(sentImage, 'the model was sent the image too');
+    // Never stored: the conversation's file has the result's description, not the image.
+    const conversationFiles = () => (fs.readdirSync(scratch, { recursive: true }) as string[]).filter((file) => file.endsWith('.jsonl')).map((file) => fs.readFileSync(path.join(scratch, file), 'utf8'));
+    await waitFor(() => conversationFiles().some((text) => text.includes('A small logo.')), 'the conversation to be saved', 20_000);
+    const saved = conversationFiles().find((text) => text.includes('A small logo.')) ?? '';
+    assert.match(saved, /image 1 of this result/);
+    assert.ok(!saved.includes('iVBORw0KGgo') && !saved.includes('tandem.toolImages'), 'no image data in the conversation file');
   }),
 );

@@ -157,8 +157,9 @@ describe('context meter', () => {
     // The summary's own call is not the conversation's request: it is not metered.
     assert.deepEqual(meters.map((meter) => [meter.role, meter.tokens, meter.estimated]), [
       ['function-call', 1200, false],
-      ['function-call', condensed?.tokensAfter, true],
+      ['function-call', condensed?.tokensAfter, condensed?.estimated],
     ]);
+    assert.equal(condensed?.estimated, true, 'fc-model has no tokenizer of its own: counted by estimate, and marked so');
     assert.deepEqual([meters[1]?.model, meters[1]?.window, meters[1]?.windowSource], ['fc-model', 8192, 'endpoint']);
     const names = run.events.flatMap((event) => (event.type === EventType.CUSTOM ? [event.name] : []));
     assert.equal(names.indexOf('tandem.context', names.indexOf('tandem.condensed')), names.indexOf('tandem.condensed') + 1, 'right after the condensing');

@@ -2,7 +2,7 @@
 // kept 30 days from when they were set aside, then deleted at a start; no
 // other file is touched, and a file that will not go stops nothing.
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { lutimes, mkdir, mkdtemp, readdir, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -12,6 +12,7 @@ import { JsonFileState } from '../../../src/host/jsonFileState';
 import { deleteOldRemoved, REMOVED_KEPT_MS } from '../../../src/host/removedConversations';
 
 const DAY = 24 * 60 * 60 * 1000;
+const AHEAD = 100 * DAY;
 const directories: string[] = [];
 after(async () => {
   for (const directory of directories) await rm(directory, { recursive: true, force: true });
@@ -23,7 +24,11 @@ async function folder(): Promise<string> {
   return directory;
 }
 
-/** A file (or, with `folder`, a directory) last modified `daysAgo` before `now`. */
+/**
+ * A file (or, with `folder`, a directory) last modified `daysAgo` before `now`.
+ * Its change time is the real now, which a test cannot set: tests put `now`
+ * far enough ahead (AHEAD) that the modified time is the later of the two.
+ */
 async function aged(directory: string, name: string, now: number, daysAgo: number, options: { folder?: boolean } = {}): Promise<void> {
   const file = path.join(directory, name);
   if (options.folder) await mkdir(file);
@@ -38,7 +43,7 @@ const store = async (directory: string, now: number, warn?: (message: string) =>
 describe('damaged conversations set aside', () => {
   it('a start deletes the set-aside files older than 30 days and leaves every other file alone', async () => {
     const directory = await folder();
-    const now = Date.now();
+    const now = Date.now() + AHEAD;
     await aged(directory, 'old-one.jsonl.removed', now, 31);
     await aged(directory, 'recent-one.jsonl.removed', now, 29);
     // Old too, but not set-aside conversation files.
@@ -82,7 +87,7 @@ describe('damaged conversations set aside', () => {
 
   it('a file that will not go is reported and skipped; the rest go and nothing fails', async () => {
     const directory = await folder();
-    const now = Date.now();
+    const now = Date.now() + AHEAD;
     await aged(directory, 'held-open.jsonl.removed', now, 40);
     await aged(directory, 'free.jsonl.removed', now, 40);
     const failures: string[] = [];
@@ -97,6 +102,28 @@ describe('damaged conversations set aside', () => {
     assert.deepEqual(deleted, ['free.jsonl.removed']);
     assert.deepEqual(failures, ['held-open.jsonl.removed: EBUSY: resource busy or locked']);
     assert.deepEqual(await readdir(directory), ['held-open.jsonl.removed']);
+  });
+
+  it('a link by a set-aside name is not followed or deleted, nor is what it points to', async () => {
+    const directory = await folder();
+    const now = Date.now() + AHEAD;
+    await aged(directory, 'target.jsonl', now, 60);
+    await symlink(path.join(directory, 'target.jsonl'), path.join(directory, 'link.jsonl.removed'));
+    const old = new Date(now - 60 * DAY);
+    await lutimes(path.join(directory, 'link.jsonl.removed'), old, old);
+    const failures: unknown[] = [];
+    assert.deepEqual(await deleteOldRemoved(directory, await readdir(directory), now, (_file, error) => failures.push(error)), []);
+    assert.deepEqual((await readdir(directory)).sort(), ['link.jsonl.removed', 'target.jsonl']);
+    assert.deepEqual(failures, []);
+  });
+
+  it('a file whose modified time is from long before it was set aside (the stamp failed) is kept 30 days from its change time', async () => {
+    const directory = await folder();
+    const now = Date.now() + AHEAD;
+    // Modified long before it was set aside (the stamp failed): its change time, the real now, is when it was set aside.
+    await aged(directory, 'unstamped.jsonl.removed', Date.now(), 400);
+    assert.deepEqual(await deleteOldRemoved(directory, await readdir(directory), Date.now() + REMOVED_KEPT_MS - DAY, () => undefined), [], 'kept: set aside 29 days ago by its change time');
+    assert.deepEqual(await deleteOldRemoved(directory, await readdir(directory), now, () => undefined), ['unstamped.jsonl.removed']);
   });
 
   it('a file another window deleted meanwhile is no failure', async () => {

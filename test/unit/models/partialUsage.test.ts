@@ -117,17 +117,22 @@ describe('usage of a call stopped before its first byte', () => {
     stop.abort();
     const { deltas, error } = await call;
     assert.ok(error instanceof CancelledError, String(error));
-    assert.deepEqual(deltas, [{ type: 'partialUsage', usage: { promptTokens: prompt, completionTokens: 0, cachedTokens: undefined, estimated: true } }]);
+    assert.deepEqual(deltas, [{ type: 'partialUsage', usage: { promptTokens: prompt, completionTokens: 0, cachedTokens: undefined, estimated: true, estimatedCounts: { prompt: true, completion: false } } }]);
     await server.idle();
     assert.equal(server.requests.at(-1)?.outcome, 'client-closed');
   });
 
-  it('the first-byte bound giving up on a request counts it the same way', async () => {
+  it('the first-byte bound counts a request the server answered with its headers, not one with no answer at all', async () => {
     const prompt = await promptEstimate();
     server.push({ content: 'Too late.', firstByteDelayMs: 30_000 });
-    const { deltas, error } = await drain(model({ firstByteTimeoutMs: 200 }).streamTurn(question, new AbortController().signal));
-    assert.ok(error instanceof ModelApiError, String(error));
-    assert.deepEqual(partials(deltas), [{ promptTokens: prompt, completionTokens: 0, cachedTokens: undefined, estimated: true }]);
+    const silent = await drain(model({ firstByteTimeoutMs: 200 }).streamTurn(question, new AbortController().signal));
+    assert.ok(silent.error instanceof ModelApiError, String(silent.error));
+    assert.deepEqual(partials(silent.deltas), [], 'no headers: nothing says the server had it');
+    await server.idle();
+    server.push({ content: 'Too late.', headersFirst: true, firstByteDelayMs: 30_000 });
+    const answered = await drain(model({ firstByteTimeoutMs: 200 }).streamTurn(question, new AbortController().signal));
+    assert.ok(answered.error instanceof ModelApiError, String(answered.error));
+    assert.deepEqual(partials(answered.deltas), [{ promptTokens: prompt, completionTokens: 0, cachedTokens: undefined, estimated: true, estimatedCounts: { prompt: true, completion: false } }]);
     await server.idle();
   });
 

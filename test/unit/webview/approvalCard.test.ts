@@ -1,35 +1,25 @@
-// The approval card's keyboard order on happy-dom's DOM: the decisions are
-// one toolbar whose Tab stop is Approve, so Tab into the card and Shift+Tab
-// back from the prompt box both meet Approve, never the lasting "Always
-// allow"; the arrow keys go Approve → Reject → Always allow, in the order
-// shown.
+// The approval card's keyboard order on happy-dom's DOM: Approve and the
+// lasting "Always allow" are one toolbar whose Tab stop is always Approve
+// when Tab enters it; Reject is its own Tab stop after it, so Shift+Tab back
+// from the prompt box meets the note, Reject, then Approve, never "Always
+// allow" (the arrow keys reach it from Approve).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Window } from 'happy-dom';
+import { installDomGlobals, type DomGlobals } from './domGlobals';
 import type { AgentEvent, ApprovalPayload } from '../../../src/protocol/agentEvents';
 import type { createApprovalCard as CreateApprovalCard } from '../../../webview/approvalCard';
 import { createConversationView, type ApprovalStep } from '../../../webview/steps';
 import { applyEvents } from '../../../webview/viewModel';
 
-const browser = new Window({ url: 'https://panel.invalid/' });
-const saved = new Map<string, PropertyDescriptor | undefined>();
+let dom: DomGlobals;
 let createApprovalCard: typeof CreateApprovalCard;
 
 before(async () => {
-  // The browser's globals, as the webview has them (the toolkit's components read some as they load); Node's own stay.
-  const names = Object.getOwnPropertyNames(browser).filter((name) => !(name in globalThis));
-  for (const name of [...names, 'window', 'document', 'Event', 'EventTarget', 'KeyboardEvent']) {
-    saved.set(name, Object.getOwnPropertyDescriptor(globalThis, name));
-    Object.defineProperty(globalThis, name, { value: name === 'window' ? browser : (browser as unknown as Record<string, unknown>)[name], configurable: true, writable: true });
-  }
+  dom = installDomGlobals();
   ({ createApprovalCard } = await import('../../../webview/approvalCard'));
 });
 after(async () => {
-  for (const [name, descriptor] of saved) {
-    if (descriptor) Object.defineProperty(globalThis, name, descriptor);
-    else delete (globalThis as Record<string, unknown>)[name];
-  }
-  await browser.happyDOM.close();
+  await dom.restore();
 });
 
 /** A pending card from its `tandem.approval` event, in the step list with the prompt box after it, as in the panel. */
@@ -71,45 +61,45 @@ function press(key: string): void {
 }
 
 describe('approval card: keyboard order', () => {
-  it('the decisions show Approve, Reject, Always allow, and are one Tab stop on Approve', () => {
+  it('the decisions show Approve, Always allow, Reject; Approve and Always allow are one Tab stop, Reject its own', () => {
     const { card } = panelWithCard({ alwaysAllowKey: 'write_file' });
-    assert.deepEqual([...card.querySelectorAll('[data-testid]')].map(name), ['approval-status', 'approval-summary', 'approval-args', 'approve', 'reject', 'approve-always', 'reject-note']);
+    assert.deepEqual([...card.querySelectorAll('[data-testid]')].map(name), ['approval-status', 'approval-summary', 'approval-args', 'approve', 'approve-always', 'reject', 'reject-note']);
     const toolbar = card.querySelector('[role="toolbar"]');
-    assert.equal(toolbar?.getAttribute('aria-label'), 'Decide on write_file');
-    assert.deepEqual([...toolbar!.children].map(name), ['approve', 'reject', 'approve-always']);
-    assert.deepEqual(tabSequence().map(name), ['approve', 'reject-note', 'prompt']);
+    assert.equal(toolbar?.getAttribute('aria-label'), 'Approve write_file once or always');
+    assert.deepEqual([...toolbar!.children].map(name), ['approve', 'approve-always']);
+    assert.deepEqual(tabSequence().map(name), ['approve', 'reject', 'reject-note', 'prompt']);
   });
 
-  it('Shift+Tab from the prompt box meets the note, then Approve; "Always allow" is not a Tab stop from either side', () => {
+  it('Shift+Tab from the prompt box meets the note, then Reject, then Approve; "Always allow" is not a Tab stop from either side', () => {
     const { prompt } = panelWithCard({ alwaysAllowKey: 'write_file' });
-    assert.deepEqual(shiftTabFrom(prompt, 2), ['reject-note', 'approve']);
+    assert.deepEqual(shiftTabFrom(prompt, 3), ['reject-note', 'reject', 'approve']);
     assert.ok(!tabSequence().map(name).includes('approve-always'));
   });
 
-  it('the arrow keys go Approve → Reject → Always allow, and the Tab stop follows', () => {
+  it('the arrow keys go between Approve and Always allow; leaving the toolbar puts its Tab stop back on Approve', () => {
     const { card, prompt, answers } = panelWithCard({ alwaysAllowKey: 'write_file' });
     card.querySelector<HTMLElement>('[data-testid="approve"]')!.focus();
     const met = [name(document.activeElement)];
-    for (let index = 0; index < 3; index++) {
+    for (let index = 0; index < 2; index++) {
       press('ArrowRight');
       met.push(name(document.activeElement));
     }
-    assert.deepEqual(met, ['approve', 'reject', 'approve-always', 'approve'], 'round and back');
+    assert.deepEqual(met, ['approve', 'approve-always', 'approve'], 'round and back');
     press('End');
     assert.equal(name(document.activeElement), 'approve-always');
-    assert.deepEqual(shiftTabFrom(prompt, 2), ['reject-note', 'approve-always'], 'Tab comes back to the decision last moved to');
     press('Home');
     assert.equal(name(document.activeElement), 'approve');
+    press('End');
+    prompt.focus();
+    assert.deepEqual(shiftTabFrom(prompt, 3), ['reject-note', 'reject', 'approve'], 'back on Approve, not on the lasting choice');
     assert.deepEqual(answers, [], 'moving decides nothing');
   });
 
-  it('an edit: "Open diff" comes first; a sensitive path offers no "Always allow"', () => {
+  it('an edit: "Open diff" comes first; a sensitive path offers no "Always allow" and no toolbar', () => {
     const { card, prompt } = panelWithCard({ kind: 'edit', sensitive: true, alwaysAllowKey: 'write_file' });
     assert.equal(card.querySelector('[data-testid="approve-always"]'), null);
-    assert.deepEqual(tabSequence().map(name), ['open-diff', 'approve', 'reject-note', 'prompt']);
-    assert.deepEqual(shiftTabFrom(prompt, 3), ['reject-note', 'approve', 'open-diff']);
-    card.querySelector<HTMLElement>('[data-testid="approve"]')!.focus();
-    press('ArrowLeft');
-    assert.equal(name(document.activeElement), 'reject', 'two decisions: wraps to Reject');
+    assert.equal(card.querySelector('[role="toolbar"]'), null);
+    assert.deepEqual(tabSequence().map(name), ['open-diff', 'approve', 'reject', 'reject-note', 'prompt']);
+    assert.deepEqual(shiftTabFrom(prompt, 4), ['reject-note', 'reject', 'approve', 'open-diff']);
   });
 });

@@ -6,29 +6,19 @@
 // keyboard lands on a row that is shown.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Window } from 'happy-dom';
+import { installDomGlobals, type DomGlobals } from './domGlobals';
 import type { ConversationSummary, FromWebview } from '../../../src/protocol/webviewMessages';
 import type { buildLayout as BuildLayout } from '../../../webview/layout';
 
-const browser = new Window({ url: 'https://panel.invalid/' });
-const saved = new Map<string, PropertyDescriptor | undefined>();
+let dom: DomGlobals;
 let buildLayout: typeof BuildLayout;
 
 before(async () => {
-  // The browser's globals, as the webview has them (the toolkit's components read some as they load); Node's own stay.
-  const names = Object.getOwnPropertyNames(browser).filter((name) => !(name in globalThis));
-  for (const name of [...names, 'window', 'document', 'Event', 'EventTarget', 'KeyboardEvent']) {
-    saved.set(name, Object.getOwnPropertyDescriptor(globalThis, name));
-    Object.defineProperty(globalThis, name, { value: name === 'window' ? browser : (browser as unknown as Record<string, unknown>)[name], configurable: true, writable: true });
-  }
+  dom = installDomGlobals();
   ({ buildLayout } = await import('../../../webview/layout'));
 });
 after(async () => {
-  for (const [name, descriptor] of saved) {
-    if (descriptor) Object.defineProperty(globalThis, name, descriptor);
-    else delete (globalThis as Record<string, unknown>)[name];
-  }
-  await browser.happyDOM.close();
+  await dom.restore();
 });
 
 const titles = [

@@ -6,10 +6,11 @@
 // base64 raster image is not shown.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Window } from 'happy-dom';
+import { installDomGlobals, type DomGlobals } from './domGlobals';
 import { McpHub } from '../../../src/mcp/mcpHub';
 import { isLiveOnly, type AgentEvent, type ToolImagesPayload } from '../../../src/protocol/agentEvents';
 import { PanelState } from '../../../webview/panelState';
+import { PANEL_IMAGES_KEPT } from '../../../webview/resultImages';
 import type { StepRenderContext } from '../../../webview/stepView';
 import { createConversationView, defaultOpen, type ToolResultStep } from '../../../webview/steps';
 import { applyEvents } from '../../../webview/viewModel';
@@ -17,33 +18,24 @@ import { customValues, runScripted, scriptedServers, settingsFor } from '../agen
 import { EVERYTHING_SERVER, stdioServer } from '../mcp/mcpTestSupport';
 
 const serve = scriptedServers();
-const browser = new Window({ url: 'https://panel.invalid/' });
-const saved = new Map<string, PropertyDescriptor | undefined>();
+let dom: DomGlobals;
 let hub: McpHub;
 /** A real run's events, taken before the DOM's globals are in place (the openai SDK refuses to run in a browser). */
 let events: AgentEvent[];
 let createStepElement: (typeof import('../../../webview/stepView'))['createStepElement'];
+let updateStepElement: (typeof import('../../../webview/stepView'))['updateStepElement'];
 
 before(async () => {
   hub = new McpHub();
   await hub.update([stdioServer('everything', [EVERYTHING_SERVER, 'stdio'])]);
   events = await imageRun();
-  // The browser's globals, as the webview has them; Node's own stay.
-  const names = Object.getOwnPropertyNames(browser).filter((name) => !(name in globalThis));
-  for (const name of [...names, 'window', 'document', 'Event', 'EventTarget', 'KeyboardEvent']) {
-    saved.set(name, Object.getOwnPropertyDescriptor(globalThis, name));
-    Object.defineProperty(globalThis, name, { value: name === 'window' ? browser : (browser as unknown as Record<string, unknown>)[name], configurable: true, writable: true });
-  }
-  ({ createStepElement } = await import('../../../webview/stepView'));
+  dom = installDomGlobals();
+  ({ createStepElement, updateStepElement } = await import('../../../webview/stepView'));
 });
 
 after(async () => {
   await hub.dispose();
-  for (const [name, descriptor] of saved) {
-    if (descriptor) Object.defineProperty(globalThis, name, descriptor);
-    else delete (globalThis as Record<string, unknown>)[name];
-  }
-  await browser.happyDOM.close();
+  await dom.restore();
 });
 
 const context = { onCopy: () => undefined, userOpen: new Map<string, boolean>() } as unknown as StepRenderContext;
@@ -103,6 +95,46 @@ describe('images from tools in the panel', () => {
     assert.ok(kept.some((event) => event.type === 'TOOL_CALL_RESULT'), 'the result itself is kept');
     assert.equal(kept.filter((event) => event['name'] === 'tandem.toolImages').length, 0);
     assert.doesNotMatch(JSON.stringify(state), /iVBORw0KGgo/, 'no image data in the saved state');
+  });
+
+  it('the panel keeps the latest 12 images; older results say theirs are no longer shown', () => {
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+    const events: AgentEvent[] = [];
+    for (let call = 1; call <= PANEL_IMAGES_KEPT + 2; call++) {
+      const id = `shot${call}`;
+      events.push(
+        { type: 'TOOL_CALL_START', toolCallId: id, toolCallName: 'screenshot' } as AgentEvent,
+        { type: 'TOOL_CALL_END', toolCallId: id } as AgentEvent,
+        { type: 'TOOL_CALL_RESULT', messageId: `m${call}`, toolCallId: id, content: '[image]', role: 'tool' } as AgentEvent,
+        { type: 'CUSTOM', name: 'tandem.toolImages', value: { toolCallId: id, images: [{ mimeType: 'image/png', data: png }] } } as AgentEvent,
+      );
+    }
+    const view = applyEvents(createConversationView(), events);
+    const results = view.steps.filter((step): step is ToolResultStep => step.kind === 'tool-result');
+    assert.deepEqual(
+      results.map((step) => [step.images?.length ?? 0, step.imagesNoLongerShown ?? 0]),
+      [[0, 1], [0, 1], ...Array.from({ length: PANEL_IMAGES_KEPT }, () => [1, 0])],
+    );
+    const dropped = createStepElement(results[0]!, context);
+    assert.equal(dropped.querySelector('[data-testid="result-image"]'), null);
+    assert.equal(dropped.querySelector('.result-images-note')?.textContent, `Its image is no longer shown: the panel keeps the latest ${PANEL_IMAGES_KEPT}. The result's text describes them.`);
+  });
+
+  it('a redraw of the result keeps its pictures (the same nodes) and their size', () => {
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+    const view = applyEvents(createConversationView(), [
+      { type: 'TOOL_CALL_START', toolCallId: 't1', toolCallName: 'shot' },
+      { type: 'TOOL_CALL_RESULT', messageId: 'm1', toolCallId: 't1', content: '[image]', role: 'tool' },
+      { type: 'CUSTOM', name: 'tandem.toolImages', value: { toolCallId: 't1', images: [{ mimeType: 'image/png', data: png }] } },
+    ] as AgentEvent[]);
+    const result = view.steps.find((step): step is ToolResultStep => step.kind === 'tool-result')!;
+    const article = createStepElement(result, context);
+    const first = article.querySelector<HTMLImageElement>('[data-testid="result-image"]')!;
+    first.click();
+    updateStepElement(article, result, context);
+    const again = article.querySelector<HTMLImageElement>('[data-testid="result-image"]');
+    assert.equal(again, first, 'not built again');
+    assert.equal(again?.classList.contains('full-size'), true);
   });
 
   it('show only base64 raster images', () => {
