@@ -13,6 +13,7 @@ import { isContextOverflow } from '../models/contextOverflow';
 import { languageModelMessageText, toLanguageModelMessages, type LanguageModelMessage } from '../models/languageModelMessages';
 import { languageModelOptions } from '../models/languageModelOptions';
 import { ThinkTagSplitter, type SplitText } from '../models/thinkTags';
+import { estimateUsage } from '../models/usageEstimate';
 
 /** What the pickers and the welcome view show of one VS Code model. */
 export interface VscodeModelInfo {
@@ -122,6 +123,14 @@ async function* streamTurn(settings: ModelSettings, request: TurnRequest, signal
       content += part.text;
       if (part.text) yield { type: 'text', delta: part.text };
     }
+    // Stopped once the request is out: the provider read (and may bill) the prompt, and some of the reply came.
+    const stopped = (): ModelDelta => ({
+      type: 'partialUsage',
+      usage: estimateUsage(
+        { messages: plan.map(languageModelMessageText), ...(tools.length > 0 ? { tools } : {}) },
+        [reasoning, content, ...toolCalls.map((call) => `${call.name}(${call.arguments})`)].join(''),
+      ),
+    });
     try {
       const response = await model.sendRequest(toVscodeMessages(plan), options, cancellation.token);
       for await (const part of response.stream) {
@@ -136,10 +145,16 @@ async function* streamTurn(settings: ModelSettings, request: TurnRequest, signal
         }
       }
     } catch (error) {
-      if (signal.aborted) throw new CancelledError();
+      if (signal.aborted) {
+        yield stopped();
+        throw new CancelledError();
+      }
       throw toModelError(error, model);
     }
-    if (signal.aborted) throw new CancelledError();
+    if (signal.aborted) {
+      yield stopped();
+      throw new CancelledError();
+    }
     yield* split(thinkTags.end());
     const promptTokens = await countTokens(model, [...plan.map(languageModelMessageText), tools.length > 0 ? JSON.stringify(tools) : ''], cancellation.token);
     const completionTokens = await countTokens(model, [reasoning, content, ...toolCalls.map((call) => `${call.name}(${call.arguments})`)], cancellation.token);

@@ -7,7 +7,8 @@
 // Select Models lists the model beside the endpoint's; the temperature and max
 // tokens settings reach the model as modelOptions; the model's too-long-input
 // error ("Message exceeds token limit.", as Copilot Chat throws it) is a
-// context overflow; reasoning written before a `</think>` shows as the Thought.
+// context overflow; reasoning written before a `</think>` shows as the Thought;
+// Stop in the middle of a reply counts the call as partial.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -150,6 +151,28 @@ test("the model's too-long-input error is a context overflow, not a plain failur
     assert.match(await error.locator('[data-testid="error-suggestion"]').innerText(), /New Chat|shorter message/);
   } catch (error) {
     await session.screenshot('vscode-lm-overflow-failure').catch(() => undefined);
+    console.error(session.logs());
+    throw error;
+  }
+});
+
+test('Stop in the middle of a VS Code model\'s reply counts the call as partial, its tokens estimated', { timeout: 90_000 }, async () => {
+  assert.ok(session);
+  try {
+    await session.runCommand('tandem.newChat');
+    const view = await session.webview();
+    await view.locator('[data-testid="prompt"]').fill('FAKE-LM-SLOW: take your time');
+    await view.locator('[data-testid="send"]').click();
+    await view.getByText('FAKE-LM slow reply', { exact: false }).first().waitFor({ state: 'visible', timeout: 45_000 });
+    await view.locator('[data-testid="stop"]').click();
+    await waitIdle(view);
+    const row = view.locator('[data-testid="usage-function-call"]');
+    await row.waitFor({ state: 'visible', timeout: 10_000 });
+    const text = await row.innerText();
+    assert.match(text, /0 \+ 1 partial/, text);
+    assert.match(text, /~\d+/, 'its counts are estimates');
+  } catch (error) {
+    await session.screenshot('vscode-lm-stop-failure').catch(() => undefined);
     console.error(session.logs());
     throw error;
   }

@@ -35,15 +35,17 @@ async function untilReceived(server: ScriptedModelServer, count: number): Promis
   while (server.requests.length < count) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
-describe('usage of an attempt cut short', () => {
+/** A scripted server of the suite's own (its request log starts empty); each test consumes its own script. */
+function serverPerSuite(use: (server: ScriptedModelServer) => void): void {
   let server: ScriptedModelServer;
-  before(async () => {
-    server = await startScriptedModelServer();
-  });
-  beforeEach(() => {
-    assert.equal(server.remaining(), 0, 'the previous test consumed its script');
-  });
+  before(async () => use((server = await startScriptedModelServer())));
+  beforeEach(() => assert.equal(server.remaining(), 0, 'the previous test consumed its script'));
   after(() => server.close());
+}
+
+describe('usage of an attempt cut short', () => {
+  let server!: ScriptedModelServer;
+  serverPerSuite((started) => (server = started));
 
   const model = (): ChatModel => createChatModel({ baseUrl: server.baseUrl, model: 'm' }, { retry: { baseDelayMs: 1, maxDelayMs: 5 } });
 
@@ -88,14 +90,8 @@ describe('usage of an attempt cut short', () => {
 });
 
 describe('usage of a call stopped before its first byte', () => {
-  let server: ScriptedModelServer;
-  before(async () => {
-    server = await startScriptedModelServer();
-  });
-  beforeEach(() => {
-    assert.equal(server.remaining(), 0, 'the previous test consumed its script');
-  });
-  after(() => server.close());
+  let server!: ScriptedModelServer;
+  serverPerSuite((started) => (server = started));
 
   const model = (options: { firstByteTimeoutMs?: number } = {}): ChatModel =>
     createChatModel({ baseUrl: server.baseUrl, model: 'm' }, { retry: { baseDelayMs: 1, maxDelayMs: 5 }, ...options });
