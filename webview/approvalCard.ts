@@ -135,12 +135,7 @@ export function updateApprovalCard(article: HTMLElement, step: ApprovalStep, hoo
       approving.setAttribute('role', 'toolbar');
       approving.setAttribute('aria-label', `Approve ${step.tool} once or always`);
       approving.append(approve, always);
-      rovingFocus(approving, [approve, always]);
-      approving.addEventListener('focusout', (event) => {
-        if (approving.contains(event.relatedTarget as Node | null)) return;
-        approve.tabIndex = 0;
-        always.tabIndex = -1;
-      });
+      rovingFocus(approving, [approve, always], { returnToFirst: true });
       actions.append(approving);
     } else {
       actions.append(approve);

@@ -18,17 +18,23 @@ export function isShowableImage(image: unknown): image is ToolImage {
 }
 
 /**
- * Takes the images off the results beyond the latest PANEL_IMAGES_KEPT (or
- * PANEL_IMAGE_BYTES), newest first; a result that loses them says how many.
+ * Takes the images off the results before the latest ones that fit in
+ * PANEL_IMAGES_KEPT and PANEL_IMAGE_BYTES: from the newest result back, the
+ * first that does not fit ends the keeping, so what is shown is always the
+ * most recent run of pictures. A result that loses its images says so. The
+ * newest result keeps its own whatever they weigh (the host caps a result).
  */
 export function keepLatestImages(view: ConversationView): void {
   let images = 0;
   let bytes = 0;
+  let keeping = true;
   for (let index = view.steps.length - 1; index >= 0; index--) {
     const step = view.steps[index];
     if (step?.kind !== 'tool-result' || !step.images) continue;
     const size = step.images.reduce((sum, image) => sum + base64Bytes(image.data), 0);
-    if (images + step.images.length <= PANEL_IMAGES_KEPT && bytes + size <= PANEL_IMAGE_BYTES) {
+    const first = images === 0;
+    keeping = keeping && (first || (images + step.images.length <= PANEL_IMAGES_KEPT && bytes + size <= PANEL_IMAGE_BYTES));
+    if (keeping) {
       images += step.images.length;
       bytes += size;
       continue;
@@ -57,8 +63,8 @@ export function resultImages(step: ToolResultStep): HTMLElement | undefined {
   if (!step.imagesNoLongerShown) return undefined;
   const note = document.createElement('div');
   note.className = 'result-images-note';
-  const count = step.imagesNoLongerShown === 1 ? 'Its image is' : `Its ${step.imagesNoLongerShown} images are`;
-  note.textContent = `${count} no longer shown: the panel keeps the latest ${PANEL_IMAGES_KEPT}. The result's text describes them.`;
+  const one = step.imagesNoLongerShown === 1;
+  note.textContent = `${one ? 'Its image is' : `Its ${step.imagesNoLongerShown} images are`} no longer shown: the panel keeps only the latest images (${PANEL_IMAGES_KEPT}, ${PANEL_IMAGE_BYTES / 1024 / 1024} MB at most). The result's text describes ${one ? 'it' : 'them'}.`;
   return note;
 }
 

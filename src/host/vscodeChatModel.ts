@@ -123,7 +123,7 @@ async function* streamTurn(settings: ModelSettings, request: TurnRequest, signal
       content += part.text;
       if (part.text) yield { type: 'text', delta: part.text };
     }
-    // Stopped once the request is out: the provider read (and may bill) the prompt, and some of the reply came.
+    // Stopped once the provider took the request: it read (and may bill) the prompt, and some of the reply may have come.
     const stopped = (): ModelDelta => ({
       type: 'partialUsage',
       usage: estimateUsage(
@@ -131,8 +131,11 @@ async function* streamTurn(settings: ModelSettings, request: TurnRequest, signal
         [reasoning, content, ...toolCalls.map((call) => `${call.name}(${call.arguments})`)].join(''),
       ),
     });
+    /** The provider took the request (sendRequest resolved): a Stop before it, during the model's consent prompt, sent nothing. */
+    let taken = false;
     try {
       const response = await model.sendRequest(toVscodeMessages(plan), options, cancellation.token);
+      taken = true;
       for await (const part of response.stream) {
         if (signal.aborted) break;
         if (part instanceof vscode.LanguageModelTextPart) {
@@ -146,7 +149,7 @@ async function* streamTurn(settings: ModelSettings, request: TurnRequest, signal
       }
     } catch (error) {
       if (signal.aborted) {
-        yield stopped();
+        if (taken) yield stopped();
         throw new CancelledError();
       }
       throw toModelError(error, model);

@@ -234,12 +234,9 @@ async function* streamTurn(
     const accumulator = new StreamAccumulator();
     let chunks = 0;
     const watch = new StallWatch(bounds.stallMs, bounds.firstByteMs, signal);
-    /** The request went out (the SDK sends it at once, no I/O before): from here the server may be reading it. */
-    let requested = false;
     /** The server answered with its headers: it has the request. */
     let answered = false;
     try {
-      requested = !watch.signal.aborted;
       // The raw response, read by SseChunkParser: the SDK's own stream costs far more per event (see sseChunks.ts).
       const response = await client.chat.completions.create(body, { signal: watch.signal }).asResponse();
       answered = true;
@@ -290,11 +287,11 @@ async function* streamTurn(
       if (error instanceof ModelApiError) throw error;
       // The server had started replying: those tokens were spent even though the attempt is void.
       if (chunks > 0) yield { type: 'partialUsage', usage: completeUsage(accumulator, body) };
-      else if (requested && (signal.aborted || (answered && watch.silentFromStart))) {
-        // Cut before its first chunk, by Stop, or by the first-byte bound once the server had answered its
-        // headers: a server reads, and bills, the prompt before it writes a token, so the call counts with its
-        // prompt estimated and no output. Not the first-byte bound with no answer at all (a host that drops
-        // packets may never have had the request), nor a stall that is tried again.
+      else if (answered && (signal.aborted || watch.silentFromStart)) {
+        // Cut before its first chunk (Stop, the run's time limit, the first-byte bound) once the server had
+        // answered its headers: it has the request, and a server reads, and bills, the prompt before it writes
+        // a token, so the call counts with its prompt estimated and no output. Not with no answer at all (a
+        // host that drops packets may never have had the request), nor a stall that is tried again.
         yield { type: 'partialUsage', usage: { ...completeUsage(accumulator, body), estimatedCounts: { prompt: true, completion: false } } };
       }
       if (signal.aborted) throw new CancelledError();

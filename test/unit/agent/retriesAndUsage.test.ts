@@ -92,12 +92,15 @@ describe('retries and usage', () => {
     assert.equal(usage.totalCostUsd, usage.answer.costUsd);
   });
 
-  it('Stop before the first byte of the answer still counts the call, its prompt estimated and priced', async () => {
-    const model = await serve([{ model: 'answer-model', content: 'Too late.', firstByteDelayMs: 30_000 }]);
+  it('Stop after the headers, before the first byte of the answer, still counts the call, its prompt estimated and priced', async () => {
+    const model = await serve([{ model: 'answer-model', content: 'Too late.', headersFirst: true, firstByteDelayMs: 30_000 }]);
     const stop = new AbortController();
-    // Stopped once the request has reached the server, which is still silent.
+    // Stopped once the server has the request and has answered its headers (half a second for the client
+    // to read them), and is still silent.
+    let seenAt: number | undefined;
     const sent = setInterval(() => {
-      if (model.requests.some((request) => request.path === '/v1/chat/completions')) stop.abort();
+      if (seenAt === undefined && model.requests.some((request) => request.path === '/v1/chat/completions')) seenAt = Date.now();
+      if (seenAt !== undefined && Date.now() - seenAt >= 500) stop.abort();
     }, 5);
     const pricing = { 'answer-model': { input: 1, output: 1_000 } };
     const run = await runScripted(settingsFor(model, { pricing }), { mode: 'chat', signal: stop.signal }).finally(() => clearInterval(sent));

@@ -104,12 +104,14 @@ describe('usage of a call stopped before its first byte', () => {
     return turn.usage.promptTokens!;
   }
 
-  it('Stop while the server is still silent counts the call, its prompt estimated and no output', async () => {
+  it('Stop while the server is still silent after its headers counts the call, its prompt estimated and no output', async () => {
     const prompt = await promptEstimate();
-    server.push({ content: 'Too late.', firstByteDelayMs: 30_000 });
+    server.push({ content: 'Too late.', headersFirst: true, firstByteDelayMs: 30_000 });
     const stop = new AbortController();
     const call = drain(model().streamTurn(question, stop.signal));
     await untilReceived(server, 2);
+    // The headers left with the request's arrival; half a second for the client to have read them.
+    await new Promise((resolve) => setTimeout(resolve, 500));
     stop.abort();
     const { deltas, error } = await call;
     assert.ok(error instanceof CancelledError, String(error));
@@ -129,6 +131,19 @@ describe('usage of a call stopped before its first byte', () => {
     const answered = await drain(model({ firstByteTimeoutMs: 200 }).streamTurn(question, new AbortController().signal));
     assert.ok(answered.error instanceof ModelApiError, String(answered.error));
     assert.deepEqual(partials(answered.deltas), [{ promptTokens: prompt, completionTokens: 0, cachedTokens: undefined, estimated: true, estimatedCounts: { prompt: true, completion: false } }]);
+    await server.idle();
+  });
+
+  it('Stop before the server answered at all counts nothing: nothing says it had the request', async () => {
+    server.push({ content: 'Too late.', firstByteDelayMs: 30_000 });
+    const stop = new AbortController();
+    const before = server.requests.length;
+    const call = drain(model().streamTurn(question, stop.signal));
+    await untilReceived(server, before + 1);
+    stop.abort();
+    const { deltas, error } = await call;
+    assert.ok(error instanceof CancelledError, String(error));
+    assert.deepEqual(deltas, []);
     await server.idle();
   });
 

@@ -117,7 +117,22 @@ describe('images from tools in the panel', () => {
     );
     const dropped = createStepElement(results[0]!, context);
     assert.equal(dropped.querySelector('[data-testid="result-image"]'), null);
-    assert.equal(dropped.querySelector('.result-images-note')?.textContent, `Its image is no longer shown: the panel keeps the latest ${PANEL_IMAGES_KEPT}. The result's text describes them.`);
+    assert.equal(dropped.querySelector('.result-images-note')?.textContent, `Its image is no longer shown: the panel keeps only the latest images (${PANEL_IMAGES_KEPT}, 32 MB at most). The result's text describes it.`);
+  });
+
+  it('what stays is the latest run of pictures: an older result that would fit goes once a newer one did not', () => {
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+    const shot = (id: string, count: number): AgentEvent[] => [
+      { type: 'TOOL_CALL_START', toolCallId: id, toolCallName: 'screenshot' } as AgentEvent,
+      { type: 'TOOL_CALL_RESULT', messageId: `m-${id}`, toolCallId: id, content: '[images]', role: 'tool' } as AgentEvent,
+      { type: 'CUSTOM', name: 'tandem.toolImages', value: { toolCallId: id, images: Array.from({ length: count }, () => ({ mimeType: 'image/png', data: png })) } } as AgentEvent,
+    ];
+    const view = applyEvents(createConversationView(), [...shot('a', 1), ...shot('b', PANEL_IMAGES_KEPT - 1), ...shot('c', 2)]);
+    const results = view.steps.filter((step): step is ToolResultStep => step.kind === 'tool-result');
+    assert.deepEqual(
+      results.map((step) => [step.images?.length ?? 0, step.imagesNoLongerShown ?? 0]),
+      [[0, 1], [0, PANEL_IMAGES_KEPT - 1], [2, 0]],
+    );
   });
 
   it('a redraw of the result keeps its pictures (the same nodes) and their size', () => {
