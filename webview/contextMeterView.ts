@@ -32,8 +32,9 @@ export function createContextMeter(): { element: HTMLElement; set(context: Conte
       element.dataset['level'] = share >= 0.9 ? 'high' : share >= 0.7 ? 'medium' : 'low';
       element.setAttribute('aria-valuemax', String(Math.max(context.window, context.tokens)));
       element.setAttribute('aria-valuenow', String(context.tokens));
+      const which = context.afterCondensing ? 'Next request, after condensing,' : 'Last request';
       element.title =
-        `Last request to ${context.model} (${context.role}): ${context.tokens} of ${context.window} tokens (${Math.round(share * 100)}%)` +
+        `${which} to ${context.model} (${context.role}): ${context.tokens} of ${context.window} tokens (${Math.round(share * 100)}%)` +
         `${context.estimated ? ', estimated locally' : ", the server's count"}; window from ${SOURCE[context.windowSource]}.`;
       element.setAttribute('aria-valuetext', element.title);
     },

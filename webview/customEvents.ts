@@ -85,6 +85,12 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
         view.chromeDirty = true;
       }
       const count = (field: unknown) => (typeof field === 'number' && Number.isFinite(field) ? field : 0);
+      // A run that condenses shows the shorter request's count itself; on request (no run) the meter drops by what the history lost.
+      if (condensed.reason === 'manual' && view.context) {
+        const saved = Math.max(0, count(condensed.tokensBefore) - count(condensed.tokensAfter));
+        view.context = { ...view.context, tokens: Math.max(0, view.context.tokens - saved), estimated: true, afterCondensing: true };
+        view.chromeDirty = true;
+      }
       push<CondensedStep>(view, {
         kind: 'condensed',
         summary: text(condensed.summary),

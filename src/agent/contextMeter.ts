@@ -44,7 +44,7 @@ export function attachContextMeter(
       () => windows[role],
     );
   }
-  const show = (role: ModelRole, tokens: number, estimated: boolean) =>
+  const show = (role: ModelRole, tokens: number, estimated: boolean, afterCondensing = false) =>
     emitter.custom(CustomEventName.context, {
       role,
       model: models[role].model,
@@ -52,6 +52,7 @@ export function attachContextMeter(
       window: windows[role].tokens,
       estimated,
       windowSource: windows[role].source,
+      ...(afterCondensing ? { afterCondensing } : {}),
     } satisfies ContextPayload);
   const loading = {} as Partial<Record<ModelRole, Promise<ContextWindow>>>;
   // Both roles on one model of one server: one load serves both.
@@ -72,7 +73,7 @@ export function attachContextMeter(
       settled[role] = loading[role] = loaded;
       return loaded;
     },
-    showLocalCount: (role, tokens, estimated) => show(role, tokens, estimated),
+    showLocalCount: (role, tokens, estimated) => show(role, tokens, estimated, true),
   };
   const warned = new Set<ModelRole>();
   const askedAgain = new Set<ModelRole>();

@@ -101,6 +101,8 @@ export interface ContextPayload {
   readonly estimated: boolean;
   /** Where the window came from: the user's setting, the endpoint's /models, what the server runs the model with (Ollama), the built-in table, or the 32k fallback. */
   readonly windowSource: ContextWindow['source'];
+  /** The count is the next request's, just after condensing, not one a server has seen. */
+  readonly afterCondensing?: boolean;
 }
 
 /** An MCP server's question: the card shows the message and the schema's fields (or the URL). */

@@ -81,10 +81,20 @@ test('Tandem: Condense Conversation condenses the earlier turns on demand; later
     await ask(view, 'One more: where is the config?', 'Config answer.');
     const steps = view.locator('[data-testid="step"][data-kind="condensed"]');
     const before = await steps.count();
+    const meter = view.locator('[data-testid="context-meter"]');
+    const meterTokens = async () => Number(/^([\d,]+) \//.exec((await meter.innerText()).trim())?.[1]?.replace(/,/g, '') ?? NaN);
+    const tokensBefore = await meterTokens();
+    assert.ok(tokensBefore > 0, 'the meter counts the last request');
     server.push({ model, content: 'SUMMARY-TWO: the build and the tests were discussed.' });
     await session.runCommand('tandem.condense');
     await waitFor(async () => (await steps.count()) > before, 'the condensed step of the command');
-    assert.match(await steps.last().innerText(), /Condensed 3 messages: ~[\d,]+ → ~[\d,]+ tokens/, 'the earlier summary and the second turn');
+    const title = await steps.last().innerText();
+    assert.match(title, /Condensed 3 messages: ~[\d,]+ → ~[\d,]+ tokens/, 'the earlier summary and the second turn');
+    // The meter drops by what the history lost, and says it is the next request's count, estimated.
+    const [condensedFrom] = [...title.matchAll(/~([\d,]+)/g)].map((match) => Number(match[1]!.replace(/,/g, '')));
+    const condensedTo = Number(/→ ~([\d,]+)/.exec(title)?.[1]?.replace(/,/g, ''));
+    await waitFor(async () => (await meterTokens()) === Math.max(0, tokensBefore - ((condensedFrom ?? 0) - condensedTo)), 'the meter after condensing');
+    assert.match((await meter.getAttribute('aria-valuetext')) ?? '', /^Next request, after condensing, to .+, estimated locally/);
     assert.match(lastRequestText(), /SUMMARY-ONE/, 'the earlier summary was condensed again');
     assert.doesNotMatch(lastRequestText(), /Config answer/, 'the latest turn stays verbatim');
 

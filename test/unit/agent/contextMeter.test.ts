@@ -161,6 +161,7 @@ describe('context meter', () => {
     ]);
     assert.equal(condensed?.estimated, true, 'fc-model has no tokenizer of its own: counted by estimate, and marked so');
     assert.deepEqual([meters[1]?.model, meters[1]?.window, meters[1]?.windowSource], ['fc-model', 8192, 'endpoint']);
+    assert.deepEqual([meters[0]?.afterCondensing, meters[1]?.afterCondensing], [undefined, true], 'only the local count says it is the next request');
     const names = run.events.flatMap((event) => (event.type === EventType.CUSTOM ? [event.name] : []));
     assert.equal(names.indexOf('tandem.context', names.indexOf('tandem.condensed')), names.indexOf('tandem.condensed') + 1, 'right after the condensing');
   });
