@@ -26,6 +26,7 @@ import { RunEmitter } from './runEmitter';
 import { createRunElicitation, type Elicitor } from './runElicitation';
 import { createRunApprovalGate, isApprover, pausingGate, type Approver } from './runApprovalGate';
 import type { SessionCache } from './sessionCache';
+import { capResult } from './resultCap';
 import { runToolPhase, type ToolPhaseResult } from './toolPhase';
 import { UsageTracker } from './usageTracker';
 
@@ -196,10 +197,11 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
         finished(stopReason);
         return;
       }
-      const concluded = tools.finalReply ? `The tool-using model concluded: ${tools.finalReply}` : undefined;
       const limited = stopReason === 'noToolCall' || stopReason === 'finished' || stopReason === 'sufficient' ? undefined : tools.reason;
       // The conversation as the tool phase left it (earlier turns condensed, if they were).
       const findingLimit = await budget.findingLimit(tools.findings.length, FINDING_LIMIT);
+      // Capped as a finding is: a long last reply is the model's text, not the instructions, and must not crowd them out.
+      const concluded = tools.finalReply ? `The tool-using model concluded: ${capResult(tools.finalReply, findingLimit)}` : undefined;
       answerInput = answerMessages(
         budget.conversation,
         tools.findings,

@@ -1,7 +1,8 @@
 // Pure: says what one tool-phase reply is, so the loop only has to act on it.
 //  - toolCalls: native tool calls, or one call in the JSON envelope
 //  - final: no tool call (plain text, or an envelope with only `response`)
-//  - malformed: an envelope that could not be read
+//  - malformed: an envelope that could not be read, or native tool calls that
+//    all lack a tool name
 //  - truncated: the reply was cut at the token limit (finish_reason `length`);
 //    its tool calls may be incomplete, so none of them run
 // Outcomes decided outside the reply (an interrupt by a frontend tool, a stop
@@ -31,6 +32,12 @@ export function classifyTurn(turn: ModelTurn, toolNames: ReadonlySet<string>, it
     if (cut) return { kind: 'truncated', ...text };
     const calls = turn.toolCalls.map((call) => ({ id: call.id, name: call.name, rawArguments: call.arguments }));
     return { kind: 'toolCalls', calls, ...text };
+  }
+  if (turn.namelessToolCalls) {
+    const text = { reply: turn.content, viaEnvelope: false, response: undefined };
+    if (cut) return { kind: 'truncated', ...text };
+    const calls = turn.namelessToolCalls === 1 ? 'a tool call' : `${turn.namelessToolCalls} tool calls`;
+    return { kind: 'malformed', error: `the reply held ${calls} with no tool name`, ...text };
   }
   const parsed = parseEnvelope(turn.content);
   if (parsed.kind === 'none') return { kind: cut ? 'truncated' : 'final', reply: turn.content, viaEnvelope: false, response: undefined };

@@ -88,6 +88,8 @@ export interface ModelTurn {
   readonly content: string;
   readonly reasoning: string;
   readonly toolCalls: readonly ToolCall[];
+  /** Tool calls the reply began (an id or arguments) without a tool name: not in `toolCalls`, which cannot run them. */
+  readonly namelessToolCalls?: number;
   readonly finishReason: string | undefined;
   readonly usage: TokenUsage;
   /** Wall time of the call including retries, in milliseconds. */

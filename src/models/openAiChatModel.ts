@@ -272,11 +272,13 @@ async function* streamTurn(
       if (chunks === 0) throw new SyntaxError('the response held no stream chunks');
       for (const delta of accumulator.end()) yield delta;
       watch.dispose();
+      const nameless = accumulator.namelessToolCalls();
       return {
         model: settings.model,
         content: accumulator.content,
         reasoning: accumulator.reasoning,
         toolCalls: accumulator.toolCalls(),
+        ...(nameless > 0 ? { namelessToolCalls: nameless } : {}),
         finishReason: accumulator.finishReason,
         usage: completeUsage(accumulator, body),
         durationMs: Date.now() - startedAt,

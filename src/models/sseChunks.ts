@@ -11,8 +11,9 @@
 // What the SDK does with the events is kept: `[DONE]` ends the stream and what
 // follows it is ignored; every other event is JSON (a parse failure throws its
 // SyntaxError) and one carrying `error` throws the SDK's APIError; an event with
-// no blank line after it at the end of the body is dropped. The framing is the
-// SSE standard's (an event with no data line is no event).
+// no blank line after it at the end of the body is dropped. Beyond the SDK, an
+// event that is JSON but not an object throws a SyntaxError too. The framing is
+// the SSE standard's (an event with no data line is no event).
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 
 /** Builds the error of an event that carries `error` (the SDK's APIError). */
@@ -68,7 +69,9 @@ export class SseChunkParser {
     }
     try {
       const value = JSON.parse(data) as { error?: unknown } | null;
-      if (value && value.error) throw this.streamError(value.error);
+      // A chunk is an object: anything else is as unreadable as bad JSON, not an empty chunk or a lost connection.
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new SyntaxError(`an event held ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}, not a chunk object`);
+      if (value.error) throw this.streamError(value.error);
       this.out.push(value);
     } catch (error) {
       this.failure = { error };

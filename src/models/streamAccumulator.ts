@@ -11,7 +11,10 @@ import type { ModelDelta, ToolCall } from './chatModel';
 import { ThinkTagSplitter, type SplitText } from './thinkTags';
 
 interface PartialToolCall {
+  /** The id the turn gives the call: the server's, unless an earlier call of the reply had it. */
   id: string | undefined;
+  /** The id the server sent for the call. */
+  wireId: string | undefined;
   name: string;
   arguments: string;
   started: boolean;
@@ -46,6 +49,8 @@ export class StreamAccumulator {
   finishReason: string | undefined;
   usage: WireUsage | undefined;
   private readonly calls: PartialToolCall[] = [];
+  /** Wire indexes whose latest call was moved to a slot of its own (see acceptToolCall). */
+  private readonly moved = new Map<number, number>();
   /** Characters of output (reasoning, text, tool names and arguments) received so far: a running count, not a join per chunk. */
   private outputCharacters = 0;
   /** `outputCharacters` when the last usage arrived. */
@@ -78,10 +83,10 @@ export class StreamAccumulator {
   }
 
   private acceptChoices(choices: ChatCompletionChunk['choices'] | undefined): ModelDelta[] {
-    if (!choices || choices.length === 0) return NO_DELTAS;
+    if (!Array.isArray(choices) || choices.length === 0) return NO_DELTAS;
     let deltas: ModelDelta[] = NO_DELTAS;
-    for (const choice of choices) {
-      if (choice.index !== undefined && choice.index !== 0) continue;
+    for (const choice of choices as (ChatCompletionChunk.Choice | null)[]) {
+      if (!choice || typeof choice !== 'object' || (choice.index !== undefined && choice.index !== 0)) continue;
       const delta = (choice.delta ?? {}) as LenientDelta;
       const reasoning = delta.reasoning_content ?? delta.reasoning;
       if (typeof reasoning === 'string' && reasoning !== '') {
@@ -131,9 +136,17 @@ export class StreamAccumulator {
   }
 
   private acceptToolCall(callDelta: LenientToolCallDelta, deltas: ModelDelta[]): ModelDelta[] {
-    const index = callDelta.index ?? this.indexWithoutIndex(callDelta);
-    const call = (this.calls[index] ??= { id: undefined, name: '', arguments: '', started: false });
-    if (callDelta.id) call.id = callDelta.id;
+    if (!callDelta || typeof callDelta !== 'object') return deltas;
+    let index = callDelta.index === undefined ? this.indexWithoutIndex(callDelta) : (this.moved.get(callDelta.index) ?? callDelta.index);
+    const open = this.calls[index];
+    if (open?.started && callDelta.id && callDelta.function?.name && open.wireId !== undefined && open.wireId !== callDelta.id) {
+      // Another named call under a new id where one is open: a call of its own (Ollama sends every call of a reply at index 0).
+      index = this.calls.length;
+      if (callDelta.index !== undefined) this.moved.set(callDelta.index, index);
+    }
+    const call = (this.calls[index] ??= { id: undefined, wireId: undefined, name: '', arguments: '', started: false });
+    // The first id holds: some servers repeat it in every delta, and the start event already named the call.
+    if (callDelta.id && call.wireId === undefined) call.wireId = callDelta.id;
     // Set once: some servers repeat the name in every delta of a call.
     if (callDelta.function?.name && call.name === '') {
       call.name = callDelta.function.name;
@@ -161,8 +174,12 @@ export class StreamAccumulator {
   }
 
   private idOf(call: PartialToolCall, index: number): string {
-    call.id ??= `call_${index}`;
-    return call.id;
+    if (call.id !== undefined) return call.id;
+    // Two calls of one reply under one id would share one result, the first one lost.
+    let id = call.wireId ?? `call_${index}`;
+    for (let copy = 2; this.calls.some((other) => other !== call && other.id === id); copy++) id = `${call.wireId ?? `call_${index}`}_${copy}`;
+    call.id = id;
+    return id;
   }
 
   toolCalls(): ToolCall[] {
@@ -170,6 +187,11 @@ export class StreamAccumulator {
       .map((call, index) => ({ call, index }))
       .filter(({ call }) => call.name !== '')
       .map(({ call, index }) => ({ id: this.idOf(call, index), name: call.name, arguments: call.arguments }));
+  }
+
+  /** Calls begun (an id or arguments) that never got a tool name. */
+  namelessToolCalls(): number {
+    return this.calls.filter((call) => call.name === '' && (call.wireId !== undefined || call.arguments !== '')).length;
   }
 
   /** Everything the model produced, for estimating completion tokens. */

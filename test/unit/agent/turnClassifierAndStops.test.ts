@@ -26,6 +26,15 @@ describe('classifyTurn', () => {
     assert.equal(classifyTurn(turn({ content: 'The answer is', finishReason: 'length' }), names, 1).kind, 'truncated');
     assert.equal(classifyTurn(turn({ toolCalls: [{ id: 'a', name: 'read_file', arguments: '{"pa' }], finishReason: 'length' }), names, 1).kind, 'truncated');
   });
+
+  it('a reply whose only tool calls have no name is malformed, not a reply without a call', () => {
+    const nameless = classifyTurn(turn({ namelessToolCalls: 2, finishReason: 'tool_calls' }), names, 1);
+    assert.deepEqual(nameless.kind === 'malformed' && nameless.error, 'the reply held 2 tool calls with no tool name');
+    const one = classifyTurn(turn({ namelessToolCalls: 1 }), names, 1);
+    assert.deepEqual(one.kind === 'malformed' && one.error, 'the reply held a tool call with no tool name');
+    // Beside a named call, the named one runs.
+    assert.equal(classifyTurn(turn({ toolCalls: [{ id: 'a', name: 'read_file', arguments: '{}' }], namelessToolCalls: 1 }), names, 1).kind, 'toolCalls');
+  });
 });
 
 describe('stop predicates', () => {

@@ -90,6 +90,15 @@ describe('SseChunkParser', () => {
     assert.ok(error instanceof SyntaxError);
   });
 
+  it('throws a SyntaxError on an event that is JSON but not an object (the SDK would hand it on, and reading it would fail later as if the connection dropped)', () => {
+    for (const [data, kind] of [['null', 'null'], ['"text"', 'a string'], ['[1]', 'an array'], ['7', 'a number']]) {
+      const { values, error } = parse([`data: {"a":1}\n\ndata: ${data}\n\ndata: {"a":3}\n\n`]);
+      assert.deepEqual(values, [{ a: 1 }]);
+      assert.ok(error instanceof SyntaxError, data);
+      assert.equal((error as Error).message, `an event held ${kind}, not a chunk object`);
+    }
+  });
+
   it('turns an event carrying `error` into the SDK APIError', () => {
     const { error } = parse(['data: {"error":{"message":"overloaded"}}\n\n']);
     assert.ok(error instanceof OpenAI.APIError);

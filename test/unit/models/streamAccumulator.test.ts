@@ -101,6 +101,80 @@ describe('StreamAccumulator', () => {
     assert.deepEqual(accumulator.toolCalls(), [{ id: 'call_0', name: 'search', arguments: '{"q":"x"}' }]);
   });
 
+  it('takes whole calls that all come at index 0 (Ollama) as calls of their own, and keeps a repeated id on one call', () => {
+    const accumulator = new StreamAccumulator();
+    const deltas = feed(accumulator, [
+      chunk({ tool_calls: [{ index: 0, id: 'a', type: 'function', function: { name: 'lookup', arguments: '{"key":"alpha"}' } }] }),
+      chunk({ tool_calls: [{ index: 0, id: 'b', type: 'function', function: { name: 'lookup', arguments: '{"key":"beta"}' } }] }),
+      // vLLM repeats the id (and some servers the name) in every delta of one call.
+      chunk({ tool_calls: [{ index: 1, id: 'c', type: 'function', function: { name: 'search', arguments: '{"q":' } }] }),
+      chunk({ tool_calls: [{ index: 1, id: 'c', type: 'function', function: { name: 'search', arguments: '"x"}' } }] }),
+    ]);
+    assert.deepEqual(accumulator.toolCalls(), [
+      { id: 'a', name: 'lookup', arguments: '{"key":"alpha"}' },
+      { id: 'b', name: 'lookup', arguments: '{"key":"beta"}' },
+      { id: 'c', name: 'search', arguments: '{"q":"x"}' },
+    ]);
+    assert.deepEqual(
+      deltas.filter((delta) => delta.type === 'toolCallStart'),
+      [
+        { type: 'toolCallStart', index: 0, id: 'a', name: 'lookup' },
+        { type: 'toolCallStart', index: 1, id: 'b', name: 'lookup' },
+        { type: 'toolCallStart', index: 2, id: 'c', name: 'search' },
+      ],
+    );
+  });
+
+  it('the arguments after a call moved off index 0 follow it there', () => {
+    const accumulator = new StreamAccumulator();
+    feed(accumulator, [
+      chunk({ tool_calls: [{ index: 0, id: 'a', function: { name: 'lookup', arguments: '{"key":"alpha"}' } }] }),
+      chunk({ tool_calls: [{ index: 0, id: 'b', function: { name: 'lookup', arguments: '{"key":' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '"beta"}' } }] }),
+    ]);
+    assert.deepEqual(accumulator.toolCalls(), [
+      { id: 'a', name: 'lookup', arguments: '{"key":"alpha"}' },
+      { id: 'b', name: 'lookup', arguments: '{"key":"beta"}' },
+    ]);
+  });
+
+  it('gives two calls of one reply under one id ids of their own, so that neither result is lost', () => {
+    const accumulator = new StreamAccumulator();
+    const deltas = feed(accumulator, [
+      chunk({ tool_calls: [{ index: 0, id: 'same', function: { name: 'lookup', arguments: '{"key":"alpha"}' } }] }),
+      chunk({ tool_calls: [{ index: 1, id: 'same', function: { name: 'lookup', arguments: '{"key":"beta"}' } }] }),
+      chunk({ tool_calls: [{ index: 2, function: { name: 'lookup', arguments: '{}' } }] }),
+      chunk({ tool_calls: [{ index: 3, id: 'call_2', function: { name: 'lookup', arguments: '{}' } }] }),
+    ]);
+    const ids = accumulator.toolCalls().map((call) => call.id);
+    assert.deepEqual(ids, ['same', 'same_2', 'call_2', 'call_2_2']);
+    assert.deepEqual(deltas.flatMap((delta) => (delta.type === 'toolCallStart' ? [delta.id] : [])), ids, 'the start events name the calls as the turn does');
+  });
+
+  it('a call whose id comes after its name keeps the id its start event gave it', () => {
+    const accumulator = new StreamAccumulator();
+    const deltas = feed(accumulator, [
+      chunk({ tool_calls: [{ index: 0, function: { name: 'search', arguments: '' } }] }),
+      chunk({ tool_calls: [{ index: 0, id: 'late', function: { arguments: '{}' } }] }),
+    ]);
+    assert.deepEqual(deltas[0], { type: 'toolCallStart', index: 0, id: 'call_0', name: 'search' });
+    assert.deepEqual(accumulator.toolCalls(), [{ id: 'call_0', name: 'search', arguments: '{}' }]);
+  });
+
+  it('counts calls begun without a tool name, and passes over choices that are not objects', () => {
+    const accumulator = new StreamAccumulator();
+    feed(accumulator, [
+      chunk({ tool_calls: [{ index: 0, id: 'x', function: { arguments: '{"a":1}' } }] }),
+      chunk({ tool_calls: [{ index: 1, id: 'y', function: { name: '', arguments: '{}' } }] }),
+      chunk({ tool_calls: [{ index: 2 }] }),
+      { ...chunk({}), choices: [null] } as unknown as ChatCompletionChunk,
+      { ...chunk({}), choices: {} } as unknown as ChatCompletionChunk,
+      chunk({ tool_calls: [null] }),
+    ]);
+    assert.deepEqual(accumulator.toolCalls(), []);
+    assert.equal(accumulator.namelessToolCalls(), 2, 'an empty entry begins no call');
+  });
+
   it('keeps usage from the final chunk and the finish reason', () => {
     const accumulator = new StreamAccumulator();
     feed(accumulator, [
