@@ -2,6 +2,9 @@
 // answering at the base URL). It says what is wrong and offers the ways out:
 // set an API key, use a local server the host found (Ollama, LM Studio), or
 // one of VS Code's language models. The host hides it once a model is usable.
+// When the user's own base URL is what fails (nothing answers there, a web
+// page, not a URL), the view says so first and leads with the setting and
+// Check again; the other ways out follow.
 import type { FromWebview, WelcomeState } from '../src/protocol/webviewMessages';
 import { button } from './components';
 
@@ -38,7 +41,7 @@ export function createWelcomeView(post: (message: FromWebview) => void): Welcome
   element.setAttribute('aria-label', 'Set up a model');
   element.hidden = true;
   // Shown once a message was held back, until a model is usable; kept across re-renders.
-  const heldNote = paragraph('Not sent: set up a model first. Your message is kept in the box below.', 'welcome-held');
+  const heldNote = paragraph('', 'welcome-held');
   heldNote.dataset['testid'] = 'welcome-held';
   heldNote.setAttribute('role', 'status');
   heldNote.hidden = true;
@@ -96,6 +99,17 @@ export function createWelcomeView(post: (message: FromWebview) => void): Welcome
     }
 
     const again = button({ label: 'Check again', testId: 'welcome-check', onClick: () => post({ type: 'checkModels' }) });
+    if (state.settingToFix) {
+      heldNote.textContent = 'Not sent: your model server cannot be used yet. Your message is kept in the box below.';
+      const fix = block('welcome-fix');
+      fix.append(
+        button({ label: 'Open Settings', testId: 'welcome-open-settings', appearance: 'primary', title: `Opens ${state.settingToFix}`, onClick: () => post({ type: 'openSettingToFix' }) }),
+        again,
+      );
+      element.replaceChildren(heading('Tandem cannot reach your model'), heldNote, problems, fix, paragraph('Or use another model:', 'welcome-or'), ...options);
+      return;
+    }
+    heldNote.textContent = 'Not sent: set up a model first. Your message is kept in the box below.';
     element.replaceChildren(heading('Welcome to Tandem'), heldNote, problems, ...options, again);
   };
 

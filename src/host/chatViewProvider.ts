@@ -345,6 +345,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'mcpSignIn':
         await this.options.mcp?.signIn?.({ name: message.name, source: message.source });
         return;
+      case 'openSettingToFix': {
+        // The host names the setting; the panel only asks.
+        const setting = this.readiness.current?.settingToFix;
+        if (setting) await vscode.commands.executeCommand('workbench.action.openSettings', setting);
+        return;
+      }
       case 'checkModels':
         await this.readiness.check();
         return;

@@ -4,7 +4,7 @@
 // server it found, use VS Code's models) instead of a run that can only fail.
 import * as vscode from 'vscode';
 import { findLocalServers, localServersFrom, probeEndpoint, type FoundServer } from '../models/endpointProbe';
-import { needsProbe, usabilityProblems, type ModelFacts } from '../models/modelUsability';
+import { modelProblem, needsProbe, SERVER_PROBLEMS, usabilityProblems, type ModelFacts } from '../models/modelUsability';
 import type { ModelSettings } from '../models/chatModel';
 import type { WelcomeState } from '../protocol/webviewMessages';
 import type { ApiKeys } from './secrets';
@@ -58,6 +58,10 @@ export class ModelReadiness implements vscode.Disposable {
     }
     const servers = localServersFrom(this.env);
     const [found, vscodeModels] = await Promise.all([findLocalServers(servers), listVscodeModels()]);
+    // Every problem is a base URL of the user's: the view leads with the setting that fixes it.
+    const serverOnly = problems.every((problem) => SERVER_PROBLEMS.has(problem.reason));
+    const broken = facts.findIndex((model) => modelProblem(model) !== undefined);
+    const settingToFix = serverOnly ? `tandem.${broken === 1 ? 'answerModel' : 'functionCallModel'}.baseUrl` : undefined;
     if (sequence === this.sequence) {
       this.found = found;
       this.set({
@@ -65,6 +69,7 @@ export class ModelReadiness implements vscode.Disposable {
         localServers: found.map(({ name, baseUrl, models: names }) => ({ name, baseUrl, models: names })),
         localServersTried: servers.map((server) => `${server.name} at ${server.baseUrl}`),
         vscodeModels: vscodeModels.map(({ id, name, vendor }) => ({ id, name, vendor })),
+        ...(settingToFix ? { settingToFix } : {}),
       });
     }
     return false;

@@ -61,6 +61,9 @@ export function modelProblem(facts: ModelFacts): ModelProblem | undefined {
   return undefined;
 }
 
+/** Problems with a base URL the user gave, which only a setting fixes. */
+export const SERVER_PROBLEMS: ReadonlySet<ModelProblem['reason']> = new Set(['unreachable', 'notAnApi', 'badBaseUrl']);
+
 /** The problems of the models a run would use, each said once. */
 export function usabilityProblems(models: readonly ModelFacts[]): ModelProblem[] {
   const problems: ModelProblem[] = [];

@@ -81,6 +81,8 @@ export const fromWebviewSchema = z.discriminatedUnion('type', [
   }),
   /** The welcome view's "Check again": is a model usable now? */
   z.object({ type: z.literal('checkModels') }),
+  /** The welcome view's "Open Settings": the setting the host named in `settingToFix`. */
+  z.object({ type: z.literal('openSettingToFix') }),
   /** The welcome view: use this model of a local server it found (the host checks it found exactly that). */
   z.object({ type: z.literal('useLocalModel'), baseUrl: z.string().min(1).max(2048), model: z.string().trim().min(1).max(300) }),
   /** The welcome view: use this VS Code language model (by id). */
@@ -147,6 +149,12 @@ export interface WelcomeState {
   readonly localServersTried: readonly string[];
   /** VS Code's language models. */
   readonly vscodeModels: readonly { readonly id: string; readonly name: string; readonly vendor: string }[];
+  /**
+   * The base URL the user gave does not work (nothing answers, a web page, not
+   * a URL): the setting to fix, which the view's Open Settings opens. Absent
+   * when what is missing is a model or a key.
+   */
+  readonly settingToFix?: string;
 }
 
 export type ToWebview =

@@ -76,7 +76,16 @@ test('a base URL that is not one sends nothing, and the welcome view names the s
     await view.locator('[data-testid="welcome-held"]').waitFor({ state: 'visible', timeout: 10_000 });
     assert.equal(await prompt.inputValue(), 'Anyone?', 'the question stays in the box');
     assert.equal(server.requests.length, served, 'no request anywhere');
+    // The user's own setting is what fails: the view says so first, not "set up a model".
+    const welcome = view.locator('[data-testid="welcome"]');
+    assert.equal((await welcome.locator('h3').first().innerText()).trim(), 'Tandem cannot reach your model');
+    assert.match(await view.locator('[data-testid="welcome-held"]').innerText(), /^Not sent: your model server cannot be used yet\./);
     await session.screenshot('settings-bad-base-url');
+
+    // Its Open Settings opens that setting.
+    await session.runCommand('workbench.action.closeAllEditors', 'View: Close All Editors');
+    await view.locator('[data-testid="welcome-open-settings"]').click();
+    await session.page.locator('.settings-editor .setting-item', { hasText: 'Function Call Model: Base Url' }).first().waitFor({ state: 'visible', timeout: 15_000 });
 
     // Fixed in the Settings editor: the welcome view goes, no reload needed.
     await typeBaseUrl(server.baseUrl);
