@@ -2,6 +2,7 @@
 // applying an approved change: ask, re-check nothing moved while the user
 // looked, journal the old state, then let the host write.
 
+import { diffLines } from 'diff';
 import { lstat, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { GIT_IGNORE_FILE, IgnoreRules } from './ignoreRules';
@@ -178,10 +179,22 @@ function countLines(text: string): number {
   return text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 }
 
-/** "12 lines", or "12 → 14 lines" for a change. */
-function describeSize(before: string | undefined, after: string): string {
+/**
+ * "12 lines" for a new file; for a change, the lines it adds and removes and
+ * the size after ("+1 −1 lines, 364 lines"): a one-line edit of a long file
+ * must not read as "364 → 364 lines".
+ */
+export function describeSize(before: string | undefined, after: string): string {
   const lines = (count: number) => `${count} line${count === 1 ? '' : 's'}`;
-  return before === undefined ? lines(countLines(after)) : `${countLines(before)} → ${lines(countLines(after))}`;
+  if (before === undefined) return lines(countLines(after));
+  let added = 0;
+  let removed = 0;
+  for (const part of diffLines(before, after)) {
+    if (part.added) added += part.count ?? 0;
+    else if (part.removed) removed += part.count ?? 0;
+  }
+  if (added === 0 && removed === 0) return `no line changed, ${lines(countLines(after))}`;
+  return `+${added} −${removed} line${added + removed === 1 ? '' : 's'}, ${lines(countLines(after))}`;
 }
 
 export interface ProposedChange {

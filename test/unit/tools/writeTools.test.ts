@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { createPolicyApprovalGate } from '../../../src/agent/policyApprovalGate';
 import { applyExactEdits } from '../../../src/tools/exactEdits';
 import type { ApprovalRequest, ToolContext } from '../../../src/tools/tool';
+import { describeSize } from '../../../src/tools/workspaceFiles';
 import { REJECTED_EDIT_TEXT } from '../../../src/tools/workspaceToolSupport';
 import { makeKit, type Kit } from './workspaceTestKit';
 
@@ -112,7 +113,7 @@ describe('write tools', () => {
         toolName: 'edit_file',
         toolCallId: 'call-edit_file',
         path: realpathSync(file),
-        summary: 'Change src/app.ts (3 → 3 lines)',
+        summary: 'Change src/app.ts (+1 −1 lines, 3 lines)',
         sensitive: false,
         before: 'const a = 1;\nconst b = 2;\nconst a2 = 1;\n',
         after: 'const a = 1;\nconst b = 3;\nconst a2 = 1;\n',
@@ -293,5 +294,17 @@ describe('write tools', () => {
     assert.equal(result.isError, true);
     assert.match(result.text, /changed while waiting for approval/u);
     assert.equal(readFileSync(file, 'utf8'), 'typed by the user meanwhile\n');
+  });
+});
+
+describe("an approval's size summary", () => {
+  const file = (count: number) => Array.from({ length: count }, (_, index) => `line ${index + 1}`).join('\n') + '\n';
+  it('counts the lines a change adds and removes, not only the sizes before and after', () => {
+    const before = file(364);
+    assert.equal(describeSize(before, before.replace('line 10\n', 'line ten\n')), '+1 −1 lines, 364 lines');
+    assert.equal(describeSize(before, before.replace('line 10\n', 'line 10\nline 10b\n').replace('line 300\n', '')), '+1 −1 lines, 364 lines');
+    assert.equal(describeSize(before, before.replace('line 10\n', 'line 10\nnew\n')), '+1 −0 line, 365 lines');
+    assert.equal(describeSize(before, before), 'no line changed, 364 lines');
+    assert.equal(describeSize(undefined, file(1)), '1 line');
   });
 });
