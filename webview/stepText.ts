@@ -27,6 +27,32 @@ export function resultHeadline(step: ToolResultStep): string {
   return problems ? `${headline} ${problems} after it` : headline;
 }
 
+/**
+ * A tool result's title: the tool, what it was about, and its headline, which
+ * does not say the subject twice ("read_file app.ts: lines 1-37 of 37", not
+ * "read_file app.ts: app.ts (lines 1-37 of 37)").
+ */
+export function resultTitle(step: ToolResultStep): string {
+  const headline = resultHeadline(step);
+  const subject = step.subject;
+  if (!subject) return `${step.name || 'Result'}: ${headline}`;
+  return `${step.name || 'Result'} ${subject}: ${withoutSubject(headline, subject) ?? headline}`;
+}
+
+/** What `headline` says after opening with `subject` (a folder may be written with its slash), if it does and says more. */
+function withoutSubject(headline: string, subject: string): string | undefined {
+  const bare = subject.replace(/\/+$/, '');
+  for (const prefix of [`${bare}/`, bare]) {
+    if (!prefix || !headline.startsWith(prefix)) continue;
+    // Whole words only: "lib" does not open "library.ts".
+    if (!prefix.endsWith('/') && !/^(?:$|[\s(:—-])/.test(headline.slice(prefix.length))) continue;
+    const rest = headline.slice(prefix.length).trim().replace(/^[:—-]\s*/, '');
+    const inner = /^\((.+)\)$/.exec(rest)?.[1] ?? rest;
+    return inner === '' ? undefined : inner;
+  }
+  return undefined;
+}
+
 /** The tools whose result ends with the file's diagnostics after the change (src/tools/writeTools.ts). */
 const EDIT_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file']);
 /** The count in that note's first line (editDiagnosticsText in src/tools/diagnostics.ts). */

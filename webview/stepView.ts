@@ -6,7 +6,7 @@ import { createApprovalCard, updateApprovalCard, type ApprovalCardHooks } from '
 import { createElicitationCard, updateElicitationCard, type ElicitationCardHooks } from './elicitationCard';
 import { StreamingMarkdown } from './streamingMarkdown';
 import { resultImages } from './resultImages';
-import { condensedTitle, phaseLabel, prettyArguments, resultHeadline } from './stepText';
+import { condensedTitle, phaseLabel, prettyArguments, resultTitle } from './stepText';
 import type {
   AnswerStep,
   CondensedStep,
@@ -64,7 +64,7 @@ function title(step: Step): string {
     case 'tool-call':
       return step.name;
     case 'tool-result':
-      return `${step.name || 'Result'}${step.subject ? ` ${step.subject}` : ''}: ${resultHeadline(step)}`;
+      return resultTitle(step);
     case 'answer':
       return step.messageKind === 'answer' ? 'Answer' : step.messageKind === 'interim' ? 'Update' : 'Tool result';
     case 'notice':

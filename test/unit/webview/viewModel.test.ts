@@ -9,7 +9,7 @@ import { appendCompacted } from '../../../src/host/conversationStore';
 import { applyEvents } from '../../../webview/viewModel';
 import { transcriptMarkdown } from '../../../webview/transcript';
 import { conversationRow } from '../../../src/protocol/usageFormat';
-import { callSubject, prettyArguments, resultHeadline } from '../../../webview/stepText';
+import { callSubject, prettyArguments, resultHeadline, resultTitle } from '../../../webview/stepText';
 import { createConversationView, defaultOpen, type AnswerStep, type NoticeStep, type Step, type ToolCallStep, type ToolResultStep } from '../../../webview/steps';
 
 const serve = scriptedServers();
@@ -313,6 +313,15 @@ describe('view model details', () => {
     const stoppedPreview = "ended when the run was stopped (by Stop or the run's time limit; the command and its children were ended), 3012 ms";
     const stopped = { ...command, state: 'stopped', content: `$ npm test\n(in .) ${stoppedPreview}\n\nok 1`, summary: preview(`${stoppedPreview}\n\nok 1`) } as const;
     assert.equal(resultHeadline(stopped), stoppedPreview, 'a command the user stopped is not called failed');
+    // A title does not say the subject twice.
+    const read = { ...results[0]!, name: 'read_file', summary: undefined };
+    assert.equal(resultTitle({ ...read, subject: 'package.json', content: 'package.json (lines 1-37 of 37)\n1: {' }), 'read_file package.json: lines 1-37 of 37');
+    assert.equal(resultTitle({ ...read, name: 'list_dir', subject: '.', content: './ (6 entries)\nsrc/' }), 'list_dir .: 6 entries');
+    assert.equal(resultTitle({ ...read, name: 'list_dir', subject: 'src/', content: 'src/ (2 entries)\na.ts' }), 'list_dir src/: 2 entries');
+    assert.equal(resultTitle({ ...read, subject: 'lib', content: 'library.ts (lines 1-2 of 2)' }), 'read_file lib: library.ts (lines 1-2 of 2)', 'whole words only');
+    assert.equal(resultTitle({ ...read, subject: 'a.ts', content: 'a.ts' }), 'read_file a.ts: a.ts', 'nothing more to say: kept');
+    assert.equal(resultTitle(results[0]!), 'search_text "x": 12 matching lines');
+    assert.equal(resultTitle(results[1]!), 'read_file: failed: Error: no such file');
     assert.equal(defaultOpen(stopped), true, 'what it printed before Stop is shown');
     assert.equal(view.running, true);
   });
