@@ -34,7 +34,11 @@ export function createUsagePanel(): HTMLElement {
   const details = document.createElement('details');
   details.open = true;
   const summary = document.createElement('summary');
-  summary.textContent = 'Usage';
+  // With the table closed, the chat's totals stay in sight on this one line.
+  const brief = document.createElement('span');
+  brief.className = 'muted usage-brief';
+  brief.dataset['testid'] = 'usage-brief';
+  summary.append('Usage', brief);
   details.append(summary);
   const table = document.createElement('table');
   const head = table.createTHead().insertRow();
@@ -82,14 +86,17 @@ export function renderUsage(panel: HTMLElement, usage: RunUsage | undefined, con
   const time = panel.querySelector<HTMLElement>('[data-testid="usage-time"]');
   if (!functionCall || !answer || !total || !conversationTotal || !cost || !time) return;
   panel.dataset['empty'] = String(!usage);
+  const brief = panel.querySelector<HTMLElement>('[data-testid="usage-brief"]');
   if (conversation.length > 0) {
     const row = conversationRow(conversation);
+    if (brief) brief.textContent = ` · ${row.tokensIn} in / ${row.tokensOut} out · ${row.calls} call${row.numbers.calls === 1 ? '' : 's'}${row.cost === '–' ? '' : ` · ${row.cost}`}`;
     cells(conversationTotal, row);
     conversationTotal.dataset['tokensIn'] = String(row.numbers.tokensIn);
     conversationTotal.dataset['tokensOut'] = String(row.numbers.tokensOut);
     conversationTotal.dataset['calls'] = String(row.numbers.calls);
     conversationTotal.dataset['usd'] = row.numbers.costUsd === undefined ? '' : String(row.numbers.costUsd);
   } else {
+    if (brief) brief.textContent = '';
     conversationTotal.replaceChildren();
     clearNumbers(conversationTotal);
   }

@@ -141,6 +141,13 @@ test('a run shows thinking, tool calls, results, the phase switch, the streamed 
     // The conversation's totals include this run.
     const conversationIn = Number(await view.locator('[data-testid="usage-total"]').getAttribute('data-tokens-in'));
     assert.ok(conversationIn >= sum(fcRequests, 'prompt_tokens') + sum(answerRequests, 'prompt_tokens'), `conversation total ${conversationIn}`);
+    // Closed, the usage box keeps the chat's totals on its one line; open, the table has them.
+    const usageSummary = view.locator('[data-testid="usage"] summary');
+    assert.equal(normalise(await usageSummary.innerText()), 'Usage', 'open: the table says it all');
+    await usageSummary.click();
+    await waitFor(async () => normalise(await usageSummary.innerText()).startsWith(`Usage · ${conversationIn} in / `), 'the totals on the closed line');
+    assert.match(normalise(await usageSummary.innerText()), / calls? · ≈? ?\$\d/);
+    await usageSummary.click();
     // The context meter: the last request (the answer's) against the answer model's window (unknown model: 32k).
     const lastPrompt = answerRequests.at(-1)?.sentUsage?.prompt_tokens;
     assert.equal(normalise(await view.locator('[data-testid="context-meter"]').innerText()), `${lastPrompt} / 32768 tokens`);
