@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EventType } from '@ag-ui/core';
 import type { ScriptedTurn } from '../../fixtures/scriptedModelServer';
+import type { Tool } from '../../../src/tools/tool';
 import { SessionCache } from '../../../src/agent/sessionCache';
 import type { AgentEvent, RunUsage } from '../../../src/protocol/agentEvents';
 import { historyMessages } from '../../../src/protocol/conversationHistory';
@@ -193,6 +194,24 @@ describe('agent loop', () => {
     const switchTo = customValues<{ phase: string; reason?: string }>(run.events, 'tandem.phase').at(-1);
     assert.equal(switchTo?.reason, 'The capital was found.');
     assert.equal(model.requests.length, 2);
+  });
+
+  it('a reply without a call after the user rejected one does not claim the model has what it needs', async () => {
+    const model = await serve([fc({ toolCalls: [{ name: 'write_note', arguments: { text: 'x' } }] }), fc({ content: 'Understood, I will not write it.' }), answer('Nothing was written.')]);
+    let ran = false;
+    const writeNote: Tool = {
+      name: 'write_note',
+      description: 'Writes a note.',
+      parameters: { type: 'object', properties: { text: { type: 'string' } } },
+      source: { kind: 'workspace' },
+      readOnly: false,
+      run: async () => ((ran = true), { text: 'written' }),
+    };
+    const run = await runScripted(settingsFor(model), { tools: [writeNote], approve: () => false });
+    assert.equal(ran, false);
+    assert.equal(run.result?.stopReason, 'noToolCall');
+    const switchTo = customValues<{ phase: string; reason?: string }>(run.events, 'tandem.phase').at(-1);
+    assert.equal(switchTo?.reason, 'The function-call model stopped calling tools after a call was not approved: answering from what was gathered.');
   });
 
   it('tells the model when a result is too short to be useful', async () => {
