@@ -102,7 +102,8 @@ function summaryLine(step: Step): HTMLElement {
     const state = element('span', `tool-state state-${step.state}`, stateLabel[step.state]);
     state.dataset['testid'] = 'tool-state';
     summary.append(state);
-    if (step.durationMs !== undefined) summary.append(element('span', 'muted', `${Math.round(step.durationMs)} ms`));
+    // A rejected call never ran: its few ms are Tandem's, and the wait for the decision is the user's (not counted).
+    if (step.durationMs !== undefined && step.state !== 'rejected') summary.append(element('span', 'muted', `${Math.round(step.durationMs)} ms`));
     if (step.progress) summary.append(element('span', 'muted', step.progress));
   }
   if (step.model) {

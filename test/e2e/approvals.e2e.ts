@@ -149,6 +149,10 @@ test('approve after the time limit, reject, and always allow, from the panel car
     const rejectionReply = () => server.requests.flatMap((request) => request.messages).find((message) => message.role === 'tool' && message.tool_call_id === 'e1');
     await waitFor(async () => rejectionReply() !== undefined, 'the request after the rejection');
     assert.match(String(rejectionReply()?.content), /^The user rejected this edit; the file is unchanged\.\nThe user said why: Keep Ada as the owner\./);
+    // The rejected call never ran: its step shows no time (the wait was the user's).
+    const rejectedCall = view.locator('[data-testid="step"][data-kind="tool-call"][data-state="rejected"]').last();
+    await rejectedCall.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.doesNotMatch(await rejectedCall.locator('summary').innerText(), /\d+ ms/);
 
     // 3. Always allow: approves, writes the user's setting, and the next write_file runs unasked.
     const always = await pendingCard(view, seen, 'write_file');
