@@ -81,6 +81,10 @@ function modelPicker(role: ModelRole, hooks: LayoutHooks): { root: HTMLElement; 
   return { root, input, list };
 }
 
+/** What the two response modes show; both stream the final answer. */
+const RESPONSE_MODE_TITLE =
+  "Integrated: one final answer that weaves in the tool results. Streaming: also the model's interim text and each tool result as its own message, as they arrive. Both stream the answer. Click to switch.";
+
 export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   let settings: PanelSettings = { mode: 'agent', responseMode: 'integrated', functionCallModel: '', answerModel: '' };
 
@@ -96,7 +100,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   const responseToggle = button({
     label: 'Integrated',
     testId: 'response-mode',
-    title: 'Switch between integrated and streaming responses',
+    title: RESPONSE_MODE_TITLE,
     onClick: () =>
       hooks.post({ type: 'setResponseMode', mode: settings.responseMode === 'integrated' ? 'streaming' : 'integrated' }),
   });
@@ -311,7 +315,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
       setLabel(responseToggle as ButtonElement, responseLabel, `${responseLabel} response mode: switch to ${next.responseMode === 'integrated' ? 'Streaming' : 'Integrated'}`);
       responseToggle.dataset['mode'] = next.responseMode;
       // Chat mode calls no tools, so how tool results are shown does not apply there: said, not hidden (it is kept for Agent mode).
-      responseToggle.title = next.mode === 'chat' ? 'Switch between integrated and streaming responses: applies in Agent mode (Chat mode calls no tools)' : 'Switch between integrated and streaming responses';
+      responseToggle.title = next.mode === 'chat' ? `${RESPONSE_MODE_TITLE} Applies in Agent mode (Chat mode calls no tools).` : RESPONSE_MODE_TITLE;
       responseToggle.classList.toggle('inactive', next.mode === 'chat');
       if (document.activeElement !== functionCallPicker.input) functionCallPicker.input.value = next.functionCallModel;
       if (document.activeElement !== answerPicker.input) answerPicker.input.value = next.answerModel;
