@@ -4,7 +4,7 @@
 // server it found, use VS Code's models) instead of a run that can only fail.
 import * as vscode from 'vscode';
 import { findLocalServers, localServersFrom, probeEndpoint, type FoundServer } from '../models/endpointProbe';
-import { modelProblem, needsProbe, SERVER_PROBLEMS, usabilityProblems, type ModelFacts } from '../models/modelUsability';
+import { modelProblem, needsProbe, SERVER_PROBLEMS, unlistedModel, usabilityProblems, type ModelFacts } from '../models/modelUsability';
 import type { ModelSettings } from '../models/chatModel';
 import type { WelcomeState } from '../protocol/webviewMessages';
 import type { ApiKeys } from './secrets';
@@ -17,6 +17,8 @@ export class ModelReadiness implements vscode.Disposable {
   private found: readonly FoundServer[] = [];
   private sequence = 0;
   private readonly disposables: vscode.Disposable[] = [];
+  /** Models already warned of as not listed by their server (`baseUrl\nmodel`): said once a window. */
+  private readonly warnedUnlisted = new Set<string>();
 
   constructor(
     private readonly read: () => ReadSettings,
@@ -51,6 +53,7 @@ export class ModelReadiness implements vscode.Disposable {
     const { settings } = read;
     const models = settings.singleModel ? [settings.functionCallModel] : [settings.functionCallModel, settings.answerModel];
     const facts = await Promise.all(models.map((model) => this.facts(model, read.userBaseUrls)));
+    if (sequence === this.sequence) this.warnUnlisted(facts);
     const problems = usabilityProblems(facts);
     if (problems.length === 0) {
       if (sequence === this.sequence) this.set(null);
@@ -86,7 +89,21 @@ export class ModelReadiness implements vscode.Disposable {
       needsProbe(model) ? probeEndpoint(model.baseUrl) : undefined,
       model.provider === 'vscode' ? selectVscodeModel(model.model).then(Boolean, () => false) : undefined,
     ]);
-    return { settings: model, hasKey, reachable: probe?.reachable, webPage: probe?.webPage, vscodeModelFound };
+    return { settings: model, hasKey, reachable: probe?.reachable, webPage: probe?.webPage, vscodeModelFound, listedModels: probe?.models };
+  }
+
+  /** A model name the server does not list is most likely mistyped: said before a run fails on it, once. */
+  private warnUnlisted(facts: readonly ModelFacts[]): void {
+    for (const { settings, listedModels } of facts) {
+      const model = unlistedModel(settings.model, listedModels ?? []);
+      const key = `${settings.baseUrl}\n${model}`;
+      if (model === undefined || this.warnedUnlisted.has(key)) continue;
+      this.warnedUnlisted.add(key);
+      const offered = listedModels!.slice(0, 5).join(', ') + (listedModels!.length > 5 ? ', …' : '');
+      void vscode.window
+        .showWarningMessage(`Tandem: ${settings.baseUrl} does not list the model "${model}" (it lists ${offered}). A request for it will likely fail.`, 'Select Models')
+        .then((choice) => (choice ? vscode.commands.executeCommand('tandem.selectModels') : undefined));
+    }
   }
 
   private set(state: WelcomeState | null): void {

@@ -18,6 +18,8 @@ export interface ModelFacts {
   readonly webPage?: boolean | undefined;
   /** VS Code offers the model (provider `vscode`); undefined when not asked. */
   readonly vscodeModelFound?: boolean | undefined;
+  /** The models the base URL's /models lists; undefined when it was not probed, empty when it lists none. */
+  readonly listedModels?: readonly string[] | undefined;
 }
 
 export type UnusableReason = 'badBaseUrl' | 'noKey' | 'unreachable' | 'notAnApi' | 'noVscodeModel';
@@ -59,6 +61,17 @@ export function modelProblem(facts: ModelFacts): ModelProblem | undefined {
     return { reason: 'notAnApi', target: settings.baseUrl, message };
   }
   return undefined;
+}
+
+/**
+ * The model's name when the server lists its models and that name is not
+ * among them (Ollama's `name` standing for `name:latest`), else undefined:
+ * a warning, not a problem, since a server may serve more than it lists.
+ */
+export function unlistedModel(model: string, listed: readonly string[]): string | undefined {
+  if (!model || listed.length === 0) return undefined;
+  const known = new Set(listed.flatMap((name) => (name.endsWith(':latest') ? [name, name.slice(0, -':latest'.length)] : [name])));
+  return known.has(model) ? undefined : model;
 }
 
 /** Problems with a base URL the user gave, which only a setting fixes. */

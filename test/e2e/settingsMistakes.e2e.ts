@@ -115,3 +115,20 @@ test('mistakes found together share one warning, which names each setting and sh
     assert.match(await output.innerText(), /tandem\.answerModel\.baseUrl\sis\sset\sbut\standem\.answerModel\.model\sis\sempty/);
   }),
 );
+
+test('a model name the server does not list is warned of before any run, once, with Select Models at hand', { timeout: 120_000 }, () =>
+  guarded('unlisted-model', async () => {
+    const served = server.requests.length;
+    await session.updateSettings({ 'tandem.functionCallModel.baseUrl': server.baseUrl, 'tandem.answerModel.baseUrl': '', 'tandem.functionCallModel.model': 'local-modle' });
+    await session.webview();
+    const toast = session.page.locator('.notification-toast', { hasText: 'does not list the model "local-modle"' });
+    await toast.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await toast.innerText(), /it lists local-model\)/);
+    await session.screenshot('settings-unlisted-model');
+    assert.equal(server.requests.length, served, 'no chat request was sent to find out');
+    await toast.getByRole('button', { name: 'Select Models' }).click();
+    // Select Models asks the server for its models and offers them.
+    await session.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'local-model' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await session.page.keyboard.press('Escape');
+  }),
+);

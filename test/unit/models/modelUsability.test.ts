@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { modelProblem, needsProbe, usabilityProblems } from '../../../src/models/modelUsability';
+import { modelProblem, needsProbe, unlistedModel, usabilityProblems } from '../../../src/models/modelUsability';
 
 const openAi = { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini' };
 const local = { baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5:7b' };
@@ -52,3 +52,16 @@ describe('model usability', () => {
     assert.deepEqual(problems.map((problem) => problem.reason), ['noKey', 'unreachable']);
   });
 });
+
+describe('a model the server does not list', () => {
+  it('is named, unless the server lists nothing or lists it (Ollama: name for name:latest)', () => {
+    assert.equal(unlistedModel('gpt-4o-mni', ['gpt-4o-mini', 'gpt-4o']), 'gpt-4o-mni');
+    assert.equal(unlistedModel('gpt-4o-mini', ['gpt-4o-mini', 'gpt-4o']), undefined);
+    assert.equal(unlistedModel('qwen2.5', ['qwen2.5:latest', 'llama3.1:8b']), undefined);
+    assert.equal(unlistedModel('qwen2.5:latest', ['qwen2.5:latest']), undefined);
+    assert.equal(unlistedModel('llama3.1', ['llama3.1:8b']), 'llama3.1', 'only :latest stands for the bare name');
+    assert.equal(unlistedModel('anything', []), undefined, 'a server that lists nothing (or needs a key to) says nothing');
+    assert.equal(unlistedModel('', ['a']), undefined);
+  });
+});
+
