@@ -199,7 +199,8 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
       }
       const limited = stopReason === 'noToolCall' || stopReason === 'finished' || stopReason === 'sufficient' ? undefined : tools.reason;
       // The conversation as the tool phase left it (earlier turns condensed, if they were).
-      const findingLimit = await budget.findingLimit(tools.findings.length, FINDING_LIMIT);
+      // The model's last reply takes a finding's share too.
+      const findingLimit = await budget.findingLimit(tools.findings.length + (tools.finalReply ? 1 : 0), FINDING_LIMIT);
       // Capped as a finding is: a long last reply is the model's text, not the instructions, and must not crowd them out.
       const concluded = tools.finalReply ? `The tool-using model concluded: ${capResult(tools.finalReply, findingLimit)}` : undefined;
       answerInput = answerMessages(

@@ -99,9 +99,10 @@ export class ModelReadiness implements vscode.Disposable {
       const key = `${settings.baseUrl}\n${model}`;
       if (model === undefined || this.warnedUnlisted.has(key)) continue;
       this.warnedUnlisted.add(key);
-      const offered = listedModels!.slice(0, 5).join(', ') + (listedModels!.length > 5 ? ', …' : '');
+      // The server's names and the settings' are not ours: a few, cut short, with no Markdown link syntax (a toast runs command: links).
+      const offered = listedModels!.slice(0, 5).map(plain).join(', ') + (listedModels!.length > 5 ? ', …' : '');
       void vscode.window
-        .showWarningMessage(`Tandem: ${settings.baseUrl} does not list the model "${model}" (it lists ${offered}). A request for it will likely fail.`, 'Select Models')
+        .showWarningMessage(`Tandem: ${plain(urlForDisplay(settings.baseUrl))} does not list the model "${plain(model)}" (it lists ${offered}); a request for it may fail.`, 'Select Models')
         .then((choice) => (choice ? vscode.commands.executeCommand('tandem.selectModels') : undefined));
     }
   }
@@ -115,5 +116,21 @@ export class ModelReadiness implements vscode.Disposable {
   dispose(): void {
     this.sequence++;
     for (const disposable of this.disposables) disposable.dispose();
+  }
+}
+
+/** Outside text for a toast: no Markdown link syntax, at most 60 characters. */
+function plain(text: string): string {
+  const bare = text.replace(/[[\]()]/g, ' ');
+  return bare.length > 60 ? `${bare.slice(0, 59)}…` : bare;
+}
+
+/** A base URL without credentials or query, as a message may show it. */
+function urlForDisplay(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    return `${url.origin}${url.pathname}`;
+  } catch {
+    return baseUrl;
   }
 }

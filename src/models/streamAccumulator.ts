@@ -139,7 +139,7 @@ export class StreamAccumulator {
     if (!callDelta || typeof callDelta !== 'object') return deltas;
     let index = callDelta.index === undefined ? this.indexWithoutIndex(callDelta) : (this.moved.get(callDelta.index) ?? callDelta.index);
     const open = this.calls[index];
-    if (open?.started && callDelta.id && callDelta.function?.name && open.wireId !== undefined && open.wireId !== callDelta.id) {
+    if (open?.started && callDelta.id && callDelta.function?.name && open.wireId !== undefined && open.wireId !== callDelta.id && isWholeJson(open.arguments)) {
       // Another named call under a new id where one is open: a call of its own (Ollama sends every call of a reply at index 0).
       index = this.calls.length;
       if (callDelta.index !== undefined) this.moved.set(callDelta.index, index);
@@ -197,5 +197,16 @@ export class StreamAccumulator {
   /** Everything the model produced, for estimating completion tokens. */
   outputText(): string {
     return this.reasoning + this.content + this.calls.map((call) => call.name + call.arguments).join('');
+  }
+}
+
+/** The open call's arguments are complete: what comes next with a name and a new id cannot be more of them. */
+function isWholeJson(text: string): boolean {
+  if (text.trim() === '') return true;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }

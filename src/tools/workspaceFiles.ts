@@ -179,6 +179,9 @@ function countLines(text: string): number {
   return text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 }
 
+/** How long the approval summary may spend counting changed lines; past it, the sizes before and after. */
+const DIFF_TIMEOUT_MS = 50;
+
 /**
  * "12 lines" for a new file; for a change, the lines it adds and removes and
  * the size after ("+1 −1 lines, 364 lines"): a one-line edit of a long file
@@ -187,9 +190,12 @@ function countLines(text: string): number {
 export function describeSize(before: string | undefined, after: string): string {
   const lines = (count: number) => `${count} line${count === 1 ? '' : 's'}`;
   if (before === undefined) return lines(countLines(after));
+  // Bounded: a rewrite of a long file costs the diff seconds, and this runs on the extension host before every write.
+  const parts = diffLines(before, after, { timeout: DIFF_TIMEOUT_MS });
+  if (parts === undefined) return `${countLines(before)} → ${lines(countLines(after))}`;
   let added = 0;
   let removed = 0;
-  for (const part of diffLines(before, after)) {
+  for (const part of parts) {
     if (part.added) added += part.count ?? 0;
     else if (part.removed) removed += part.count ?? 0;
   }

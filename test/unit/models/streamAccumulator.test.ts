@@ -125,6 +125,15 @@ describe('StreamAccumulator', () => {
     );
   });
 
+  it('a server that sends a fresh id and the name with every fragment of one call keeps it one call', () => {
+    const accumulator = new StreamAccumulator();
+    feed(accumulator, [
+      chunk({ tool_calls: [{ index: 0, id: 'f1', function: { name: 'lookup', arguments: '{"key":' } }] }),
+      chunk({ tool_calls: [{ index: 0, id: 'f2', function: { name: 'lookup', arguments: '"alpha"}' } }] }),
+    ]);
+    assert.deepEqual(accumulator.toolCalls(), [{ id: 'f1', name: 'lookup', arguments: '{"key":"alpha"}' }]);
+  });
+
   it('the arguments after a call moved off index 0 follow it there', () => {
     const accumulator = new StreamAccumulator();
     feed(accumulator, [

@@ -306,5 +306,8 @@ describe("an approval's size summary", () => {
     assert.equal(describeSize(before, before.replace('line 10\n', 'line 10\nnew\n')), '+1 −0 line, 365 lines');
     assert.equal(describeSize(before, before), 'no line changed, 364 lines');
     assert.equal(describeSize(undefined, file(1)), '1 line');
+    // A rewrite of a long file would cost the diff minutes: past its bound, the sizes before and after.
+    const rewritten = Array.from({ length: 20_000 }, (_, index) => `other ${index}`).join('\n') + '\n';
+    assert.equal(describeSize(file(20_000), rewritten), '20000 → 20000 lines');
   });
 });
