@@ -4,7 +4,7 @@
 // server it found, use VS Code's models) instead of a run that can only fail.
 import * as vscode from 'vscode';
 import { findLocalServers, localServersFrom, probeEndpoint, type FoundServer } from '../models/endpointProbe';
-import { modelProblem, needsProbe, SERVER_PROBLEMS, unlistedModel, usabilityProblems, type ModelFacts } from '../models/modelUsability';
+import { answerBaseUrlSetting, needsProbe, SERVER_PROBLEMS, unlistedModel, usabilityProblems, type ModelFacts } from '../models/modelUsability';
 import type { ModelSettings } from '../models/chatModel';
 import type { WelcomeState } from '../protocol/webviewMessages';
 import type { ApiKeys } from './secrets';
@@ -52,7 +52,8 @@ export class ModelReadiness implements vscode.Disposable {
     const read = this.read();
     const { settings } = read;
     const models = settings.singleModel ? [settings.functionCallModel] : [settings.functionCallModel, settings.answerModel];
-    const facts = await Promise.all(models.map((model) => this.facts(model, read.userBaseUrls)));
+    const settingOf = [undefined, answerBaseUrlSetting(settings.answerModel.baseUrl, settings.functionCallModel.baseUrl)];
+    const facts = await Promise.all(models.map((model, index) => this.facts(model, read.userBaseUrls, settingOf[index])));
     if (sequence === this.sequence) this.warnUnlisted(facts);
     const problems = usabilityProblems(facts);
     if (problems.length === 0) {
@@ -63,8 +64,7 @@ export class ModelReadiness implements vscode.Disposable {
     const [found, vscodeModels] = await Promise.all([findLocalServers(servers), listVscodeModels()]);
     // Every problem is a base URL of the user's: the view leads with the setting that fixes it.
     const serverOnly = problems.every((problem) => SERVER_PROBLEMS.has(problem.reason));
-    const broken = facts.findIndex((model) => modelProblem(model) !== undefined);
-    const settingToFix = serverOnly ? `tandem.${broken === 1 ? 'answerModel' : 'functionCallModel'}.baseUrl` : undefined;
+    const settingToFix = serverOnly ? problems[0]!.setting : undefined;
     if (sequence === this.sequence) {
       this.found = found;
       this.set({
@@ -83,13 +83,13 @@ export class ModelReadiness implements vscode.Disposable {
     return this.found.some((server) => server.baseUrl === baseUrl && server.models.includes(model));
   }
 
-  private async facts(model: ModelSettings, userBaseUrls: readonly string[]): Promise<ModelFacts> {
+  private async facts(model: ModelSettings, userBaseUrls: readonly string[], baseUrlSetting: string | undefined): Promise<ModelFacts> {
     const [hasKey, probe, vscodeModelFound] = await Promise.all([
       this.keys.keyFor(model.baseUrl, userBaseUrls).then(Boolean, () => false),
       needsProbe(model) ? probeEndpoint(model.baseUrl) : undefined,
       model.provider === 'vscode' ? selectVscodeModel(model.model).then(Boolean, () => false) : undefined,
     ]);
-    return { settings: model, hasKey, reachable: probe?.reachable, webPage: probe?.webPage, vscodeModelFound, listedModels: probe?.models };
+    return { settings: model, hasKey, reachable: probe?.reachable, webPage: probe?.webPage, vscodeModelFound, listedModels: probe?.models, baseUrlSetting };
   }
 
   /** A model name the server does not list is most likely mistyped: said before a run fails on it, once. */

@@ -20,6 +20,8 @@ export interface ModelFacts {
   readonly vscodeModelFound?: boolean | undefined;
   /** The models the base URL's /models lists; undefined when it was not probed, empty when it lists none. */
   readonly listedModels?: readonly string[] | undefined;
+  /** The setting that holds this model's base URL; the function-call model's when not given. */
+  readonly baseUrlSetting?: string | undefined;
 }
 
 export type UnusableReason = 'badBaseUrl' | 'noKey' | 'unreachable' | 'notAnApi' | 'noVscodeModel';
@@ -29,6 +31,19 @@ export interface ModelProblem {
   /** The base URL, or the VS Code model asked for. */
   readonly target: string;
   readonly message: string;
+  /** The setting that fixes it, for a problem with the base URL. */
+  readonly setting?: string;
+}
+
+export const FUNCTION_CALL_BASE_URL = 'tandem.functionCallModel.baseUrl';
+export const ANSWER_BASE_URL = 'tandem.answerModel.baseUrl';
+
+/**
+ * The setting that holds the answer model's base URL: its own when it differs
+ * from the function-call model's (an empty one falls back to that).
+ */
+export function answerBaseUrlSetting(answerBaseUrl: string, functionCallBaseUrl: string): string {
+  return answerBaseUrl === functionCallBaseUrl ? FUNCTION_CALL_BASE_URL : ANSWER_BASE_URL;
 }
 
 /** Does this model's usability depend on probing its base URL? */
@@ -39,6 +54,7 @@ export function needsProbe(settings: ModelSettings): boolean {
 /** Why the model cannot be used, or undefined when it can. */
 export function modelProblem(facts: ModelFacts): ModelProblem | undefined {
   const { settings } = facts;
+  const setting = facts.baseUrlSetting ?? FUNCTION_CALL_BASE_URL;
   if (settings.provider === 'vscode') {
     if (facts.vscodeModelFound) return undefined;
     const message = settings.model
@@ -47,18 +63,18 @@ export function modelProblem(facts: ModelFacts): ModelProblem | undefined {
     return { reason: 'noVscodeModel', target: settings.model, message };
   }
   if (!isHttpUrl(settings.baseUrl)) {
-    const message = `The base URL "${settings.baseUrl}" is not an http(s) URL, so nothing is sent: fix tandem.functionCallModel.baseUrl (or tandem.answerModel.baseUrl).`;
-    return { reason: 'badBaseUrl', target: settings.baseUrl, message };
+    const message = `The base URL "${settings.baseUrl}" is not an http(s) URL, so nothing is sent: fix ${setting}.`;
+    return { reason: 'badBaseUrl', target: settings.baseUrl, message, setting };
   }
   if (isOpenAiHost(settings.baseUrl)) {
     return facts.hasKey ? undefined : { reason: 'noKey', target: settings.baseUrl, message: `No API key for ${settings.baseUrl}.` };
   }
   if (facts.reachable === false) {
-    return { reason: 'unreachable', target: settings.baseUrl, message: `Nothing answers at ${settings.baseUrl}. Start the server there, or change the base URL (tandem.functionCallModel.baseUrl).` };
+    return { reason: 'unreachable', target: settings.baseUrl, message: `Nothing answers at ${settings.baseUrl}. Start the server there, or change the base URL (${setting}).`, setting };
   }
   if (facts.webPage === true) {
-    const message = `${settings.baseUrl} answers with a web page, not an OpenAI-compatible API: check the base URL (tandem.functionCallModel.baseUrl; a server's API address usually ends in /v1).`;
-    return { reason: 'notAnApi', target: settings.baseUrl, message };
+    const message = `${settings.baseUrl} answers with a web page, not an OpenAI-compatible API: check the base URL (${setting}; a server's API address usually ends in /v1).`;
+    return { reason: 'notAnApi', target: settings.baseUrl, message, setting };
   }
   return undefined;
 }

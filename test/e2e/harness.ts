@@ -207,11 +207,21 @@ async function findFrameWith(page: Page, selector: string): Promise<Frame | unde
 
 async function runCommand(page: Page, id: string, title?: string): Promise<void> {
   const label = title ?? commandTitle(id);
-  await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, force: true }).catch(() => undefined);
-  await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(`>${label}`);
+  // The palette can close again right after it opens when focus moves under
+  // it (an editor or a webview taking focus late); open it again then.
+  for (let attempt = 1; ; attempt++) {
+    await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, force: true }).catch(() => undefined);
+    await page.keyboard.press('F1');
+    try {
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill(`>${label}`, { timeout: 5_000 });
+      break;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      await page.keyboard.press('Escape').catch(() => undefined);
+    }
+  }
   const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: label }).first();
   await row.waitFor({ state: 'visible', timeout: 10_000 });
   await input.press('Enter');

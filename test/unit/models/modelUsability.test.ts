@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { modelProblem, needsProbe, unlistedModel, usabilityProblems } from '../../../src/models/modelUsability';
+import { answerBaseUrlSetting, modelProblem, needsProbe, unlistedModel, usabilityProblems } from '../../../src/models/modelUsability';
 
 const openAi = { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini' };
 const local = { baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5:7b' };
@@ -33,6 +33,21 @@ describe('model usability', () => {
     const problem = modelProblem({ settings: bad, hasKey: true });
     assert.equal(problem?.reason, 'badBaseUrl');
     assert.match(problem?.message ?? '', /"localhost 11434" is not an http\(s\) URL, so nothing is sent: fix tandem\.functionCallModel\.baseUrl/);
+  });
+
+  it("names the answer model's own setting when its base URL is its own, else the function-call model's it falls back to", () => {
+    const answer = { baseUrl: 'http://127.0.0.1:9/v1', model: 'big' };
+    const own = answerBaseUrlSetting(answer.baseUrl, local.baseUrl);
+    assert.equal(own, 'tandem.answerModel.baseUrl');
+    const problem = modelProblem({ settings: answer, hasKey: false, reachable: false, baseUrlSetting: own });
+    assert.equal(problem?.setting, 'tandem.answerModel.baseUrl');
+    assert.match(problem?.message ?? '', /change the base URL \(tandem\.answerModel\.baseUrl\)/);
+    assert.doesNotMatch(problem?.message ?? '', /functionCallModel/);
+    const page = modelProblem({ settings: answer, hasKey: false, reachable: true, webPage: true, baseUrlSetting: own });
+    assert.match(page?.message ?? '', /\(tandem\.answerModel\.baseUrl;/);
+    const shared = answerBaseUrlSetting(local.baseUrl, local.baseUrl);
+    assert.equal(shared, 'tandem.functionCallModel.baseUrl');
+    assert.equal(modelProblem({ settings: local, hasKey: false, reachable: false, baseUrlSetting: shared })?.setting, 'tandem.functionCallModel.baseUrl');
   });
 
   it("provider vscode needs VS Code to offer the model, whatever the base URL", () => {
