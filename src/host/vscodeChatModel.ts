@@ -13,6 +13,7 @@ import { isContextOverflow } from '../models/contextOverflow';
 import { languageModelMessageText, toLanguageModelMessages, type LanguageModelMessage } from '../models/languageModelMessages';
 import { languageModelOptions } from '../models/languageModelOptions';
 import { ThinkTagSplitter, type SplitText } from '../models/thinkTags';
+import { uniqueToolCallId } from '../models/toolCallIds';
 import { estimateUsage } from '../models/usageEstimate';
 
 /** What the pickers and the welcome view show of one VS Code model. */
@@ -108,6 +109,7 @@ async function* streamTurn(settings: ModelSettings, request: TurnRequest, signal
     let content = '';
     let reasoning = '';
     const toolCalls: ToolCall[] = [];
+    let nameless = 0;
     // A model another extension serves may write its reasoning into the text between <think> tags.
     const thinkTags = new ThinkTagSplitter();
     function* split(part: SplitText): Generator<ModelDelta> {
@@ -141,7 +143,13 @@ async function* streamTurn(settings: ModelSettings, request: TurnRequest, signal
         if (part instanceof vscode.LanguageModelTextPart) {
           yield* split(thinkTags.push(part.value));
         } else if (part instanceof vscode.LanguageModelToolCallPart) {
-          const call: ToolCall = { id: part.callId, name: part.name, arguments: JSON.stringify(part.input ?? {}) };
+          // Another extension's model: a call with no tool name goes back to it as a mistake, and each call gets an id of its own.
+          if (!part.name) {
+            nameless++;
+            continue;
+          }
+          const id = uniqueToolCallId(part.callId, toolCalls.length, (taken) => toolCalls.some((other) => other.id === taken));
+          const call: ToolCall = { id, name: part.name, arguments: JSON.stringify(part.input ?? {}) };
           const index = toolCalls.push(call) - 1;
           yield { type: 'toolCallStart', index, id: call.id, name: call.name };
           yield { type: 'toolCallArgs', index, delta: call.arguments };
@@ -167,6 +175,7 @@ async function* streamTurn(settings: ModelSettings, request: TurnRequest, signal
       content,
       reasoning,
       toolCalls,
+      ...(nameless > 0 ? { namelessToolCalls: nameless } : {}),
       finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
       usage,
       durationMs: Date.now() - startedAt,

@@ -9,6 +9,7 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { ModelDelta, ToolCall } from './chatModel';
 import { ThinkTagSplitter, type SplitText } from './thinkTags';
+import { uniqueToolCallId } from './toolCallIds';
 
 interface PartialToolCall {
   /** The id the turn gives the call: the server's, unless an earlier call of the reply had it. */
@@ -49,8 +50,8 @@ export class StreamAccumulator {
   finishReason: string | undefined;
   usage: WireUsage | undefined;
   private readonly calls: PartialToolCall[] = [];
-  /** Wire indexes whose latest call was moved to a slot of its own (see acceptToolCall). */
-  private readonly moved = new Map<number, number>();
+  /** The slot in `calls` each wire index's latest call has: its own index unless that slot is taken (see acceptToolCall). */
+  private readonly slots = new Map<number, number>();
   /** Characters of output (reasoning, text, tool names and arguments) received so far: a running count, not a join per chunk. */
   private outputCharacters = 0;
   /** `outputCharacters` when the last usage arrived. */
@@ -137,12 +138,12 @@ export class StreamAccumulator {
 
   private acceptToolCall(callDelta: LenientToolCallDelta, deltas: ModelDelta[]): ModelDelta[] {
     if (!callDelta || typeof callDelta !== 'object') return deltas;
-    let index = callDelta.index === undefined ? this.indexWithoutIndex(callDelta) : (this.moved.get(callDelta.index) ?? callDelta.index);
+    let index = callDelta.index === undefined ? this.indexWithoutIndex(callDelta) : this.slotOf(callDelta.index);
     const open = this.calls[index];
-    if (open?.started && callDelta.id && callDelta.function?.name && open.wireId !== undefined && open.wireId !== callDelta.id && isWholeJson(open.arguments)) {
-      // Another named call under a new id where one is open: a call of its own (Ollama sends every call of a reply at index 0).
+    if (open?.started && callDelta.function?.name && isWholeJson(open.arguments) && opensAnotherCall(open, callDelta)) {
+      // Another named call where one is open and whole: a call of its own (Ollama sends every call of a reply at index 0).
       index = this.calls.length;
-      if (callDelta.index !== undefined) this.moved.set(callDelta.index, index);
+      if (callDelta.index !== undefined) this.slots.set(callDelta.index, index);
     }
     const call = (this.calls[index] ??= { id: undefined, wireId: undefined, name: '', arguments: '', started: false });
     // The first id holds: some servers repeat it in every delta, and the start event already named the call.
@@ -167,6 +168,16 @@ export class StreamAccumulator {
     return deltas;
   }
 
+  /** A wire index seen first gets its own slot, or a new one when a call moved off another index holds it. */
+  private slotOf(wireIndex: number): number {
+    let slot = this.slots.get(wireIndex);
+    if (slot === undefined) {
+      slot = this.calls[wireIndex] === undefined ? wireIndex : this.calls.length;
+      this.slots.set(wireIndex, slot);
+    }
+    return slot;
+  }
+
   /** Servers that omit `index`: an id or a name opens a new call, anything else continues the last one. */
   private indexWithoutIndex(callDelta: LenientToolCallDelta): number {
     const opensCall = Boolean(callDelta.id) || Boolean(callDelta.function?.name);
@@ -175,9 +186,7 @@ export class StreamAccumulator {
 
   private idOf(call: PartialToolCall, index: number): string {
     if (call.id !== undefined) return call.id;
-    // Two calls of one reply under one id would share one result, the first one lost.
-    let id = call.wireId ?? `call_${index}`;
-    for (let copy = 2; this.calls.some((other) => other !== call && other.id === id); copy++) id = `${call.wireId ?? `call_${index}`}_${copy}`;
+    const id = uniqueToolCallId(call.wireId, index, (taken) => this.calls.some((other) => other !== call && other.id === taken));
     call.id = id;
     return id;
   }
@@ -198,6 +207,18 @@ export class StreamAccumulator {
   outputText(): string {
     return this.reasoning + this.content + this.calls.map((call) => call.name + call.arguments).join('');
   }
+}
+
+/**
+ * A named fragment at a whole open call starts another call when it has a new
+ * id, or, under the same id or none, brings arguments of its own: anything
+ * more appended to whole JSON would break it. (A repeated name with no
+ * arguments, as some servers send, stays on the call.)
+ */
+function opensAnotherCall(open: PartialToolCall, callDelta: LenientToolCallDelta): boolean {
+  if (callDelta.id && open.wireId !== undefined && open.wireId !== callDelta.id) return true;
+  const args = callDelta.function?.arguments;
+  return open.arguments.trim() !== '' && typeof args === 'string' && args.trim() !== '';
 }
 
 /** The open call's arguments are complete: what comes next with a name and a new id cannot be more of them. */

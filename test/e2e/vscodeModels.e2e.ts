@@ -8,7 +8,9 @@
 // tokens settings reach the model as modelOptions; the model's too-long-input
 // error ("Message exceeds token limit.", as Copilot Chat throws it) is a
 // context overflow; reasoning written before a `</think>` shows as the Thought;
-// Stop in the middle of a reply counts the call as partial.
+// Stop in the middle of a reply counts the call as partial; a call with no
+// tool name goes back as a mistake, and two calls under one id both run, each
+// result under an id of its own.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -174,6 +176,33 @@ test('Stop in the middle of a VS Code model\'s reply counts the call as partial,
   } catch (error) {
     await session.screenshot('vscode-lm-stop-failure').catch(() => undefined);
     console.error(session.logs());
+    throw error;
+  }
+});
+
+test('a VS Code model\'s call with no tool name is a mistake it is told of; two calls under one id both run, each result under its own id', { timeout: 90_000 }, async () => {
+  assert.ok(session);
+  try {
+    await session.runCommand('tandem.newChat');
+    const before = loggedRequests().length;
+    const view = await session.webview();
+    await send(view, 'FAKE-LM-MISCALL: look around.');
+    await waitIdle(view);
+    assert.match(await view.locator('[data-testid="answer"]:visible').last().innerText(), /FAKE-LM got 2 results\./);
+    const requests = loggedRequests().slice(before);
+    const parts = (request: LoggedLmRequest | undefined) => (request?.messages ?? []).flatMap((message) => message.parts.map((part) => ({ role: message.role, ...part })));
+    assert.ok(parts(requests[1]).some((part) => part.role === 'user' && /no tool name/.test(part.text ?? '')), 'the model was told its call had no tool name');
+    const last = parts(requests.at(-1));
+    assert.deepEqual(last.filter((part) => part.kind === 'toolCall').map((part) => `${part.callId} ${part.name}`), ['fake-dup read_file', 'fake-dup_2 list_dir']);
+    const results = last.filter((part) => part.kind === 'toolResult');
+    assert.deepEqual(results.map((part) => part.callId), ['fake-dup', 'fake-dup_2']);
+    assert.match(results[0]!.text ?? '', /# Launch/, 'the read went back under the first id');
+    assert.match(results[1]!.text ?? '', /launch-notes\.md/, 'the listing under the second');
+    assert.equal(await view.locator('[data-testid="step"][data-kind="tool-call"]:visible').count(), 2);
+  } catch (error) {
+    await session.screenshot('vscode-lm-miscall-failure').catch(() => undefined);
+    console.error(session.logs());
+    console.error(JSON.stringify(loggedRequests().slice(-3).map((request) => request.messages.map((message) => `${message.role}: ${message.parts.map((part) => `${part.kind} ${part.callId ?? ''} ${part.name ?? ''} ${(part.text ?? '').slice(0, 80)}`).join(' | ')}`))));
     throw error;
   }
 });

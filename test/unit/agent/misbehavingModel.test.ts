@@ -37,6 +37,15 @@ describe('a misbehaving model', () => {
     assert.deepEqual(toolMessages(model.requests[1]).map(([id, content]) => [id, content.slice(0, 12)]), [['call_a', 'ALPHA-RESULT'], ['call_b', 'BETA-RESULT:']]);
   });
 
+  it('calls streamed whole at index 0 under one id each run too, the second under an id of its own', async () => {
+    const model = await serve([fc({ toolCalls: [lookup('alpha', 'same'), lookup('beta', 'same')], toolCallsAtIndexZero: true }), fc({ content: 'Both found.' }), answer('Alpha and beta.')]);
+    const tool = table();
+    const run = await runScripted(settingsFor(model), { tools: [tool] });
+    assert.equal(run.error, undefined);
+    assert.equal(tool.runs, 2);
+    assert.deepEqual(toolMessages(model.requests[1]).map(([id, content]) => [id, content.slice(0, 12)]), [['same', 'ALPHA-RESULT'], ['same_2', 'BETA-RESULT:']]);
+  });
+
   it('two calls under one id keep both results: the second gets an id of its own, in the events and in the request', async () => {
     const model = await serve([fc({ toolCalls: [lookup('alpha', 'dup'), lookup('beta', 'dup')] }), fc({ content: 'Both found.' }), answer('Alpha and beta.')]);
     const run = await runScripted(settingsFor(model), { tools: [table()] });

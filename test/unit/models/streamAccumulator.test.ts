@@ -125,6 +125,52 @@ describe('StreamAccumulator', () => {
     );
   });
 
+  it('whole calls at index 0 under one id, or none, are calls of their own; a repeated name without arguments stays on its call', () => {
+    const accumulator = new StreamAccumulator();
+    const deltas = feed(accumulator, [
+      chunk({ tool_calls: [{ index: 0, function: { name: 'lookup', arguments: '{"key":"alpha"}' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { name: 'lookup', arguments: '' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { name: 'lookup', arguments: '{"key":"beta"}' } }] }),
+      chunk({ tool_calls: [{ index: 1, id: 'same', function: { name: 'search', arguments: '{"q":"x"}' } }] }),
+      chunk({ tool_calls: [{ index: 1, id: 'same', function: { name: 'search', arguments: '{"q":"y"}' } }] }),
+    ]);
+    assert.deepEqual(accumulator.toolCalls(), [
+      { id: 'call_0', name: 'lookup', arguments: '{"key":"alpha"}' },
+      { id: 'call_1', name: 'lookup', arguments: '{"key":"beta"}' },
+      { id: 'same', name: 'search', arguments: '{"q":"x"}' },
+      { id: 'same_2', name: 'search', arguments: '{"q":"y"}' },
+    ]);
+    assert.deepEqual(
+      deltas.flatMap((delta) => (delta.type === 'toolCallStart' ? [`${delta.index}:${delta.id}`] : [])),
+      ['0:call_0', '1:call_1', '2:same', '3:same_2'],
+    );
+  });
+
+  it('a call at index 1 after calls moved off index 0 does not land on one of them', () => {
+    const accumulator = new StreamAccumulator();
+    feed(accumulator, [
+      chunk({ tool_calls: [{ index: 0, id: 'a', function: { name: 'lookup', arguments: '{"key":"alpha"}' } }] }),
+      chunk({ tool_calls: [{ index: 0, id: 'b', function: { name: 'lookup', arguments: '{"key":"beta"}' } }] }),
+      chunk({ tool_calls: [{ index: 1, function: { name: 'search', arguments: '' } }] }),
+      chunk({ tool_calls: [{ index: 1, function: { arguments: '{"q":"x"}' } }] }),
+    ]);
+    assert.deepEqual(accumulator.toolCalls(), [
+      { id: 'a', name: 'lookup', arguments: '{"key":"alpha"}' },
+      { id: 'b', name: 'lookup', arguments: '{"key":"beta"}' },
+      { id: 'call_2', name: 'search', arguments: '{"q":"x"}' },
+    ]);
+  });
+
+  it('a server that repeats the name in every fragment of one call keeps it one call', () => {
+    const accumulator = new StreamAccumulator();
+    feed(accumulator, [
+      chunk({ tool_calls: [{ index: 0, function: { name: 'lookup', arguments: '' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { name: 'lookup', arguments: '{"key":' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { name: 'lookup', arguments: '"alpha"}' } }] }),
+    ]);
+    assert.deepEqual(accumulator.toolCalls(), [{ id: 'call_0', name: 'lookup', arguments: '{"key":"alpha"}' }]);
+  });
+
   it('a server that sends a fresh id and the name with every fragment of one call keeps it one call', () => {
     const accumulator = new StreamAccumulator();
     feed(accumulator, [
