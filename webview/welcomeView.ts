@@ -1,7 +1,7 @@
 // The welcome view: shown while no model is usable (no key for OpenAI, nothing
 // answering at the base URL). It says what is wrong and offers the ways out:
-// set an API key, use a local server the host found (Ollama, LM Studio), or
-// one of VS Code's language models. The host hides it once a model is usable.
+// set an API key, name another OpenAI-compatible endpoint, use a local server
+// the host found (Ollama, LM Studio), or one of VS Code's language models. The host hides it once a model is usable.
 // When the user's own base URL is what fails (nothing answers there, a web
 // page, not a URL), the view says so first and leads with the setting and
 // Check again; the other ways out follow.
@@ -53,8 +53,15 @@ export function createWelcomeView(post: (message: FromWebview) => void): Welcome
     const key = block('welcome-option');
     key.append(
       heading('Set an API key'),
-      paragraph('For OpenAI or another hosted endpoint. The key is kept in VS Code\u2019s secret storage and sent only to its endpoint.', 'muted'),
+      paragraph('For OpenAI, or the endpoint set in your settings. The key is kept in VS Code\u2019s secret storage and sent only to its endpoint.', 'muted'),
       button({ label: 'Set API Key…', testId: 'welcome-set-key', appearance: 'primary', onClick: () => post({ type: 'command', command: 'tandem.setApiKey' }) }),
+    );
+
+    const endpoint = block('welcome-option', 'welcome-endpoint');
+    endpoint.append(
+      heading('Use another endpoint'),
+      paragraph('Any OpenAI-compatible API (OpenRouter, Groq, a vLLM server): its base URL, its key, then one of its models.', 'muted'),
+      button({ label: 'Use an Endpoint…', testId: 'welcome-use-endpoint', onClick: () => post({ type: 'command', command: 'tandem.useEndpoint' }) }),
     );
 
     const local = block('welcome-option', 'welcome-local');
@@ -79,7 +86,7 @@ export function createWelcomeView(post: (message: FromWebview) => void): Welcome
       local.append(list);
     }
 
-    const options = [key, local];
+    const options = [key, endpoint, local];
     if (state.vscodeModels.length > 0) {
       const models = block('welcome-option', 'welcome-vscode');
       models.append(heading('Use VS Code\u2019s models'));

@@ -15,6 +15,7 @@ import { AgentSession, type ToolSources } from './agentSession';
 import { ApprovalCenter } from './approvalCenter';
 import { PanelElicitor } from './panelElicitor';
 import { signalFromToken } from './cancellation';
+import { useEndpoint } from './endpointSetup';
 import { exportTranscript } from './transcriptExport';
 import { ConversationStore, HistoryListError, type StoredConversation } from './conversationStore';
 import { JsonFileState } from './jsonFileState';
@@ -414,9 +415,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       return;
     }
     // The model first: the welcome view goes away with the last write, when all of it is in place.
-    await writeUserSetting('functionCallModel.model', model);
-    if (this.settings().functionCallModel.provider === 'vscode') await writeUserSetting('functionCallModel.provider', 'openai');
-    await writeUserSetting('functionCallModel.baseUrl', baseUrl);
+    await this.readiness.settling(async () => {
+      await writeUserSetting('functionCallModel.model', model);
+      if (this.settings().functionCallModel.provider === 'vscode') await writeUserSetting('functionCallModel.provider', 'openai');
+      await writeUserSetting('functionCallModel.baseUrl', baseUrl);
+    });
     this.log.info(`welcome: the function-call model is now ${model} at ${baseUrl} (user settings)`);
   }
 
@@ -500,6 +503,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   async setApiKey(): Promise<void> {
     const settings = this.settings();
     await this.keys.prompt([settings.functionCallModel.baseUrl, settings.answerModel.baseUrl]);
+  }
+
+  /** Tandem: Use an OpenAI-Compatible Endpoint…: base URL, key, model. */
+  async useEndpoint(): Promise<void> {
+    await useEndpoint({ keys: this.keys, log: this.log, settings: () => this.settings(), settling: (write) => this.readiness.settling(write) });
   }
 
   /** Quick picks for both models: the endpoint's /models beside VS Code's language models (free text when neither has any). */

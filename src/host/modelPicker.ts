@@ -43,7 +43,8 @@ type ModelItem = vscode.QuickPickItem & { readonly pick?: PickedModel | 'type' }
 export async function pickModel(
   title: string,
   endpoint: { readonly baseUrl: string; readonly models: readonly string[]; readonly error: string | undefined },
-  vscodeModels: readonly VscodeModelInfo[],
+  /** undefined: VS Code's models are not offered (an endpoint's own setup). */
+  vscodeModels: readonly VscodeModelInfo[] | undefined,
   current: PickedModel,
   allowEmpty: boolean,
 ): Promise<PickedModel | undefined> {
@@ -52,11 +53,11 @@ export async function pickModel(
       .showInputBox({
         title,
         value: current.provider === 'openai' ? current.model : '',
-        prompt: `${endpoint.error ? `The model list of ${endpoint.baseUrl} is unavailable (${endpoint.error}). ` : ''}${vscodeModels.length === 0 ? `${NO_VSCODE_MODELS} ` : ''}Type a model name of ${endpoint.baseUrl}.`,
+        prompt: `${endpoint.error ? `The model list of ${endpoint.baseUrl} is unavailable (${endpoint.error}). ` : ''}${vscodeModels?.length === 0 ? `${NO_VSCODE_MODELS} ` : ''}Type a model name of ${endpoint.baseUrl}.`,
         validateInput: (value) => (allowEmpty || value.trim() ? undefined : 'A model name is needed.'),
       })
       .then((value) => (value === undefined ? undefined : { model: value.trim(), provider: 'openai' }));
-  if (endpoint.models.length === 0 && vscodeModels.length === 0) return typeName();
+  if (endpoint.models.length === 0 && !vscodeModels?.length) return typeName();
   const isCurrent = (pick: PickedModel) => pick.provider === current.provider && pick.model === current.model;
   const items: ModelItem[] = [
     ...(allowEmpty ? [{ label: '', description: 'same as the function-call model', pick: { model: '', provider: current.provider } as PickedModel }] : []),
@@ -70,13 +71,7 @@ export async function pickModel(
       description: endpoint.error ? `the list is unavailable: ${endpoint.error}` : undefined,
       pick: 'type',
     },
-    { label: "VS Code's language models", kind: vscode.QuickPickItemKind.Separator },
-    ...(vscodeModels.length === 0
-      ? [{ label: '$(info) No VS Code language models', detail: NO_VSCODE_MODELS } satisfies ModelItem]
-      : vscodeModels.map((model): ModelItem => {
-          const pick: PickedModel = { model: model.id, provider: 'vscode' };
-          return { label: model.name, description: `${model.vendor} · ${model.id}${isCurrent(pick) ? ' · current' : ''}`, pick };
-        })),
+    ...(vscodeModels === undefined ? [] : vscodeModelItems(vscodeModels, isCurrent)),
   ];
   // The list opens on the current model, so Enter keeps it rather than picking the first one.
   const active = items.find((item) => typeof item.pick === 'object' && isCurrent(item.pick));
@@ -87,6 +82,18 @@ export async function pickModel(
     if (picked.pick) return picked.pick;
     // The "no models" line is information only: ask again.
   }
+}
+
+function vscodeModelItems(vscodeModels: readonly VscodeModelInfo[], isCurrent: (pick: PickedModel) => boolean): ModelItem[] {
+  return [
+    { label: "VS Code's language models", kind: vscode.QuickPickItemKind.Separator },
+    ...(vscodeModels.length === 0
+      ? [{ label: '$(info) No VS Code language models', detail: NO_VSCODE_MODELS } satisfies ModelItem]
+      : vscodeModels.map((model): ModelItem => {
+          const pick: PickedModel = { model: model.id, provider: 'vscode' };
+          return { label: model.name, description: `${model.vendor} · ${model.id}${isCurrent(pick) ? ' · current' : ''}`, pick };
+        })),
+  ];
 }
 
 /** A quick pick that opens with `active` highlighted (showQuickPick always starts on the first item). */

@@ -19,6 +19,8 @@ export class ModelReadiness implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** Models already warned of as not listed by their server (`baseUrl\nmodel`): said once a window. */
   private readonly warnedUnlisted = new Set<string>();
+  /** Writes of several settings under way (see `settling`): the states between them warn of nothing. */
+  private settlingWrites = 0;
 
   constructor(
     private readonly read: () => ReadSettings,
@@ -46,6 +48,21 @@ export class ModelReadiness implements vscode.Disposable {
     return this.state;
   }
 
+  /**
+   * Runs writes of several model settings (a model, then its base URL): the
+   * checks their changes start warn of nothing, since a state between two
+   * writes pairs one model's name with another's server. Checks once after.
+   */
+  async settling<T>(write: () => Promise<T>): Promise<T> {
+    this.settlingWrites++;
+    try {
+      return await write();
+    } finally {
+      this.settlingWrites--;
+      void this.check();
+    }
+  }
+
   /** Checks now; resolves true when a model is usable. The newest check wins. */
   async check(): Promise<boolean> {
     const sequence = ++this.sequence;
@@ -54,7 +71,7 @@ export class ModelReadiness implements vscode.Disposable {
     const models = settings.singleModel ? [settings.functionCallModel] : [settings.functionCallModel, settings.answerModel];
     const settingOf = [undefined, answerBaseUrlSetting(settings.answerModel.baseUrl, settings.functionCallModel.baseUrl)];
     const facts = await Promise.all(models.map((model, index) => this.facts(model, read.userBaseUrls, settingOf[index])));
-    if (sequence === this.sequence) this.warnUnlisted(facts);
+    if (sequence === this.sequence && this.settlingWrites === 0) this.warnUnlisted(facts);
     const problems = usabilityProblems(facts);
     if (problems.length === 0) {
       if (sequence === this.sequence) this.set(null);

@@ -158,6 +158,7 @@ export const PANEL_COMMANDS = [
   'tandem.exportTranscript',
   'tandem.showLog',
   'tandem.setApiKey',
+  'tandem.useEndpoint',
   'tandem.showMcpServers',
   'workbench.trust.manage',
   'tandem.continueAnswer',

@@ -5,7 +5,9 @@
 // where TANDEM_LOCAL_SERVERS says (a scripted server and a closed port), so
 // nothing here depends on what else runs on this machine, and OpenAI's host is
 // never contacted: without a key it is unusable by rule, not by probe.
-// Also: Select Models says that VS Code offers no language models here.
+// Also: Select Models says that VS Code offers no language models here; Use an
+// Endpoint (the welcome view's way in for a hosted endpoint) takes a base URL,
+// a key and one of the endpoint's listed models, and the key goes only there.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { createServer } from 'node:net';
@@ -97,6 +99,7 @@ test('with nothing configured the welcome view shows; a key or a local server ma
     await localChoice.waitFor({ state: 'visible', timeout: 10_000 });
     assert.equal(await localChoice.getAttribute('data-base-url'), server.baseUrl);
     assert.equal(await view.locator('[data-testid="welcome-local"]').innerText().then((text) => text.includes('Closed')), false);
+    assert.equal(await view.locator('[data-testid="welcome-use-endpoint"]').count(), 1, 'a way in for another endpoint');
     // No VS Code models in code-server: that option is not offered.
     assert.equal(await view.locator('[data-testid="welcome-vscode"]').count(), 0);
     await session.screenshot('welcome-view');
@@ -205,5 +208,68 @@ test("Select Models lists the endpoint's models and says VS Code offers none", {
     await session.screenshot('select-models-failure').catch(() => undefined);
     console.error(session.logs());
     throw error;
+  }
+});
+
+/** The quick input's title once it holds `expected` (one widget serves each step in turn). */
+async function quickInputTitled(page: Page, expected: RegExp): Promise<void> {
+  const title = page.locator('.quick-input-widget .quick-input-title');
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (expected.test(await title.innerText().catch(() => ''))) return;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`no quick input titled ${expected}; last: ${await title.innerText().catch(() => '(none)')}`);
+}
+
+test('Use an Endpoint: a base URL, a key and a listed model; the run goes there, with the key, and nowhere else', { timeout: 90_000 }, async () => {
+  assert.ok(session && server);
+  const hosted = await startScriptedModelServer({ models: ['hosted-a', 'hosted-b'], turns: [{ model: 'hosted-b', content: 'Answered by the hosted endpoint.' }] });
+  try {
+    const page = session.page;
+    const input = page.locator('.quick-input-widget input');
+    await session.runCommand('tandem.useEndpoint');
+    await quickInputTitled(page, /1 of 3\): base URL/);
+    // Typed without its scheme, as docs often write it: read as http on this machine.
+    await input.fill(hosted.baseUrl.replace(/^http:\/\//, ''));
+    await input.press('Enter');
+    await quickInputTitled(page, new RegExp(`2 of 3\\): API key for ${hosted.baseUrl.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`));
+    assert.equal(await input.getAttribute('type'), 'password');
+    await input.fill('sk-hosted-test-key');
+    await input.press('Enter');
+    await quickInputTitled(page, /3 of 3\): model/);
+    const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+    await rows.first().waitFor({ state: 'visible', timeout: 15_000 });
+    const listed = await page.locator('.quick-input-widget .quick-input-list').innerText();
+    assert.match(listed, /hosted-a[\s\S]*hosted-b/, 'the endpoint\'s own models');
+    assert.doesNotMatch(listed, /VS Code language models/, 'only the endpoint\'s models are offered');
+    await input.fill('hosted-b');
+    await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'hosted-b' }).first().waitFor({ state: 'visible' });
+    await input.press('Enter');
+    const written = await settingsWhen((settings) => settings['tandem.functionCallModel.baseUrl'] === hosted.baseUrl && settings['tandem.functionCallModel.model'] === 'hosted-b');
+    assert.equal(written['tandem.functionCallModel.baseUrl'], hosted.baseUrl);
+    assert.equal(written['tandem.functionCallModel.model'], 'hosted-b');
+    assert.ok(!JSON.stringify(written).includes('sk-hosted-test-key'), 'the key is not in settings.json');
+
+    const view = await session.webview();
+    const localRequests = server.requests.length;
+    await view.locator('[data-testid="prompt"]').fill('Who answers now?');
+    await view.locator('[data-testid="send"]').click();
+    await view.locator('[data-testid="answer"]', { hasText: 'Answered by the hosted endpoint.' }).waitFor({ state: 'visible', timeout: 30_000 });
+    const chat = hosted.requests.filter((request) => request.path.endsWith('/chat/completions'));
+    assert.equal(chat.length, 1);
+    assert.equal(chat[0]!.model, 'hosted-b');
+    assert.equal(chat[0]!.authorization, 'Bearer sk-hosted-test-key');
+    assert.equal(server.requests.length, localRequests, 'the local server was not asked');
+    assert.ok(server.requests.every((request) => request.authorization === undefined), 'the key went nowhere else');
+    // The writes in between (the new model's name, the old server) warned of nothing.
+    assert.equal(await page.locator('.notification-toast', { hasText: 'does not list' }).count(), 0, 'no warning about a model the old server does not list');
+    await session.screenshot('welcome-use-endpoint');
+  } catch (error) {
+    await session.screenshot('use-endpoint-failure').catch(() => undefined);
+    console.error(session.logs());
+    throw error;
+  } finally {
+    await hosted.close();
   }
 });
