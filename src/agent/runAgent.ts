@@ -2,7 +2,8 @@
 // (answer phase only), as a stream of AG-UI events. Nothing here throws out
 // of the stream: every way out ends with RUN_FINISHED or RUN_ERROR.
 import { EventType } from '@ag-ui/core';
-import type { ChatMessage, ChatModel } from '../models/chatModel';
+import type { ChatMessage, ChatModel, ModelSettings } from '../models/chatModel';
+import { isLoopbackUrl } from '../common/httpUrl';
 import type { ApprovalGate, Tool } from '../tools/tool';
 import { CustomEventName, type AgentEvent, type MessageKindPayload, type PhasePayload, type StopReason } from '../protocol/agentEvents';
 import { AgentClock } from './agentClock';
@@ -91,7 +92,11 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
   const { settings } = deps;
   const mode = input.mode ?? settings.mode;
   const clock = deps.clock ?? new AgentClock();
-  const usage = new UsageTracker(deps.functionCallModel.name, deps.answerModel.name, settings.pricing, () => clock.pausedMs());
+  const local = (model: ModelSettings) => model.provider !== 'vscode' && isLoopbackUrl(model.baseUrl);
+  const usage = new UsageTracker(deps.functionCallModel.name, deps.answerModel.name, settings.pricing, () => clock.pausedMs(), {
+    'function-call': local(settings.functionCallModel),
+    answer: local(settings.answerModel),
+  });
   const names = { functionCallModel: deps.functionCallModel.name, answerModel: deps.answerModel.name };
   const singleModel = deps.functionCallModel === deps.answerModel;
   const models = { 'function-call': settings.functionCallModel, answer: settings.answerModel };

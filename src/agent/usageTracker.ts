@@ -43,6 +43,8 @@ export class UsageTracker {
     pricing: Readonly<Record<string, ModelPrice>>,
     /** Time the run has spent waiting on a person (the run's clock, paused): left out of the phases. */
     private readonly waitedMs: () => number = () => 0,
+    /** The roles whose model's server runs on this machine. */
+    private readonly servedLocally: Partial<Record<ModelRole, boolean>> = {},
   ) {
     const empty = (model: string): Tally => ({
       model,
@@ -143,6 +145,7 @@ export class UsageTracker {
       ...(tally.partialAttempts > 0 && { partialAttempts: tally.partialAttempts }),
       costUsd: reportedUsd(this.cost(tally)),
       costIsDefaultPrice: tally.price?.isDefault ?? false,
+      ...(this.servedLocally[role] && { servedLocally: true }),
     };
   }
 

@@ -5,3 +5,13 @@
 export function isHttpUrl(text: string): boolean {
   return /^https?:\/\/\S+$/i.test(text);
 }
+
+/** A base URL on this machine (localhost, 127.x.x.x, [::1]); false for anything that is not a URL. */
+export function isLoopbackUrl(text: string): boolean {
+  try {
+    const host = new URL(text).hostname.toLowerCase();
+    return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  } catch {
+    return false;
+  }
+}

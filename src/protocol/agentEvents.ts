@@ -331,6 +331,8 @@ export interface ModelUsage {
   readonly costUsd: number | undefined;
   /** True when the price comes from built-in defaults rather than the user's table. */
   readonly costIsDefaultPrice: boolean;
+  /** The model's server runs on this machine (a loopback base URL): no price is no surprise. Absent: not known to. */
+  readonly servedLocally?: boolean | undefined;
 }
 
 export interface RunUsage {

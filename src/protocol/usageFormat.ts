@@ -116,9 +116,15 @@ export function costLine(usage: RunUsage, costNote: string, totalCost: string): 
   const called = [usage.functionCall, usage.answer].filter(wasCalled);
   if (called.length === 0) return 'Cost: none (no model call completed).';
   if (usage.totalCostUsd !== undefined) return `${costNote}: ${totalCost}.`;
-  const unpriced = [...new Set(called.filter((model) => model.costUsd === undefined).map((model) => model.model))];
+  const unpricedModels = called.filter((model) => model.costUsd === undefined);
+  const unpriced = [...new Set(unpricedModels.map((model) => model.model))];
   if (unpriced.length === 0) return 'Cost: unknown.';
-  return `Cost: unknown, no price is known for ${unpriced.map((name) => `"${name}"`).join(' and ')} (add ${unpriced.length === 1 ? 'it' : 'them'} to tandem.pricing).`;
+  const names = unpriced.map((name) => `"${name}"`).join(' and ');
+  // A server on this machine bills nothing per token as a rule (a local proxy to a paid API may: hence "if").
+  if (unpricedModels.every((model) => model.servedLocally)) {
+    return `Cost: not counted, ${names} ${unpriced.length === 1 ? 'runs' : 'run'} on this machine (if ${unpriced.length === 1 ? 'it costs' : 'they cost'}, add a price to tandem.pricing).`;
+  }
+  return `Cost: unknown, no price is known for ${names} (add ${unpriced.length === 1 ? 'it' : 'them'} to tandem.pricing).`;
 }
 
 /**

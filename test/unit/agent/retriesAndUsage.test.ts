@@ -30,6 +30,13 @@ describe('retries and usage', () => {
     assert.ok((usage.answer.completionTokens ?? 0) > 3, `partial output tokens are included: ${usage.answer.completionTokens}`);
   });
 
+  it('a model whose base URL is on this machine is marked as served locally (the cost line says so rather than "unknown")', async () => {
+    const model = await serve([{ model: 'answer-model', content: 'Local.' }]);
+    const run = await runScripted(settingsFor(model), { mode: 'chat' });
+    const usage = customValues<RunUsage>(run.events, 'tandem.usage').at(-1)!;
+    assert.equal(usage.answer.servedLocally, true, model.baseUrl);
+  });
+
   it('a usage object without prompt_tokens gets that count estimated and marked, so the price still applies', async () => {
     const model = await serve([{ model: 'answer-model', content: 'Short answer.', usage: { prompt_tokens: null, completion_tokens: 12 } }]);
     const run = await runScripted(settingsFor(model), { mode: 'chat' });
