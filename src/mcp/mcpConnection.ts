@@ -15,7 +15,7 @@ import { listPrompts, promptText, type McpPromptInfo } from './mcpPrompts';
 import { listResources, readResourceText, type McpResourceInfo } from './mcpResources';
 import { resolveServer } from './mcpServerResolution';
 import type { InputResolver } from './mcpVariables';
-import { isSchemaRejection, LENIENT_TOOL_PAGE, rejectionSummary, taskRequired, toolFromRaw, type McpToolInfo, type ToolListPage } from './mcpToolList';
+import { isSchemaRejection, LENIENT_CALL_RESULT, LENIENT_TOOL_PAGE, rejectionSummary, taskRequired, toolFromRaw, type McpToolInfo, type ToolListPage } from './mcpToolList';
 
 export type { McpToolInfo } from './mcpToolList';
 
@@ -174,7 +174,9 @@ export class McpConnection {
       const result = await withRequestSignal(context.signal, (signal) =>
         session.authorized(
           () =>
-            session.client.callTool({ name: toolName, arguments: isRecord(args) ? args : {} }, undefined, {
+            // Read leniently: the tool has run, so one block the MCP schema refuses (bad base64, an unknown type)
+            // must not throw the whole result away; toToolResult takes each block on its own.
+            session.client.request({ method: 'tools/call', params: { name: toolName, arguments: isRecord(args) ? args : {} } }, LENIENT_CALL_RESULT, {
               signal,
               timeout: timeoutMs,
               resetTimeoutOnProgress: true,

@@ -283,20 +283,37 @@ function mcpTool(name: string, connection: McpConnection, info: McpToolInfo, tru
   const fromWorkspace = definition.type !== 'invalid' && needsConsent(definition);
   return {
     name,
-    description: info.description ?? info.title ?? `Tool "${info.name}" of the MCP server "${server}".`,
+    description: capDescription(info.description ?? info.title ?? `Tool "${info.name}" of the MCP server "${server}".`),
     parameters: sanitizeToolSchema(info.inputSchema),
     // MCP tools may change things; a server's read-only hint counts only when the user trusts that server.
     readOnly: trusted && info.annotations?.readOnlyHint === true,
     cacheable: definition.cacheable === true,
     source: { kind: 'mcp', server },
     approval: {
-      summary: `Run ${info.name} of the MCP server "${server}"${fromWorkspace ? ` (from ${definition.source})` : ''}`,
+      summary: `Run "${displayName(info.name)}" of the MCP server "${server}"${fromWorkspace ? ` (from ${definition.source})` : ''}`,
       // A workspace's server is allowed by its exact definition, as its consent is: another server
       // that takes the same name (in this workspace or another) does not inherit "Always allow".
       alwaysAllowKey: fromWorkspace ? `${name}@${definitionHash(definition).slice(0, ALWAYS_ALLOW_HASH_CHARS)}` : undefined,
     },
     run: (args: unknown, context: ToolContext): Promise<ToolResult> => connection.callTool(info.name, args, context),
   };
+}
+
+/**
+ * Characters of an MCP tool's description sent to the model. The server's
+ * text goes into every function-call request: without a bound, one server
+ * could fill the context window (and the bill) of every run.
+ */
+export const MCP_DESCRIPTION_CHARS = 4_000;
+
+function capDescription(text: string): string {
+  return text.length > MCP_DESCRIPTION_CHARS ? `${text.slice(0, MCP_DESCRIPTION_CHARS)}… (description cut at ${MCP_DESCRIPTION_CHARS} characters)` : text;
+}
+
+/** A server's tool name as the approval summary shows it: no quotes or line breaks to pass for the summary's own words, cut short. */
+function displayName(name: string): string {
+  const plain = name.replace(/["'`\u0000-\u001f\u007f-\u009f\u2028\u2029]+/gu, ' ').replace(/\s+/g, ' ').trim();
+  return plain.length > 60 ? `${plain.slice(0, 59)}…` : plain;
 }
 
 /** Hex characters of the definition hash in a workspace server's always-allow entry (`name@hash`). */

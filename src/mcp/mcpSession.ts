@@ -178,14 +178,16 @@ async function stdioTransport(server: Extract<ResolvedServer, { type: 'stdio' }>
     stderr: 'pipe',
     ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
   });
+  // A server's stderr is its own: each line is cut short, and a line that never ends is not held whole.
   let pending = '';
   transport.stderr?.on('data', (chunk: Buffer | string) => {
     const lines = (pending + chunk.toString()).split(/\r?\n/);
     pending = lines.pop() ?? '';
-    for (const line of lines) if (line.trim() !== '') hooks.onStderrLine(line);
+    if (pending.length > STDERR_LINE_CHARS) pending = pending.slice(0, STDERR_LINE_CHARS + 1);
+    for (const line of lines) if (line.trim() !== '') hooks.onStderrLine(cutLine(line));
   });
   transport.stderr?.on('end', () => {
-    if (pending.trim() !== '') hooks.onStderrLine(pending);
+    if (pending.trim() !== '') hooks.onStderrLine(cutLine(pending));
     pending = '';
   });
   return transport;
@@ -214,4 +216,11 @@ export function describeError(error: unknown): string {
   if (cause !== undefined && !text.includes(cause.message)) text += `: ${cause.message}`;
   if (typeof causeCode === 'string' && !text.includes(causeCode)) text += ` (${causeCode})`;
   return text;
+}
+
+/** Characters of one stderr line kept (for the log, the status and a failed call's text). */
+export const STDERR_LINE_CHARS = 1_000;
+
+function cutLine(line: string): string {
+  return line.length > STDERR_LINE_CHARS ? `${line.slice(0, STDERR_LINE_CHARS)}… (line cut at ${STDERR_LINE_CHARS} characters)` : line;
 }

@@ -25,6 +25,9 @@ export interface ToolListPage {
 /** One page as JSON-RPC delivered it: a list of anything, and maybe a cursor. */
 export const LENIENT_TOOL_PAGE = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
 
+/** A tools/call result as JSON-RPC delivered it: any object (mcpToolResult.ts reads it block by block). */
+export const LENIENT_CALL_RESULT = z.looseObject({});
+
 /** True for the SDK refusing a result that did not match the MCP schema (a zod error with its issues). */
 export function isSchemaRejection(error: unknown): boolean {
   return isRecord(error) && Array.isArray(error['issues']);

@@ -775,6 +775,8 @@ test('deleting the open conversation from History: gone from the list, the keybo
     if (!(await history.isVisible())) await view.locator('[data-testid="history-toggle"]').click();
     const entry = history.locator('.history-item', { hasText: 'My private question' });
     await entry.waitFor({ state: 'visible' });
+    // Keys go to the focused frame: a click in the panel first, or the editor an earlier test left focused takes the Enter.
+    await view.locator('[data-testid="prompt"]').click();
     await entry.locator('button.link.muted').focus();
     await session.page.keyboard.press('Enter');
     await waitFor(async () => (await history.locator('.history-item', { hasText: 'My private question' }).count()) === 0, 'the entry to go');

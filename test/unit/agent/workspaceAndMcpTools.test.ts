@@ -82,7 +82,7 @@ it("a workspace's MCP server named like the user's own: the user's keeps the pla
     assert.ok(mine && theirs, both.tools().map((tool) => tool.name).join(', '));
     assert.equal(mine.approval?.alwaysAllowKey, undefined);
     assert.match(theirs.approval?.alwaysAllowKey ?? '', /^fault__fail_2@[0-9a-f]{12}$/);
-    assert.equal(theirs.approval?.summary, 'Run fail of the MCP server "fault" (from /w/.vscode/mcp.json)');
+    assert.equal(theirs.approval?.summary, 'Run "fail" of the MCP server "fault" (from /w/.vscode/mcp.json)');
 
     scripted = await startScriptedModelServer({
       turns: [
@@ -109,7 +109,7 @@ it("a workspace's MCP server named like the user's own: the user's keeps the pla
       new AbortController().signal,
     )) events.push(event);
     assert.deepEqual(asked.map((prompt) => [prompt.tool, prompt.summary, prompt.alwaysAllowKey]), [
-      ['fault__fail_2', 'Run fail of the MCP server "fault" (from /w/.vscode/mcp.json)', theirs.approval?.alwaysAllowKey],
+      ['fault__fail_2', 'Run "fail" of the MCP server "fault" (from /w/.vscode/mcp.json)', theirs.approval?.alwaysAllowKey],
     ]);
     assert.deepEqual(toolStatuses(events).map((status) => [status.toolName, status.status]), [['fault__fail', 'failed'], ['fault__fail_2', 'rejected']]);
   } finally {

@@ -346,7 +346,7 @@ it("over AG-UI too, a tool's own approval words and always-allow key hold: an en
     parameters: { type: 'object', properties: {} },
     readOnly: false,
     source: { kind: 'mcp', server: 'fault' },
-    approval: { summary: 'Run fail of the MCP server "fault" (from /w/.vscode/mcp.json)', alwaysAllowKey: 'fault__fail_2@0123456789ab' },
+    approval: { summary: 'Run "fail" of the MCP server "fault" (from /w/.vscode/mcp.json)', alwaysAllowKey: 'fault__fail_2@0123456789ab' },
     run: async () => ((runs += 1), { text: 'ran' }),
   };
   const endpoint = await startEndpoint({
@@ -360,7 +360,7 @@ it("over AG-UI too, a tool's own approval words and always-allow key hold: an en
   });
   const agent = endpoint.agent({ messages: [{ id: 'u1', role: 'user', content: 'Run it.' }] });
   const [interrupt] = interruptsOf(finishedOf((await collect(agent)).events));
-  assert.equal(interrupt?.message, 'Run fail of the MCP server "fault" (from /w/.vscode/mcp.json)?');
+  assert.equal(interrupt?.message, 'Run "fail" of the MCP server "fault" (from /w/.vscode/mcp.json)?');
   assert.equal((interrupt?.metadata as any)?.tandem?.alwaysAllowKey, 'fault__fail_2@0123456789ab');
   await collect(agent, { resume: [{ interruptId: interrupt!.id, status: 'cancelled' }] });
   assert.equal(runs, 0);

@@ -1,0 +1,65 @@
+// What an MCP server sends is untrusted input: a result block that breaks the
+// schema loses nothing else of a tool that already ran, a huge description is
+// cut before it reaches the model, a tool name cannot pass for words of its
+// approval summary, and a huge stderr line is cut before the log and the
+// status hold it. The server is raw JSON-RPC (the SDK's own server refuses to
+// send most of this).
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { McpHub, MCP_DESCRIPTION_CHARS } from '../../../src/mcp/mcpHub';
+import { STDERR_LINE_CHARS } from '../../../src/mcp/mcpSession';
+import type { Tool } from '../../../src/tools/tool';
+import { stdioServer, toolContext } from './mcpTestSupport';
+
+const RAW_SERVER = path.join(__dirname, '..', '..', 'fixtures', 'mcp', 'rawServer.mjs');
+
+describe('an MCP server that sends what it should not', () => {
+  const logged: string[] = [];
+  const hub = new McpHub({ defaultTimeoutMs: 10_000, log: (line: string) => logged.push(line) });
+  before(() => hub.update([stdioServer('raw', [RAW_SERVER])]));
+  after(() => hub.dispose());
+
+  const tool = (suffix: string): Tool => {
+    const found = hub.tools().find((candidate) => candidate.name.startsWith(`raw__${suffix}`));
+    assert.ok(found, `raw__${suffix}… among ${hub.tools().map((candidate) => candidate.name).join(', ')}`);
+    return found;
+  };
+
+  it('a result with blocks the MCP schema refuses keeps its other blocks: the tool ran', async () => {
+    assert.equal(hub.statuses()[0]?.state, 'connected', hub.statuses()[0]?.error);
+    const result = await tool('odd_block').run({}, toolContext());
+    assert.notEqual(result.isError, true, result.text);
+    assert.match(result.text, /the text that must arrive/);
+    assert.match(result.text, /\[image: image\/png/);
+    assert.match(result.text, /widget/);
+  });
+
+  it("cuts a tool's description before it reaches the model", () => {
+    const description = tool('long_description').description;
+    assert.ok(description.length < MCP_DESCRIPTION_CHARS + 100, `${description.length} characters`);
+    assert.match(description, /^Does little\. Padding\./);
+    assert.match(description, /description cut at 4000 characters\)$/);
+  });
+
+  it('a tool name made to read as the summary is quoted without its own quotes, so the server it names cannot pass for the real one', () => {
+    const spoof = hub.tools().find((candidate) => candidate.name !== undefined && candidate.description === 'A name that reads like a summary.');
+    assert.ok(spoof);
+    const summary = spoof.approval?.summary ?? '';
+    // The name in quotes holds none of its own: where it ends, and whose server this is, cannot be faked.
+    assert.equal(summary, 'Run "echo of the MCP server filesystem (from user settings)" of the MCP server "raw" (from test)');
+  });
+
+  it('a 3 MB stderr line is cut before the log holds it', async () => {
+    const result = await tool('loud').run({}, toolContext());
+    assert.equal(result.text, 'loud done');
+    const deadline = Date.now() + 5_000;
+    while (!logged.some((line) => line.includes('line cut at')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const line = logged.find((entry) => entry.includes('line cut at'));
+    assert.ok(line, 'the long line was logged, cut');
+    assert.ok(line.length < STDERR_LINE_CHARS + 100, `${line.length} characters`);
+    assert.ok(logged.every((entry) => entry.length < STDERR_LINE_CHARS + 100), 'no line longer');
+    const tail = hub.statuses()[0]?.stderrTail ?? [];
+    assert.ok(tail.every((entry) => entry.length < STDERR_LINE_CHARS + 100));
+  });
+});
