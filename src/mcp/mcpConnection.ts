@@ -9,7 +9,7 @@ import type { McpServerDefinition } from './mcpConfig';
 import type { McpServerState, McpServerStatus } from './mcpServerStatus';
 import { SignInRequiredError } from './mcpAuthRetry';
 import { withRequestSignal } from './mcpRequestSignal';
-import { describeError, openSession, type ClientIdentity, type McpSession, type SessionServices } from './mcpSession';
+import { describeError, isOversizedMessage, openSession, STDIO_MESSAGE_BYTES, type ClientIdentity, type McpSession, type SessionServices } from './mcpSession';
 import { errorResult, toToolResult } from './mcpToolResult';
 import { listPrompts, promptText, type McpPromptInfo } from './mcpPrompts';
 import { listResources, readResourceText, type McpResourceInfo } from './mcpResources';
@@ -50,6 +50,10 @@ export class McpConnection {
   private transportKind: McpServerStatus['transport'];
   private error: string | undefined;
   private stderrTail: string[] = [];
+  /** Lines the server has written to stderr: a failed call quotes only those written since it began. */
+  private stderrLines = 0;
+  /** Tandem closed the connection: the server sent a message larger than STDIO_MESSAGE_BYTES. */
+  private closedForSize = false;
   /** The first thing a stdio server wrote on stdout that is not JSON-RPC, while starting: why a handshake times out. */
   private notMcpOutput: string | undefined;
   private toolList: readonly McpToolInfo[] = [];
@@ -169,6 +173,7 @@ export class McpConnection {
       return errorResult(`MCP server "${serverName}" is not running${this.error === undefined ? '' : `: ${this.error.replace(/\.+$/, '')}`}.`);
     }
     const timeoutMs = this.timeoutMs;
+    const stderrBefore = this.stderrLines;
     this.inflight.push(context);
     try {
       const result = await withRequestSignal(context.signal, (signal) =>
@@ -197,7 +202,13 @@ export class McpConnection {
         return errorResult(`MCP server "${serverName}": "${toolName}" needs sign-in: ${error.message}`);
       }
       if (code === CONNECTION_CLOSED || session !== this.session) {
-        const tail = this.stderrTail.slice(-5);
+        if (this.closedForSize) {
+          return errorResult(
+            `MCP server "${serverName}" answered "${toolName}" with more than ${STDIO_MESSAGE_BYTES / 1024 / 1024} MB, more than Tandem reads; the connection was closed and the server restarts. Ask the tool for less (a narrower query, a smaller page).`,
+          );
+        }
+        const since = Math.min(5, this.stderrLines - stderrBefore, this.stderrTail.length);
+        const tail = since > 0 ? this.stderrTail.slice(-since) : [];
         return errorResult(`MCP server "${serverName}" stopped during the call to "${toolName}".${tail.length > 0 ? ` Its last output:\n${tail.join('\n')}` : ''}`);
       }
       return errorResult(`MCP server "${serverName}": "${toolName}" failed: ${describeError(error)}`);
@@ -227,6 +238,7 @@ export class McpConnection {
     const definition = this.definition;
     this.error = undefined;
     this.stderrTail = [];
+    this.closedForSize = false;
     this.notMcpOutput = undefined;
     this.toolList = [];
     this.transportKind = definition.type === 'invalid' ? undefined : definition.type;
@@ -265,11 +277,13 @@ export class McpConnection {
     return {
       onStderrLine: (line) => {
         if (!current()) return;
+        this.stderrLines++;
         this.stderrTail.push(line);
         if (this.stderrTail.length > STDERR_LINES) this.stderrTail.shift();
         this.options.log(`[${this.definition.name}] ${line}`);
       },
       onTransportError: (error) => {
+        if (current() && isOversizedMessage(error)) this.closedForSize = true;
         if (current() && this.state === 'starting' && this.notMcpOutput === undefined) this.notMcpOutput = notMcpLine(error);
       },
       onClose: () => {
@@ -336,15 +350,17 @@ export class McpConnection {
   private handleCrash(): void {
     this.session = undefined;
     this.toolList = [];
-    this.error = `The server stopped unexpectedly.`;
+    // A message too large for Tandem ended the connection, not the server: it restarts whatever came before.
+    const forSize = this.closedForSize;
+    this.error = forSize ? `A reply was larger than ${STDIO_MESSAGE_BYTES / 1024 / 1024} MB; Tandem closed the connection.` : `The server stopped unexpectedly.`;
     this.setState('error');
     const now = Date.now();
-    if (now - this.lastAutoRestart < RESTART_WINDOW_MS) {
+    if (!forSize && now - this.lastAutoRestart < RESTART_WINDOW_MS) {
       this.options.log(`MCP server "${this.definition.name}" stopped again; not restarting it automatically.`);
       return;
     }
-    this.lastAutoRestart = now;
-    this.options.log(`MCP server "${this.definition.name}" stopped unexpectedly; restarting in ${this.options.restartDelayMs} ms.`);
+    if (!forSize) this.lastAutoRestart = now;
+    this.options.log(`MCP server "${this.definition.name}" ${forSize ? 'sent a message too large to read' : 'stopped unexpectedly'}; restarting in ${this.options.restartDelayMs} ms.`);
     // 'starting' from now on, not after the delay: a run or a call in between waits for the
     // server that was working a moment ago instead of going on without its tools.
     this.starting = new Promise<void>((resolve) => {

@@ -176,6 +176,7 @@ async function stdioTransport(server: Extract<ResolvedServer, { type: 'stdio' }>
     args: [...server.args],
     env: { ...server.env },
     stderr: 'pipe',
+    maxBufferSize: STDIO_MESSAGE_BYTES,
     ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
   });
   // A server's stderr is its own: each line is cut short, and a line that never ends is not held whole.
@@ -223,4 +224,19 @@ export const STDERR_LINE_CHARS = 1_000;
 
 function cutLine(line: string): string {
   return line.length > STDERR_LINE_CHARS ? `${line.slice(0, STDERR_LINE_CHARS)}… (line cut at ${STDERR_LINE_CHARS} characters)` : line;
+}
+
+/**
+ * The largest message read from a stdio server: the SDK's default, said
+ * here so the call can name it. Not raised: the SDK joins a message's chunks
+ * by copying all of them each time, so the time grows with the square of the
+ * size (10 MiB took about 1 s here, 33 MiB 10 s, in the extension host's own
+ * thread). A longer one closes the connection (the SDK cannot skip it), which
+ * the call then reports as too large rather than as a crash.
+ */
+export const STDIO_MESSAGE_BYTES = 10 * 1024 * 1024;
+
+/** The SDK's error for a message past `maxBufferSize`. */
+export function isOversizedMessage(error: unknown): boolean {
+  return error instanceof Error && /ReadBuffer exceeded maximum size/.test(error.message);
 }

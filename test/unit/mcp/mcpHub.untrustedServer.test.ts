@@ -10,13 +10,13 @@ import { after, before, describe, it } from 'node:test';
 import { McpHub, MCP_DESCRIPTION_CHARS } from '../../../src/mcp/mcpHub';
 import { STDERR_LINE_CHARS } from '../../../src/mcp/mcpSession';
 import type { Tool } from '../../../src/tools/tool';
-import { stdioServer, toolContext } from './mcpTestSupport';
+import { stdioServer, toolContext, waitFor } from './mcpTestSupport';
 
 const RAW_SERVER = path.join(__dirname, '..', '..', 'fixtures', 'mcp', 'rawServer.mjs');
 
 describe('an MCP server that sends what it should not', () => {
   const logged: string[] = [];
-  const hub = new McpHub({ defaultTimeoutMs: 10_000, log: (line: string) => logged.push(line) });
+  const hub = new McpHub({ defaultTimeoutMs: 10_000, restartDelayMs: 100, log: (line: string) => logged.push(line) });
   before(() => hub.update([stdioServer('raw', [RAW_SERVER])]));
   after(() => hub.dispose());
 
@@ -61,5 +61,23 @@ describe('an MCP server that sends what it should not', () => {
     assert.ok(logged.every((entry) => entry.length < STDERR_LINE_CHARS + 100), 'no line longer');
     const tail = hub.statuses()[0]?.stderrTail ?? [];
     assert.ok(tail.every((entry) => entry.length < STDERR_LINE_CHARS + 100));
+  });
+
+  it('a reply too large to read is said to be, and the server restarts each time (it did not crash)', async () => {
+    for (const attempt of [1, 2]) {
+      const result = await tool('huge').run({}, toolContext());
+      assert.equal(result.isError, true);
+      assert.match(result.text, /MCP server "raw" answered "huge" with more than 10 MB, more than Tandem reads; .*Ask the tool for less/, `attempt ${attempt}: ${result.text.slice(0, 300)}`);
+      assert.doesNotMatch(result.text, /x{100}/, 'no stderr of an earlier call quoted');
+      await waitFor(() => hub.statuses()[0]?.state === 'connected', 10_000, `restarted after attempt ${attempt}`);
+    }
+    assert.ok(!logged.some((line) => line.includes('not restarting it automatically')), 'not counted as a crash loop');
+    assert.equal((await tool('odd_block').run({}, toolContext())).isError, false, 'the restarted server works');
+  });
+
+  it('a server that exits mid-call without a word quotes none of what it wrote for earlier calls', async () => {
+    const result = await tool('die').run({}, toolContext());
+    assert.equal(result.isError, true);
+    assert.equal(result.text, 'MCP server "raw" stopped during the call to "die".');
   });
 });
