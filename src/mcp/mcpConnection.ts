@@ -54,6 +54,8 @@ export class McpConnection {
   private stderrLines = 0;
   /** Tandem closed the connection: the server sent a message larger than STDIO_MESSAGE_BYTES. */
   private closedForSize = false;
+  /** The last message from the server that was not valid MCP (a reply the SDK could not take), and when. */
+  private unreadable: { readonly at: number; readonly what: string } | undefined;
   /** The first thing a stdio server wrote on stdout that is not JSON-RPC, while starting: why a handshake times out. */
   private notMcpOutput: string | undefined;
   private toolList: readonly McpToolInfo[] = [];
@@ -174,6 +176,7 @@ export class McpConnection {
     }
     const timeoutMs = this.timeoutMs;
     const stderrBefore = this.stderrLines;
+    const startedAt = Date.now();
     this.inflight.push(context);
     try {
       const result = await withRequestSignal(context.signal, (signal) =>
@@ -196,6 +199,11 @@ export class McpConnection {
       if (context.signal.aborted) throw new CancelledError();
       const code = (error as { code?: unknown }).code;
       if (code === REQUEST_TIMEOUT) {
+        // A reply the SDK could not read never reaches its call, which then times out: say what came instead.
+        const unreadable = this.unreadable !== undefined && this.unreadable.at >= startedAt ? this.unreadable.what : undefined;
+        if (unreadable !== undefined) {
+          return errorResult(`MCP server "${serverName}" sent no reply to "${toolName}" that Tandem could read within ${formatSeconds(timeoutMs)}; meanwhile it sent a message that is not valid MCP (${unreadable}; the Tandem log has the details).`);
+        }
         return errorResult(`MCP server "${serverName}" did not answer "${toolName}" within ${formatSeconds(timeoutMs)} (no progress either), or kept going past ${formatSeconds(timeoutMs * TOTAL_TIMEOUT_FACTOR)} in all.`);
       }
       if (error instanceof SignInRequiredError) {
@@ -284,6 +292,7 @@ export class McpConnection {
       },
       onTransportError: (error) => {
         if (current() && isOversizedMessage(error)) this.closedForSize = true;
+        else if (current() && this.state === 'connected') this.unreadable = { at: Date.now(), what: firstLine(isSchemaRejection(error) ? rejectionSummary(error) : describeError(error), 200) };
         if (current() && this.state === 'starting' && this.notMcpOutput === undefined) this.notMcpOutput = notMcpLine(error);
       },
       onClose: () => {
@@ -494,3 +503,9 @@ function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
+
+/** The first line of a message, cut short (a schema error is a page of JSON). */
+function firstLine(text: string, most: number): string {
+  const line = text.split('\n', 1)[0] ?? '';
+  return line.length > most ? `${line.slice(0, most - 1)}…` : line;
+}

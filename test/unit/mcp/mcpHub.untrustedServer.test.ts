@@ -3,7 +3,7 @@
 // cut before it reaches the model, a tool name cannot pass for words of its
 // approval summary, and a huge stderr line is cut before the log and the
 // status hold it. The server is raw JSON-RPC (the SDK's own server refuses to
-// send most of this).
+// send most of this). A reply that is not valid MCP at all times out, saying so.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -79,5 +79,19 @@ describe('an MCP server that sends what it should not', () => {
     const result = await tool('die').run({}, toolContext());
     assert.equal(result.isError, true);
     assert.equal(result.text, 'MCP server "raw" stopped during the call to "die".');
+  });
+
+  it('a reply that is not valid MCP (result: null) times out saying what came instead of "did not answer"', async () => {
+    const slowHub = new McpHub({ defaultTimeoutMs: 800 });
+    try {
+      await slowHub.update([stdioServer('raw', [RAW_SERVER])]);
+      const nullResult = slowHub.tools().find((candidate) => candidate.name === 'raw__null_result');
+      assert.ok(nullResult);
+      const result = await nullResult.run({}, toolContext());
+      assert.equal(result.isError, true);
+      assert.match(result.text, /^MCP server "raw" sent no reply to "null_result" that Tandem could read within 0\.8 s; meanwhile it sent a message that is not valid MCP \(.+; the Tandem log has the details\)\.$/);
+    } finally {
+      await slowHub.dispose();
+    }
   });
 });
