@@ -11,7 +11,7 @@ import type { CommandOutcome, CommandRequest, CommandRunner } from '../tools/com
 import { HeadTailBuffer } from '../tools/outputCap';
 import { TerminalTextCleaner } from '../tools/terminalText';
 import { toolNameOf } from './workspaceFolderNames';
-import { descendantPids, endDescendants, hangUpNow } from './processTree';
+import { descendantPids, endDescendants, hangUpNow } from '../common/processTree';
 import { TERMINAL_NAME } from './tandemTerminal';
 
 /** How long a new terminal gets to activate shell integration (bash: under a second idle, 3-5 s measured on a loaded machine). */

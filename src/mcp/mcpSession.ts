@@ -5,6 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CancelledError } from '../common/errors';
+import { descendantPids, endProcesses } from '../common/processTree';
 import { SignInRequiredError, withAuthorization } from './mcpAuthRetry';
 import type { ElicitationHandler } from '../tools/elicitation';
 import { answerElicitation } from './mcpElicitationRequest';
@@ -144,7 +145,10 @@ async function connect(transport: Transport & { readonly pid?: number | null }, 
     if (kind === 'http' && terminate !== undefined) {
       await terminate.call(transport).catch((error: unknown) => hooks.log(`ending the HTTP session failed: ${describeError(error)}`));
     }
+    // What a stdio server's process started (a wrapper's server) is noted first: the SDK ends only that process.
+    const started = kind === 'stdio' && transport.pid ? await descendantPids(transport.pid) : [];
     await client.close().catch((error: unknown) => hooks.log(`close failed: ${describeError(error)}`));
+    if (started.length > 0) await endProcesses(started, DESCENDANT_GRACE_MS);
   };
   // No signal for the handshake: initialize must never be cancelled; stopping closes the transport instead.
   const onAbort = (): void => void close();
@@ -240,3 +244,6 @@ export const STDIO_MESSAGE_BYTES = 10 * 1024 * 1024;
 export function isOversizedMessage(error: unknown): boolean {
   return error instanceof Error && /ReadBuffer exceeded maximum size/.test(error.message);
 }
+
+/** How long a stdio server's own children get after SIGTERM before SIGKILL, once the server itself is stopped. */
+const DESCENDANT_GRACE_MS = 2_000;

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { McpHub, MCP_DESCRIPTION_CHARS } from '../../../src/mcp/mcpHub';
 import { STDERR_LINE_CHARS } from '../../../src/mcp/mcpSession';
 import type { Tool } from '../../../src/tools/tool';
-import { stdioServer, toolContext, waitFor } from './mcpTestSupport';
+import { isAlive, stdioServer, toolContext, waitFor } from './mcpTestSupport';
 
 const RAW_SERVER = path.join(__dirname, '..', '..', 'fixtures', 'mcp', 'rawServer.mjs');
 
@@ -92,6 +92,28 @@ describe('an MCP server that sends what it should not', () => {
       assert.match(result.text, /^MCP server "raw" sent no reply to "null_result" that Tandem could read within 0\.8 s; meanwhile it sent a message that is not valid MCP \(.+; the Tandem log has the details\)\.$/);
     } finally {
       await slowHub.dispose();
+    }
+  });
+
+  it('a server behind a wrapper that does not pass signals on ends with it (the SDK stops only the wrapper)', { skip: process.platform === 'win32' }, async () => {
+    const wrapped = new McpHub({ defaultTimeoutMs: 5_000 });
+    let pid: number | undefined;
+    try {
+      // Two commands, so bash stays as the parent instead of exec-ing node.
+      await wrapped.update([stdioServer('wrapped', ['-c', `"${process.execPath}" "${RAW_SERVER}"; true`], { command: 'bash', env: { RAW_LINGER: '1' } })]);
+      const status = wrapped.statuses()[0];
+      assert.equal(status?.state, 'connected', status?.error);
+      pid = Number(/raw fixture ready \(pid (\d+)\)/.exec((status?.stderrTail ?? []).join('\n'))?.[1]);
+      assert.ok(isAlive(pid), `the server runs (pid ${pid})`);
+    } finally {
+      await wrapped.dispose();
+    }
+    // SIGKILL is sent by the end of dispose(); the process is gone once the kernel has reaped it.
+    try {
+      await waitFor(() => !isAlive(pid!), 3_000, `the server (pid ${pid}) to end, not be left running`);
+    } finally {
+      // Left running, it would hold this test process open: end it here either way.
+      if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
     }
   });
 });

@@ -1,6 +1,8 @@
-// Ends what a terminal's shell started without ending the shell: the
-// terminal stays usable for the next command. Used after Ctrl+C did not stop
-// a command in time (a program that ignores SIGINT, a background child).
+// The processes below a process, and ending them. A terminal's shell: what
+// it started ends and the shell stays usable for the next command (after
+// Ctrl+C did not stop a command in time). An MCP server behind a wrapper
+// (`sh -c`, a launcher that does not pass signals on): the server ends with
+// the wrapper the MCP SDK stops.
 import { execFile, execFileSync } from 'node:child_process';
 
 /** Process ids below `root` (children, grandchildren, ...), deepest last; empty where `ps` is unavailable. */
@@ -59,6 +61,26 @@ export async function endDescendants(root: number, graceMs: number): Promise<voi
   for (const pid of pids) signal(pid, 'SIGTERM');
   await new Promise((resolve) => setTimeout(resolve, graceMs));
   for (const pid of pids) signal(pid, 'SIGKILL');
+}
+
+/** SIGTERM to each of `pids` still running, then SIGKILL to those still there after `graceMs`. */
+export async function endProcesses(pids: readonly number[], graceMs: number): Promise<void> {
+  const running = pids.filter(isRunning);
+  if (running.length === 0) return;
+  for (const pid of running) signal(pid, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline && running.some(isRunning)) await new Promise((resolve) => setTimeout(resolve, 50));
+  for (const pid of running.filter(isRunning)) signal(pid, 'SIGKILL');
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: there, but not ours to signal.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function signal(pid: number, name: NodeJS.Signals): void {
