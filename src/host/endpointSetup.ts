@@ -42,10 +42,12 @@ export async function useEndpoint(host: EndpointSetupHost): Promise<boolean> {
   const baseUrl = typed === undefined ? undefined : endpointFromInput(typed);
   if (!baseUrl) return false;
 
+  // The key a request would carry (a stored one, else OPENAI_API_KEY as for any base URL the user sets); only a stored one is "kept".
   const stored = await host.keys.keyFor(baseUrl, [baseUrl]);
+  const storedHere = await host.keys.has(baseUrl);
   const key = await vscode.window.showInputBox({
     title: `Tandem: OpenAI-compatible endpoint (2 of 3): API key for ${baseUrl}`,
-    prompt: stored
+    prompt: storedHere
       ? 'A key is stored for this endpoint: leave empty to keep it. Kept in VS Code SecretStorage and sent only to this endpoint.'
       : 'Leave empty for a server that needs none. Kept in VS Code SecretStorage and sent only to this endpoint.',
     password: true,

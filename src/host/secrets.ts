@@ -19,6 +19,11 @@ export class ApiKeys {
     return chooseApiKey({ baseUrl, stored, environmentKey: this.env['OPENAI_API_KEY'], userBaseUrls });
   }
 
+  /** Whether a key is stored for this endpoint (OPENAI_API_KEY aside). */
+  async has(baseUrl: string): Promise<boolean> {
+    return (await this.secrets.get(secretKeyFor(baseUrl))) !== undefined;
+  }
+
   async set(baseUrl: string, key: string): Promise<void> {
     await this.secrets.store(secretKeyFor(baseUrl), key);
   }
