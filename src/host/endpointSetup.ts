@@ -49,7 +49,10 @@ export async function useEndpoint(host: EndpointSetupHost): Promise<boolean> {
     title: `Tandem: OpenAI-compatible endpoint (2 of 3): API key for ${baseUrl}`,
     prompt: storedHere
       ? 'A key is stored for this endpoint: leave empty to keep it. Kept in VS Code SecretStorage and sent only to this endpoint.'
-      : 'Leave empty for a server that needs none. Kept in VS Code SecretStorage and sent only to this endpoint.',
+      : stored !== undefined
+        ? // OPENAI_API_KEY goes to a base URL the user sets: say so before it is used for this one.
+          'Leave empty to use OPENAI_API_KEY from your environment here, or type this endpoint\'s key (kept in VS Code SecretStorage and sent only to this endpoint).'
+        : 'Leave empty for a server that needs none. Kept in VS Code SecretStorage and sent only to this endpoint.',
     password: true,
     ignoreFocusOut: true,
   });

@@ -360,8 +360,12 @@ export class McpConnection {
     this.session = undefined;
     this.toolList = [];
     // A message too large for Tandem ended the connection, not the server: it restarts whatever came before.
-    const forSize = this.closedForSize;
-    this.error = forSize ? `A reply was larger than ${STDIO_MESSAGE_BYTES / 1024 / 1024} MB; Tandem closed the connection.` : `The server stopped unexpectedly.`;
+    // Only a reply a call waited for restarts past the crash limit: a server that sends huge messages of its own
+    // accord is limited like one that crashes (else it could have itself restarted, at a second of work each, forever).
+    const forSize = this.closedForSize && this.inflight.length > 0;
+    this.error = this.closedForSize
+      ? `A ${forSize ? 'reply' : 'message'} was larger than ${STDIO_MESSAGE_BYTES / 1024 / 1024} MB; Tandem closed the connection.`
+      : `The server stopped unexpectedly.`;
     this.setState('error');
     const now = Date.now();
     if (!forSize && now - this.lastAutoRestart < RESTART_WINDOW_MS) {
