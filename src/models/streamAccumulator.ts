@@ -140,6 +140,10 @@ export class StreamAccumulator {
     if (!callDelta || typeof callDelta !== 'object') return deltas;
     let index = callDelta.index === undefined ? this.indexWithoutIndex(callDelta) : this.slotOf(callDelta.index);
     const open = this.calls[index];
+    if (open?.started && callDelta.function?.name && isWholeJson(open.arguments) && repeatsWholeCall(open, callDelta)) {
+      // A call streamed in fragments and then sent once more whole under its id (some proxies do): run it once.
+      return deltas;
+    }
     if (open?.started && callDelta.function?.name && isWholeJson(open.arguments) && opensAnotherCall(open, callDelta)) {
       // Another named call where one is open and whole: a call of its own (Ollama sends every call of a reply at index 0).
       index = this.calls.length;
@@ -211,17 +215,25 @@ export class StreamAccumulator {
 
 /**
  * A named fragment at a whole open call starts another call when it has a new
- * id, or, under the same id or none, brings arguments of its own: anything
- * more appended to whole JSON would break it. (A repeated name with no
- * arguments, as some servers send, stays on the call.)
+ * id, names another tool, or, under the same id or none, brings arguments of
+ * its own: anything more appended to whole JSON would break it. (A repeated
+ * name with no arguments, as some servers send, stays on the call.)
  */
 function opensAnotherCall(open: PartialToolCall, callDelta: LenientToolCallDelta): boolean {
   if (callDelta.id && open.wireId !== undefined && open.wireId !== callDelta.id) return true;
+  if (callDelta.function?.name !== open.name) return true;
   const args = callDelta.function?.arguments;
   return open.arguments.trim() !== '' && typeof args === 'string' && args.trim() !== '';
 }
 
-/** The open call's arguments are complete: what comes next with a name and a new id cannot be more of them. */
+/** The same call again, whole: its id (when both have one), its name and exactly the arguments already received. */
+function repeatsWholeCall(open: PartialToolCall, callDelta: LenientToolCallDelta): boolean {
+  if (open.wireId === undefined || callDelta.id !== open.wireId) return false;
+  const args = callDelta.function?.arguments;
+  return callDelta.function?.name === open.name && typeof args === 'string' && args.trim() !== '' && args === open.arguments;
+}
+
+/** The open call's arguments are complete: what comes next with a name cannot be more of them, only a call of its own or a repeat. */
 function isWholeJson(text: string): boolean {
   if (text.trim() === '') return true;
   try {

@@ -146,6 +146,29 @@ describe('StreamAccumulator', () => {
     );
   });
 
+  it('a call streamed in fragments and then sent again whole under its id is one call', () => {
+    const accumulator = new StreamAccumulator();
+    const deltas = feed(accumulator, [
+      chunk({ tool_calls: [{ index: 0, id: 'a', function: { name: 'lookup', arguments: '{"key":' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '"alpha"}' } }] }),
+      chunk({ tool_calls: [{ index: 0, id: 'a', function: { name: 'lookup', arguments: '{"key":"alpha"}' } }] }),
+    ]);
+    assert.deepEqual(accumulator.toolCalls(), [{ id: 'a', name: 'lookup', arguments: '{"key":"alpha"}' }]);
+    assert.equal(deltas.filter((delta) => delta.type === 'toolCallStart').length, 1);
+  });
+
+  it('without ids, a call of another tool after one whose arguments are still empty is a call of its own', () => {
+    const accumulator = new StreamAccumulator();
+    feed(accumulator, [
+      chunk({ tool_calls: [{ index: 0, function: { name: 'list_files', arguments: '' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { name: 'lookup', arguments: '{"key":"alpha"}' } }] }),
+    ]);
+    assert.deepEqual(accumulator.toolCalls(), [
+      { id: 'call_0', name: 'list_files', arguments: '' },
+      { id: 'call_1', name: 'lookup', arguments: '{"key":"alpha"}' },
+    ]);
+  });
+
   it('a call at index 1 after calls moved off index 0 does not land on one of them', () => {
     const accumulator = new StreamAccumulator();
     feed(accumulator, [
