@@ -4,9 +4,9 @@
 // written until the model is chosen; the base URL goes last, so the welcome
 // view leaves once the whole of it is in place.
 import * as vscode from 'vscode';
-import { withScheme } from '../agent/agentSettings';
 import type { AgentSettings } from '../agent/agentSettings';
-import { isHttpUrl } from '../common/httpUrl';
+import { endpointFromInput } from '../agent/endpointInput';
+import { unlistedModel } from '../models/modelUsability';
 import { signalFromToken } from './cancellation';
 import { fetchModelList, pickModel } from './modelPicker';
 import type { Log } from './outputLog';
@@ -21,13 +21,6 @@ export interface EndpointSetupHost {
   readonly settling: (write: () => Promise<void>) => Promise<void>;
 }
 
-/** The base URL as typed, with the scheme a server there would use when it has none; undefined when it is not a URL. */
-export function endpointFromInput(text: string): string | undefined {
-  const trimmed = text.trim().replace(/\/+$/, '');
-  if (isHttpUrl(trimmed)) return trimmed;
-  return withScheme(trimmed);
-}
-
 /** Runs the three steps; resolves true once the settings name the endpoint and its model. */
 export async function useEndpoint(host: EndpointSetupHost): Promise<boolean> {
   const before = host.settings();
@@ -37,10 +30,14 @@ export async function useEndpoint(host: EndpointSetupHost): Promise<boolean> {
     placeHolder: 'https://openrouter.ai/api/v1',
     value: before.functionCallModel.provider === 'vscode' ? '' : before.functionCallModel.baseUrl,
     ignoreFocusOut: true,
-    validateInput: (value) => (endpointFromInput(value) ? undefined : 'Not a URL: start with http:// or https://, e.g. https://openrouter.ai/api/v1.'),
+    validateInput: (value) => {
+      const input = endpointFromInput(value);
+      return 'problem' in input ? input.problem : undefined;
+    },
   });
-  const baseUrl = typed === undefined ? undefined : endpointFromInput(typed);
-  if (!baseUrl) return false;
+  const input = typed === undefined ? undefined : endpointFromInput(typed);
+  if (!input || 'problem' in input) return false;
+  const baseUrl = input.baseUrl;
 
   // The key a request would carry (a stored one, else OPENAI_API_KEY as for any base URL the user sets); only a stored one is "kept".
   const stored = await host.keys.keyFor(baseUrl, [baseUrl]);
@@ -76,9 +73,11 @@ export async function useEndpoint(host: EndpointSetupHost): Promise<boolean> {
   const picked = await pickModel(title, { baseUrl, models: list.models, error: list.error }, undefined, { model: sameEndpoint ? current.model : '', provider: 'openai' }, false);
   if (!picked?.model) return false;
 
-  // An answer model that follows the function-call model's base URL would be asked for at the new endpoint by its old name.
-  const answerFollows = !before.singleModel && before.answerModel.provider !== 'vscode' && before.answerModel.baseUrl === current.baseUrl;
-  const dropAnswer = answerFollows && !list.models.includes(before.answerModel.model);
+  // An answer model that follows the function-call model's base URL (its own is empty) would be asked for at the new
+  // endpoint by its old name: dropped when the endpoint's list is known and does not have it.
+  const ownAnswerBaseUrl = vscode.workspace.getConfiguration('tandem').get<string>('answerModel.baseUrl', '').trim();
+  const answerFollows = !before.singleModel && before.answerModel.provider !== 'vscode' && ownAnswerBaseUrl === '';
+  const dropAnswer = answerFollows && unlistedModel(before.answerModel.model, list.models) !== undefined;
   await host.settling(async () => {
     // The key first: the settings that follow make the model usable only with it.
     if (key.trim()) await host.keys.set(baseUrl, key.trim());
@@ -87,18 +86,24 @@ export async function useEndpoint(host: EndpointSetupHost): Promise<boolean> {
     if (dropAnswer) await writeUserSetting('answerModel.model', '');
     await writeUserSetting('functionCallModel.baseUrl', baseUrl);
   });
-  if (dropAnswer) {
+  const after = host.settings();
+  if (dropAnswer && after.singleModel) {
     void vscode.window.showInformationMessage(
       `Tandem: ${picked.model} now serves both phases (the answer model ${before.answerModel.model} is not listed at ${baseUrl}). Tandem: Select Models sets another.`,
     );
   }
   host.log.info(`endpoint: the function-call model is now ${picked.model} at ${baseUrl} (user settings${key.trim() ? ', key stored' : ''})`);
 
-  const after = host.settings().functionCallModel;
-  if (after.baseUrl !== baseUrl || after.model !== picked.model) {
-    // A workspace (or folder) value wins over the user's.
+  // A workspace (or folder) value wins over the user's.
+  const overridden = [
+    after.functionCallModel.provider !== 'openai' && 'tandem.functionCallModel.provider',
+    after.functionCallModel.baseUrl !== baseUrl && 'tandem.functionCallModel.baseUrl',
+    after.functionCallModel.model !== picked.model && 'tandem.functionCallModel.model',
+    dropAnswer && !after.singleModel && 'tandem.answerModel.model',
+  ].filter((key): key is string => typeof key === 'string');
+  if (overridden.length > 0) {
     void vscode.window.showWarningMessage(
-      `Tandem: this workspace's settings set tandem.functionCallModel.${after.baseUrl !== baseUrl ? 'baseUrl' : 'model'}, which wins over the user settings just written.`,
+      `Tandem: this workspace's settings set ${overridden.join(', ')}, which ${overridden.length === 1 ? 'wins' : 'win'} over the user settings just written.`,
     );
   }
   return true;
