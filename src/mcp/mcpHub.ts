@@ -310,9 +310,12 @@ function capDescription(text: string): string {
   return text.length > MCP_DESCRIPTION_CHARS ? `${text.slice(0, MCP_DESCRIPTION_CHARS)}… (description cut at ${MCP_DESCRIPTION_CHARS} characters)` : text;
 }
 
-/** A server's tool name as the approval summary shows it: no quotes or line breaks to pass for the summary's own words, cut short. */
+/**
+ * A server's tool name as the approval summary shows it: no quotes of any script, line breaks or invisible
+ * format characters (bidi overrides reorder what the user reads) to pass for the summary's own words, cut short.
+ */
 function displayName(name: string): string {
-  const plain = name.replace(/["'`\u0000-\u001f\u007f-\u009f\u2028\u2029]+/gu, ' ').replace(/\s+/g, ' ').trim();
+  const plain = name.replace(/[\p{Quotation_Mark}`\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, ' ').replace(/\s+/g, ' ').trim();
   return plain.length > 60 ? `${plain.slice(0, 59)}…` : plain;
 }
 
