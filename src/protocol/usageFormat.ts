@@ -122,7 +122,15 @@ export function costLine(usage: RunUsage, costNote: string, totalCost: string): 
   const names = unpriced.map((name) => `"${name}"`).join(' and ');
   // A server on this machine bills nothing per token as a rule (a local proxy to a paid API may: hence "if").
   if (unpricedModels.every((model) => model.servedLocally)) {
-    return `Cost: not counted, ${names} ${unpriced.length === 1 ? 'runs' : 'run'} on this machine (if ${unpriced.length === 1 ? 'it costs' : 'they cost'}, add a price to tandem.pricing).`;
+    const local = `${names} ${unpriced.length === 1 ? 'runs' : 'run'} on this machine (if ${unpriced.length === 1 ? 'it costs' : 'they cost'}, add a price to tandem.pricing)`;
+    // A priced model elsewhere in the same run still has its sum said, not hidden behind the local one's.
+    const priced = called.filter((model) => model.costUsd !== undefined);
+    if (priced.length > 0) {
+      const pricedNames = [...new Set(priced.map((model) => `"${model.model}"`))].join(' and ');
+      const pricedSum = priced.reduce((total, model) => total + (model.costUsd ?? 0), 0);
+      return `${costNote}: ${formatCost(pricedSum, true)} for ${pricedNames}; not counted: ${local}.`;
+    }
+    return `Cost: not counted, ${local}.`;
   }
   return `Cost: unknown, no price is known for ${names} (add ${unpriced.length === 1 ? 'it' : 'them'} to tandem.pricing).`;
 }

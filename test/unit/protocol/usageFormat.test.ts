@@ -94,8 +94,13 @@ describe('usage figures', () => {
     assert.equal(costLine(run({ calls: 0 }, { calls: 0 }, undefined), 'Estimated cost', '–'), 'Cost: none (no model call completed).');
     // A model on this machine without a price is not counted, and said so; one elsewhere without a price is still unknown.
     assert.equal(
-      costLine(run({}, { costUsd: undefined, servedLocally: true }, undefined), 'Estimated cost', '–'),
+      costLine(run({ model: 'llama3.1:8b', costUsd: undefined, servedLocally: true }, { costUsd: undefined, servedLocally: true }, undefined), 'Estimated cost', '–'),
       'Cost: not counted, "llama3.1:8b" runs on this machine (if it costs, add a price to tandem.pricing).',
+    );
+    // A priced model beside it keeps its sum in the line.
+    assert.equal(
+      costLine(run({}, { costUsd: undefined, servedLocally: true }, undefined), 'Estimated cost', '–'),
+      'Estimated cost: ≈ $0.0010 for "gpt-4o-mini"; not counted: "llama3.1:8b" runs on this machine (if it costs, add a price to tandem.pricing).',
     );
     assert.match(costLine(run({ costUsd: undefined }, { costUsd: undefined, servedLocally: true }, undefined), 'Estimated cost', '–'), /^Cost: unknown, no price is known for "gpt-4o-mini" and "llama3\.1:8b"/);
   });
