@@ -233,7 +233,8 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
     }
     emitter.stepStarted('answer');
     const outcome = await runAnswerPhase({ model: deps.answerModel, messages: answerInput, emitter, usage, signal, budget });
-    answer = outcome.text;
+    // Blank lines are no answer: the result says so (empty), as the notice does.
+    answer = outcome.text.trim() ? outcome.text : '';
     emitter.stepFinished();
     noticeAnswerEnding(outcome, emitter, settings.answerModel.maxTokens);
     usage.endPhase();

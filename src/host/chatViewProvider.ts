@@ -33,6 +33,7 @@ import { ModelReadiness } from './modelReadiness';
 import { modeNotice } from './modeNotice';
 import { workspaceKey } from './workspaceIdentity';
 import { openWorkspaceLink } from './workspaceLinkOpener';
+import { openSettingWhereSet } from './settingsEditor';
 
 /** What the panel needs from MCP; the hub's status feed when MCP is wired. */
 export interface McpStatusSource {
@@ -349,7 +350,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'openSettingToFix': {
         // The host names the setting; the panel only asks.
         const setting = this.readiness.current?.settingToFix;
-        if (setting) await vscode.commands.executeCommand('workbench.action.openSettings', setting);
+        if (setting) await openSettingWhereSet(setting);
         return;
       }
       case 'checkModels':

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { SettingsWarning } from '../agent/agentSettings';
 import { aboutSetting, warningToast } from './warningToast';
+import { openSettingWhereSet } from './settingsEditor';
 
 export interface Log {
   info(message: string): void;
@@ -68,7 +69,7 @@ export class OutputLog implements Log, vscode.Disposable {
     void vscode.window.showWarningMessage(text, ...actions).then((choice) => {
       if (choice === show) this.show();
       // The Settings editor finds one setting by its key, several by the prefix they share.
-      if (open && choice === open) void vscode.commands.executeCommand('workbench.action.openSettings', settings.length === 1 ? settings[0] : 'tandem.');
+      if (open && choice === open) void openSettingWhereSet(settings.length === 1 ? settings[0]! : 'tandem.');
     });
   }
 

@@ -4,6 +4,8 @@
 // URL that is not one stops every request, and the welcome view names the
 // setting to fix; each settings warning offers to open its setting.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { closeVsCode, openVsCode } from './e2eFixture';
@@ -130,5 +132,22 @@ test('a model name the server does not list is warned of before any run, once, w
     // Select Models asks the server for its models and offers them.
     await session.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'local-model' }).first().waitFor({ state: 'visible', timeout: 15_000 });
     await session.page.keyboard.press('Escape');
+  }),
+);
+
+test("a wrong value the workspace sets opens on the Settings editor's Workspace tab, where it is in force", { timeout: 120_000 }, () =>
+  guarded('workspace-value', async () => {
+    await session.runCommand('workbench.action.closeAllEditors', 'View: Close All Editors');
+    fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+    fs.writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'tandem.agent.maxIterations': 50 }, null, 2));
+    await session.webview();
+    const toast = session.page.locator('.notification-toast', { hasText: 'tandem.agent.maxIterations = 50 is out of range' });
+    await toast.waitFor({ state: 'visible', timeout: 30_000 });
+    await toast.getByRole('button', { name: 'Open Setting' }).click();
+    await session.page.locator('.settings-editor .setting-item', { hasText: 'Max Iterations' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    const checked = session.page.locator('.settings-editor .settings-tabs-widget .action-label.checked');
+    await waitFor(async () => /Workspace/.test(await checked.first().innerText().catch(() => '')), 'the Workspace tab is the one shown', 15_000);
+    await session.screenshot('settings-workspace-tab');
+    fs.rmSync(path.join(workspace, '.vscode', 'settings.json'));
   }),
 );

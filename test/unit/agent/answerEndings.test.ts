@@ -76,6 +76,13 @@ describe('answer endings', () => {
     assert.match(empty[0]?.message ?? '', /The answer model sent an empty reply: no answer to show\. Ask again, or choose another answer model\./);
   });
 
+  it('a reply of blank lines is no answer: the result is empty and the notice says so', async () => {
+    const model = await serve([{ model: 'answer-model', content: '\n\n  \n' }]);
+    const run = await runScripted(settingsFor(model), { mode: 'chat' });
+    assert.equal(run.result?.answer, '');
+    assert.equal(notices(run.events).filter((entry) => entry.code === 'emptyAnswer').length, 1);
+  });
+
   it('reasoning only, twice: a notice, not a silent empty answer', async () => {
     const thinkOnly = { model: 'answer-model', reasoning: 'Still thinking about it.' };
     const model = await serve([thinkOnly, thinkOnly]);

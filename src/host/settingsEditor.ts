@@ -1,0 +1,15 @@
+// Opens the Settings editor at a setting, on the tab where its value comes
+// from: a value the workspace sets wins over the user's, so showing the User
+// tab would offer to fix a value that is not the one in force.
+import * as vscode from 'vscode';
+
+/** `query` is a full key (`tandem.functionCallModel.baseUrl`) or a prefix (`tandem.`), which opens the User tab. */
+export async function openSettingWhereSet(query: string): Promise<void> {
+  const setByWorkspace = query.startsWith('tandem.') && query.length > 'tandem.'.length && setInWorkspace(query);
+  await vscode.commands.executeCommand(setByWorkspace ? 'workbench.action.openWorkspaceSettings' : 'workbench.action.openSettings', query);
+}
+
+function setInWorkspace(key: string): boolean {
+  const found = vscode.workspace.getConfiguration().inspect(key);
+  return found?.workspaceValue !== undefined || found?.workspaceFolderValue !== undefined;
+}
