@@ -9,6 +9,7 @@ import { descendantPids, endProcesses } from '../common/processTree';
 import { SignInRequiredError, withAuthorization } from './mcpAuthRetry';
 import type { ElicitationHandler } from '../tools/elicitation';
 import { answerElicitation } from './mcpElicitationRequest';
+import { ResponseStreamWatch } from './responseStreamWatch';
 
 export type McpTransportKind = 'stdio' | 'http' | 'sse';
 
@@ -153,13 +154,24 @@ async function connect(transport: Transport & { readonly pid?: number | null }, 
   // No signal for the handshake: initialize must never be cancelled; stopping closes the transport instead.
   const onAbort = (): void => void close();
   signal.addEventListener('abort', onAbort, { once: true });
+  // Nor a timeout of the SDK's: when one fires it sends notifications/cancelled for initialize. Ours closes the transport.
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void close();
+  }, timeoutMs);
   try {
-    await client.connect(transport, { timeout: timeoutMs });
+    await client.connect(transport, { timeout: timeoutMs + HANDSHAKE_SDK_SLACK_MS });
   } catch (error) {
     await close();
     if (signal.aborted) throw new CancelledError();
+    if (timedOut) {
+      const { ErrorCode, McpError } = await import('@modelcontextprotocol/sdk/types.js');
+      throw new McpError(ErrorCode.RequestTimeout, `The MCP handshake took longer than ${timeoutMs} ms`);
+    }
     throw error;
   } finally {
+    clearTimeout(timer);
     signal.removeEventListener('abort', onAbort);
   }
   const finishAuth = (transport as Partial<RemoteTransport>).finishAuth;
@@ -202,7 +214,19 @@ type RemoteServer = Extract<ResolvedServer, { type: 'http' | 'sse' }>;
 
 async function streamableTransport(server: RemoteServer, authProvider: OAuthClientProvider | undefined): Promise<RemoteTransport> {
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-  return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } }, ...(authProvider === undefined ? {} : { authProvider }) });
+  // A request whose response stream dropped ends at once, not at its timeout (responseStreamWatch.ts).
+  const watch = new ResponseStreamWatch({ deliver: (message) => transport.onmessage?.(message) });
+  const transport = new StreamableHTTPClientTransport(new URL(server.url), {
+    requestInit: { headers: { ...server.headers } },
+    fetch: watch.fetch,
+    ...(authProvider === undefined ? {} : { authProvider }),
+  });
+  const closeTransport = transport.close.bind(transport);
+  transport.close = async () => {
+    watch.dispose();
+    await closeTransport();
+  };
+  return transport;
 }
 
 async function sseTransport(server: RemoteServer, authProvider: OAuthClientProvider | undefined): Promise<RemoteTransport> {
@@ -222,6 +246,9 @@ export function describeError(error: unknown): string {
   if (typeof causeCode === 'string' && !text.includes(causeCode)) text += ` (${causeCode})`;
   return text;
 }
+
+/** How much later than Tandem's own handshake limit the SDK's would fire (it never should). */
+const HANDSHAKE_SDK_SLACK_MS = 60_000;
 
 /** Characters of one stderr line kept (for the log, the status and a failed call's text). */
 export const STDERR_LINE_CHARS = 1_000;

@@ -287,6 +287,23 @@ describe('McpHub start failures', () => {
     }
   });
 
+  it('a handshake that times out is not cancelled (the spec forbids cancelling initialize): the connection is closed', async () => {
+    const log = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'tandem-silent-')), 'received.jsonl');
+    const hub = new McpHub({ startTimeoutMs: 700 });
+    try {
+      await hub.update([stdioServer('silent', [SILENT_SERVER], { env: { SILENT_LOG: log } })]);
+      assert.match(hub.statuses()[0]?.error ?? '', /did not answer the MCP handshake within 0\.7 s/);
+      // Time for anything sent at the timeout to land.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const received = await fs.readFile(log, 'utf8');
+      assert.match(received, /"method":"initialize"/);
+      assert.doesNotMatch(received, /notifications\/cancelled/);
+    } finally {
+      await hub.dispose();
+      await fs.rm(path.dirname(log), { recursive: true, force: true });
+    }
+  });
+
   it('a command that is not an MCP server: the timeout quotes what it wrote on stdout', async () => {
     const hub = new McpHub({ startTimeoutMs: 700 });
     try {
