@@ -281,7 +281,9 @@ export class McpConnection {
       if (generation !== this.generation) return;
       if (this.session === session) this.session = undefined;
       await session?.close();
-      this.error = describeStartError(definition, error, this.options.startTimeoutMs, this.stderrTail, this.notMcpOutput);
+      // Past the handshake, a failure is the listing's (tools, prompts, resources), and is said to be.
+      const stage: StartStage = session === undefined ? { during: 'during the MCP handshake', answering: 'the MCP handshake' } : { during: 'after the handshake, while Tandem listed its tools', answering: 'tools/list' };
+      this.error = describeStartError(definition, error, this.options.startTimeoutMs, this.stderrTail, this.notMcpOutput, stage);
       this.setState(error instanceof SignInRequiredError ? 'signInRequired' : 'error');
       this.options.log(`MCP server "${definition.name}" failed to start: ${this.error}`);
     }
@@ -447,20 +449,33 @@ export function connectionKey(name: string, source: string): string {
   return `${source}\u0000${name}`;
 }
 
-function describeStartError(definition: McpServerDefinition, error: unknown, timeoutMs: number, stderrTail: readonly string[], notMcpOutput: string | undefined): string {
+/** Where starting failed, in the words of its message. */
+interface StartStage {
+  readonly during: string;
+  readonly answering: string;
+}
+
+function describeStartError(
+  definition: McpServerDefinition,
+  error: unknown,
+  timeoutMs: number,
+  stderrTail: readonly string[],
+  notMcpOutput: string | undefined,
+  stage: StartStage,
+): string {
   const code = (error as { code?: unknown }).code;
   if (definition.type === 'stdio' && code === 'ENOENT') {
     return `Could not start "${definition.command}": command not found (ENOENT). Check "command" in ${definition.source}.`;
   }
   if (code === REQUEST_TIMEOUT) {
-    const timedOut = `The server did not answer the MCP handshake within ${formatSeconds(timeoutMs)}`;
+    const timedOut = `The server did not answer ${stage.answering} within ${formatSeconds(timeoutMs)}`;
     // A command that is not an MCP server (or one that logs to stdout) is told apart from a slow one.
     if (notMcpOutput === undefined) return `${timedOut}.`;
     return `${timedOut}; it wrote to stdout what is not MCP (${notMcpOutput}). Is "${definition.type === 'stdio' ? definition.command : definition.name}" an MCP server? One speaking stdio writes only JSON-RPC messages on stdout, and its logs on stderr.`;
   }
   if (code === CONNECTION_CLOSED) {
     const line = tellingLine(stderrTail);
-    return `The server closed the connection during the MCP handshake${line === undefined ? '.' : `; its output: ${line}`}`;
+    return `The server closed the connection ${stage.during}${line === undefined ? '.' : `; its output: ${line}`}`;
   }
   if (error instanceof ConfigurationError) return error.message;
   if (error instanceof SignInRequiredError) return `Sign-in required: ${error.message}`;

@@ -121,3 +121,17 @@ describe('an MCP server that sends what it should not', () => {
     }
   });
 });
+
+describe('an MCP server that dies listing its tools', () => {
+  it('is said to have closed the connection while listing, not during the handshake, with its stderr', async () => {
+    const hub = new McpHub({ startTimeoutMs: 5_000 });
+    try {
+      await hub.update([stdioServer('lister', [RAW_SERVER], { env: { RAW_CRASH_ON_LIST: '1' } })]);
+      const status = hub.statuses()[0];
+      assert.equal(status?.state, 'error');
+      assert.match(status?.error ?? '', /^The server closed the connection after the handshake, while Tandem listed its tools; its output: raw fixture: cannot load the tool registry/);
+    } finally {
+      await hub.dispose();
+    }
+  });
+});
