@@ -14,7 +14,7 @@ import { createServer } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { launchVsCode, type VsCodeSession } from './harness';
 
@@ -230,6 +230,12 @@ test('Use an Endpoint: a base URL, a key and a listed model; the run goes there,
     const input = page.locator('.quick-input-widget input');
     await session.runCommand('tandem.useEndpoint');
     await quickInputTitled(page, /1 of 3\): base URL/);
+    // A name before "@" would send the key to the host after it: refused, saying where it would go.
+    await input.fill(`https://api.openai.com@${hosted.baseUrl.replace(/^http:\/\//, '')}`);
+    const refusal = page.locator('.quick-input-widget .quick-input-message');
+    await waitForText(refusal, /A name or password before "@" is not part of a base URL: requests \(and the key\) would go to 127\.0\.0\.1:\d+/);
+    await input.press('Enter');
+    await quickInputTitled(page, /1 of 3\): base URL/);
     // Typed without its scheme, as docs often write it: read as http on this machine.
     await input.fill(hosted.baseUrl.replace(/^http:\/\//, ''));
     await input.press('Enter');
@@ -273,3 +279,14 @@ test('Use an Endpoint: a base URL, a key and a listed model; the run goes there,
     await hosted.close();
   }
 });
+
+async function waitForText(locator: Locator, expected: RegExp): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  let last = '';
+  while (Date.now() < deadline) {
+    last = await locator.innerText().catch(() => '');
+    if (expected.test(last)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.fail(`expected ${expected} in the quick input's message, saw: ${last}`);
+}
