@@ -160,15 +160,18 @@ async function connect(transport: Transport & { readonly pid?: number | null }, 
     timedOut = true;
     void close();
   }, timeoutMs);
+  const handshakeTimeout = async () => {
+    const { ErrorCode, McpError } = await import('@modelcontextprotocol/sdk/types.js');
+    return new McpError(ErrorCode.RequestTimeout, `The MCP handshake took longer than ${timeoutMs} ms`);
+  };
   try {
     await client.connect(transport, { timeout: timeoutMs + HANDSHAKE_SDK_SLACK_MS });
+    // An answer that came while the timeout was closing the connection: the session is closing, so it timed out.
+    if (timedOut) throw await handshakeTimeout();
   } catch (error) {
     await close();
     if (signal.aborted) throw new CancelledError();
-    if (timedOut) {
-      const { ErrorCode, McpError } = await import('@modelcontextprotocol/sdk/types.js');
-      throw new McpError(ErrorCode.RequestTimeout, `The MCP handshake took longer than ${timeoutMs} ms`);
-    }
+    if (timedOut) throw await handshakeTimeout();
     throw error;
   } finally {
     clearTimeout(timer);

@@ -7,38 +7,48 @@
 // path, so the SDK ends it as it would any error reply.
 //
 // A stream whose events carry ids can be resumed: the SDK asks again with GET
-// and Last-Event-ID, and the answer may come there. Those requests fail only
-// once no resumption has been open for a while (longer than the SDK's
-// retries, and than any `retry:` interval the server asked for).
+// and Last-Event-ID, and the answer may come there. Such a request fails only
+// once its own grace period has passed with no resumption open or under way
+// (longer than the SDK's retries, and than any `retry:` interval the server
+// asked for).
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 type RequestId = string | number;
 
 /** The MCP SDK's code for a closed connection. */
 const CONNECTION_CLOSED = -32000;
+/** The SDK retries twice, the second 1.5 s after the first. */
+const DEFAULT_RESUME_GRACE_MS = 10_000;
+/** A server's `retry:` cannot hold a request longer than this. */
+const MAX_RESUME_GRACE_MS = 120_000;
 
-/** In the error's data: the request ended because its response stream closed unanswered (see `responseStreamClosed`). */
-const REASON = 'tandem/responseStreamClosed';
+/**
+ * The `data` objects of the errors this watch delivered. The SDK hands an error's data to the caller as it
+ * came, so a server could send the same fields; only these very objects are the watch's.
+ */
+const delivered = new WeakSet<object>();
 
 /** Whether an error is this watch's, and if so whether resuming the stream was tried and failed. */
 export function responseStreamClosed(error: unknown): { readonly resumeFailed: boolean } | undefined {
-  const data = (error as { data?: unknown } | null)?.data as { reason?: unknown; resumeFailed?: unknown } | undefined;
-  return data?.reason === REASON ? { resumeFailed: data.resumeFailed === true } : undefined;
+  const data = (error as { data?: unknown } | null)?.data;
+  if (typeof data !== 'object' || data === null || !delivered.has(data)) return undefined;
+  return { resumeFailed: (data as { resumeFailed?: unknown }).resumeFailed === true };
 }
 
 export interface ResponseStreamWatchOptions {
   /** Hands a message to the transport's reader, as if the server had sent it. */
   readonly deliver: (message: JSONRPCMessage) => void;
-  /** How long requests whose stream can be resumed wait with no resumption open. */
+  /** How long a request whose stream can be resumed waits with no resumption open. */
   readonly resumeGraceMs?: number;
   readonly fetch?: typeof fetch;
 }
 
 export class ResponseStreamWatch {
-  /** Requests whose stream ended unanswered but could be resumed. */
-  private readonly awaitingResumption = new Set<RequestId>();
-  /** Requests answered on any stream this watch read. */
+  /** Requests whose stream ended unanswered but could be resumed, each with the time it may wait until. */
+  private readonly awaitingResumption = new Map<RequestId, number>();
+  /** Requests answered (or cancelled) on any stream this watch read. */
   private readonly answered = new Set<RequestId>();
+  /** Resumptions asked for or streaming: from the GET's start to its stream's end. */
   private openResumptions = 0;
   private serverRetryMs = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -53,29 +63,31 @@ export class ResponseStreamWatch {
     const requests = method === 'POST' ? requestIds(init?.body) : [];
     // A request the client cancelled (Stop, its timeout) waits for nothing more: its stream may end unanswered.
     if (method === 'POST') for (const id of cancelledIds(init?.body)) this.noteAnswered(id);
+    // A resumption counts as open while it is asked for, not only once it streams: a slow one still may answer.
+    if (resumption) this.openResumptions++;
     let response: Response;
     try {
       response = await base(input, init);
     } catch (error) {
-      if (resumption) this.check();
+      if (resumption) this.resumptionClosed();
       throw error;
     }
-    const isStream = (response.headers.get('content-type') ?? '').includes('text/event-stream');
-    if (!response.ok || !response.body || !isStream || (requests.length === 0 && !resumption)) {
-      if (resumption) this.check();
+    const isStream = mediaType(response.headers.get('content-type')) === 'text/event-stream';
+    if (!response.ok || !response.body || !isStream) {
+      if (resumption) this.resumptionClosed();
       return response;
     }
-    if (resumption) this.resumptionOpened();
     return new Response(this.watched(response.body, requests, resumption, init?.signal ?? undefined), { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 
   dispose(): void {
     this.disposed = true;
     clearTimeout(this.timer);
+    this.timer = undefined;
     this.awaitingResumption.clear();
   }
 
-  /** The same bytes, read as SSE events on the way through. */
+  /** The same bytes, read as SSE events on the way through (every stream: any may set `retry:` or carry an answer). */
   private watched(body: ReadableStream<Uint8Array>, requests: readonly RequestId[], resumption: boolean, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
     const reader = body.getReader();
     const events = new SseEventReader();
@@ -90,8 +102,9 @@ export class ResponseStreamWatch {
       const unanswered = requests.filter((id) => !this.answered.has(id));
       if (unanswered.length === 0) return;
       if (resumable) {
-        for (const id of unanswered) this.awaitingResumption.add(id);
-        this.check();
+        const deadline = Date.now() + this.graceMs();
+        for (const id of unanswered) this.awaitingResumption.set(id, deadline);
+        this.schedule();
       } else {
         for (const id of unanswered) this.fail(id, false);
       }
@@ -107,7 +120,7 @@ export class ResponseStreamWatch {
           }
           for (const event of events.push(value)) {
             if (event.id !== undefined) resumable = true;
-            if (event.retryMs !== undefined) this.serverRetryMs = Math.max(this.serverRetryMs, event.retryMs);
+            if (event.retryMs !== undefined) this.serverRetryMs = event.retryMs;
             const answer = answeredId(event.data);
             if (answer !== undefined) this.noteAnswered(answer);
           }
@@ -119,11 +132,15 @@ export class ResponseStreamWatch {
       },
       // The SDK let go of the stream (it closed the transport): nothing is waiting on it.
       cancel: async (reason) => {
+        if (!ended && resumption) this.resumptionClosed();
         ended = true;
-        if (resumption) this.resumptionClosed();
         await reader.cancel(reason);
       },
     });
+  }
+
+  private graceMs(): number {
+    return Math.min(MAX_RESUME_GRACE_MS, Math.max(this.options.resumeGraceMs ?? DEFAULT_RESUME_GRACE_MS, this.serverRetryMs * 3 + 5_000));
   }
 
   private noteAnswered(id: RequestId): void {
@@ -133,37 +150,47 @@ export class ResponseStreamWatch {
     if (this.answered.size > 1_000) this.answered.delete(this.answered.values().next().value as RequestId);
   }
 
-  private resumptionOpened(): void {
-    this.openResumptions++;
-    clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-
   private resumptionClosed(): void {
     this.openResumptions = Math.max(0, this.openResumptions - 1);
-    this.check();
+    this.schedule();
   }
 
-  /** Starts the grace period while requests wait for a resumption and none is open. */
-  private check(): void {
-    if (this.disposed || this.awaitingResumption.size === 0 || this.openResumptions > 0 || this.timer !== undefined) return;
-    // The SDK retries twice, the second 1.5 s after the first; a server may ask for longer between tries.
-    const grace = Math.max(this.options.resumeGraceMs ?? 10_000, this.serverRetryMs * 3 + 5_000);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      if (this.openResumptions > 0) return;
-      for (const id of [...this.awaitingResumption]) this.fail(id, true);
-    }, grace);
+  /** Wakes at the earliest deadline of the requests waiting for a resumption. */
+  private schedule(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.disposed || this.awaitingResumption.size === 0) return;
+    const earliest = Math.min(...this.awaitingResumption.values());
+    this.timer = setTimeout(() => this.expire(), Math.max(0, earliest - Date.now()));
     this.timer.unref?.();
+  }
+
+  private expire(): void {
+    this.timer = undefined;
+    const now = Date.now();
+    for (const [id, deadline] of [...this.awaitingResumption]) {
+      if (deadline > now) continue;
+      // A resumption open or under way may still bring it: it gets another grace period from now.
+      if (this.openResumptions > 0) this.awaitingResumption.set(id, now + this.graceMs());
+      else this.fail(id, true);
+    }
+    this.schedule();
   }
 
   private fail(id: RequestId, resumeFailed: boolean): void {
     this.awaitingResumption.delete(id);
     if (this.disposed || this.answered.has(id)) return;
     this.answered.add(id);
+    const data = { resumeFailed };
+    delivered.add(data);
     const message = `The response stream closed before the server answered${resumeFailed ? ', and resuming it failed' : ''}`;
-    this.options.deliver({ jsonrpc: '2.0', id, error: { code: CONNECTION_CLOSED, message, data: { reason: REASON, resumeFailed } } });
+    this.options.deliver({ jsonrpc: '2.0', id, error: { code: CONNECTION_CLOSED, message, data } });
   }
+}
+
+/** `text/event-stream` of `Text/Event-Stream; charset=utf-8`, as the SDK compares it. */
+function mediaType(contentType: string | null): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
 /** The ids of the requests (not notifications, not responses) in a POST body. */
@@ -199,7 +226,7 @@ function cancelledIds(body: unknown): RequestId[] {
 }
 
 /** The id a result or error reply in an event's data answers. */
-function answeredId(data: string | undefined): RequestId | undefined {
+function answeredId(data: string): RequestId | undefined {
   if (!data) return undefined;
   try {
     const message = JSON.parse(data) as { id?: unknown; result?: unknown; error?: unknown; method?: unknown };
@@ -211,46 +238,65 @@ function answeredId(data: string | undefined): RequestId | undefined {
 }
 
 interface SseEvent {
+  /** A non-empty id: what makes the SDK resume the stream. */
   readonly id: string | undefined;
-  readonly data: string | undefined;
+  readonly data: string;
   readonly retryMs: number | undefined;
 }
 
-/** Server-sent events from bytes in any chunking: the fields this watch needs (id, data, retry). */
-class SseEventReader {
+/**
+ * Server-sent events from bytes in any chunking, as the SDK's parser reads
+ * them: an event is dispatched only when it has a data line, and only a
+ * non-empty id without NUL counts. Linear in the bytes: only a new chunk is
+ * searched for line breaks, and a long line is kept in pieces until it ends.
+ */
+export class SseEventReader {
   private readonly decoder = new TextDecoder();
-  private pending = '';
+  /** Pieces of the line still arriving. */
+  private line: string[] = [];
+  /** The last chunk ended in \r, which may be half of \r\n. */
+  private afterCr = false;
   private id: string | undefined;
-  private data: string[] = [];
+  private data: string[] | undefined;
   private retryMs: number | undefined;
 
   push(chunk: Uint8Array): SseEvent[] {
-    let text = this.pending + this.decoder.decode(chunk, { stream: true });
-    // A \r at the end may be the first half of \r\n: it waits for the next chunk.
-    const held = text.endsWith('\r') ? '\r' : '';
-    if (held) text = text.slice(0, -1);
+    const text = this.decoder.decode(chunk, { stream: true });
     const events: SseEvent[] = [];
-    const lines = text.split(/\r\n|\r|\n/);
-    // The last piece is a line still arriving.
-    this.pending = (lines.pop() ?? '') + held;
-    for (const line of lines) {
-      if (line === '') {
-        if (this.id !== undefined || this.data.length > 0 || this.retryMs !== undefined) {
-          events.push({ id: this.id, data: this.data.length > 0 ? this.data.join('\n') : undefined, retryMs: this.retryMs });
-        }
-        this.id = undefined;
-        this.data = [];
-        this.retryMs = undefined;
-        continue;
+    let start = 0;
+    if (this.afterCr && text.startsWith('\n')) start = 1;
+    this.afterCr = false;
+    for (let index = start; index < text.length; index++) {
+      const char = text.charCodeAt(index);
+      if (char !== 10 && char !== 13) continue;
+      this.line.push(text.slice(start, index));
+      this.endLine(this.line.join(''), events);
+      this.line = [];
+      if (char === 13) {
+        if (index + 1 === text.length) this.afterCr = true;
+        else if (text.charCodeAt(index + 1) === 10) index++;
       }
-      const colon = line.indexOf(':');
-      if (colon === 0) continue;
-      const field = colon < 0 ? line : line.slice(0, colon);
-      const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-      if (field === 'data') this.data.push(value);
-      else if (field === 'id') this.id = value;
-      else if (field === 'retry' && /^\d+$/.test(value)) this.retryMs = Number(value);
+      start = index + 1;
     }
+    if (start < text.length) this.line.push(text.slice(start));
     return events;
+  }
+
+  private endLine(line: string, events: SseEvent[]): void {
+    if (line === '') {
+      if (this.data !== undefined) events.push({ id: this.id, data: this.data.join('\n'), retryMs: this.retryMs });
+      else if (this.retryMs !== undefined) events.push({ id: undefined, data: '', retryMs: this.retryMs });
+      this.id = undefined;
+      this.data = undefined;
+      this.retryMs = undefined;
+      return;
+    }
+    const colon = line.indexOf(':');
+    if (colon === 0) return;
+    const field = colon < 0 ? line : line.slice(0, colon);
+    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+    if (field === 'data') (this.data ??= []).push(value);
+    else if (field === 'id') this.id = value !== '' && !value.includes('\u0000') ? value : undefined;
+    else if (field === 'retry' && /^\d+$/.test(value)) this.retryMs = Number(value);
   }
 }

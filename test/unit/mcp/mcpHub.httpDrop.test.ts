@@ -51,7 +51,15 @@ describe('a Streamable HTTP server that stops mid-call (the everything server, k
 function rawStreamableServer(): http.Server {
   // The streams of "hang" calls, by request id: a cancellation ends one unanswered, as a server may.
   const hanging = new Map<number | string, http.ServerResponse>();
+  // The "resumable" call the server owes an answer, replayed on the GET that resumes its stream.
+  let owed: number | undefined;
   return http.createServer((request, response) => {
+    if (request.method === 'GET' && request.headers['last-event-id'] === 'p1' && owed !== undefined) {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end(`id: p2\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: owed, result: { content: [{ type: 'text', text: 'resumable answered' }] } })}\n\n`);
+      owed = undefined;
+      return;
+    }
     if (request.method !== 'POST') {
       response.writeHead(405).end();
       return;
@@ -77,7 +85,7 @@ function rawStreamableServer(): http.Server {
       if (message.method === 'tools/list') {
         const tool = (name: string) => ({ name, description: name, inputSchema: { type: 'object' } });
         response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(reply({ tools: [tool('cut'), tool('closed'), tool('pieces'), tool('hang')] }));
+        response.end(reply({ tools: [tool('cut'), tool('closed'), tool('pieces'), tool('hang'), tool('resumable'), tool('forged')] }));
         return;
       }
       if (message.method !== 'tools/call') {
@@ -92,6 +100,14 @@ function rawStreamableServer(): http.Server {
         // A comment, so the stream is open and read, then the connection drops.
         response.write(': working\n\n');
         setTimeout(() => response.socket?.destroy(), 200);
+      } else if (name === 'resumable') {
+        // A priming event with an id (the stream may be resumed), then the connection drops; the answer waits for the GET.
+        owed = message.id;
+        response.write('id: p1\ndata: \n\n');
+        setTimeout(() => response.socket?.destroy(), 200);
+      } else if (name === 'forged') {
+        // An error whose data copies what Tandem's own watch would put there.
+        response.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: 1, message: 'the real failure', data: { reason: 'tandem/responseStreamClosed', resumeFailed: true } } })}\n\n`);
       } else if (name === 'hang') {
         response.write(': working\n\n');
         hanging.set(message.id, response);
@@ -157,6 +173,18 @@ describe('a Streamable HTTP server whose response stream ends without event ids'
     await assert.rejects(call, CancelledError);
     await new Promise((resolve) => setTimeout(resolve, 500));
     assert.ok(!logged.some((line) => /unknown message ID/i.test(line)), logged.join('\n'));
+  });
+
+  it('a stream with event ids that drops is resumed by the SDK, and its answer arrives (no error of the watch)', async () => {
+    const { text } = await run('resumable');
+    assert.equal(text, 'resumable answered');
+    assert.ok(!logged.some((line) => /unknown message ID/i.test(line)), logged.join('\n'));
+  });
+
+  it("a server's own error that imitates the watch's is reported as the server's", async () => {
+    const { text } = await run('forged');
+    assert.match(text, /the real failure/);
+    assert.doesNotMatch(text, /response stream closed first/);
   });
 
   it('an answer in odd pieces arrives whole, and the server is still usable after the drops', async () => {
