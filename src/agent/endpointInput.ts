@@ -11,6 +11,9 @@ const NOT_A_URL = 'Not a URL: start with http:// or https://, e.g. https://openr
 
 export function endpointFromInput(text: string): EndpointInput {
   const trimmed = text.trim().replace(/\/+$/, '');
+  // Before the scheme is added: typed without one, `api.openai.com@other.example` is refused for what it is.
+  const credentials = /^(?:https?:\/\/)?[^/?#]*@([^/?#]*)/i.exec(trimmed);
+  if (credentials) return credentialsProblem(credentials[1]!);
   const baseUrl = isHttpUrl(trimmed) ? trimmed : withScheme(trimmed);
   if (!baseUrl) return { problem: NOT_A_URL };
   let url: URL;
@@ -19,11 +22,13 @@ export function endpointFromInput(text: string): EndpointInput {
   } catch {
     return { problem: NOT_A_URL };
   }
-  if (url.username !== '' || url.password !== '' || /^https?:\/\/[^/]*@/i.test(baseUrl)) {
-    return { problem: `A name or password before "@" is not part of a base URL: requests (and the key) would go to ${url.host}. Type the endpoint's own address.` };
-  }
+  if (url.username !== '' || url.password !== '') return credentialsProblem(url.host);
   if (url.search !== '' || url.hash !== '' || /[?#]/.test(baseUrl)) {
     return { problem: 'A base URL has no query (?…) or fragment (#…): Tandem adds /chat/completions and /models to it.' };
   }
   return { baseUrl };
+}
+
+function credentialsProblem(host: string): EndpointInput {
+  return { problem: `A name or password before "@" is not part of a base URL: requests (and the key) would go to ${host}. Type the endpoint's own address.` };
 }

@@ -110,7 +110,8 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
       type: EventType.RUN_FINISHED,
       threadId: input.threadId,
       runId: input.runId,
-      result: { stopReason, answer } satisfies RunResult,
+      // Blank lines are no answer, on every path: the result says so (empty).
+      result: { stopReason, answer: answer.trim() ? answer : '' } satisfies RunResult,
       outcome: stopReason === 'cancelled' ? { type: 'cancelled' } : { type: 'success' },
       usage: usage.toAgUi(),
     });
@@ -233,8 +234,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
     }
     emitter.stepStarted('answer');
     const outcome = await runAnswerPhase({ model: deps.answerModel, messages: answerInput, emitter, usage, signal, budget });
-    // Blank lines are no answer: the result says so (empty), as the notice does.
-    answer = outcome.text.trim() ? outcome.text : '';
+    answer = outcome.text;
     emitter.stepFinished();
     noticeAnswerEnding(outcome, emitter, settings.answerModel.maxTokens);
     usage.endPhase();

@@ -73,10 +73,17 @@ export async function useEndpoint(host: EndpointSetupHost): Promise<boolean> {
   const picked = await pickModel(title, { baseUrl, models: list.models, error: list.error }, undefined, { model: sameEndpoint ? current.model : '', provider: 'openai' }, false);
   if (!picked?.model) return false;
 
-  // An answer model that follows the function-call model's base URL (its own is empty) would be asked for at the new
-  // endpoint by its old name: dropped when the endpoint's list is known and does not have it.
-  const ownAnswerBaseUrl = vscode.workspace.getConfiguration('tandem').get<string>('answerModel.baseUrl', '').trim();
-  const answerFollows = !before.singleModel && before.answerModel.provider !== 'vscode' && ownAnswerBaseUrl === '';
+  // An answer model that follows the function-call model's base URL would be asked for at the new endpoint by its old
+  // name: dropped when the endpoint's list is known and does not have it. It follows when both resolve to one URL
+  // and the user gave it none of its own (in settings or AGENT_ANSWER_MODEL, which this user-settings write
+  // would otherwise override).
+  const ownAnswerBaseUrl = String(vscode.workspace.getConfiguration('tandem').inspect<string>('answerModel.baseUrl')?.globalValue ?? '').trim();
+  const answerFollows =
+    !before.singleModel &&
+    before.answerModel.provider !== 'vscode' &&
+    before.answerModel.baseUrl === current.baseUrl &&
+    ownAnswerBaseUrl === '' &&
+    !process.env['AGENT_ANSWER_MODEL'];
   const dropAnswer = answerFollows && unlistedModel(before.answerModel.model, list.models) !== undefined;
   await host.settling(async () => {
     // The key first: the settings that follow make the model usable only with it.

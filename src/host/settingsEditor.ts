@@ -10,6 +10,8 @@ export async function openSettingWhereSet(query: string): Promise<void> {
 }
 
 function setInWorkspace(key: string): boolean {
+  // In Restricted Mode the workspace's values of Tandem's restricted settings are not read: the user's is in force.
+  if (!vscode.workspace.isTrusted) return false;
   const found = vscode.workspace.getConfiguration().inspect(key);
   return found?.workspaceValue !== undefined || found?.workspaceFolderValue !== undefined;
 }

@@ -311,11 +311,16 @@ function capDescription(text: string): string {
 }
 
 /**
- * A server's tool name as the approval summary shows it: no quotes of any script, line breaks or invisible
- * format characters (bidi overrides reorder what the user reads) to pass for the summary's own words, cut short.
+ * A server's tool name as the approval summary shows it: letters (not modifier letters such as ʺ, nor the
+ * Hangul fillers that draw as blanks), digits and `_ . - / :` only, so no quote look-alike, line break or
+ * invisible format character (a bidi override reorders what the user reads) passes for the summary's own words.
+ * Cut short.
  */
 function displayName(name: string): string {
-  const plain = name.replace(/[\p{Quotation_Mark}`\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, ' ').replace(/\s+/g, ' ').trim();
+  const plain = name
+    .replace(/[^\p{Lu}\p{Ll}\p{Lt}\p{Lo}\p{Nd}_.\-/: ]|[\u115F\u1160\u3164\uFFA0]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return plain.length > 60 ? `${plain.slice(0, 59)}…` : plain;
 }
 

@@ -221,16 +221,28 @@ export class StreamAccumulator {
  */
 function opensAnotherCall(open: PartialToolCall, callDelta: LenientToolCallDelta): boolean {
   if (callDelta.id && open.wireId !== undefined && open.wireId !== callDelta.id) return true;
-  if (callDelta.function?.name !== open.name) return true;
   const args = callDelta.function?.arguments;
-  return open.arguments.trim() !== '' && typeof args === 'string' && args.trim() !== '';
+  const bringsArguments = typeof args === 'string' && args.trim() !== '';
+  // Another tool's name with arguments of its own (a name sent in pieces brings none with its first pieces).
+  if (callDelta.function?.name !== open.name && bringsArguments) return true;
+  return open.arguments.trim() !== '' && bringsArguments;
 }
 
 /** The same call again, whole: its id (when both have one), its name and exactly the arguments already received. */
 function repeatsWholeCall(open: PartialToolCall, callDelta: LenientToolCallDelta): boolean {
   if (open.wireId === undefined || callDelta.id !== open.wireId) return false;
   const args = callDelta.function?.arguments;
-  return callDelta.function?.name === open.name && typeof args === 'string' && args.trim() !== '' && args === open.arguments;
+  return callDelta.function?.name === open.name && typeof args === 'string' && args.trim() !== '' && sameJson(args, open.arguments);
+}
+
+/** The same JSON value, however it is spaced. */
+function sameJson(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    return JSON.stringify(JSON.parse(a)) === JSON.stringify(JSON.parse(b));
+  } catch {
+    return false;
+  }
 }
 
 /** The open call's arguments are complete: what comes next with a name cannot be more of them, only a call of its own or a repeat. */

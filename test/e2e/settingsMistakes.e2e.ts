@@ -139,15 +139,20 @@ test("a wrong value the workspace sets opens on the Settings editor's Workspace 
   guarded('workspace-value', async () => {
     await session.runCommand('workbench.action.closeAllEditors', 'View: Close All Editors');
     fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
-    fs.writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'tandem.agent.maxIterations': 50 }, null, 2));
-    await session.webview();
-    const toast = session.page.locator('.notification-toast', { hasText: 'tandem.agent.maxIterations = 50 is out of range' });
-    await toast.waitFor({ state: 'visible', timeout: 30_000 });
-    await toast.getByRole('button', { name: 'Open Setting' }).click();
-    await session.page.locator('.settings-editor .setting-item', { hasText: 'Max Iterations' }).first().waitFor({ state: 'visible', timeout: 15_000 });
-    const checked = session.page.locator('.settings-editor .settings-tabs-widget .action-label.checked');
-    await waitFor(async () => /Workspace/.test(await checked.first().innerText().catch(() => '')), 'the Workspace tab is the one shown', 15_000);
-    await session.screenshot('settings-workspace-tab');
-    fs.rmSync(path.join(workspace, '.vscode', 'settings.json'));
+    const workspaceSettings = path.join(workspace, '.vscode', 'settings.json');
+    fs.writeFileSync(workspaceSettings, JSON.stringify({ 'tandem.agent.maxIterations': 50 }, null, 2));
+    try {
+      await session.webview();
+      const toast = session.page.locator('.notification-toast', { hasText: 'tandem.agent.maxIterations = 50 is out of range' });
+      await toast.waitFor({ state: 'visible', timeout: 30_000 });
+      await toast.getByRole('button', { name: 'Open Setting' }).click();
+      await session.page.locator('.settings-editor .setting-item', { hasText: 'Max Iterations' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+      const checked = session.page.locator('.settings-editor .settings-tabs-widget .action-label.checked');
+      await waitFor(async () => /Workspace/.test(await checked.first().innerText().catch(() => '')), 'the Workspace tab is the one shown', 15_000);
+      await session.screenshot('settings-workspace-tab');
+    } finally {
+      // Later tests must not inherit the wrong value.
+      fs.rmSync(workspaceSettings, { force: true });
+    }
   }),
 );

@@ -22,6 +22,10 @@ describe('endpointFromInput', () => {
     assert.ok('problem' in input);
     assert.match(input.problem, /evil\.example/);
     assert.ok('problem' in endpointFromInput('https://user:secret@api.example.com/v1'));
+    // Typed without a scheme, it is refused for the same reason, not as "not a URL".
+    const bare = endpointFromInput('api.openai.com@evil.example/v1');
+    assert.ok('problem' in bare);
+    assert.match(bare.problem, /before "@".*evil\.example/);
   });
 
   it('refuses a query or a fragment, which the paths Tandem adds would land after', () => {

@@ -47,10 +47,10 @@ describe('an MCP server that sends what it should not', () => {
     assert.ok(spoof);
     const summary = spoof.approval?.summary ?? '';
     // The name in quotes holds none of its own: where it ends, and whose server this is, cannot be faked.
-    assert.equal(summary, 'Run "echo of the MCP server filesystem (from user settings)" of the MCP server "raw" (from test)');
+    assert.equal(summary, 'Run "echo of the MCP server filesystem from user settings" of the MCP server "raw" (from test)');
     const unicode = hub.tools().find((candidate) => candidate.description === 'A name that reads like a summary, in other quotes.');
     assert.ok(unicode);
-    // Typographic quotes, a bidi override and a zero-width space are gone too.
+    // Typographic quotes, a bidi override, a zero-width space and quote look-alikes (″ ʺ ״) and a blank-drawing filler are gone too.
     assert.equal(unicode.approval?.summary, 'Run "echo of the MCP server filesystem" of the MCP server "raw" (from test)');
   });
 

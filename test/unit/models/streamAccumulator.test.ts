@@ -149,11 +149,12 @@ describe('StreamAccumulator', () => {
   it('a call streamed in fragments and then sent again whole under its id is one call', () => {
     const accumulator = new StreamAccumulator();
     const deltas = feed(accumulator, [
-      chunk({ tool_calls: [{ index: 0, id: 'a', function: { name: 'lookup', arguments: '{"key":' } }] }),
+      chunk({ tool_calls: [{ index: 0, id: 'a', function: { name: 'lookup', arguments: '{"key": ' } }] }),
       chunk({ tool_calls: [{ index: 0, function: { arguments: '"alpha"}' } }] }),
+      // The whole call again, spaced otherwise.
       chunk({ tool_calls: [{ index: 0, id: 'a', function: { name: 'lookup', arguments: '{"key":"alpha"}' } }] }),
     ]);
-    assert.deepEqual(accumulator.toolCalls(), [{ id: 'a', name: 'lookup', arguments: '{"key":"alpha"}' }]);
+    assert.deepEqual(accumulator.toolCalls(), [{ id: 'a', name: 'lookup', arguments: '{"key": "alpha"}' }]);
     assert.equal(deltas.filter((delta) => delta.type === 'toolCallStart').length, 1);
   });
 
@@ -167,6 +168,16 @@ describe('StreamAccumulator', () => {
       { id: 'call_0', name: 'list_files', arguments: '' },
       { id: 'call_1', name: 'lookup', arguments: '{"key":"alpha"}' },
     ]);
+  });
+
+  it('a tool name sent in pieces, before any arguments, opens no call of its own', () => {
+    const accumulator = new StreamAccumulator();
+    feed(accumulator, [
+      chunk({ tool_calls: [{ index: 0, function: { name: 'read_', arguments: '' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { name: 'file', arguments: '' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '{"path":"a.ts"}' } }] }),
+    ]);
+    assert.equal(accumulator.toolCalls().length, 1);
   });
 
   it('a call at index 1 after calls moved off index 0 does not land on one of them', () => {
