@@ -144,7 +144,12 @@ async function connect(transport: Transport & { readonly pid?: number | null }, 
     // A Streamable HTTP session is ended explicitly (DELETE), so the server can free it.
     const terminate = (transport as { terminateSession?: () => Promise<void> }).terminateSession;
     if (kind === 'http' && terminate !== undefined) {
-      await terminate.call(transport).catch((error: unknown) => hooks.log(`ending the HTTP session failed: ${describeError(error)}`));
+      // A server that never answers the DELETE must not hold up a stop or a reload: closing the transport below aborts it.
+      let timer: NodeJS.Timeout | undefined;
+      const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, SESSION_END_WAIT_MS)));
+      const ended = terminate.call(transport).catch((error: unknown) => hooks.log(`ending the HTTP session failed: ${describeError(error)}`));
+      await Promise.race([ended, gaveUp.then(() => hooks.log(`ending the HTTP session: no answer in ${SESSION_END_WAIT_MS} ms; closing without it`))]);
+      clearTimeout(timer);
     }
     // What a stdio server's process started (a wrapper's server) is noted first: the SDK ends only that process.
     const started = kind === 'stdio' && transport.pid ? await descendantPids(transport.pid) : [];
@@ -277,3 +282,6 @@ export function isOversizedMessage(error: unknown): boolean {
 
 /** How long a stdio server's own children get after SIGTERM before SIGKILL, once the server itself is stopped. */
 const DESCENDANT_GRACE_MS = 2_000;
+
+/** How long closing an HTTP session waits for the server to answer its DELETE. */
+export const SESSION_END_WAIT_MS = 2_000;

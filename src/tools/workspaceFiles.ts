@@ -203,6 +203,18 @@ export function describeSize(before: string | undefined, after: string): string 
   return `+${added} −${removed} line${added + removed === 1 ? '' : 's'}, ${lines(countLines(after))}`;
 }
 
+/** Whether the file (or its unsaved editor text) still holds `shown`: what the journal would restore on Undo. */
+async function sameBytesAsShown(host: WorkspaceHost, target: ScopedPath, shown: Uint8Array): Promise<boolean> {
+  const editorText = host.dirtyDocumentText(target.absolute);
+  let now: Uint8Array;
+  try {
+    now = editorText !== undefined ? Buffer.from(editorText, 'utf8') : await readFile(target.absolute);
+  } catch {
+    return false;
+  }
+  return Buffer.from(now.buffer, now.byteOffset, now.byteLength).equals(shown);
+}
+
 export interface ProposedChange {
   readonly toolName: string;
   readonly target: ScopedPath;
@@ -235,9 +247,9 @@ export async function applyApprovedChange(deps: WorkspaceToolDeps, context: Tool
   if (!approved) return { text: REJECTED_EDIT_TEXT, rejected: true };
 
   // The user may have typed in the file while the diff was open; never overwrite what they did not see.
-  const now = change.beforeBytes === undefined ? await currentTextOrUndefined(deps.host, target) : change.before;
-  if (now !== change.before) {
-    throw new WorkspaceToolFault(`${target.display} changed while waiting for approval; nothing was written. Read it again and retry.`);
+  const unchanged = change.beforeBytes === undefined ? (await currentTextOrUndefined(deps.host, target)) === change.before : await sameBytesAsShown(deps.host, target, change.beforeBytes);
+  if (!unchanged) {
+    throw new WorkspaceToolFault(`${target.display} changed while waiting for approval; ${change.after === undefined ? 'it was not deleted' : 'nothing was written'}. Read it again and retry.`);
   }
   await recheckBeforeWrite(deps.host, target);
   const beforeBytes = change.beforeBytes ?? (change.before === undefined ? undefined : Buffer.from(change.before, 'utf8'));

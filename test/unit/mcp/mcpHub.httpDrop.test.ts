@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { CancelledError } from '../../../src/common/errors';
 import { McpHub } from '../../../src/mcp/mcpHub';
+import { SESSION_END_WAIT_MS } from '../../../src/mcp/mcpSession';
 import type { ToolProgress } from '../../../src/tools/tool';
 import { remoteServer, startHttpEverything, toolContext, waitFor } from './mcpTestSupport';
 
@@ -48,7 +49,7 @@ describe('a Streamable HTTP server that stops mid-call (the everything server, k
 });
 
 /** The least of Streamable HTTP by hand: JSON replies, except tools/call, whose SSE stream each tool ends its own way. */
-function rawStreamableServer(): http.Server {
+function rawStreamableServer(options: { hangOnDelete?: boolean } = {}): http.Server {
   // The streams of "hang" calls, by request id: a cancellation ends one unanswered, as a server may.
   const hanging = new Map<number | string, http.ServerResponse>();
   // The "resumable" call the server owes an answer, replayed on the GET that resumes its stream.
@@ -60,6 +61,7 @@ function rawStreamableServer(): http.Server {
       owed = undefined;
       return;
     }
+    if (request.method === 'DELETE' && options.hangOnDelete) return;
     if (request.method !== 'POST') {
       response.writeHead(405).end();
       return;
@@ -191,5 +193,32 @@ describe('a Streamable HTTP server whose response stream ends without event ids'
     const { text } = await run('pieces');
     assert.equal(text, 'pieces answered');
     assert.equal(hub.statuses()[0]?.state, 'connected');
+  });
+});
+
+describe('a Streamable HTTP server that never answers the DELETE ending its session', () => {
+  it('closing does not wait for it: the connection closes after a short wait, saying so', async () => {
+    const server = rawStreamableServer({ hangOnDelete: true });
+    const deletes: string[] = [];
+    server.on('request', (request: http.IncomingMessage) => {
+      if (request.method === 'DELETE') deletes.push(String(request.headers['mcp-session-id']));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const logged: string[] = [];
+    const hub = new McpHub({ log: (line) => logged.push(line) });
+    try {
+      const { port } = server.address() as AddressInfo;
+      await hub.update([{ ...remoteServer('raw', 'http', `http://127.0.0.1:${port}/mcp`), timeoutMs: CALL_TIMEOUT_MS }]);
+      assert.equal(hub.statuses()[0]?.state, 'connected', hub.statuses()[0]?.error);
+      const started = Date.now();
+      await hub.dispose();
+      const ms = Date.now() - started;
+      assert.deepEqual(deletes, ['raw-session']);
+      assert.ok(ms >= SESSION_END_WAIT_MS - 100 && ms < SESSION_END_WAIT_MS + 3_000, `closed after ${ms} ms`);
+      assert.ok(logged.some((line) => /no answer in \d+ ms; closing without it/.test(line)), logged.join('\n'));
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

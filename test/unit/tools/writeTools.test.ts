@@ -295,6 +295,20 @@ describe('write tools', () => {
     assert.match(result.text, /changed while waiting for approval/u);
     assert.equal(readFileSync(file, 'utf8'), 'typed by the user meanwhile\n');
   });
+  it('does not delete a file that changed while the user was deciding, so Undo would not bring back older text', async () => {
+    kit.approval.request = async () => {
+      writeFileSync(file, 'saved by the user meanwhile\n');
+      return true;
+    };
+    const result = await kit.run('delete_file', { path: 'src/app.ts' });
+    assert.equal(result.isError, true);
+    assert.match(result.text, /changed while waiting for approval; it was not deleted/u);
+    assert.equal(readFileSync(file, 'utf8'), 'saved by the user meanwhile\n');
+    // Unchanged: the approved delete goes ahead.
+    kit.approval.request = async () => true;
+    assert.equal((await kit.run('delete_file', { path: 'src/app.ts' })).text, 'Deleted src/app.ts.');
+    assert.equal(existsSync(file), false);
+  });
 });
 
 describe("an approval's size summary", () => {
