@@ -24,6 +24,15 @@ export function isGuardedSetting(key: string): boolean {
   return key.endsWith('.baseUrl') || key.endsWith('.provider') || key.startsWith('tools.') || key === 'mcp.servers' || key === 'prompts';
 }
 
+/**
+ * Whether a workspace's value of `key` (a full `tandem.` key the workspace
+ * sets) is the one in force: a guarded key's only when the workspace's guarded
+ * values were not ignored (the user allowed them).
+ */
+export function workspaceValueApplies(key: string, guardedIgnored: boolean): boolean {
+  return !(guardedIgnored && isGuardedSetting(key.replace(/^tandem\./u, '')));
+}
+
 export interface ConsentedSettings {
   /** Explicit values that apply: the innermost scope, workspace scopes of guarded keys only when allowed. */
   readonly raw: Record<string, unknown>;

@@ -34,6 +34,7 @@ import { modeNotice } from './modeNotice';
 import { workspaceKey } from './workspaceIdentity';
 import { openWorkspaceLink } from './workspaceLinkOpener';
 import { openSettingWhereSet } from './settingsEditor';
+import { workspaceValueApplies } from '../agent/settingsConsent';
 
 /** What the panel needs from MCP; the hub's status feed when MCP is wired. */
 export interface McpStatusSource {
@@ -350,7 +351,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'openSettingToFix': {
         // The host names the setting; the panel only asks.
         const setting = this.readiness.current?.settingToFix;
-        if (setting) await openSettingWhereSet(setting);
+        if (setting) await openSettingWhereSet(setting, (key) => workspaceValueApplies(key, this.preparation.read().ignored));
         return;
       }
       case 'checkModels':

@@ -14,7 +14,8 @@ import { mcpStartNotices } from '../mcp/mcpStartNotices';
 import type { OutputLog } from './outputLog';
 import { McpTrustStore } from './mcpTrustStore';
 import { SettingsConsentStore } from './settingsConsentStore';
-import { workspaceMcpServersSetting } from './settingsReader';
+import { readSettings, workspaceMcpServersSetting } from './settingsReader';
+import { workspaceValueApplies } from '../agent/settingsConsent';
 import { createWorkspaceToolsForVscode } from './workspaceToolsEntry';
 
 export interface HostServices {
@@ -29,6 +30,8 @@ export interface HostServices {
 
 export function startHost(context: vscode.ExtensionContext, log: OutputLog): HostServices {
   const settingsConsent = new SettingsConsentStore(context.globalState);
+  // Open Setting on a warning shows the tab whose value is in force: an unconsented guarded workspace value is not.
+  log.workspaceValueInForce = (key) => workspaceValueApplies(key, readSettings(() => undefined, (fingerprint) => settingsConsent.isAllowed(fingerprint)).ignored);
   // One list of context chips: files, selections and MCP resources alike.
   const attachments = new ContextAttachments();
   const mcp = createMcpHostService(context, log, {

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { SettingsWarning } from '../agent/agentSettings';
 import { aboutSetting, warningToast } from './warningToast';
-import { openSettingWhereSet } from './settingsEditor';
+import { openSettingWhereSet, type WorkspaceValueInForce } from './settingsEditor';
 
 export interface Log {
   info(message: string): void;
@@ -18,6 +18,8 @@ export interface Log {
 export class OutputLog implements Log, vscode.Disposable {
   private readonly channel = vscode.window.createOutputChannel('Tandem', { log: true });
   private readonly warned = new Set<string>();
+  /** Set once the host has started (it knows the workspace's consent); until then a workspace value counts as in force. */
+  workspaceValueInForce: WorkspaceValueInForce | undefined;
 
   info(message: string): void {
     this.channel.info(message);
@@ -69,7 +71,7 @@ export class OutputLog implements Log, vscode.Disposable {
     void vscode.window.showWarningMessage(text, ...actions).then((choice) => {
       if (choice === show) this.show();
       // The Settings editor finds one setting by its key, several by the prefix they share.
-      if (open && choice === open) void openSettingWhereSet(settings.length === 1 ? settings[0]! : 'tandem.');
+      if (open && choice === open) void openSettingWhereSet(settings.length === 1 ? settings[0]! : 'tandem.', this.workspaceValueInForce);
     });
   }
 

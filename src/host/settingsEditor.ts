@@ -3,9 +3,16 @@
 // tab would offer to fix a value that is not the one in force.
 import * as vscode from 'vscode';
 
-/** `query` is a full key (`tandem.functionCallModel.baseUrl`) or a prefix (`tandem.`), which opens the User tab. */
-export async function openSettingWhereSet(query: string): Promise<void> {
-  const setByWorkspace = query.startsWith('tandem.') && query.length > 'tandem.'.length && setInWorkspace(query);
+/** Whether the workspace's value of a key it sets is in force (a guarded value may be ignored: settingsConsent.ts). */
+export type WorkspaceValueInForce = (key: string) => boolean;
+
+/**
+ * `query` is a full key (`tandem.functionCallModel.baseUrl`) or a prefix
+ * (`tandem.`), which opens the User tab. Without `inForce`, a value the
+ * workspace sets counts as in force.
+ */
+export async function openSettingWhereSet(query: string, inForce?: WorkspaceValueInForce): Promise<void> {
+  const setByWorkspace = query.startsWith('tandem.') && query.length > 'tandem.'.length && setInWorkspace(query) && (inForce?.(query) ?? true);
   await vscode.commands.executeCommand(setByWorkspace ? 'workbench.action.openWorkspaceSettings' : 'workbench.action.openSettings', query);
 }
 

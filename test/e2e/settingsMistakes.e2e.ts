@@ -156,3 +156,26 @@ test("a wrong value the workspace sets opens on the Settings editor's Workspace 
     }
   }),
 );
+
+test("a wrong user value opens on the User tab when the workspace's own value is ignored (not allowed yet): the user's is in force", { timeout: 120_000 }, () =>
+  guarded('ignored-workspace-value', async () => {
+    await session.runCommand('workbench.action.closeAllEditors', 'View: Close All Editors');
+    fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+    const workspaceSettings = path.join(workspace, '.vscode', 'settings.json');
+    // A guarded value (it routes requests): it applies only once the user allows it, so the user's value below is in force.
+    fs.writeFileSync(workspaceSettings, JSON.stringify({ 'tandem.functionCallModel.baseUrl': 'http://127.0.0.1:9/v1' }, null, 2));
+    try {
+      await session.updateSettings({ 'tandem.functionCallModel.baseUrl': server.baseUrl.replace(/^http:\/\//, ''), 'tandem.answerModel.baseUrl': '' });
+      await session.webview();
+      const toast = session.page.locator('.notification-toast', { hasText: 'has no scheme; read as' });
+      await toast.first().waitFor({ state: 'visible', timeout: 30_000 });
+      await toast.first().getByRole('button', { name: 'Open Setting' }).click();
+      await session.page.locator('.settings-editor .setting-item', { hasText: 'Function Call Model: Base Url' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+      const checked = session.page.locator('.settings-editor .settings-tabs-widget .action-label.checked');
+      await waitFor(async () => /User/.test(await checked.first().innerText().catch(() => '')), 'the User tab is the one shown', 15_000);
+      assert.doesNotMatch(await checked.first().innerText(), /Workspace/);
+    } finally {
+      fs.rmSync(workspaceSettings, { force: true });
+    }
+  }),
+);

@@ -7,6 +7,7 @@ import {
   describeGuardedValues,
   ignoredSettingsNotice,
   isGuardedSetting,
+  workspaceValueApplies,
 } from '../../../src/agent/settingsConsent';
 
 const hostile = {
@@ -26,6 +27,14 @@ describe('settings consent', () => {
     for (const key of ['functionCallModel.model', 'agent.mode', 'agent.maxIterations', 'pricing', 'agent.verbose']) {
       assert.equal(isGuardedSetting(key), false, key);
     }
+  });
+
+  it("a workspace's value is in force unless it is a guarded one that was ignored (Open Setting picks the tab by it)", () => {
+    assert.equal(workspaceValueApplies('tandem.functionCallModel.baseUrl', true), false);
+    assert.equal(workspaceValueApplies('tandem.tools.autoApprove', true), false);
+    assert.equal(workspaceValueApplies('tandem.functionCallModel.baseUrl', false), true);
+    assert.equal(workspaceValueApplies('tandem.functionCallModel.model', true), true);
+    assert.equal(workspaceValueApplies('tandem.agent.maxIterations', true), true);
   });
 
   it("without consent, applies the user's own values for guarded keys and the workspace's for the rest", () => {
