@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CancelledError } from '../common/errors';
-import { descendantPids, endProcesses } from '../common/processTree';
+import { descendants, endProcesses } from '../common/processTree';
 import { SignInRequiredError, withAuthorization } from './mcpAuthRetry';
 import type { ElicitationHandler } from '../tools/elicitation';
 import { answerElicitation } from './mcpElicitationRequest';
@@ -152,7 +152,7 @@ async function connect(transport: Transport & { readonly pid?: number | null }, 
       clearTimeout(timer);
     }
     // What a stdio server's process started (a wrapper's server) is noted first: the SDK ends only that process.
-    const started = kind === 'stdio' && transport.pid ? await descendantPids(transport.pid) : [];
+    const started = kind === 'stdio' && transport.pid ? await descendants(transport.pid) : [];
     await client.close().catch((error: unknown) => hooks.log(`close failed: ${describeError(error)}`));
     if (started.length > 0) await endProcesses(started, DESCENDANT_GRACE_MS);
   };
