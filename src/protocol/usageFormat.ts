@@ -102,7 +102,7 @@ export function usageTable(usage: RunUsage): UsageTable {
   return {
     functionCall: row('Function-call', usage.functionCall, usage.toolPhaseMs),
     answer: row('Answer', usage.answer, usage.answerPhaseMs),
-    singleModel: usage.functionCall.model === usage.answer.model ? { ...total, label: 'Both phases', model: usage.functionCall.model } : undefined,
+    singleModel: sameModelBothPhases(usage) ? { ...total, label: 'Both phases', model: usage.functionCall.model } : undefined,
     total,
     costNote:
       'Estimated cost' +
@@ -111,22 +111,36 @@ export function usageTable(usage: RunUsage): UsageTable {
   };
 }
 
+/**
+ * One model served both phases: the same name, and nothing telling them apart
+ * (one name at two endpoints, a local server and a paid one, is two models).
+ */
+function sameModelBothPhases(usage: RunUsage): boolean {
+  const { functionCall, answer } = usage;
+  if (functionCall.model !== answer.model || (functionCall.servedLocally === true) !== (answer.servedLocally === true)) return false;
+  // Prices go by name, so one model has one price (or none) in both phases.
+  return !wasCalled(functionCall) || !wasCalled(answer) || (functionCall.costUsd === undefined) === (answer.costUsd === undefined);
+}
+
 /** The cost line under the table; a model without a price is named, never shown as free. */
 export function costLine(usage: RunUsage, costNote: string, totalCost: string): string {
   const called = [usage.functionCall, usage.answer].filter(wasCalled);
   if (called.length === 0) return 'Cost: none (no model call completed).';
   if (usage.totalCostUsd !== undefined) return `${costNote}: ${totalCost}.`;
+  // One name for two models (two endpoints): each is named with its phase.
+  const twoOfOneName = called.length === 2 && usage.functionCall.model === usage.answer.model && !sameModelBothPhases(usage);
+  const nameOf = (model: ModelUsage) => (twoOfOneName ? `"${model.model}" (${model === usage.functionCall ? 'function-call' : 'answer'} model)` : `"${model.model}"`);
   const unpricedModels = called.filter((model) => model.costUsd === undefined);
-  const unpriced = [...new Set(unpricedModels.map((model) => model.model))];
+  const unpriced = [...new Set(unpricedModels.map(nameOf))];
   if (unpriced.length === 0) return 'Cost: unknown.';
-  const names = unpriced.map((name) => `"${name}"`).join(' and ');
+  const names = unpriced.join(' and ');
   // A server on this machine bills nothing per token as a rule (a local proxy to a paid API may: hence "if").
   if (unpricedModels.every((model) => model.servedLocally)) {
     const local = `${names} ${unpriced.length === 1 ? 'runs' : 'run'} on this machine (if ${unpriced.length === 1 ? 'it costs' : 'they cost'}, add a price to tandem.pricing)`;
     // A priced model elsewhere in the same run still has its sum said, not hidden behind the local one's.
     const priced = called.filter((model) => model.costUsd !== undefined);
     if (priced.length > 0) {
-      const pricedNames = [...new Set(priced.map((model) => `"${model.model}"`))].join(' and ');
+      const pricedNames = [...new Set(priced.map(nameOf))].join(' and ');
       const pricedSum = priced.reduce((total, model) => total + (model.costUsd ?? 0), 0);
       return `${costNote}: ${formatCost(pricedSum, true)} for ${pricedNames}; not counted: ${local}.`;
     }

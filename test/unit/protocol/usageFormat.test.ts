@@ -103,6 +103,17 @@ describe('usage figures', () => {
       'Estimated cost: ≈ $0.0010 for "gpt-4o-mini"; not counted: "llama3.1:8b" runs on this machine (if it costs, add a price to tandem.pricing).',
     );
     assert.match(costLine(run({ costUsd: undefined }, { costUsd: undefined, servedLocally: true }, undefined), 'Estimated cost', '–'), /^Cost: unknown, no price is known for "gpt-4o-mini" and "llama3\.1:8b"/);
+    // One name at two endpoints (a paid one, one on this machine): two models, each named with its phase, and two rows.
+    const twoEndpoints = run({ model: 'qwen3' }, { model: 'qwen3', costUsd: undefined, servedLocally: true }, undefined);
+    assert.equal(
+      costLine(twoEndpoints, 'Estimated cost', '–'),
+      'Estimated cost: ≈ $0.0010 for "qwen3" (function-call model); not counted: "qwen3" (answer model) runs on this machine (if it costs, add a price to tandem.pricing).',
+    );
+    assert.equal(usageTable(twoEndpoints).singleModel, undefined);
+    // The same model in both phases: one row, plain names.
+    const oneModel = run({ model: 'qwen3', costUsd: undefined, servedLocally: true }, { model: 'qwen3', costUsd: undefined, servedLocally: true }, undefined);
+    assert.equal(usageTable(oneModel).singleModel?.model, 'qwen3');
+    assert.equal(costLine(oneModel, 'Estimated cost', '–'), 'Cost: not counted, "qwen3" runs on this machine (if it costs, add a price to tandem.pricing).');
   });
 
   it('names in the time line only the phases that ran', () => {
