@@ -12,6 +12,7 @@ import { createAgUiServer, listenOnLoopback } from '../agui/agUiServer';
 import type { McpHub } from '../mcp/mcpHub';
 import { McpRunStart } from '../mcp/mcpRunStart';
 import { mcpStartNotices } from '../mcp/mcpStartNotices';
+import { problemsKnownBeforeRequests } from '../models/modelUsability';
 import { createChatModel, firstByteTimeoutFor } from '../models/openAiChatModel';
 import { EditJournal } from '../tools/editJournal';
 import { NodeWorkspaceHost } from '../tools/nodeWorkspaceHost';
@@ -65,6 +66,9 @@ async function startMcp(folder: string, servers: Record<string, unknown>, env: N
   return hub;
 }
 
+const NO_KEY_HINT =
+  ' Set OPENAI_API_KEY in the environment of `npm run agui`, or point tandem.functionCallModel.baseUrl (in the --settings file) at an OpenAI-compatible server, e.g. Ollama at http://127.0.0.1:11434/v1.';
+
 export async function startHeadlessAgent(options: HeadlessOptions): Promise<HeadlessAgent> {
   const env = options.env ?? process.env;
   const log = options.log ?? (() => undefined);
@@ -78,6 +82,10 @@ export async function startHeadlessAgent(options: HeadlessOptions): Promise<Head
     if (model.provider === 'vscode') throw new ConfigurationError('provider "vscode" (VS Code\'s language models) works only inside VS Code; set provider "openai" and a baseUrl for the headless server.');
   }
   const apiKey = env['OPENAI_API_KEY'] || undefined;
+  // Said at start, and again to each run's client, before any request: a run can only fail until it is fixed.
+  const modelProblems = problemsKnownBeforeRequests({ ...settings, functionCallModel: { ...settings.functionCallModel, apiKey }, answerModel: { ...settings.answerModel, apiKey } });
+  const modelsUnusable = modelProblems.length === 0 ? undefined : modelProblems.map((problem) => `${problem.message}${problem.reason === 'noKey' ? NO_KEY_HINT : ''}`).join(' ');
+  if (modelsUnusable) log(`models: ${modelsUnusable}`);
   const host = new NodeWorkspaceHost({ folders: [folder], ripgrep: 'path', sensitivePaths: [...settings.sensitivePaths, ...settings.rulesFiles] });
   const workspaceTools: readonly Tool[] = createWorkspaceTools(host, new EditJournal(host));
   let hub: McpHub | undefined;
@@ -93,6 +101,7 @@ export async function startHeadlessAgent(options: HeadlessOptions): Promise<Head
     prepare: async (_input, notice) => {
       // As in VS Code: a run waits for a server restarting after a crash, retries one that failed, and hears of a failure once.
       if (hub !== undefined && settings.mode !== 'chat') await (runStart ??= new McpRunStart(hub)).forRun(async () => undefined, mcpStartNotices((code, message, level) => notice(code, message, level)));
+      if (modelsUnusable) throw new ConfigurationError(modelsUnusable);
       const modelOptions = { firstByteTimeoutMs: firstByteTimeoutFor(settings.maxExecutionSeconds) };
       const functionCallModel = createChatModel({ ...settings.functionCallModel, apiKey }, modelOptions);
       const answerModel = settings.singleModel ? functionCallModel : createChatModel({ ...settings.answerModel, apiKey }, modelOptions);

@@ -93,6 +93,12 @@ export function createAgUiHostService(context: AgUiHostContext, log: OutputLog):
         const { createModelFor } = await import('./modelFactory');
         const { workspaceRulesNow } = await import('./workspaceRulesReader');
         const agentSettings = await withApiKeys(readSettings((warning) => log.warnOnce(warning), context.settingsAllowed ?? (() => false)), keys);
+        // As the panel's welcome view: a run that can only fail sends nothing, and the client reads why.
+        const { problemsKnownBeforeRequests } = await import('../models/modelUsability');
+        const problems = problemsKnownBeforeRequests(agentSettings);
+        if (problems.length > 0) {
+          throw new Error(problems.map((problem) => `${problem.message}${problem.reason === 'noKey' ? ' In VS Code, run "Tandem: Set API Key", or point the base URL at another server.' : ''}`).join(' '));
+        }
         await context.beforeRun?.(agentSettings, notice);
         const functionCallModel = createModelFor(agentSettings.functionCallModel, agentSettings.maxExecutionSeconds);
         const answerModel = agentSettings.singleModel ? functionCallModel : createModelFor(agentSettings.answerModel, agentSettings.maxExecutionSeconds);

@@ -102,3 +102,25 @@ export function usabilityProblems(models: readonly ModelFacts[]): ModelProblem[]
   }
   return problems;
 }
+
+/** What a run calls: in chat mode only the model that answers. */
+export interface RunModels {
+  readonly mode: 'agent' | 'chat';
+  readonly singleModel: boolean;
+  readonly functionCallModel: ModelSettings;
+  readonly answerModel: ModelSettings;
+}
+
+/**
+ * What is wrong with the models a run would call that is known without asking
+ * any server: a base URL that is not an http(s) URL, OpenAI's own host without
+ * a key. A client of the AG-UI endpoint gets this before any request is sent.
+ */
+export function problemsKnownBeforeRequests(run: RunModels): ModelProblem[] {
+  const called = run.singleModel ? [run.functionCallModel] : run.mode === 'chat' ? [run.answerModel] : [run.functionCallModel, run.answerModel];
+  return usabilityProblems(
+    called
+      .filter((settings) => settings.provider !== 'vscode')
+      .map((settings) => ({ settings, hasKey: Boolean(settings.apiKey), baseUrlSetting: settings === run.functionCallModel ? FUNCTION_CALL_BASE_URL : answerBaseUrlSetting(settings.baseUrl, run.functionCallModel.baseUrl) })),
+  );
+}

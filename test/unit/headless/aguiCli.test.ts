@@ -120,6 +120,23 @@ it('npm run agui with --token prints no TOKEN line and accepts that token; bad a
   assert.match(help.stdout, /^usage: npm run agui/);
 });
 
+it('without OPENAI_API_KEY for OpenAI\'s host, npm run agui says so at start and each run ends with that reason before any request', { timeout: 60_000 }, async () => {
+  const cli = await startCli(['--folder', tempFolder()], { OPENAI_API_KEY: '', OPENAI_BASE_URL: '', AGENT_FUNCTION_CALL_MODEL: '', AGENT_ANSWER_MODEL: '' });
+  assert.match(cli.stderr(), /models: No API key for https:\/\/api\.openai\.com\/v1\. Set OPENAI_API_KEY in the environment of `npm run agui`/);
+  const response = await fetch(cli.url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${cli.token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ threadId: 't1', runId: 'r1', messages: [{ id: 'u1', role: 'user', content: 'Hi' }], tools: [], context: [], state: {}, forwardedProps: {} }),
+  });
+  const events = (await response.text())
+    .split('\n')
+    .filter((line) => line.startsWith('data: '))
+    .map((line) => JSON.parse(line.slice('data: '.length)) as { type: string; code?: string; message?: string });
+  assert.deepEqual(events.map((event) => event.type), ['RUN_STARTED', 'STATE_SNAPSHOT', 'RUN_ERROR']);
+  assert.equal(events[2]?.code, 'CONFIGURATION_ERROR');
+  assert.match(String(events[2]?.message), /^No API key for https:\/\/api\.openai\.com\/v1\. Set OPENAI_API_KEY/);
+});
+
 it('the MCP servers of DIR/.vscode/mcp.json start only with --allow-mcp', { timeout: 60_000 }, async () => {
   const model = await startScriptedModelServer({
     turns: [
