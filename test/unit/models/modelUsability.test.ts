@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { answerBaseUrlSetting, modelProblem, needsProbe, unlistedModel, usabilityProblems } from '../../../src/models/modelUsability';
+import { answerBaseUrlSetting, modelProblem, needsProbe, problemsKnownBeforeRequests, unlistedModel, usabilityProblems } from '../../../src/models/modelUsability';
 
 const openAi = { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini' };
 const local = { baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5:7b' };
@@ -80,3 +80,21 @@ describe('a model the server does not list', () => {
   });
 });
 
+
+describe('what is wrong before any request (the AG-UI endpoint)', () => {
+  const openAi = { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini' };
+  const local = { baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen3' };
+  it('names OpenAI\'s host without a key, and a base URL that is not one; a local server is asked nothing', () => {
+    const run = (functionCallModel: object, answerModel: object, mode: 'agent' | 'chat' = 'agent', singleModel = false) =>
+      problemsKnownBeforeRequests({ mode, singleModel, functionCallModel: functionCallModel as never, answerModel: answerModel as never }).map((problem) => problem.message);
+    assert.deepEqual(run(openAi, local), ['No API key for https://api.openai.com/v1.']);
+    assert.deepEqual(run({ ...openAi, apiKey: 'k' }, local), []);
+    // Chat mode calls only the answer model.
+    assert.deepEqual(run(openAi, local, 'chat'), []);
+    assert.deepEqual(run(local, { ...local, baseUrl: 'my server' }), ['The base URL "my server" is not an http(s) URL, so nothing is sent: fix tandem.answerModel.baseUrl.']);
+    // One model for both phases: said once.
+    assert.deepEqual(run(openAi, openAi, 'chat', true), ['No API key for https://api.openai.com/v1.']);
+    // VS Code's own models are the host's to check.
+    assert.deepEqual(run({ ...openAi, provider: 'vscode' }, { ...openAi, provider: 'vscode' }), []);
+  });
+});
