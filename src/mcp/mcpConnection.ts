@@ -10,7 +10,7 @@ import type { McpServerState, McpServerStatus } from './mcpServerStatus';
 import { SignInRequiredError } from './mcpAuthRetry';
 import { withRequestSignal } from './mcpRequestSignal';
 import { describeError, isOversizedMessage, openSession, STDIO_MESSAGE_BYTES, type ClientIdentity, type McpSession, type SessionServices } from './mcpSession';
-import { responseStreamClosed } from './responseStreamWatch';
+import { streamClosed } from './streamClosedReply';
 import { errorResult, toToolResult } from './mcpToolResult';
 import { listPrompts, promptText, type McpPromptInfo } from './mcpPrompts';
 import { listResources, readResourceText, type McpResourceInfo } from './mcpResources';
@@ -210,10 +210,10 @@ export class McpConnection {
       if (error instanceof SignInRequiredError) {
         return errorResult(`MCP server "${serverName}": "${toolName}" needs sign-in: ${error.message}`);
       }
-      const dropped = responseStreamClosed(error);
+      const dropped = streamClosed(error);
       if (dropped !== undefined) {
         return errorResult(
-          `MCP server "${serverName}" did not answer "${toolName}": the response stream closed first${dropped.resumeFailed ? ' and could not be resumed' : ''} (the server stopped, or the connection dropped). The tool may or may not have run.`,
+          `MCP server "${serverName}" did not answer "${toolName}": the ${dropped.stream} stream closed first${dropped.resumeFailed ? ' and could not be resumed' : ''} (the server stopped, or the connection dropped). The tool may or may not have run.`,
         );
       }
       if (code === CONNECTION_CLOSED || session !== this.session) {

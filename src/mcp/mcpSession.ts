@@ -10,6 +10,7 @@ import { SignInRequiredError, withAuthorization } from './mcpAuthRetry';
 import type { ElicitationHandler } from '../tools/elicitation';
 import { answerElicitation } from './mcpElicitationRequest';
 import { ResponseStreamWatch } from './responseStreamWatch';
+import { endSessionOnEventStreamDrop } from './eventStreamDrop';
 
 export type McpTransportKind = 'stdio' | 'http' | 'sse';
 
@@ -75,7 +76,7 @@ export async function openSession(
   const session = { identity, hooks, timeoutMs, signal, services };
   if (server.type === 'stdio') return connect(await stdioTransport(server, hooks), 'stdio', session);
   const authProvider = services.authProvider;
-  if (server.type === 'sse') return connectWithAuth(() => sseTransport(server, authProvider), 'sse', session);
+  if (server.type === 'sse') return connectWithAuth(() => sseTransport(server, authProvider, hooks.log), 'sse', session);
   const { StreamableHTTPError } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
   try {
     return await connectWithAuth(() => streamableTransport(server, authProvider), 'http', session);
@@ -87,7 +88,7 @@ export async function openSession(
     if (status === undefined || status < 400 || status >= 500 || signal.aborted) throw error;
     hooks.log(`Streamable HTTP answered ${status}; trying SSE at ${maskUrl(server.url)}`);
     try {
-      return await connectWithAuth(() => sseTransport(server, authProvider), 'sse', session);
+      return await connectWithAuth(() => sseTransport(server, authProvider, hooks.log), 'sse', session);
     } catch (sseError) {
       throw new Error(`Streamable HTTP answered ${status} and SSE failed too: ${describeError(sseError)}`, { cause: sseError });
     }
@@ -237,9 +238,12 @@ async function streamableTransport(server: RemoteServer, authProvider: OAuthClie
   return transport;
 }
 
-async function sseTransport(server: RemoteServer, authProvider: OAuthClientProvider | undefined): Promise<RemoteTransport> {
-  const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
-  return new SSEClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } }, ...(authProvider === undefined ? {} : { authProvider }) });
+async function sseTransport(server: RemoteServer, authProvider: OAuthClientProvider | undefined, log: (line: string) => void): Promise<RemoteTransport> {
+  const { SSEClientTransport, SseError } = await import('@modelcontextprotocol/sdk/client/sse.js');
+  const transport = new SSEClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } }, ...(authProvider === undefined ? {} : { authProvider }) });
+  // A dropped event stream ends the session and what waited on it at once, not at their timeouts (eventStreamDrop.ts).
+  endSessionOnEventStreamDrop(transport, { isStreamError: (error) => error instanceof SseError, log });
+  return transport;
 }
 
 /** A one-line reason, with the OS error code when there is one (ENOENT, ECONNREFUSED). */

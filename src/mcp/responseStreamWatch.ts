@@ -12,28 +12,12 @@
 // (longer than the SDK's retries, and than any `retry:` interval the server
 // asked for).
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { streamClosedReply, type RequestId } from './streamClosedReply';
 
-type RequestId = string | number;
-
-/** The MCP SDK's code for a closed connection. */
-const CONNECTION_CLOSED = -32000;
 /** The SDK retries twice, the second 1.5 s after the first. */
 const DEFAULT_RESUME_GRACE_MS = 10_000;
 /** A server's `retry:` cannot hold a request longer than this. */
 const MAX_RESUME_GRACE_MS = 120_000;
-
-/**
- * The `data` objects of the errors this watch delivered. The SDK hands an error's data to the caller as it
- * came, so a server could send the same fields; only these very objects are the watch's.
- */
-const delivered = new WeakSet<object>();
-
-/** Whether an error is this watch's, and if so whether resuming the stream was tried and failed. */
-export function responseStreamClosed(error: unknown): { readonly resumeFailed: boolean } | undefined {
-  const data = (error as { data?: unknown } | null)?.data;
-  if (typeof data !== 'object' || data === null || !delivered.has(data)) return undefined;
-  return { resumeFailed: (data as { resumeFailed?: unknown }).resumeFailed === true };
-}
 
 export interface ResponseStreamWatchOptions {
   /** Hands a message to the transport's reader, as if the server had sent it. */
@@ -181,10 +165,7 @@ export class ResponseStreamWatch {
     this.awaitingResumption.delete(id);
     if (this.disposed || this.answered.has(id)) return;
     this.answered.add(id);
-    const data = { resumeFailed };
-    delivered.add(data);
-    const message = `The response stream closed before the server answered${resumeFailed ? ', and resuming it failed' : ''}`;
-    this.options.deliver({ jsonrpc: '2.0', id, error: { code: CONNECTION_CLOSED, message, data } });
+    this.options.deliver(streamClosedReply(id, 'response', resumeFailed));
   }
 }
 

@@ -50,9 +50,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts the everything server in `sse` or `streamableHttp` mode on a free loopback port. */
-export async function startHttpEverything(mode: 'sse' | 'streamableHttp'): Promise<{ port: number; process: ChildProcess; stop(): Promise<void> }> {
-  const port = await freePort();
+/** Starts the everything server in `sse` or `streamableHttp` mode on a loopback port (a free one unless given). */
+export async function startHttpEverything(mode: 'sse' | 'streamableHttp', fixedPort?: number): Promise<{ port: number; process: ChildProcess; stop(): Promise<void> }> {
+  const port = fixedPort ?? (await freePort());
   const child = spawn(process.execPath, [EVERYTHING_SERVER, mode], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   await new Promise<void>((resolve, reject) => {
