@@ -97,7 +97,8 @@ export function usageTable(usage: RunUsage): UsageTable {
     tokensOutTitle: cellTitle(sum(usage.functionCall.reasoningTokens, usage.answer.reasoningTokens), 'reasoning', estimated.completion),
     calls: formatCalls(usage.functionCall.calls + usage.answer.calls, (usage.functionCall.partialAttempts ?? 0) + (usage.answer.partialAttempts ?? 0)),
     time: formatSeconds(usage.toolPhaseMs + usage.answerPhaseMs),
-    cost: formatCost(usage.totalCostUsd, true),
+    // No call completed: nothing was spent, and "≈ $0.00" would read as a figure.
+    cost: wasCalled(usage.functionCall) || wasCalled(usage.answer) ? formatCost(usage.totalCostUsd, true) : '–',
   };
   return {
     functionCall: row('Function-call', usage.functionCall, usage.toolPhaseMs),

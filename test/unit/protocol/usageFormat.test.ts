@@ -92,6 +92,8 @@ describe('usage figures', () => {
     assert.equal(costLine(run({ costUsd: undefined }, { costUsd: undefined }, undefined), 'Estimated cost', '–'), 'Cost: unknown, no price is known for "gpt-4o-mini" and "llama3.1:8b" (add them to tandem.pricing).');
     assert.equal(costLine(run({}, {}, 0.002), 'Estimated cost', '≈ $0.0020'), 'Estimated cost: ≈ $0.0020.');
     assert.equal(costLine(run({ calls: 0 }, { calls: 0 }, undefined), 'Estimated cost', '–'), 'Cost: none (no model call completed).');
+    // The Run row says nothing was spent the same way, not "≈ $0.00".
+    assert.equal(usageTable(run({ calls: 0, costUsd: undefined }, { calls: 0, costUsd: undefined }, 0)).total.cost, '–');
     // A model on this machine without a price is not counted, and said so; one elsewhere without a price is still unknown.
     assert.equal(
       costLine(run({ model: 'llama3.1:8b', costUsd: undefined, servedLocally: true }, { costUsd: undefined, servedLocally: true }, undefined), 'Estimated cost', '–'),
