@@ -2,6 +2,7 @@
 // the prefix the approval card offers ("Always allow commands starting with …").
 import * as path from 'node:path';
 import { analyzeCommand } from './commandChain';
+import { riskyArgument } from './commandOptions';
 
 export const RUN_COMMAND_TOOL = 'run_command';
 export const COMMAND_PREFIX_KEY = `${RUN_COMMAND_TOOL}:`;
@@ -96,8 +97,17 @@ export function decideCommand(command: string, alwaysAllow: readonly string[]): 
   if (analysis.parts.length === 0) return { allowed: false, uncovered: [], reason: 'the command is empty' };
   if (analysis.mustAsk) return { allowed: false, uncovered: analysis.parts, reason: `the command ${analysis.mustAsk}` };
   const prefixes = commandPrefixes(alwaysAllow);
-  const uncovered = analysis.parts.filter((part) => !prefixes.some((prefix) => startsWithWords(part, prefix)));
+  const risky: string[] = [];
+  const uncovered = analysis.parts.filter((part) => {
+    // The longest allowed prefix: an entry that names the whole command, options and all, covers it.
+    const prefix = prefixes.filter((candidate) => startsWithWords(part, candidate)).sort((a, b) => b.length - a.length)[0];
+    if (prefix === undefined) return true;
+    const option = riskyArgument(prefix.split(' ')[0]!, part.slice(prefix.length).trim().split(' ').filter(Boolean));
+    if (option !== undefined) risky.push(`${option} (in ${part}) can run a program, load code or write a file, so it asks even after "${prefix}"`);
+    return option !== undefined;
+  });
   if (uncovered.length === 0) return { allowed: true, uncovered, reason: undefined };
+  if (risky.length > 0) return { allowed: false, uncovered, reason: risky.join('; ') };
   const chained = analysis.parts.length > 1 ? ` (a chain of ${analysis.parts.length} commands; each must be allowed)` : '';
   return { allowed: false, uncovered, reason: `not allowed: ${uncovered.join(', ')}${chained}` };
 }

@@ -36,6 +36,10 @@ function collect(text: string, parts: string[], reasons: string[], start = 0, ne
       index += 2;
       continue;
     }
+    if (char === '$' && (text[index + 1] === "'" || text[index + 1] === '"')) {
+      // $'…' (where \' does not end the quote) and $"…": read otherwise than plain quotes, so not read here.
+      reasons.push(`uses $${text[index + 1]}…${text[index + 1]} quoting`);
+    }
     if (char === "'") {
       const end = text.indexOf("'", index + 1);
       if (end < 0) {
@@ -43,6 +47,8 @@ function collect(text: string, parts: string[], reasons: string[], start = 0, ne
         current += text.slice(index);
         break;
       }
+      // fish reads \' inside single quotes as a quote, and the quote goes on where bash and sh end it.
+      if (text[end - 1] === '\\') reasons.push("has \\' inside single quotes");
       current += text.slice(index, end + 1);
       index = end + 1;
       continue;
@@ -72,6 +78,13 @@ function collect(text: string, parts: string[], reasons: string[], start = 0, ne
       continue;
     }
     if (char === '#' && /^\s?$/.test(text[index - 1] ?? '')) {
+      // After an escaped space (`x\ #`) the # is part of a word, not a comment: what follows would run.
+      if (index >= 2 && text[index - 2] === '\\') {
+        reasons.push('has a # after an escaped space');
+        current += char;
+        index++;
+        continue;
+      }
       const end = text.indexOf('\n', index);
       index = end < 0 ? text.length : end;
       continue;

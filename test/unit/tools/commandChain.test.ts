@@ -42,6 +42,12 @@ describe('analyzeCommand', () => {
     ['echo "open', /unclosed quote/],
     ['echo `id', /unclosed backtick/],
     ['echo $(id', /unclosed \$\(/],
+    // Read otherwise by the shell than by this parser: bash runs the `echo` in each.
+    ["git status $'\\'' ; echo PWNED #'", /\$'…' quoting/],
+    ['git status $"x" ; echo', /\$"…" quoting/],
+    ['git status x\\ #; echo PWNED', /# after an escaped space/],
+    // fish ends no quote at \' inside single quotes: there the `echo` runs.
+    ["git status 'a\\'' ; echo PWNED #'", /inside single quotes/],
   ];
   for (const [command, reason] of risky) {
     it(`must ask for ${JSON.stringify(command)}`, () => assert.match(analyzeCommand(command).mustAsk ?? '', reason));
@@ -83,6 +89,33 @@ describe('decideCommand', () => {
     assert.equal(decision.allowed, false);
     assert.match(decision.reason ?? '', /redirects/);
     assert.equal(decideCommand('npm test > /dev/null 2>&1', allow).allowed, true);
+  });
+
+  it('an option that runs a program, loads code or writes a file asks, whatever prefix allows the command', () => {
+    const allowed = ['npm test', 'git log', 'git grep', 'make test', 'go test', 'grep', 'find'].map(alwaysAllowKeyFor);
+    for (const command of [
+      "npm test --node-options='--import=data:text/javascript,process.exit()'",
+      'npm test -- --config=evil.config.js',
+      "git grep --open-files-in-pager='sh -c id' -e x",
+      "git grep -O'sh -c id' -e x",
+      'git log --format=%s --output=/home/me/.bashrc',
+      'git log --output /home/me/.bashrc',
+      "make test --eval='$(shell id)'",
+      "make test SHELL='/bin/sh -c id'",
+      'go test -exec ./evil ./...',
+      'go test -toolexec=./evil ./...',
+      'find . -name x -exec rm {} +',
+    ]) {
+      const decision = decideCommand(command, allowed);
+      assert.equal(decision.allowed, false, command);
+      assert.match(decision.reason ?? '', /can run a program, load code or write a file, so it asks even after "/, command);
+    }
+    // Plain flags and arguments stay allowed.
+    for (const command of ['npm test -- --watch', 'git log --oneline -5 --format=%h', 'git grep -n -e TODO', 'go test -count=1 -cover ./...', 'grep -rn TODO src', 'find . -name "*.ts"']) {
+      assert.equal(decideCommand(command, allowed).allowed, true, command);
+    }
+    // An entry that names the whole command, option and all, covers it.
+    assert.equal(decideCommand('git log --output=changes.txt', [...allowed, alwaysAllowKeyFor('git log --output=changes.txt')]).allowed, true);
   });
 
   it('nothing is allowed without a run_command: entry, and an empty command never runs unasked', () => {
