@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { access, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
+import ignore from 'ignore';
 import { CancelledError, ToolError } from '../common/errors';
 import { TANDEM_IGNORE_FILE } from './ignoreRules';
 import {
@@ -43,7 +44,15 @@ interface HitBeyondPreview {
   readonly byteColumn: number;
 }
 
-/** The arguments, without the ignore file; shared with the benchmark so both run the same search. */
+/** Which of ripgrep's paths (as it prints them, `./`-prefixed) a query's includes keep; undefined: all. */
+export function includeMatcher(query: TextSearchQuery): ((printed: string) => boolean) | undefined {
+  if (query.include.length === 0) return undefined;
+  // The same library and the same folder-covering globs as the JavaScript search.
+  const include = ignore({ ignorecase: false }).add(folderCoveringGlobs(query.include));
+  return (printed) => include.ignores(printed.replace(/^\.[\\/]/u, '').split(path.sep).join('/'));
+}
+
+/** The arguments, without the ignore file and the includes; shared with the benchmark so both run the same search. */
 export function ripgrepArguments(query: TextSearchQuery): string[] {
   const args = [
     '--no-config',
@@ -68,7 +77,8 @@ export function ripgrepArguments(query: TextSearchQuery): string[] {
   ];
   args.push(query.caseSensitive ? '--case-sensitive' : '--ignore-case');
   if (!query.isRegexp) args.push('--fixed-strings');
-  for (const glob of folderCoveringGlobs(query.include)) args.push(`--glob=${glob}`);
+  // Only exclusions go to ripgrep: its --glob include overrides every ignore file (.gitignore, .tandemignore
+  // included), so `include: ".env"` would read what they hide. Includes are matched on its output (includeMatcher).
   for (const glob of folderCoveringGlobs(query.exclude)) args.push(`--glob=!${glob}`);
   return args;
 }
@@ -117,6 +127,10 @@ function runOne(
     let previousLines = 0;
     let carry: Buffer | undefined;
     let stderr = '';
+    const included = includeMatcher(query);
+    // The last path ripgrep printed, and whether the includes keep it (its lines come together).
+    let seenPath: Buffer | undefined;
+    let seenIncluded = true;
     const keep = query.maxHits - hits.length;
     // The smallest (path, line) pairs so far, in order: a line past the last of a full list is dropped before anything is decoded.
     const kept: KeptLine[] = [];
@@ -127,6 +141,13 @@ function runOne(
     const takeLine = (buffer: Buffer, start: number, end: number): void => {
       const nul = buffer.indexOf(NUL, start);
       if (nul < 0 || nul >= end) return; // Not a match line (ripgrep prints nothing else with these flags).
+      if (included !== undefined) {
+        if (seenPath === undefined || seenPath.compare(buffer, start, nul) !== 0) {
+          seenPath = Buffer.from(buffer.subarray(start, nul));
+          seenIncluded = included(seenPath.toString('utf8'));
+        }
+        if (!seenIncluded) return;
+      }
       lines += 1;
       // ripgrep prints each file's lines together.
       if (previousPath === undefined || previousPath.compare(buffer, start, nul) !== 0) {

@@ -71,3 +71,25 @@ describe('search_text filters and patterns, with both engines', () => {
     }
   });
 });
+
+describe('search_text includes never reach what the ignore files hide, with both engines', () => {
+  const { engines } = withBothEngines('tandem-search-ignored-', (root) => {
+    put(root, '.gitignore', '.env\nsecret/\n');
+    put(root, '.tandemignore', 'kept/\n');
+    put(root, '.env', 'OPENAI_API_KEY=sk-SECRET\n');
+    put(root, 'secret/t.txt', 'TOKEN=SECRET\n');
+    put(root, 'kept/k.txt', 'KEEPOUT=SECRET\n');
+    put(root, 'src/open.txt', 'PUBLIC=SECRET\n');
+  });
+
+  it('an include that names an ignored file or matches everything finds only what is not ignored', async () => {
+    for (const [engine, kit] of engines) {
+      for (const include of ['.env', '*', '**/*.txt', 'secret', 'kept/k.txt', '.*']) {
+        const result = await kit.run('search_text', { query: 'SECRET', caseSensitive: true, include });
+        assert.doesNotMatch(result.text, /sk-SECRET|TOKEN=|KEEPOUT/u, `${engine}: include ${include}\n${result.text}`);
+      }
+      assert.deepEqual(pathsOf(await kit.run('search_text', { query: 'SECRET', caseSensitive: true, include: '*' })), ['src/open.txt'], engine);
+      assert.deepEqual(pathsOf(await kit.run('search_text', { query: 'SECRET', caseSensitive: true, include: '**/*.txt' })), ['src/open.txt'], engine);
+    }
+  });
+});
