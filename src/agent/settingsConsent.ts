@@ -19,9 +19,13 @@ export interface GuardedValue {
   readonly value: unknown;
 }
 
-/** Settings whose workspace values need consent: `*.baseUrl`, `*.provider`, `tools.*`, `mcp.servers`, `prompts`. */
+/**
+ * Settings whose workspace values need consent: `*.baseUrl`, `*.provider`,
+ * `tools.*`, `mcp.servers`, `prompts`, and `agent.rulesFiles` (the files whose
+ * text goes to the model's host: a workspace could name its `.env`).
+ */
 export function isGuardedSetting(key: string): boolean {
-  return key.endsWith('.baseUrl') || key.endsWith('.provider') || key.startsWith('tools.') || key === 'mcp.servers' || key === 'prompts';
+  return key.endsWith('.baseUrl') || key.endsWith('.provider') || key.startsWith('tools.') || key === 'mcp.servers' || key === 'prompts' || key === 'agent.rulesFiles';
 }
 
 /**

@@ -2,8 +2,9 @@
 // workspace-relative paths, where the last segment may hold `*` wildcards
 // (`.tandem/rules/*.md`). Read with plain Node fs; capped per file and in total
 // so a huge AGENTS.md cannot crowd out the conversation.
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
+import { IgnoreRules, TANDEM_IGNORE_FILE } from './ignoreRules';
 import { appliesToEverything, isInstructionsFile, parseInstructionsFile } from './scopedInstructions';
 import { decodeFileBytes } from './textEncoding';
 
@@ -63,13 +64,22 @@ async function ruleTextAtStart(absolute: string, relative: string): Promise<stri
   return instructions.applyTo !== undefined && appliesToEverything(instructions.applyTo) ? instructions.body : undefined;
 }
 
-/** Workspace-relative matches of one pattern, sorted; a pattern leaving the folder matches nothing. */
+/**
+ * Workspace-relative matches of one pattern, sorted; a pattern leaving the
+ * folder matches nothing. A match must be a file inside the folder once links
+ * are followed (a committed `AGENTS.md -> ~/.ssh/id_ed25519` is not read) and
+ * not kept out by .tandemignore.
+ */
 export async function expandRulePattern(folder: string, pattern: string): Promise<string[]> {
   const normalized = path.normalize(pattern.trim()).replace(/^[/\\]+/, '');
   if (!normalized || normalized.startsWith('..') || path.isAbsolute(normalized)) return [];
   const directory = path.dirname(normalized);
   const name = path.basename(normalized);
-  if (!name.includes('*')) return (await isFile(path.join(folder, normalized))) ? [normalized] : [];
+  const folderReal = await realpath(folder).catch(() => undefined);
+  if (folderReal === undefined) return [];
+  const ignored = new IgnoreRules(folderReal);
+  const readable = (relative: string) => isRuleFile(folderReal, path.join(folder, relative), relative, ignored);
+  if (!name.includes('*')) return (await readable(normalized)) ? [normalized] : [];
   if (directory.includes('*')) return [];
   const matcher = new RegExp(`^${name.split('*').map(escapeRegExp).join('[^/\\\\]*')}$`);
   let entries: string[];
@@ -81,17 +91,25 @@ export async function expandRulePattern(folder: string, pattern: string): Promis
   const matches: string[] = [];
   for (const entry of entries.sort()) {
     const relative = path.join(directory, entry);
-    if (matcher.test(entry) && (await isFile(path.join(folder, relative)))) matches.push(relative);
+    if (matcher.test(entry) && (await readable(relative))) matches.push(relative);
   }
   return matches;
 }
 
-async function isFile(file: string): Promise<boolean> {
+async function isRuleFile(folderReal: string, file: string, relative: string, ignored: IgnoreRules): Promise<boolean> {
+  let inside: string;
   try {
-    return (await stat(file)).isFile();
+    if (!(await stat(file)).isFile()) return false;
+    inside = path.relative(folderReal, await realpath(file));
   } catch {
     return false;
   }
+  if (inside === '' || inside === '..' || inside.startsWith(`..${path.sep}`) || path.isAbsolute(inside)) return false;
+  // .gitignore'd rules are the user's own (CLAUDE.local.md); .tandemignore is their "keep the agent out", by either path.
+  for (const each of new Set([relative, inside])) {
+    if ((await ignored.ignoredBy(each.split(path.sep).join('/'), false)) === TANDEM_IGNORE_FILE) return false;
+  }
+  return true;
 }
 
 /** A rules file's whole text in its own encoding (a UTF-16 AGENTS.md from PowerShell included); undefined when it cannot be read or is binary. */

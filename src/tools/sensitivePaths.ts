@@ -29,10 +29,14 @@ export const DEFAULT_SENSITIVE_PATHS: readonly string[] = [
 export class SensitivePaths {
   private readonly rules: Ignore;
 
-  /** `extra`: the user's `tandem.tools.sensitivePaths`; a pattern `ignore` cannot read is skipped, never fatal. */
+  /**
+   * `extra`: `tandem.tools.sensitivePaths` and the rules files, from any scope; a pattern `ignore` cannot read is
+   * skipped, never fatal. They only add: a negation (`!**`) would take paths off the list, so it is dropped.
+   */
   constructor(extra: readonly string[] = []) {
     this.rules = ignore({ ignorecase: true }).add([...DEFAULT_SENSITIVE_PATHS]);
     for (const pattern of extra) {
+      if (pattern.trim().startsWith('!')) continue;
       try {
         this.rules.add(pattern);
       } catch {

@@ -1,7 +1,7 @@
 // Rules files read from a real folder: defaults, wildcards, caps, and paths
 // that try to leave the folder.
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -54,6 +54,30 @@ describe('rules files', () => {
   it('never reads outside the folder', async () => {
     const rules = await loadRulesFiles([{ folder, label: '' }], ['../secret.md', '/etc/hostname', '../*.md', '**/secret.md']);
     assert.deepEqual(rules, []);
+  });
+
+  it('never reads through a link that leaves the folder, nor what .tandemignore keeps out (a .gitignored rules file is the user\'s own)', async () => {
+    const repo = path.join(root, 'linked');
+    await mkdir(path.join(repo, '.tandem', 'rules'), { recursive: true });
+    await mkdir(path.join(repo, 'private'), { recursive: true });
+    // A committed link to a key of the user's, and one per wildcard match, each leaving the folder.
+    await symlink(path.join(root, 'secret.md'), path.join(repo, 'AGENTS.md'));
+    await symlink(path.join('..', '..', '..', 'secret.md'), path.join(repo, '.tandem', 'rules', 'up.md'));
+    await writeFile(path.join(repo, '.tandem', 'rules', 'ok.md'), 'Rule inside');
+    // Kept out by .tandemignore, by its own path or through a link to it.
+    await writeFile(path.join(repo, '.tandemignore'), 'private/\n');
+    await writeFile(path.join(repo, 'private', 'notes.md'), 'private notes');
+    await symlink(path.join('private', 'notes.md'), path.join(repo, 'CLAUDE.md'));
+    await writeFile(path.join(repo, '.gitignore'), 'CLAUDE.local.md\n');
+    await writeFile(path.join(repo, 'CLAUDE.local.md'), 'My own rules');
+    const rules = await loadRulesFiles([{ folder: repo, label: '' }], ['AGENTS.md', 'CLAUDE.md', 'CLAUDE.local.md', 'private/notes.md', '.tandem/rules/*.md']);
+    assert.deepEqual(
+      rules.map((rule) => [rule.path, rule.text]),
+      [
+        ['CLAUDE.local.md', 'My own rules'],
+        ['.tandem/rules/ok.md', 'Rule inside'],
+      ],
+    );
   });
 
   it('caps a huge file and the total', async () => {

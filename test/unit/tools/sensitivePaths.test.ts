@@ -57,6 +57,13 @@ describe('SensitivePaths', () => {
     assert.ok(extra.matches('.vscode/settings.json'));
     assert.equal(extra.matches('src/app.ts'), false);
   });
+
+  it('extra globs only add: a negation from any scope (a workspace\'s "!**") takes nothing off the list', () => {
+    const negated = new SensitivePaths(['!**', ' !.*', '!.*/**', 'AGENTS.md']);
+    for (const file of ['.vscode/tasks.json', '.husky/pre-commit', '.github/workflows/ci.yml', '.env', '.gitignore', 'AGENTS.md']) {
+      assert.ok(negated.matches(file), file);
+    }
+  });
 });
 
 describe('sensitive writes always ask', () => {
