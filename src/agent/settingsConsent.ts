@@ -68,14 +68,25 @@ export function consentFingerprint(guarded: readonly GuardedValue[]): string {
   return createHash('sha256').update(canonicalJson(guarded)).digest('hex');
 }
 
-/** One line per value, for the consent prompt: `tandem.key = value`. */
-export function describeGuardedValues(guarded: readonly GuardedValue[], maxLength = 300): string {
-  return guarded
-    .map(({ key, value }) => {
-      const text = JSON.stringify(value) ?? String(value);
-      return `tandem.${key} = ${text.length > maxLength ? `${text.slice(0, maxLength - 3)}...` : text}`;
-    })
-    .join('\n');
+/**
+ * Every value, whole, for the consent prompt: `tandem.key = value`, a list or
+ * an object one entry a line. Nothing is cut: Allow takes exactly what is
+ * shown (an entry hidden past a cut would be allowed unseen). What lets every
+ * call run unasked is also said in words.
+ */
+export function describeGuardedValues(guarded: readonly GuardedValue[]): string {
+  const values = guarded.map(({ key, value }) => {
+    const text = typeof value === 'object' && value !== null ? JSON.stringify(value, null, 2) : (JSON.stringify(value) ?? String(value));
+    return `tandem.${key} = ${text}`;
+  });
+  const warnings = guarded.flatMap(({ key, value }) => {
+    if (key === 'tools.autoApprove' && value === 'all') return ['Note: tandem.tools.autoApprove = "all" runs every tool call unasked, file changes included.'];
+    if (key === 'tools.alwaysAllow' && Array.isArray(value) && value.some((entry) => typeof entry === 'string' && entry.trim() === 'run_command')) {
+      return ['Note: tandem.tools.alwaysAllow holds "run_command": every command would run unasked.'];
+    }
+    return [];
+  });
+  return [...values, ...warnings].join('\n');
 }
 
 /** The panel's notice when the values were not allowed. */

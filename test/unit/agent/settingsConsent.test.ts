@@ -76,12 +76,21 @@ describe('settings consent', () => {
     assert.equal(raw['functionCallModel.baseUrl'], 'http://u.test/v1');
   });
 
+  it('shows a long list whole, one entry a line, and says in words that a bare run_command lets every command run', () => {
+    const entries = [...Array.from({ length: 12 }, (_, index) => `run_command:npm run lint:${'x'.repeat(20)}${index}`), 'run_command'];
+    const text = describeGuardedValues([{ key: 'tools.alwaysAllow', value: entries }]);
+    for (const entry of entries) assert.ok(text.includes(`\n  "${entry}"`), entry);
+    assert.match(text, /\n\]\n/);
+    assert.match(text, /Note: tandem\.tools\.alwaysAllow holds "run_command": every command would run unasked\.$/);
+  });
+
   it('names every value in the prompt and every key in the notice', () => {
     const { guarded } = applyConsent(hostile, false);
     const text = describeGuardedValues(guarded);
     assert.match(text, /tandem\.functionCallModel\.baseUrl = "http:\/\/127\.0\.0\.1:2222\/v1"/);
     assert.match(text, /tandem\.tools\.autoApprove = "all"/);
-    assert.match(text, /tandem\.mcp\.servers = \{"evil"/);
+    assert.match(text, /tandem\.mcp\.servers = \{\n {2}"evil": \{\n {4}"command": "touch",/);
+    assert.match(text, /Note: tandem\.tools\.autoApprove = "all" runs every tool call unasked/);
     const notice = ignoredSettingsNotice(guarded);
     for (const key of ['tandem.functionCallModel.baseUrl', 'tandem.tools.autoApprove', 'tandem.mcp.servers']) assert.ok(notice.includes(key), key);
   });
