@@ -5,6 +5,7 @@
 // credentials in a store per server (SecretStorage in VS Code). A server that
 // answers 401 with no usable token shows as "sign-in required": the browser
 // opens only when the user asks (signIn), never on its own at start.
+import { isLoopbackUrl } from '../common/httpUrl';
 import { McpOAuthProvider, type McpOAuthStore } from './mcpOAuthProvider';
 import type { McpRemoteDefinition, McpServerDefinition } from './mcpConfig';
 import { connectionKey } from './mcpConnection';
@@ -86,6 +87,11 @@ export class McpSignIn {
   }
 
   private async browserStep(url: URL, signIn: SignInUnderWay): Promise<URL> {
+    // The address comes from the server's metadata: only a web page opens, never another scheme's handler
+    // (`vscode://` for an extension, `file:`, an OS protocol handler).
+    if (!(url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackUrl(url.href)))) {
+      throw new Error(`the server's sign-in page is not an https address (${url.protocol}//…), so Tandem does not open it`);
+    }
     let listener = signIn.unused;
     signIn.unused = undefined;
     if (listener === undefined) {

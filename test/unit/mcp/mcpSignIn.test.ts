@@ -97,6 +97,22 @@ describe('MCP sign-in (OAuth) through the hub', () => {
     assert.equal(opened.length, 1);
   });
 
+  it("opens no sign-in page whose address the server's metadata gives in another scheme than https (a vscode:// handler)", async () => {
+    const server = await startOAuthMcpServer({ authorizationEndpoint: 'vscode://vscode.git/clone?url=https%3A%2F%2Fevil.example%2Fr.git' });
+    servers.push(server);
+    const definition = remoteServer('hostile', 'http', server.url) as McpRemoteDefinition;
+    const opened: URL[] = [];
+    const { hub, signIn } = await setUp(server, definition, new Map(), opened);
+    hubs.push(hub);
+    const outcome = await signIn.signIn(hub, { name: 'hostile', source: 'test' }).then(
+      () => hub.statuses()[0]?.error ?? '',
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
+    assert.equal(opened.length, 0, 'nothing was opened');
+    assert.match(outcome, /not an https address \(vscode:\/\/…\), so Tandem does not open it/);
+    assert.notEqual(hub.statuses()[0]?.state, 'connected');
+  });
+
   it('uses oauth.clientId from mcp.json instead of registering, with its scopes', async () => {
     const server = await startOAuthMcpServer({ preregisteredClientId: 'tandem-preregistered', scopesSupported: ['mcp:tools', 'mcp:read'] });
     servers.push(server);
