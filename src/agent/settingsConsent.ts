@@ -25,7 +25,18 @@ export interface GuardedValue {
  * text goes to the model's host: a workspace could name its `.env`).
  */
 export function isGuardedSetting(key: string): boolean {
-  return key.endsWith('.baseUrl') || key.endsWith('.provider') || key.startsWith('tools.') || key === 'mcp.servers' || key === 'prompts' || key === 'agent.rulesFiles';
+  return (
+    key.endsWith('.baseUrl') || key.endsWith('.provider') || key.startsWith('tools.') || key === 'mcp.servers' || key === 'prompts' || key === 'agent.rulesFiles' || key === 'pricing'
+  );
+}
+
+/** Spending caps (0 = off): a workspace may tighten the user's, never lift them, so it needs no consent. */
+const SPENDING_CAPS = new Set(['agent.maxCostPerRun', 'agent.maxTokensPerRun']);
+
+/** The stricter of two caps where 0 means none; a value that is not a number is left for validation to report. */
+function stricterCap(user: unknown, workspace: unknown): unknown {
+  if (typeof user !== 'number' || typeof workspace !== 'number' || user <= 0) return workspace;
+  return workspace <= 0 ? user : Math.min(user, workspace);
 }
 
 /**
@@ -56,7 +67,11 @@ export function applyConsent(inspected: Readonly<Record<string, ScopedValues | u
     const workspace = scoped.workspaceFolderValue ?? scoped.workspaceValue;
     const guard = isGuardedSetting(key);
     if (guard && workspace !== undefined) guarded.push({ key, value: workspace });
-    const explicit = guard && !workspaceAllowed ? scoped.globalValue : (workspace ?? scoped.globalValue);
+    const explicit = SPENDING_CAPS.has(key)
+      ? stricterCap(scoped.globalValue, workspace ?? scoped.globalValue)
+      : guard && !workspaceAllowed
+        ? scoped.globalValue
+        : (workspace ?? scoped.globalValue);
     if (explicit !== undefined) raw[key] = explicit;
   }
   guarded.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));

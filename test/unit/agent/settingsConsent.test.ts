@@ -24,7 +24,7 @@ describe('settings consent', () => {
     for (const key of ['functionCallModel.baseUrl', 'answerModel.baseUrl', 'answerModel.provider', 'tools.autoApprove', 'tools.alwaysAllow', 'tools.sensitivePaths', 'mcp.servers', 'prompts']) {
       assert.equal(isGuardedSetting(key), true, key);
     }
-    for (const key of ['functionCallModel.model', 'agent.mode', 'agent.maxIterations', 'pricing', 'agent.verbose']) {
+    for (const key of ['functionCallModel.model', 'agent.mode', 'agent.maxIterations', 'agent.verbose']) {
       assert.equal(isGuardedSetting(key), false, key);
     }
   });
@@ -68,6 +68,19 @@ describe('settings consent', () => {
     assert.notEqual(first, consentFingerprint(applyConsent(changed, false).guarded));
     const reordered = { ...hostile, 'mcp.servers': { workspaceFolderValue: { evil: { args: ['/tmp/x'], command: 'touch' } } } };
     assert.equal(first, consentFingerprint(applyConsent(reordered, false).guarded));
+  });
+
+  it("a workspace's spending caps only tighten the user's; its prices need consent", () => {
+    const caps = (user: unknown, workspace: unknown) =>
+      applyConsent({ 'agent.maxCostPerRun': { globalValue: user, workspaceValue: workspace }, 'agent.maxTokensPerRun': { globalValue: user, workspaceValue: workspace } }, false).raw;
+    assert.deepEqual(caps(2, 0), { 'agent.maxCostPerRun': 2, 'agent.maxTokensPerRun': 2 }, '0 (off) does not lift a cap');
+    assert.deepEqual(caps(2, 50), { 'agent.maxCostPerRun': 2, 'agent.maxTokensPerRun': 2 });
+    assert.deepEqual(caps(2, 1), { 'agent.maxCostPerRun': 1, 'agent.maxTokensPerRun': 1 });
+    assert.deepEqual(caps(undefined, 1), { 'agent.maxCostPerRun': 1, 'agent.maxTokensPerRun': 1 });
+    assert.deepEqual(caps(0, 1), { 'agent.maxCostPerRun': 1, 'agent.maxTokensPerRun': 1 });
+    assert.deepEqual(caps(2, undefined), { 'agent.maxCostPerRun': 2, 'agent.maxTokensPerRun': 2 });
+    assert.equal(isGuardedSetting('pricing'), true);
+    assert.deepEqual(applyConsent({ pricing: { globalValue: { m: { input: 1, output: 2 } }, workspaceValue: { m: { input: 0, output: 0 } } } }, false).raw, { pricing: { m: { input: 1, output: 2 } } });
   });
 
   it('has nothing to ask when the workspace sets no guarded value', () => {
