@@ -102,8 +102,8 @@ export function decideCommand(command: string, alwaysAllow: readonly string[]): 
     // The longest allowed prefix: an entry that names the whole command, options and all, covers it.
     const prefix = prefixes.filter((candidate) => startsWithWords(part, candidate)).sort((a, b) => b.length - a.length)[0];
     if (prefix === undefined) return true;
-    const option = riskyArgument(prefix.split(' ')[0]!, part.slice(prefix.length).trim().split(' ').filter(Boolean));
-    if (option !== undefined) risky.push(`${option} (in ${part}) can run a program, load code or write a file, so it asks even after "${prefix}"`);
+    const option = riskyArgument(prefix.split(' ')[0]!, part.slice(prefix.length));
+    if (option !== undefined) risky.push(`${option} in "${part}" may run a program, load code, write a file or reach outside the folder, so it asks even after "${prefix}"`);
     return option !== undefined;
   });
   if (uncovered.length === 0) return { allowed: true, uncovered, reason: undefined };

@@ -92,7 +92,7 @@ describe('decideCommand', () => {
   });
 
   it('an option that runs a program, loads code or writes a file asks, whatever prefix allows the command', () => {
-    const allowed = ['npm test', 'git log', 'git grep', 'make test', 'go test', 'grep', 'find'].map(alwaysAllowKeyFor);
+    const allowed = ['npm test', 'git log', 'git grep', 'git diff', 'make test', 'go test', 'pytest', 'grep', 'find'].map(alwaysAllowKeyFor);
     for (const command of [
       "npm test --node-options='--import=data:text/javascript,process.exit()'",
       'npm test -- --config=evil.config.js',
@@ -105,13 +105,43 @@ describe('decideCommand', () => {
       'go test -exec ./evil ./...',
       'go test -toolexec=./evil ./...',
       'find . -name x -exec rm {} +',
+      // Quoted, escaped, expanded or shortened, the option is the same to the program.
+      "git log '--output'=/tmp/x",
+      'git log --"output"=changes.txt',
+      'git log --out\\put=changes.txt',
+      'git log --output$9=changes.txt',
+      'make test -"f" other.mk',
+      "make test --ev='$(shell id)'",
+      "make test 'X!=id'",
+      'make test SHELL:=/bin/sh',
+      "npm test --node-o='--require=./evil.js'",
+      'go test --o=out ./...',
+      'go test -coverprofile=c.out ./...',
+      'pytest --basetemp=src',
+      'npm test -- -r ./evil.js',
+      'git log *',
+      // A path outside the folder: git diff reads it with --no-index.
+      'git diff /dev/null /home/me/.ssh/id_ed25519',
+      'git diff ../other/secret.txt x',
+      'git diff ~/.ssh/id_ed25519 x',
     ]) {
       const decision = decideCommand(command, allowed);
       assert.equal(decision.allowed, false, command);
-      assert.match(decision.reason ?? '', /can run a program, load code or write a file, so it asks even after "/, command);
+      assert.match(decision.reason ?? '', /may run a program, load code, write a file or reach outside the folder, so it asks even after "/, command);
     }
     // Plain flags and arguments stay allowed.
-    for (const command of ['npm test -- --watch', 'git log --oneline -5 --format=%h', 'git grep -n -e TODO', 'go test -count=1 -cover ./...', 'grep -rn TODO src', 'find . -name "*.ts"']) {
+    for (const command of [
+      'npm test -- --watch',
+      'npm test -- -t "adds two numbers"',
+      'git log --oneline -5 --format=%h',
+      'git grep -n -e TODO',
+      'go test -count=1 -cover ./...',
+      'grep -rn TODO src',
+      'find . -name "*.ts"',
+      'npm test 2>&1',
+      'npm test > /dev/null 2>&1',
+      'git diff src/a.ts',
+    ]) {
       assert.equal(decideCommand(command, allowed).allowed, true, command);
     }
     // An entry that names the whole command, option and all, covers it.
