@@ -33,10 +33,16 @@ export function isGuardedSetting(key: string): boolean {
 /** Spending caps (0 = off): a workspace may tighten the user's, never lift them, so it needs no consent. */
 const SPENDING_CAPS = new Set(['agent.maxCostPerRun', 'agent.maxTokensPerRun']);
 
-/** The stricter of two caps where 0 means none; a value that is not a number is left for validation to report. */
-function stricterCap(user: unknown, workspace: unknown): unknown {
-  if (typeof user !== 'number' || typeof workspace !== 'number' || user <= 0) return workspace;
-  return workspace <= 0 ? user : Math.min(user, workspace);
+/**
+ * The stricter of two caps where 0 means none. A workspace value that is not
+ * a valid cap (a string, a fraction of a token) would fall back to the
+ * default, no cap: it is not taken while the user has one.
+ */
+function stricterCap(key: string, user: unknown, workspace: unknown): unknown {
+  const valid = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0 && (key !== 'agent.maxTokensPerRun' || Number.isInteger(value));
+  if (!valid(user) || user === 0) return workspace;
+  if (!valid(workspace) || workspace === 0) return user;
+  return Math.min(user, workspace);
 }
 
 /**
@@ -68,7 +74,7 @@ export function applyConsent(inspected: Readonly<Record<string, ScopedValues | u
     const guard = isGuardedSetting(key);
     if (guard && workspace !== undefined) guarded.push({ key, value: workspace });
     const explicit = SPENDING_CAPS.has(key)
-      ? stricterCap(scoped.globalValue, workspace ?? scoped.globalValue)
+      ? stricterCap(key, scoped.globalValue, workspace ?? scoped.globalValue)
       : guard && !workspaceAllowed
         ? scoped.globalValue
         : (workspace ?? scoped.globalValue);
@@ -101,7 +107,8 @@ export function describeGuardedValues(guarded: readonly GuardedValue[]): string 
     }
     return [];
   });
-  return [...values, ...warnings].join('\n');
+  // The warnings first: a long list would push them out of sight.
+  return [...warnings, ...values].join('\n');
 }
 
 /** The panel's notice when the values were not allowed. */

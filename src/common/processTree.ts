@@ -87,7 +87,10 @@ function below(root: number, table: string): ProcessRef[] {
 /** Those of `processes` still running as the same process (not another one that got its id since). */
 async function stillRunning(processes: readonly ProcessRef[]): Promise<ProcessRef[]> {
   if (processes.every((each) => each.started === '')) return processes.filter((each) => isRunning(each.pid));
-  const rows = parseTable(await processTable());
+  const table = await processTable();
+  // No `ps` now: the ids alone, as where it never had start times.
+  if (table === '') return processes.filter((each) => isRunning(each.pid));
+  const rows = parseTable(table);
   return processes.filter((each) => {
     const row = rows.get(each.pid);
     if (row === undefined) return false;

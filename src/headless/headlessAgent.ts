@@ -99,9 +99,10 @@ export async function startHeadlessAgent(options: HeadlessOptions): Promise<Head
   const runner = new AgUiRunner({
     serverToolNames: () => new Set([...workspaceTools, ...(hub?.tools() ?? [])].map((tool) => tool.name)),
     prepare: async (_input, notice) => {
+      // Before anything starts for a run that can only fail.
+      if (modelsUnusable) throw new ConfigurationError(modelsUnusable);
       // As in VS Code: a run waits for a server restarting after a crash, retries one that failed, and hears of a failure once.
       if (hub !== undefined && settings.mode !== 'chat') await (runStart ??= new McpRunStart(hub)).forRun(async () => undefined, mcpStartNotices((code, message, level) => notice(code, message, level)));
-      if (modelsUnusable) throw new ConfigurationError(modelsUnusable);
       const modelOptions = { firstByteTimeoutMs: firstByteTimeoutFor(settings.maxExecutionSeconds) };
       const functionCallModel = createChatModel({ ...settings.functionCallModel, apiKey }, modelOptions);
       const answerModel = settings.singleModel ? functionCallModel : createChatModel({ ...settings.answerModel, apiKey }, modelOptions);

@@ -17,8 +17,13 @@ export class VscodeWorkspaceHost implements WorkspaceHost {
   sensitivePaths(): readonly string[] {
     // Only ever adds paths that ask, so every scope's value may apply; bad entries are dropped.
     // The configured rules files join the system prompt, so a change to them asks too.
+    // Every scope's list, not the one that wins: a workspace's list must not replace the user's extra paths.
     const configuration = vscode.workspace.getConfiguration('tandem');
-    return [configuration.get<unknown>('tools.sensitivePaths'), configuration.get<unknown>('agent.rulesFiles')].flatMap((value) =>
+    const scopes = (key: string): unknown[] => {
+      const found = configuration.inspect<unknown>(key);
+      return [found?.defaultValue, found?.globalValue, found?.workspaceValue, found?.workspaceFolderValue];
+    };
+    return [...scopes('tools.sensitivePaths'), ...scopes('agent.rulesFiles')].flatMap((value) =>
       Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string' && entry.trim() !== '') : [],
     );
   }

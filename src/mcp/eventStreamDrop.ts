@@ -17,6 +17,8 @@ export interface EventStreamDropOptions {
   /** Whether a transport error is the event stream's (not a POST's, nor a message that did not parse). */
   readonly isStreamError: (error: Error) => boolean;
   readonly log: (line: string) => void;
+  /** Called before the close when no request was waiting. */
+  readonly onIdleDrop?: (() => void) | undefined;
 }
 
 /**
@@ -59,6 +61,7 @@ export function endSessionOnEventStreamDrop(transport: Transport, options: Event
     queueMicrotask(() => {
       // After the SDK's own line with the error.
       options.log(`the SSE event stream dropped: closing the session (requests unanswered: ${pending.size})`);
+      if (pending.size === 0) options.onIdleDrop?.();
       for (const id of [...pending]) transport.onmessage?.(streamClosedReply(id, 'event'));
       pending.clear();
       void transport.close();

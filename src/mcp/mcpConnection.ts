@@ -29,6 +29,8 @@ export interface McpConnectionOptions {
   readonly startTimeoutMs: number;
   /** Delay before the one automatic restart after a crash. */
   readonly restartDelayMs: number;
+  /** See McpHubOptions.idleCutMinSessionMs. */
+  readonly idleCutMinSessionMs?: number | undefined;
   readonly log: (line: string) => void;
   /** Called whenever the status or the tool list changes. */
   readonly onDidChange: () => void;
@@ -42,6 +44,8 @@ const MAX_TOOL_PAGES = 50;
 const TOTAL_TIMEOUT_FACTOR = 10;
 /** At most one automatic restart in this window; a second crash inside it stays an error. */
 const RESTART_WINDOW_MS = 60_000;
+/** An idle SSE stream cut counts as no crash only after the session worked this long. */
+const IDLE_CUT_MIN_SESSION_MS = 10_000;
 // JSON-RPC error codes the SDK uses (ErrorCode in its types; not imported to keep loading lazy).
 const REQUEST_TIMEOUT = -32001;
 const CONNECTION_CLOSED = -32000;
@@ -70,6 +74,9 @@ export class McpConnection {
   /** An automatic restart waiting out its delay; `wake` ends the wait when it is cancelled. */
   private pendingRestart: { readonly timer: ReturnType<typeof setTimeout>; readonly wake: () => void } | undefined;
   private lastAutoRestart = Number.NEGATIVE_INFINITY;
+  /** When the session now ending was connected, and whether its SSE stream dropped idle (no crash: a proxy's cut). */
+  private connectedAt = 0;
+  private idleStreamDrop = false;
   /** Calls in flight, newest last: a server's question during a call goes to that call's run. */
   private readonly inflight: ToolContext[] = [];
 
@@ -275,6 +282,8 @@ export class McpConnection {
       const opened = session;
       this.resourceList = await this.readListing('resources', () => listResources(opened, this.options.startTimeoutMs, signal));
       if (generation !== this.generation) return;
+      this.connectedAt = Date.now();
+      this.idleStreamDrop = false;
       this.setState('connected');
       this.options.log(`MCP server "${definition.name}" connected over ${session.transport} with ${this.toolList.length} tools`);
     } catch (error) {
@@ -303,6 +312,9 @@ export class McpConnection {
         if (current() && isOversizedMessage(error)) this.closedForSize = true;
         else if (current() && this.state === 'connected') this.unreadable = { at: Date.now(), what: firstLine(isSchemaRejection(error) ? rejectionSummary(error) : describeError(error), 200) };
         if (current() && this.state === 'starting' && this.notMcpOutput === undefined) this.notMcpOutput = notMcpLine(error);
+      },
+      onIdleStreamDrop: () => {
+        if (current()) this.idleStreamDrop = true;
       },
       onClose: () => {
         if (current() && this.state === 'connected') this.handleCrash();
@@ -377,11 +389,16 @@ export class McpConnection {
       : `The server stopped unexpectedly.`;
     this.setState('error');
     const now = Date.now();
-    if (!forSize && now - this.lastAutoRestart < RESTART_WINDOW_MS) {
+    // An idle SSE stream cut after a working spell (a proxy's idle timeout) reconnects without counting as a crash;
+    // a server that drops it at once is limited like one that crashes.
+    const idleCut = this.idleStreamDrop && now - this.connectedAt >= (this.options.idleCutMinSessionMs ?? IDLE_CUT_MIN_SESSION_MS);
+    this.idleStreamDrop = false;
+    if (idleCut) this.error = 'The server\'s event stream was cut while idle; reconnecting.';
+    if (!forSize && !idleCut && now - this.lastAutoRestart < RESTART_WINDOW_MS) {
       this.options.log(`MCP server "${this.definition.name}" stopped again; not restarting it automatically.`);
       return;
     }
-    if (!forSize) this.lastAutoRestart = now;
+    if (!forSize && !idleCut) this.lastAutoRestart = now;
     this.options.log(`MCP server "${this.definition.name}" ${forSize ? 'sent a message too large to read' : 'stopped unexpectedly'}; restarting in ${this.options.restartDelayMs} ms.`);
     // 'starting' from now on, not after the delay: a run or a call in between waits for the
     // server that was working a moment ago instead of going on without its tools.

@@ -26,6 +26,8 @@ export interface McpHubOptions {
   readonly startTimeoutMs?: number | undefined;
   /** Delay before the one automatic restart of a crashed server; default 1 s. */
   readonly restartDelayMs?: number | undefined;
+  /** How long a legacy SSE session must have worked for an idle stream cut to reconnect without counting as a crash; default 10 s. */
+  readonly idleCutMinSessionMs?: number | undefined;
   readonly clientIdentity?: ClientIdentity | undefined;
   /** Sign-in and elicitation per server (absent: neither is offered). */
   readonly services?: McpConnectionOptions['services'];
@@ -234,6 +236,7 @@ export class McpHub implements ToolProvider {
       defaultTimeoutMs: this.options.defaultTimeoutMs ?? 60_000,
       startTimeoutMs: this.options.startTimeoutMs ?? 30_000,
       restartDelayMs: this.options.restartDelayMs ?? 1_000,
+      idleCutMinSessionMs: this.options.idleCutMinSessionMs,
       log: this.options.log ?? (() => undefined),
       onDidChange: () => this.changed(),
       services: this.options.services,

@@ -38,6 +38,8 @@ export interface SessionHooks {
   onResourceListChanged?(): void;
   /** The transport failed to read or send a message (over stdio: a line on stdout that is not JSON-RPC). */
   onTransportError?(error: Error): void;
+  /** A legacy SSE event stream dropped with nothing waiting on it (an idle proxy's cut): the close that follows is no crash. */
+  onIdleStreamDrop?(): void;
   log(line: string): void;
 }
 
@@ -76,7 +78,7 @@ export async function openSession(
   const session = { identity, hooks, timeoutMs, signal, services };
   if (server.type === 'stdio') return connect(await stdioTransport(server, hooks), 'stdio', session);
   const authProvider = services.authProvider;
-  if (server.type === 'sse') return connectWithAuth(() => sseTransport(server, authProvider, hooks.log), 'sse', session);
+  if (server.type === 'sse') return connectWithAuth(() => sseTransport(server, authProvider, hooks), 'sse', session);
   const { StreamableHTTPError } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
   try {
     return await connectWithAuth(() => streamableTransport(server, authProvider), 'http', session);
@@ -88,7 +90,7 @@ export async function openSession(
     if (status === undefined || status < 400 || status >= 500 || signal.aborted) throw error;
     hooks.log(`Streamable HTTP answered ${status}; trying SSE at ${maskUrl(server.url)}`);
     try {
-      return await connectWithAuth(() => sseTransport(server, authProvider, hooks.log), 'sse', session);
+      return await connectWithAuth(() => sseTransport(server, authProvider, hooks), 'sse', session);
     } catch (sseError) {
       throw new Error(`Streamable HTTP answered ${status} and SSE failed too: ${describeError(sseError)}`, { cause: sseError });
     }
@@ -238,11 +240,11 @@ async function streamableTransport(server: RemoteServer, authProvider: OAuthClie
   return transport;
 }
 
-async function sseTransport(server: RemoteServer, authProvider: OAuthClientProvider | undefined, log: (line: string) => void): Promise<RemoteTransport> {
+async function sseTransport(server: RemoteServer, authProvider: OAuthClientProvider | undefined, hooks: SessionHooks): Promise<RemoteTransport> {
   const { SSEClientTransport, SseError } = await import('@modelcontextprotocol/sdk/client/sse.js');
   const transport = new SSEClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } }, ...(authProvider === undefined ? {} : { authProvider }) });
   // A dropped event stream ends the session and what waited on it at once, not at their timeouts (eventStreamDrop.ts).
-  endSessionOnEventStreamDrop(transport, { isStreamError: (error) => error instanceof SseError, log });
+  endSessionOnEventStreamDrop(transport, { isStreamError: (error) => error instanceof SseError, log: (line) => hooks.log(line), onIdleDrop: () => hooks.onIdleStreamDrop?.() });
   return transport;
 }
 

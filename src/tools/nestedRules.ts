@@ -6,6 +6,7 @@
 // inside the same workspace folder are read.
 import { realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
+import { IgnoreRules, TANDEM_IGNORE_FILE } from './ignoreRules';
 import { readRuleText, type RuleFile, type RulesRoot } from './rulesFiles';
 
 /** A rules file found for a touched file. */
@@ -56,13 +57,21 @@ export function createNestedRulesFinder(roots: readonly RulesRoot[], patterns: r
   };
 }
 
+/** A file inside `root` once links are followed, and not kept out by .tandemignore (by its own path or the one it leads to). */
 async function isRegularFileInside(candidate: string, root: string): Promise<boolean> {
+  let real: string;
   try {
     if (!(await stat(candidate)).isFile()) return false;
-    return isInside(root, await realpath(candidate));
+    real = await realpath(candidate);
   } catch {
     return false;
   }
+  if (!isInside(root, real)) return false;
+  const rules = new IgnoreRules(root);
+  for (const each of new Set([path.relative(root, candidate), path.relative(root, real)])) {
+    if ((await rules.ignoredBy(each.split(path.sep).join('/'), false)) === TANDEM_IGNORE_FILE) return false;
+  }
+  return true;
 }
 
 /** The root that owns a touched file (the innermost, in a multi-root workspace with nested folders), and the file's real path. */

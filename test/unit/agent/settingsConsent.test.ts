@@ -79,6 +79,9 @@ describe('settings consent', () => {
     assert.deepEqual(caps(undefined, 1), { 'agent.maxCostPerRun': 1, 'agent.maxTokensPerRun': 1 });
     assert.deepEqual(caps(0, 1), { 'agent.maxCostPerRun': 1, 'agent.maxTokensPerRun': 1 });
     assert.deepEqual(caps(2, undefined), { 'agent.maxCostPerRun': 2, 'agent.maxTokensPerRun': 2 });
+    // A value that is no valid cap would read as "no cap": the user's holds.
+    assert.deepEqual(caps(2, '5'), { 'agent.maxCostPerRun': 2, 'agent.maxTokensPerRun': 2 });
+    assert.deepEqual(caps(200, 150.5), { 'agent.maxCostPerRun': 150.5, 'agent.maxTokensPerRun': 200 });
     assert.equal(isGuardedSetting('pricing'), true);
     assert.deepEqual(applyConsent({ pricing: { globalValue: { m: { input: 1, output: 2 } }, workspaceValue: { m: { input: 0, output: 0 } } } }, false).raw, { pricing: { m: { input: 1, output: 2 } } });
   });
@@ -93,8 +96,8 @@ describe('settings consent', () => {
     const entries = [...Array.from({ length: 12 }, (_, index) => `run_command:npm run lint:${'x'.repeat(20)}${index}`), 'run_command'];
     const text = describeGuardedValues([{ key: 'tools.alwaysAllow', value: entries }]);
     for (const entry of entries) assert.ok(text.includes(`\n  "${entry}"`), entry);
-    assert.match(text, /\n\]\n/);
-    assert.match(text, /Note: tandem\.tools\.alwaysAllow holds "run_command": every command would run unasked\.$/);
+    assert.match(text, /\n\]$/);
+    assert.match(text, /^Note: tandem\.tools\.alwaysAllow holds "run_command": every command would run unasked\.\n/);
   });
 
   it('names every value in the prompt and every key in the notice', () => {

@@ -144,7 +144,7 @@ describe('a legacy SSE server whose event stream drops (by hand)', () => {
     raw = rawSseServer();
     await new Promise<void>((resolve) => raw.server.listen(0, '127.0.0.1', resolve));
     logged = [];
-    hub = new McpHub({ restartDelayMs: 200, log: (line) => logged.push(line) });
+    hub = new McpHub({ restartDelayMs: 200, idleCutMinSessionMs: 500, log: (line) => logged.push(line) });
     const { port } = raw.server.address() as AddressInfo;
     await hub.update([{ ...remoteServer('raw', 'sse', `http://127.0.0.1:${port}/sse`), timeoutMs: CALL_TIMEOUT_MS }]);
     assert.equal(hub.statuses()[0]?.state, 'connected', hub.statuses()[0]?.error);
@@ -195,6 +195,18 @@ describe('a legacy SSE server whose event stream drops (by hand)', () => {
       raw.cutAll();
       await reconnected();
       assert.equal((await run('echo', { text: 'fresh' })).text, 'echo: fresh');
+    });
+
+    it('idle cuts again and again (a proxy\'s idle timeout) reconnect each time: they are no crashes', async () => {
+      for (let cut = 0; cut < 3; cut++) {
+        const before = raw.sessions;
+        // Past the least working spell that makes an idle cut no crash (500 ms here).
+        await new Promise((resolve) => setTimeout(resolve, 700));
+        raw.cutAll();
+        await waitFor(() => raw.sessions > before && hub.statuses()[0]?.state === 'connected', 10_000, `reconnected after cut ${cut + 1}`);
+      }
+      assert.equal((await run('echo', { text: 'still' })).text, 'echo: still');
+      assert.ok(!logged.some((line) => /not restarting it automatically/.test(line)), logged.join('\n'));
     });
   });
 

@@ -74,6 +74,20 @@ describe('nested rules files', () => {
     assert.deepEqual(empty, [], 'the nearest file is empty: nothing joins, and the search stops there');
   });
 
+  it('never reads what .tandemignore keeps out, the root file included', async () => {
+    const kept = path.join(root, 'kept');
+    await mkdir(path.join(kept, 'private', 'src'), { recursive: true });
+    await mkdir(path.join(kept, 'src'), { recursive: true });
+    await writeFile(path.join(kept, '.tandemignore'), 'AGENTS.md\nprivate/\n');
+    await writeFile(path.join(kept, 'AGENTS.md'), 'KEPT OUT at the root');
+    await writeFile(path.join(kept, 'private', 'AGENTS.md'), 'KEPT OUT in private');
+    await writeFile(path.join(kept, 'src', 'a.ts'), '');
+    await writeFile(path.join(kept, 'private', 'src', 'b.ts'), '');
+    const finder = createNestedRulesFinder([{ folder: kept, label: '' }], ['AGENTS.md']);
+    assert.deepEqual(await finder.rulesFor(path.join(kept, 'src', 'a.ts')), []);
+    assert.deepEqual(await finder.rulesFor(path.join(kept, 'private', 'src', 'b.ts')), []);
+  });
+
   it('an empty list finds nothing', async () => {
     const finder = createNestedRulesFinder([{ folder: repo, label: '' }], []);
     assert.deepEqual(await finder.rulesFor(path.join(repo, 'packages', 'api', 'src', 'deep', 'handler.ts')), []);
