@@ -14,7 +14,10 @@
 //   TANDEM_BENCH_ROUNDS (default 5), TANDEM_BENCH_RUNS per process (default 7),
 //   TANDEM_BENCH_WARMUPS per process (default 3; a short and a long run each),
 //   TANDEM_BENCH_STACKS (comma list; default every stack in loop/stacks.ts),
-//   TANDEM_BENCH_PACED_RUNS per process (default 3; 0 skips the paced figure).
+//   TANDEM_BENCH_PACED_RUNS per process (default 3; 0 skips the paced figure),
+//   TANDEM_BENCH_BASELINE (the path of another checkout: its Tandem runs as one
+//   more stack, `tandem@baseline`, in the same rounds, so that a change is told
+//   from the machine's drift; results.json is then left as it is).
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
@@ -32,6 +35,8 @@ const RUNS = Number(process.env['TANDEM_BENCH_RUNS'] ?? 7);
 const WARMUPS = Number(process.env['TANDEM_BENCH_WARMUPS'] ?? 3);
 const PACED_RUNS = Number(process.env['TANDEM_BENCH_PACED_RUNS'] ?? 3);
 const STACKS = (process.env['TANDEM_BENCH_STACKS'] ?? Object.keys(stacks).join(',')).split(',').filter(Boolean);
+const BASELINE = process.env['TANDEM_BENCH_BASELINE'];
+const BASELINE_STACK = 'tandem@baseline';
 const root = path.resolve(__dirname, '..');
 
 export interface LoopFigures {
@@ -100,11 +105,11 @@ export function startServer(): Promise<{ baseUrl: string; stop: () => void }> {
  * each imported binding): measured 2026-11-26, 1.18x and 1.23x the floor
  * under tsx against 1.06x and 1.09x bundled, alternated in the same minutes.
  */
-async function bundleWorker(): Promise<string> {
+async function bundleWorker(checkout = root, name = 'loopWorker'): Promise<string> {
   // Inside the repository, so that the bundle resolves node_modules from it.
-  const outfile = path.join(root, 'node_modules', '.cache', 'tandem-bench', 'loopWorker.cjs');
+  const outfile = path.join(root, 'node_modules', '.cache', 'tandem-bench', `${name}.cjs`);
   await build({
-    entryPoints: [path.join(root, 'bench', 'loop', 'loopWorker.ts')],
+    entryPoints: [path.join(checkout, 'bench', 'loop', 'loopWorker.ts')],
     bundle: true,
     packages: 'external',
     platform: 'node',
@@ -116,6 +121,12 @@ async function bundleWorker(): Promise<string> {
   return outfile;
 }
 
+/** Which bundle a stack's process runs, and the stack it asks that bundle for. */
+interface Workers {
+  own: string;
+  baseline?: string;
+}
+
 /** One stack's worker process, kept alive for a round and asked for one run at a time. */
 class StackProcess {
   private readonly child: ChildProcessByStdio<Writable, Readable, Readable>;
@@ -124,11 +135,12 @@ class StackProcess {
   private exited: Error | undefined;
 
   constructor(
-    worker: string,
+    workers: Workers,
     readonly stack: string,
     baseUrl: string,
   ) {
-    this.child = spawn(process.execPath, ['--expose-gc', worker, stack, baseUrl], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+    const [worker, workerStack] = stack === BASELINE_STACK ? [workers.baseline!, 'tandem'] : [workers.own, stack];
+    this.child = spawn(process.execPath, ['--expose-gc', worker, workerStack, baseUrl], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
     createInterface({ input: this.child.stdout }).on('line', (line) => {
       // A stack's library may print to stdout too: only the worker's JSON lines are answers.
       if (!line.startsWith('{"cpuMs"')) return;
@@ -169,8 +181,8 @@ interface RoundSamples {
 }
 
 /** One round: a fresh process per stack, asked for runs in turn (one each per turn, the order rotating). */
-async function measureRound(worker: string, baseUrl: string, stackNames: readonly string[], runs: number, warmups: number, pacedRuns: number): Promise<Map<string, RoundSamples>> {
-  const processes = stackNames.map((name) => new StackProcess(worker, name, baseUrl));
+async function measureRound(workers: Workers, baseUrl: string, stackNames: readonly string[], runs: number, warmups: number, pacedRuns: number): Promise<Map<string, RoundSamples>> {
+  const processes = stackNames.map((name) => new StackProcess(workers, name, baseUrl));
   const samples = new Map<string, RoundSamples>(stackNames.map((name) => [name, { short: [], long: [], paced: [] }]));
   let turnNumber = 0;
   const turn = async (kind: RunKind, keep: boolean) => {
@@ -214,17 +226,17 @@ function processFigures(samples: RoundSamples, replies: number): LoopFigures {
 }
 
 /** Runs every stack over `rounds` rounds of `runs` interleaved runs each; returns the medians per stack. */
-export async function measureLoop(stackNames: readonly string[], rounds: number, runs: number, warmups = 3, pacedRuns = 0): Promise<Record<string, LoopFigures>> {
-  const worker = await bundleWorker();
+export async function measureLoop(stackNames: readonly string[], rounds: number, runs: number, warmups = 3, pacedRuns = 0, baseline?: string): Promise<Record<string, LoopFigures>> {
+  const workers: Workers = { own: await bundleWorker(), ...(baseline ? { baseline: await bundleWorker(path.resolve(baseline), 'loopWorkerBaseline') } : {}) };
   const server = await startServer();
   try {
     const figures = new Map<string, LoopFigures[]>(stackNames.map((name) => [name, []]));
     const ratios = new Map<string, { cpu: number[]; mainThread: number[] }>(stackNames.map((name) => [name, { cpu: [], mainThread: [] }]));
     for (let round = 0; round < rounds; round++) {
-      const samples = await measureRound(worker, server.baseUrl, stackNames, runs, warmups, pacedRuns);
+      const samples = await measureRound(workers, server.baseUrl, stackNames, runs, warmups, pacedRuns);
       const floor = samples.get('floor');
       for (const [name, roundSamples] of samples) {
-        figures.get(name)!.push(processFigures(roundSamples, stacks[name]!.replies));
+        figures.get(name)!.push(processFigures(roundSamples, stacks[name === BASELINE_STACK ? 'tandem' : name]!.replies));
         if (!floor || name === 'floor') continue;
         roundSamples.short.forEach((sample, run) => {
           ratios.get(name)!.cpu.push(sample.cpuMs / floor.short[run]!.cpuMs);
@@ -259,12 +271,12 @@ export function loopTable(results: Record<string, LoopFigures>): string {
   const perChunk = (value: number, base: number | null | undefined) =>
     `${value.toFixed(1)}${typeof base === 'number' ? ` (${value - base >= 0 ? '+' : ''}${(value - base).toFixed(1)})` : ''}`;
   const lines = [
-    `stack          cpu ms/run        main thread ms/run  wall ms/run       requests  µs cpu/chunk (over floor)  ${paced ? `paced, ${PACED_TOKENS_PER_SECOND}/s         ` : ''}alloc MB/run`,
+    `stack            cpu ms/run        main thread ms/run  wall ms/run       requests  µs cpu/chunk (over floor)  ${paced ? `paced, ${PACED_TOKENS_PER_SECOND}/s         ` : ''}alloc MB/run`,
   ];
   for (const [name, figures] of Object.entries(results)) {
     lines.push(
       [
-        name.padEnd(14),
+        name.padEnd(16),
         `${figures.cpuMsPerRun.toFixed(2)}${ratio(figures.cpuMsPerRun, floor?.cpuMsPerRun)}`.padEnd(18),
         // Read from Linux's per-thread statistics: elsewhere (and as null in results.json) it is not measured.
         (Number.isFinite(figures.mainThreadCpuMsPerRun)
@@ -285,7 +297,7 @@ export function loopTable(results: Record<string, LoopFigures>): string {
       ratio && Number.isFinite(ratio.median) ? `${ratio.median.toFixed(2)}x (${ratio.q1.toFixed(2)}-${ratio.q3.toFixed(2)})` : 'n/a';
     lines.push(`over the floor run by run (median of ${pairs[0]![1].cpuRatioToFloor!.pairs} paired runs, and the middle half):`);
     for (const [name, figures] of pairs) {
-      lines.push(`${name.padEnd(14)}cpu ${shown(figures.cpuRatioToFloor).padEnd(22)}main thread ${shown(figures.mainThreadRatioToFloor)}`);
+      lines.push(`${name.padEnd(16)}cpu ${shown(figures.cpuRatioToFloor).padEnd(22)}main thread ${shown(figures.mainThreadRatioToFloor)}`);
     }
   }
   return lines.join('\n');
@@ -293,12 +305,17 @@ export function loopTable(results: Record<string, LoopFigures>): string {
 
 async function main(): Promise<void> {
   console.log(
-    `loop: ${STACKS.join(', ')}; ${ROUNDS} interleaved rounds of one process per stack, ${RUNS} runs each (after warm-up)` +
+    `loop: ${(BASELINE ? [...STACKS, BASELINE_STACK] : STACKS).join(', ')}; ${ROUNDS} interleaved rounds of one process per stack, ${RUNS} runs each (after warm-up)` +
       (PACED_RUNS > 0 ? ` and ${PACED_RUNS} with the long replies paced at ${PACED_TOKENS_PER_SECOND} tokens/s` : ''),
   );
-  const results = await measureLoop(STACKS, ROUNDS, RUNS, WARMUPS, PACED_RUNS);
+  const stackNames = BASELINE ? [...STACKS, BASELINE_STACK] : STACKS;
+  const results = await measureLoop(stackNames, ROUNDS, RUNS, WARMUPS, PACED_RUNS, BASELINE);
   console.log(loopTable(results));
-  updateResults('loop', results);
+  if (BASELINE) {
+    const [own, base] = [results['tandem'], results[BASELINE_STACK]];
+    if (own?.cpuRatioToFloor && base?.cpuRatioToFloor)
+      console.log(`this checkout against ${BASELINE}: cpu ${(own.cpuMsPerRun / base.cpuMsPerRun).toFixed(3)}x, over the floor run by run ${own.cpuRatioToFloor.median.toFixed(3)}x against ${base.cpuRatioToFloor.median.toFixed(3)}x`);
+  } else updateResults('loop', results);
 }
 
 if (require.main === module) {

@@ -3,11 +3,11 @@
 // prints files in whatever order its threads finish them) and only those decoded.
 
 import { spawn } from 'node:child_process';
-import { access, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import ignore from 'ignore';
 import { CancelledError, ToolError } from '../common/errors';
-import { TANDEM_IGNORE_FILE } from './ignoreRules';
+import { IgnoreRules, TANDEM_IGNORE_FILE } from './ignoreRules';
+import { includeGlobs, printedPathFilter, searchRoots, tandemExclusions } from './ripgrepScope';
 import {
   folderCoveringGlobs,
   InvalidPatternError,
@@ -44,15 +44,7 @@ interface HitBeyondPreview {
   readonly byteColumn: number;
 }
 
-/** Which of ripgrep's paths (as it prints them, `./`-prefixed) a query's includes keep; undefined: all. */
-export function includeMatcher(query: TextSearchQuery): ((printed: string) => boolean) | undefined {
-  if (query.include.length === 0) return undefined;
-  // The same library and the same folder-covering globs as the JavaScript search.
-  const include = ignore({ ignorecase: false }).add(folderCoveringGlobs(query.include));
-  return (printed) => include.ignores(printed.replace(/^\.[\\/]/u, '').split(path.sep).join('/'));
-}
-
-/** The arguments, without the ignore file and the includes; shared with the benchmark so both run the same search. */
+/** The arguments, without .tandemignore; shared with the benchmark so both run the same search. */
 export function ripgrepArguments(query: TextSearchQuery): string[] {
   const args = [
     '--no-config',
@@ -73,12 +65,13 @@ export function ripgrepArguments(query: TextSearchQuery): string[] {
     `--max-filesize=${MAX_SEARCH_FILE_BYTES}`,
     '--max-columns=400',
     '--max-columns-preview',
+    // The last glob a path matches decides: includes first, so that .git and the exclusions win over them.
+    // An include outranks every ignore file, so what ripgrep prints under one is checked (ripgrepScope.ts).
+    ...includeGlobs(query.include),
     '--glob=!.git',
   ];
   args.push(query.caseSensitive ? '--case-sensitive' : '--ignore-case');
   if (!query.isRegexp) args.push('--fixed-strings');
-  // Only exclusions go to ripgrep: its --glob include overrides every ignore file (.gitignore, .tandemignore
-  // included), so `include: ".env"` would read what they hide. Includes are matched on its output (includeMatcher).
   for (const glob of folderCoveringGlobs(query.exclude)) args.push(`--glob=!${glob}`);
   return args;
 }
@@ -97,9 +90,16 @@ export async function ripgrepSearch(
   for (const target of targets) {
     const args = ripgrepArguments(query);
     const tandemIgnore = path.join(target.folder.real, TANDEM_IGNORE_FILE);
-    if (await exists(tandemIgnore)) args.push(`--ignore-file=${tandemIgnore}`);
-    args.push('--regexp', query.pattern, '--', '.');
-    const counts = await runOne(rgPath, args, target, query, hits, perFile, signal);
+    const tandemText = await readFile(tandemIgnore, 'utf8').catch(() => undefined);
+    const exclusions = tandemText === undefined ? [] : tandemExclusions(tandemText);
+    if (exclusions === undefined) args.push(`--ignore-file=${tandemIgnore}`);
+    else args.push(...exclusions);
+    const rules = new IgnoreRules(target.folder.real);
+    const roots = await searchRoots(target.folder.real, query.include, rules);
+    if (roots.length === 0) continue; // Every include starts in a folder that is missing or ignored.
+    args.push('--regexp', query.pattern, '--', ...roots.map((root) => (root === '' ? '.' : `./${root}`)));
+    const kept = printedPathFilter(target.folder.real, query, await rules.tandem(), exclusions !== undefined);
+    const counts = await runOne(rgPath, args, target, query, kept, hits, perFile, signal);
     total += counts.lines;
     files += counts.files;
   }
@@ -111,6 +111,7 @@ function runOne(
   args: readonly string[],
   target: FolderSearchTarget,
   query: TextSearchQuery,
+  included: ((printed: string) => boolean) | undefined,
   hits: TextSearchHit[],
   perFile: Map<string, number>,
   signal: AbortSignal,
@@ -127,8 +128,7 @@ function runOne(
     let previousLines = 0;
     let carry: Buffer | undefined;
     let stderr = '';
-    const included = includeMatcher(query);
-    // The last path ripgrep printed, and whether the includes keep it (its lines come together).
+    // The last path ripgrep printed, and whether it is kept (its lines come together).
     let seenPath: Buffer | undefined;
     let seenIncluded = true;
     const keep = query.maxHits - hits.length;
@@ -296,13 +296,4 @@ function windowAround(bytes: Buffer, line: number, byteColumn: number): string |
   const window = before + bytes.toString('utf8', match, to).replace(/\uFFFD+$/u, '');
   const snippet = snippetAt(window.replace(/\r$/u, ''), before.length, to < lineEnd);
   return from > lineStart && !snippet.startsWith('…') ? `…${snippet}` : snippet;
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await access(file);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -83,6 +83,6 @@ export async function walkFolder(folder: ScopedFolder, rules: IgnoreRules, optio
   await visit(start, startLayers, 1, true);
 }
 
-function isGitName(name: string): boolean {
+export function isGitName(name: string): boolean {
   return name.replace(/[ .]+$/u, '').toLowerCase() === '.git';
 }

@@ -3,9 +3,10 @@
 // and a bad regular expression says how to fix it.
 
 import * as assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import { literalFolderOf } from '../../../src/tools/ripgrepScope';
 import type { ToolResult } from '../../../src/tools/tool';
 import { withBothEngines } from './workspaceTestKit';
 
@@ -93,3 +94,103 @@ describe('search_text includes never reach what the ignore files hide, with both
     }
   });
 });
+
+// ripgrep gets .tandemignore as exclusions, or checks its output when the file has negations of its own.
+for (const [variant, tandemIgnore] of [
+  ['plain', '.env\nprivate/\n*.key\n'],
+  ['with a negation', '# ours\n.env\nprivate/\n*.key\n!shared.key\n'],
+] as const) {
+  describe(`search_text keeps .tandemignore (${variant}) over a .gitignore that re-includes, with both engines`, () => {
+    const { engines } = withBothEngines('tandem-search-negated-', (root) => {
+      // A repository's .gitignore can whitelist; ripgrep ranks that above an --ignore-file.
+      put(root, '.gitignore', '!.env\n!private/\n!*.key\n');
+      put(root, '.tandemignore', tandemIgnore);
+      put(root, '.env', 'OPENAI_API_KEY=sk-SECRET\n');
+      put(root, 'private/p.txt', 'TOKEN=SECRET\n');
+      put(root, 'deploy.key', 'KEYFILE=SECRET\n');
+      put(root, 'shared.key', 'SHARED=SECRET\n');
+      put(root, 'src/open.txt', 'PUBLIC=SECRET\n');
+    });
+
+    it('finds neither the files nor the folder it keeps out, with or without includes', async () => {
+      const expected = variant === 'plain' ? ['src/open.txt'] : ['shared.key', 'src/open.txt'];
+      for (const [engine, kit] of engines) {
+        for (const include of [undefined, '.env', '*', '*.key', 'private/**', '/private/p.txt']) {
+          const result = await kit.run('search_text', { query: 'SECRET', caseSensitive: true, include });
+          assert.doesNotMatch(result.text, /sk-SECRET|TOKEN=|KEYFILE=/u, `${engine}: include ${String(include)}\n${result.text}`);
+        }
+        assert.deepEqual(pathsOf(await kit.run('search_text', { query: 'SECRET', caseSensitive: true })), expected, engine);
+      }
+    });
+  });
+}
+
+describe('search_text with includes that start in a folder, with both engines', () => {
+  const { engines } = withBothEngines('tandem-search-started-', (root) => {
+    put(root, '.gitignore', 'dist/\n*.log\n/src/gen/\n');
+    put(root, '.tandemignore', '**/keys/\n');
+    put(root, 'src/app.js', 'needle\n');
+    put(root, 'src/deep/dist/out.js', 'needle\n');
+    put(root, 'src/deep/run.log', 'needle\n');
+    put(root, 'src/deep/keys/k.js', 'needle\n');
+    put(root, 'src/gen/made.js', 'needle\n');
+    put(root, 'src/lib/.gitignore', 'local.js\n');
+    put(root, 'src/lib/local.js', 'needle\n');
+    put(root, 'src/lib/kept.js', 'needle\n');
+    put(root, 'dist/bundle.js', 'needle\n');
+    put(root, 'docs/guide.md', 'needle\n');
+    put(root, '.git/HEAD', 'needle\n');
+    const outside = makeOutside(root);
+    symlinkSync(outside, path.join(root, 'linked'));
+  });
+
+  it('reads the .gitignore files above the folder it starts in, and what it finds is what a whole search finds', async () => {
+    const cases: [unknown, string[]][] = [
+      ['src/**', ['src/app.js', 'src/lib/kept.js']],
+      ['src/deep/**', []],
+      ['src/gen/**', []],
+      ['src/lib/*.js', ['src/lib/kept.js']],
+      ['/src/deep', []],
+      [['src/lib/**', 'docs/*.md'], ['docs/guide.md', 'src/lib/kept.js']],
+      [['src/**', 'src/lib/**'], ['src/app.js', 'src/lib/kept.js']],
+      ['dist/**', []],
+      ['missing/**', []],
+      ['linked/**', []],
+      ['linked/inner/*.js', []],
+      ['.git/**', []],
+      ['HEAD', []],
+    ];
+    for (const [engine, kit] of engines) {
+      for (const [include, expected] of cases) {
+        const result = await kit.run('search_text', { query: 'needle', include });
+        assert.deepEqual(pathsOf(result), expected, `${engine}: include ${JSON.stringify(include)}\n${result.text}`);
+      }
+    }
+  });
+
+  it('takes the literal folder a glob starts in, and none for a glob that matches at any depth', () => {
+    const cases: [string, string | undefined][] = [
+      ['src/**/*.ts', 'src'],
+      ['src/lib/', 'src'],
+      ['/src/lib/**', 'src/lib'],
+      ['a/b/c.ts', 'a/b'],
+      ['a/*/c/**', 'a'],
+      ['*.ts', undefined],
+      ['lib/', undefined],
+      ['/lib', undefined],
+      ['**/x/**', undefined],
+      ['{a,b}/**', undefined],
+      ['../up/**', undefined],
+      ['a\\*b/**', undefined],
+    ];
+    for (const [glob, expected] of cases) assert.equal(literalFolderOf(glob), expected, glob);
+  });
+});
+
+/** A folder outside the workspace with a file the search must not reach through a link. */
+function makeOutside(root: string): string {
+  const outside = `${root}-outside`;
+  put(outside, 'inner/far.js', 'needle\n');
+  put(outside, 'near.js', 'needle\n');
+  return outside;
+}
