@@ -1,3 +1,4 @@
+import { braceExpand } from 'minimatch';
 import { z } from 'zod';
 import { fittedListing } from '../agent/resultCap';
 import { javascriptSearch } from './javascriptSearch';
@@ -14,7 +15,7 @@ const globList = z
   .union([z.string(), z.array(z.string())])
   .optional()
   .describe(
-    "gitignore-style glob(s), e.g. '*.ts', 'src/**', or a folder such as 'lib' (everything in it); a comma-separated string is split. " +
+    "gitignore-style glob(s), e.g. '*.ts', 'src/**/*.{ts,tsx}', or a folder such as 'lib' (everything in it); a comma-separated string is split. " +
       "In a multi-root workspace, one starting with a folder's name ('web/src') applies to that folder only.",
   );
 
@@ -93,10 +94,19 @@ async function runSearch(deps: WorkspaceToolDeps, targets: FolderSearchTarget[],
   }
 }
 
-function splitGlobs(value: string | string[] | undefined): string[] {
+/**
+ * The globs of an include or exclude: a string is split at commas outside
+ * braces, and braces are expanded (`*.{ts,tsx}` is `*.ts` and `*.tsx`), since
+ * the gitignore matching both engines share has none.
+ */
+export function splitGlobs(value: string | string[] | undefined): string[] {
   if (value === undefined) return [];
-  const list = Array.isArray(value) ? value : value.split(',');
-  return list.map((glob) => glob.trim()).filter((glob) => glob !== '');
+  const list = Array.isArray(value) ? value : value.split(/,(?![^{]*\})/u);
+  return list
+    .map((glob) => glob.trim())
+    .filter((glob) => glob !== '')
+    .flatMap((glob) => braceExpand(glob))
+    .filter((glob) => glob !== '');
 }
 
 /** No match with filters: says which, so the model can drop them rather than conclude the text is absent. */

@@ -38,6 +38,11 @@ describe('search_text filters and patterns, with both engines', () => {
       [undefined, 'lib/', ['lib-x/e.js', 'lib.txt', 'src/d.js']],
       [undefined, ['/lib/*', 'vendor'], ['lib-x/e.js', 'lib.txt', 'src/d.js']],
       ['lib', 'sub', ['lib/a.js', 'vendor/lib/c.js']],
+      ['*.{js,txt}', undefined, ['lib-x/e.js', 'lib.txt', 'lib/a.js', 'lib/sub/b.js', 'src/d.js', 'vendor/lib/c.js']],
+      ['{lib,src}/*.js', undefined, ['lib/a.js', 'src/d.js']],
+      ['src, *.{txt,md}', undefined, ['lib.txt', 'src/d.js']],
+      [['{src,vendor}/**'], '**/*.{md,js}', []],
+      [undefined, '*.{js,md}', ['lib.txt']],
     ];
     for (const [engine, kit] of engines) {
       for (const [include, exclude, expected] of cases) {
