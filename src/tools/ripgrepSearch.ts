@@ -239,9 +239,10 @@ function decimalAt(buffer: Buffer, start: number, end: number): number {
   return value;
 }
 
+/** The path as the tools print paths: relative, '/' separators (ripgrep prints `.\src\a.ts` on Windows). */
 function displayPath(target: FolderSearchTarget, pathBytes: Buffer): string {
-  const file = pathBytes.toString('utf8');
-  return target.prefix + (file.startsWith('./') ? file.slice(2) : file);
+  const file = pathBytes.toString('utf8').replace(/^\.[\\/]/u, '');
+  return target.prefix + (path.sep === '\\' ? file.split('\\').join('/') : file);
 }
 
 /** Decodes a kept line into a hit; one whose match ripgrep's preview cut off is noted to be read from its file. */
