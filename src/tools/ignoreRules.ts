@@ -3,7 +3,8 @@
 // workspace folder. Rules are read fresh for each tool call, so a change to an
 // ignore file takes effect at once.
 
-import { readFile } from 'node:fs/promises';
+import { closeSync, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
+import { lstat, open } from 'node:fs/promises';
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
@@ -90,13 +91,49 @@ export class IgnoreRules {
   }
 }
 
+/** The most of an ignore file read; rules past it are not applied. */
+export const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
+
+// Only a regular file is read, as git reads .gitignore (not through a link): a
+// committed `.gitignore -> /dev/zero` would otherwise be read without end.
 async function loadRules(file: string): Promise<Ignore | undefined> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    if (!(await lstat(file)).isFile()) return undefined;
+    const handle = await open(file, 'r');
+    try {
+      const buffer = Buffer.alloc(Math.min((await handle.stat()).size, MAX_IGNORE_FILE_BYTES));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      text = buffer.toString('utf8', 0, bytesRead);
+    } finally {
+      await handle.close();
+    }
   } catch {
     return undefined;
   }
+  return rulesOf(text);
+}
+
+/** The same, synchronously: for a check that runs inside a stream's data handler. */
+export function loadRulesSync(file: string): Ignore | undefined {
+  let text: string;
+  try {
+    if (!lstatSync(file).isFile()) return undefined;
+    const fd = openSync(file, 'r');
+    try {
+      const buffer = Buffer.alloc(Math.min(fstatSync(fd).size, MAX_IGNORE_FILE_BYTES));
+      const bytesRead = readSync(fd, buffer, 0, buffer.length, 0);
+      text = buffer.toString('utf8', 0, bytesRead);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  return rulesOf(text);
+}
+
+function rulesOf(text: string): Ignore {
   // Case-sensitive, as git and ripgrep are on Linux; keeps both search paths in agreement.
   return ignore({ ignorecase: false }).add(text);
 }

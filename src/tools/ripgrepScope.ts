@@ -16,17 +16,16 @@
 // the whole folder; the check above covers the ignore files above `src`,
 // which it does not read there (--no-ignore-parent).
 
-import { readFileSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { GIT_IGNORE_FILE, IgnoreRules, type IgnoreLayer } from './ignoreRules';
+import { GIT_IGNORE_FILE, IgnoreRules, loadRulesSync, type IgnoreLayer } from './ignoreRules';
 import { folderCoveringGlobs, type TextSearchQuery } from './textSearchQuery';
 import { isGitName } from './workspaceWalker';
 
 const GLOB_SYNTAX = /[*?[\]{}!\\]/u;
-/** More lines than this are checked on the output rather than passed as arguments. */
-const MAX_TANDEM_EXCLUSIONS = 1000;
+/** A .tandemignore longer than this is checked on the output rather than passed as arguments (Windows allows 32K characters a command). */
+const MAX_TANDEM_EXCLUSION_CHARS = 16_000;
 
 /**
  * .tandemignore's rules as ripgrep exclusions, the same gitignore lines with
@@ -34,10 +33,12 @@ const MAX_TANDEM_EXCLUSIONS = 1000;
  * would include instead (only what it names would be searched).
  */
 export function tandemExclusions(text: string): string[] | undefined {
+  // A byte order mark is not part of the first rule (the ignore library drops it; ripgrep 13 does not).
   const lines = text
+    .replace(/^\uFEFF/u, '')
     .split(/\r?\n/u)
     .filter((line) => line.trim() !== '' && !line.startsWith('#'));
-  if (lines.length > MAX_TANDEM_EXCLUSIONS || lines.some((line) => line.startsWith('!'))) return undefined;
+  if (text.length > MAX_TANDEM_EXCLUSION_CHARS || lines.some((line) => line.startsWith('!'))) return undefined;
   return lines.map((line) => `--glob=!${line}`);
 }
 
@@ -97,13 +98,13 @@ export function includeGlobs(include: readonly string[]): string[] {
 }
 
 /**
- * Which printed paths (`./`-prefixed, as ripgrep prints them) are kept: with
- * includes, what they match and no ignore file hides; without, what
- * .tandemignore does not hide when ripgrep could not be given it as
- * exclusions. Undefined when ripgrep's own choice stands.
+ * Which printed paths (`./`-prefixed, as ripgrep prints them) are kept: what
+ * the includes match and no ignore file hides. Without includes, ripgrep's
+ * own choice stands (undefined) unless `checkIgnoreFiles`: .tandemignore
+ * could not be given to it as exclusions, or it misreads an ignore file.
  */
-export function printedPathFilter(folderReal: string, query: TextSearchQuery, tandem: Ignore | undefined, tandemGivenToRipgrep: boolean): ((printed: string) => boolean) | undefined {
-  if (query.include.length === 0 && (tandemGivenToRipgrep || tandem === undefined)) return undefined;
+export function printedPathFilter(folderReal: string, query: TextSearchQuery, tandem: Ignore | undefined, checkIgnoreFiles: boolean): ((printed: string) => boolean) | undefined {
+  if (query.include.length === 0 && !checkIgnoreFiles) return undefined;
   const include = query.include.length > 0 ? ignore({ ignorecase: false }).add(folderCoveringGlobs(query.include)) : undefined;
   const levels = new IgnoreLevels(folderReal, tandem);
   return (printed) => {
@@ -150,7 +151,7 @@ class IgnoreLevels {
     const known = this.layers.get(relative);
     if (known !== undefined) return known;
     const above = relative === '' ? [] : this.layersIn(parentOf(relative));
-    const own = readRules(path.join(this.folderReal, ...relative.split('/'), GIT_IGNORE_FILE));
+    const own = loadRulesSync(path.join(this.folderReal, ...relative.split('/'), GIT_IGNORE_FILE));
     const layers = own === undefined ? above : [...above, { base: relative, rules: own }];
     this.layers.set(relative, layers);
     return layers;
@@ -160,13 +161,4 @@ class IgnoreLevels {
 function parentOf(relative: string): string {
   const slash = relative.lastIndexOf('/');
   return slash < 0 ? '' : relative.slice(0, slash);
-}
-
-function readRules(file: string): Ignore | undefined {
-  try {
-    // Case-sensitive, as IgnoreRules reads them.
-    return ignore({ ignorecase: false }).add(readFileSync(file, 'utf8'));
-  } catch {
-    return undefined;
-  }
 }

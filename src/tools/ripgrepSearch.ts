@@ -3,10 +3,11 @@
 // prints files in whatever order its threads finish them) and only those decoded.
 
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { isUtf8 } from 'node:buffer';
+import { open, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { CancelledError, ToolError } from '../common/errors';
-import { IgnoreRules, TANDEM_IGNORE_FILE } from './ignoreRules';
+import { GIT_IGNORE_FILE, IgnoreRules, TANDEM_IGNORE_FILE } from './ignoreRules';
 import { includeGlobs, printedPathFilter, searchRoots, tandemExclusions } from './ripgrepScope';
 import {
   folderCoveringGlobs,
@@ -98,7 +99,10 @@ export async function ripgrepSearch(
     const roots = await searchRoots(target.folder.real, query.include, rules);
     if (roots.length === 0) continue; // Every include starts in a folder that is missing or ignored.
     args.push('--regexp', query.pattern, '--', ...roots.map((root) => (root === '' ? '.' : `./${root}`)));
-    const kept = printedPathFilter(target.folder.real, query, await rules.tandem(), exclusions !== undefined);
+    const tandem = await rules.tandem();
+    // ripgrep 13 reads a byte order mark as part of an ignore file's first rule, which then matches nothing.
+    const misread = await startsWithByteOrderMark(path.join(target.folder.real, GIT_IGNORE_FILE));
+    const kept = printedPathFilter(target.folder.real, query, tandem, misread || (exclusions === undefined && tandem !== undefined));
     const counts = await runOne(rgPath, args, target, query, kept, hits, perFile, signal);
     total += counts.lines;
     files += counts.files;
@@ -131,6 +135,7 @@ function runOne(
     // The last path ripgrep printed, and whether it is kept (its lines come together).
     let seenPath: Buffer | undefined;
     let seenIncluded = true;
+    let inBrokenPath = false;
     const keep = query.maxHits - hits.length;
     // The smallest (path, line) pairs so far, in order: a line past the last of a full list is dropped before anything is decoded.
     const kept: KeptLine[] = [];
@@ -140,11 +145,21 @@ function runOne(
     };
     const takeLine = (buffer: Buffer, start: number, end: number): void => {
       const nul = buffer.indexOf(NUL, start);
-      if (nul < 0 || nul >= end) return; // Not a match line (ripgrep prints nothing else with these flags).
+      if (nul < 0 || nul >= end) {
+        // With these flags ripgrep prints only match lines: a line without a NUL is the start of a path
+        // that holds a newline. Such a match is left out (its path could not be told from another's).
+        inBrokenPath = true;
+        return;
+      }
+      if (inBrokenPath) {
+        inBrokenPath = false;
+        return;
+      }
       if (included !== undefined) {
         if (seenPath === undefined || seenPath.compare(buffer, start, nul) !== 0) {
           seenPath = Buffer.from(buffer.subarray(start, nul));
-          seenIncluded = included(seenPath.toString('utf8'));
+          // A path that is not UTF-8 cannot be checked by name (nor read by the JavaScript engine).
+          seenIncluded = isUtf8(seenPath) && included(seenPath.toString('utf8'));
         }
         if (!seenIncluded) return;
       }
@@ -297,4 +312,18 @@ function windowAround(bytes: Buffer, line: number, byteColumn: number): string |
   const window = before + bytes.toString('utf8', match, to).replace(/\uFFFD+$/u, '');
   const snippet = snippetAt(window.replace(/\r$/u, ''), before.length, to < lineEnd);
   return from > lineStart && !snippet.startsWith('…') ? `…${snippet}` : snippet;
+}
+
+async function startsWithByteOrderMark(file: string): Promise<boolean> {
+  try {
+    const handle = await open(file, 'r');
+    try {
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(3), 0, 3, 0);
+      return bytesRead === 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf;
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return false;
+  }
 }

@@ -1,6 +1,6 @@
-import { braceExpand } from 'minimatch';
 import { z } from 'zod';
 import { fittedListing } from '../agent/resultCap';
+import { GlobListError, globList as readGlobList } from './globList';
 import { javascriptSearch } from './javascriptSearch';
 import { ripgrepSearch } from './ripgrepSearch';
 import { busiestPlaces, InvalidPatternError, queryInFolder, type FolderSearchTarget, type TextSearchHit, type TextSearchOutcome, type TextSearchQuery } from './textSearchQuery';
@@ -8,6 +8,8 @@ import type { Tool, ToolResult } from './tool';
 import { defineWorkspaceTool, requireFolders, WorkspaceToolFault, type WorkspaceToolDeps } from './workspaceToolSupport';
 
 export const SEARCH_DEFAULT_RESULTS = 50;
+/** Globs named in the reply to a search its filters emptied. */
+const NAMED_GLOBS = 12;
 /** Places named in the breakdown of a capped search. */
 const BREAKDOWN_PLACES = 4;
 
@@ -41,8 +43,8 @@ export function createSearchTextTool(deps: WorkspaceToolDeps): Tool {
         pattern: args.query,
         isRegexp: args.isRegexp,
         caseSensitive: args.caseSensitive,
-        include: splitGlobs(args.include),
-        exclude: splitGlobs(args.exclude),
+        include: globsOf(args.include),
+        exclude: globsOf(args.exclude),
         maxHits: args.maxResults,
       };
       const outcome = folders.length > 1 ? await searchFolders(deps, targets, query, context.signal) : await runSearch(deps, targets, query, context.signal);
@@ -94,26 +96,22 @@ async function runSearch(deps: WorkspaceToolDeps, targets: FolderSearchTarget[],
   }
 }
 
-/**
- * The globs of an include or exclude: a string is split at commas outside
- * braces, and braces are expanded (`*.{ts,tsx}` is `*.ts` and `*.tsx`), since
- * the gitignore matching both engines share has none.
- */
-export function splitGlobs(value: string | string[] | undefined): string[] {
-  if (value === undefined) return [];
-  const list = Array.isArray(value) ? value : value.split(/,(?![^{]*\})/u);
-  return list
-    .map((glob) => glob.trim())
-    .filter((glob) => glob !== '')
-    .flatMap((glob) => braceExpand(glob))
-    .filter((glob) => glob !== '');
+/** No match with filters: says which, so the model can drop them rather than conclude the text is absent. */
+function globsOf(value: string | string[] | undefined): string[] {
+  try {
+    return readGlobList(value);
+  } catch (error) {
+    if (error instanceof GlobListError) throw new WorkspaceToolFault(error.message);
+    throw error;
+  }
 }
 
-/** No match with filters: says which, so the model can drop them rather than conclude the text is absent. */
 function filteredNoMatch(query: TextSearchQuery): ToolResult {
+  const listed = (globs: readonly string[]) =>
+    globs.slice(0, NAMED_GLOBS).map((glob) => JSON.stringify(glob)).join(', ') + (globs.length > NAMED_GLOBS ? ` and ${globs.length - NAMED_GLOBS} more` : '');
   const filters = [
-    ...(query.include.length > 0 ? [`include ${query.include.map((glob) => JSON.stringify(glob)).join(', ')}`] : []),
-    ...(query.exclude.length > 0 ? [`exclude ${query.exclude.map((glob) => JSON.stringify(glob)).join(', ')}`] : []),
+    ...(query.include.length > 0 ? [`include ${listed(query.include)}`] : []),
+    ...(query.exclude.length > 0 ? [`exclude ${listed(query.exclude)}`] : []),
   ];
   return {
     text: `No matches for ${JSON.stringify(query.pattern)} in the files left by ${filters.join(' and ')}. Search again without these filters to look in every file.`,

@@ -76,6 +76,16 @@ describe('search_text filters and patterns, with both engines', () => {
       assert.equal(literal.summary?.kind === 'search' ? literal.summary.total : -1, 6, engine);
     }
   });
+
+  it('braces that would expand to too many globs are refused with the reason; a filter that empties the search names at most a dozen globs', async () => {
+    for (const [engine, kit] of engines) {
+      const many = await kit.run('search_text', { query: 'escapeHtml', include: '{a,b}'.repeat(40) });
+      assert.equal(many.isError, true, engine);
+      assert.match(many.text, /^Error: The globs expand to more than 256 \(at "\{a,b\}\{a,b\}/u, `${engine}: ${many.text}`);
+      const none = await kit.run('search_text', { query: 'escapeHtml', include: 'nothing/{a,b,c,d,e,f,g,h,i,j,k,l,m,n}.js' });
+      assert.match(none.text, /^No matches for "escapeHtml" in the files left by include "nothing\/a\.js", .*"nothing\/l\.js" and 2 more\. /u, `${engine}: ${none.text}`);
+    }
+  });
 });
 
 describe('search_text includes never reach what the ignore files hide, with both engines', () => {

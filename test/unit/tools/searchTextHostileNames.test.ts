@@ -1,0 +1,91 @@
+// Ignore files and names a repository can commit to make ripgrep show what the
+// JavaScript engine (the reference) hides: a byte order mark before the first
+// rule, a newline or bytes that are not UTF-8 in a path, a .gitignore that is
+// a link to an endless file. Each is searched with both engines.
+
+import * as assert from 'node:assert/strict';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { IgnoreRules } from '../../../src/tools/ignoreRules';
+import type { ToolResult } from '../../../src/tools/tool';
+import { withBothEngines } from './workspaceTestKit';
+
+function put(root: string, name: string, content: string): void {
+  mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+  writeFileSync(path.join(root, name), content);
+}
+
+function shown(result: ToolResult): string {
+  return result.text;
+}
+
+describe('search_text: a byte order mark before the first rule of an ignore file', () => {
+  const { engines } = withBothEngines('tandem-search-bom-', (root) => {
+    put(root, '.tandemignore', '\uFEFF.env\n');
+    put(root, '.gitignore', '\uFEFFtoken.txt\n');
+    put(root, '.env', 'OPENAI_API_KEY=sk-SECRET\n');
+    put(root, 'token.txt', 'TOKEN=SECRET\n');
+    put(root, 'a.txt', 'PUBLIC=SECRET\n');
+  });
+
+  it('hides what that rule names, in .tandemignore and in a root .gitignore', async () => {
+    for (const [engine, kit] of engines) {
+      for (const include of [undefined, '*', '.env']) {
+        const result = await kit.run('search_text', { query: 'SECRET', caseSensitive: true, include });
+        assert.doesNotMatch(shown(result), /sk-SECRET|TOKEN=/u, `${engine}: include ${String(include)}\n${result.text}`);
+      }
+      assert.match(shown(await kit.run('search_text', { query: 'SECRET', caseSensitive: true })), /^1 matching lines in 1 files/u, engine);
+    }
+  });
+});
+
+describe('search_text: paths with a newline or bytes that are not UTF-8', () => {
+  const { engines, built } = withBothEngines('tandem-search-odd-names-', (root) => {
+    put(root, '.gitignore', 'private/\n');
+    put(root, 'private/a\nb.txt', 'SECRET=1\n');
+    put(root, 'b.txt', 'nothing here\n');
+    // A folder named with a byte that is not UTF-8, holding its own .gitignore.
+    const odd = Buffer.concat([Buffer.from(`${root}/w`), Buffer.from([0xff])]);
+    mkdirSync(odd);
+    writeFileSync(Buffer.concat([odd, Buffer.from('/.gitignore')]), '.env\n');
+    writeFileSync(Buffer.concat([odd, Buffer.from('/.env')]), 'SECRET=2\n');
+    return root;
+  });
+
+  it('shows nothing an ignore file hides, whatever the name', async () => {
+    for (const [engine, kit] of engines) {
+      for (const include of [undefined, '*', '*.txt', ['*.txt', 'private'], '.env', '**']) {
+        const result = await kit.run('search_text', { query: 'SECRET', include });
+        assert.doesNotMatch(shown(result), /SECRET=/u, `${engine}: include ${JSON.stringify(include)}\n${result.text}`);
+      }
+    }
+    assert.ok(built());
+  });
+});
+
+describe('ignore rules: a .gitignore that is not a regular file', () => {
+  const { engines, built } = withBothEngines('tandem-search-endless-', (root) => {
+    put(root, 'src/lib/a.js', 'needle\n');
+    put(root, 'src/lib/.gitignore', 'b.js\n');
+    put(root, 'src/lib/b.js', 'needle\n');
+    put(root, 'docs/c.md', 'needle\n');
+    put(root, 'rules.txt', 'c.md\n');
+    // git does not follow a linked .gitignore; read, the first would never end (node gave up after 1.3 s and 680 MB).
+    symlinkSync('/dev/zero', path.join(root, 'src', '.gitignore'));
+    symlinkSync(path.join(root, 'rules.txt'), path.join(root, 'docs', '.gitignore'));
+    return root;
+  });
+
+  it('is not read, as git reads it, and a search that starts below it does not read it', async () => {
+    const rules = new IgnoreRules(built());
+    assert.equal(await rules.ignoredBy('src/lib/b.js', false), '.gitignore');
+    assert.equal(await rules.ignoredBy('src/lib/a.js', false), undefined);
+    assert.equal(await rules.ignoredBy('docs/c.md', false), undefined, 'a linked .gitignore has no rules');
+    // ripgrep itself reads src/.gitignore when it walks src, so only a search that starts below it is asked here.
+    for (const [engine, kit] of engines) {
+      const result = await kit.run('search_text', { query: 'needle', include: 'src/lib/**' });
+      assert.match(shown(result), /^1 matching lines in 1 files/u, `${engine}\n${result.text}`);
+    }
+  });
+});
