@@ -97,21 +97,25 @@ export const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
 // Only a regular file is read, as git reads .gitignore (not through a link): a
 // committed `.gitignore -> /dev/zero` would otherwise be read without end.
 async function loadRules(file: string): Promise<Ignore | undefined> {
-  let text: string;
+  const text = await readIgnoreFile(file);
+  return text === undefined ? undefined : rulesOf(text);
+}
+
+/** An ignore file's text, if it is a regular file (not through a link), cut at MAX_IGNORE_FILE_BYTES. */
+export async function readIgnoreFile(file: string): Promise<string | undefined> {
   try {
     if (!(await lstat(file)).isFile()) return undefined;
     const handle = await open(file, 'r');
     try {
       const buffer = Buffer.alloc(Math.min((await handle.stat()).size, MAX_IGNORE_FILE_BYTES));
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-      text = buffer.toString('utf8', 0, bytesRead);
+      return buffer.toString('utf8', 0, bytesRead);
     } finally {
       await handle.close();
     }
   } catch {
     return undefined;
   }
-  return rulesOf(text);
 }
 
 /** The same, synchronously: for a check that runs inside a stream's data handler. */

@@ -4,10 +4,10 @@
 
 import { spawn } from 'node:child_process';
 import { isUtf8 } from 'node:buffer';
-import { open, readFile } from 'node:fs/promises';
+import { lstat, open, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { CancelledError, ToolError } from '../common/errors';
-import { GIT_IGNORE_FILE, IgnoreRules, TANDEM_IGNORE_FILE } from './ignoreRules';
+import { GIT_IGNORE_FILE, IgnoreRules, readIgnoreFile, TANDEM_IGNORE_FILE } from './ignoreRules';
 import { includeGlobs, printedPathFilter, searchRoots, tandemExclusions } from './ripgrepScope';
 import {
   folderCoveringGlobs,
@@ -91,7 +91,7 @@ export async function ripgrepSearch(
   for (const target of targets) {
     const args = ripgrepArguments(query);
     const tandemIgnore = path.join(target.folder.real, TANDEM_IGNORE_FILE);
-    const tandemText = await readFile(tandemIgnore, 'utf8').catch(() => undefined);
+    const tandemText = await readIgnoreFile(tandemIgnore);
     const exclusions = tandemText === undefined ? [] : tandemExclusions(tandemText);
     if (exclusions === undefined) args.push(`--ignore-file=${tandemIgnore}`);
     else args.push(...exclusions);
@@ -155,14 +155,13 @@ function runOne(
         inBrokenPath = false;
         return;
       }
-      if (included !== undefined) {
-        if (seenPath === undefined || seenPath.compare(buffer, start, nul) !== 0) {
-          seenPath = Buffer.from(buffer.subarray(start, nul));
-          // A path that is not UTF-8 cannot be checked by name (nor read by the JavaScript engine).
-          seenIncluded = isUtf8(seenPath) && included(seenPath.toString('utf8'));
-        }
-        if (!seenIncluded) return;
+      if (seenPath === undefined || seenPath.compare(buffer, start, nul) !== 0) {
+        seenPath = Buffer.from(buffer.subarray(start, nul));
+        // A path that is not UTF-8 is left out: decoded, it names another file (which a snippet would then be read
+        // from), it cannot be checked by name, and the JavaScript engine cannot read it either.
+        seenIncluded = isUtf8(seenPath) && (included === undefined || included(seenPath.toString('utf8')));
       }
+      if (!seenIncluded) return;
       lines += 1;
       // ripgrep prints each file's lines together.
       if (previousPath === undefined || previousPath.compare(buffer, start, nul) !== 0) {
@@ -316,6 +315,7 @@ function windowAround(bytes: Buffer, line: number, byteColumn: number): string |
 
 async function startsWithByteOrderMark(file: string): Promise<boolean> {
   try {
+    if (!(await lstat(file)).isFile()) return false;
     const handle = await open(file, 'r');
     try {
       const { buffer, bytesRead } = await handle.read(Buffer.alloc(3), 0, 3, 0);

@@ -58,6 +58,9 @@ export async function walkFolder(folder: ScopedFolder, rules: IgnoreRules, optio
       if (stopped) return;
       const name = dirent.name;
       if (isGitName(name)) continue;
+      // A name that is not UTF-8 reaches here with U+FFFD for its bad bytes: joined to a path, it would name another
+      // entry (perhaps a link of that name leading out of the folder), so it is left out.
+      if (name.includes('\uFFFD')) continue;
       const relative = dirRelative === '' ? name : `${dirRelative}/${name}`;
       const kind: WalkEntryKind = dirent.isDirectory()
         ? 'directory'

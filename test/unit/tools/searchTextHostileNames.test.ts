@@ -50,6 +50,13 @@ describe('search_text: paths with a newline or bytes that are not UTF-8', () => 
     mkdirSync(odd);
     writeFileSync(Buffer.concat([odd, Buffer.from('/.gitignore')]), '.env\n');
     writeFileSync(Buffer.concat([odd, Buffer.from('/.env')]), 'SECRET=2\n');
+    // Decoded, `x\xff` reads `x\uFFFD`: a link of that name leads outside, where a cut line's snippet would be read.
+    const cut = Buffer.concat([Buffer.from(`${root}/x`), Buffer.from([0xff])]);
+    mkdirSync(cut);
+    writeFileSync(Buffer.concat([cut, Buffer.from('/config')]), `x\n${'a'.repeat(500)}needle\n`);
+    const outside = `${root}-outside`;
+    put(outside, 'config', `x\n${'b'.repeat(500)}OUTSIDE-needle\n`);
+    symlinkSync(outside, path.join(root, 'x\uFFFD'));
     return root;
   });
 
@@ -59,6 +66,8 @@ describe('search_text: paths with a newline or bytes that are not UTF-8', () => 
         const result = await kit.run('search_text', { query: 'SECRET', include });
         assert.doesNotMatch(shown(result), /SECRET=/u, `${engine}: include ${JSON.stringify(include)}\n${result.text}`);
       }
+      const long = await kit.run('search_text', { query: 'needle' });
+      assert.doesNotMatch(shown(long), /OUTSIDE/u, `${engine}\n${long.text}`);
     }
     assert.ok(built());
   });
