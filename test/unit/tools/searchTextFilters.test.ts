@@ -3,17 +3,12 @@
 // and a bad regular expression says how to fix it.
 
 import * as assert from 'node:assert/strict';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { literalFolderOf } from '../../../src/tools/ripgrepScope';
 import type { ToolResult } from '../../../src/tools/tool';
-import { withBothEngines } from './workspaceTestKit';
-
-function put(root: string, name: string, content: string): void {
-  mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
-  writeFileSync(path.join(root, name), content);
-}
+import { putFile as put, withBothEngines } from './workspaceTestKit';
 
 function pathsOf(result: ToolResult): string[] {
   return [...result.text.matchAll(/^\d+\. (.+):\d+: /gmu)].map((match) => match[1]!).sort();

@@ -8,17 +8,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { IgnoreRules } from '../../../src/tools/ignoreRules';
-import type { ToolResult } from '../../../src/tools/tool';
-import { withBothEngines } from './workspaceTestKit';
-
-function put(root: string, name: string, content: string): void {
-  mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
-  writeFileSync(path.join(root, name), content);
-}
-
-function shown(result: ToolResult): string {
-  return result.text;
-}
+import { putFile as put, withBothEngines } from './workspaceTestKit';
 
 describe('search_text: a byte order mark before the first rule of an ignore file', () => {
   const { engines } = withBothEngines('tandem-search-bom-', (root) => {
@@ -33,9 +23,9 @@ describe('search_text: a byte order mark before the first rule of an ignore file
     for (const [engine, kit] of engines) {
       for (const include of [undefined, '*', '.env']) {
         const result = await kit.run('search_text', { query: 'SECRET', caseSensitive: true, include });
-        assert.doesNotMatch(shown(result), /sk-SECRET|TOKEN=/u, `${engine}: include ${String(include)}\n${result.text}`);
+        assert.doesNotMatch((result).text, /sk-SECRET|TOKEN=/u, `${engine}: include ${String(include)}\n${result.text}`);
       }
-      assert.match(shown(await kit.run('search_text', { query: 'SECRET', caseSensitive: true })), /^1 matching lines in 1 files/u, engine);
+      assert.match((await kit.run('search_text', { query: 'SECRET', caseSensitive: true })).text, /^1 matching lines in 1 files/u, engine);
     }
   });
 });
@@ -64,10 +54,10 @@ describe('search_text: paths with a newline or bytes that are not UTF-8', () => 
     for (const [engine, kit] of engines) {
       for (const include of [undefined, '*', '*.txt', ['*.txt', 'private'], '.env', '**']) {
         const result = await kit.run('search_text', { query: 'SECRET', include });
-        assert.doesNotMatch(shown(result), /SECRET=/u, `${engine}: include ${JSON.stringify(include)}\n${result.text}`);
+        assert.doesNotMatch((result).text, /SECRET=/u, `${engine}: include ${JSON.stringify(include)}\n${result.text}`);
       }
       const long = await kit.run('search_text', { query: 'needle' });
-      assert.doesNotMatch(shown(long), /OUTSIDE/u, `${engine}\n${long.text}`);
+      assert.doesNotMatch((long).text, /OUTSIDE/u, `${engine}\n${long.text}`);
     }
     assert.ok(built());
   });
@@ -94,7 +84,7 @@ describe('ignore rules: a .gitignore that is not a regular file', () => {
     // ripgrep itself reads src/.gitignore when it walks src, so only a search that starts below it is asked here.
     for (const [engine, kit] of engines) {
       const result = await kit.run('search_text', { query: 'needle', include: 'src/lib/**' });
-      assert.match(shown(result), /^1 matching lines in 1 files/u, `${engine}\n${result.text}`);
+      assert.match((result).text, /^1 matching lines in 1 files/u, `${engine}\n${result.text}`);
     }
   });
 });

@@ -2,7 +2,7 @@
 // approval gate that answers as scripted and remembers what it was asked.
 
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { EditJournal } from '../../../src/tools/editJournal';
@@ -80,4 +80,10 @@ export function withBothEngines<T>(prefix: string, build: (root: string) => T): 
     assert.ok(rgPath, 'rg not found on PATH; the ripgrep half of this suite would not run');
   });
   return { engines, built: () => result as T };
+}
+
+/** Writes a file under root, making its folders. */
+export function putFile(root: string, name: string, content: string): void {
+  mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+  writeFileSync(path.join(root, name), content);
 }
