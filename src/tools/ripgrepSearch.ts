@@ -7,6 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import { lstat, open, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { CancelledError, ToolError } from '../common/errors';
+import { watchChildMemory } from './childMemoryWatch';
 import { GIT_IGNORE_FILE, IgnoreRules, readIgnoreFile, TANDEM_IGNORE_FILE } from './ignoreRules';
 import { includeGlobs, printedPathFilter, searchRoots, tandemExclusions } from './ripgrepScope';
 import {
@@ -126,6 +127,11 @@ function runOne(
       return;
     }
     const child = spawn(rgPath, args, { cwd: target.folder.real, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A linked .gitignore leading to an endless file: the search is then left to the JavaScript engine, which reads no link.
+    let overMemory: number | undefined;
+    const unwatch = watchChildMemory(child, (bytes) => {
+      overMemory = bytes;
+    });
     let lines = 0;
     let files = 0;
     let previousPath: Buffer | undefined;
@@ -207,13 +213,19 @@ function runOne(
     };
     signal.addEventListener('abort', onAbort, { once: true });
     child.on('error', (error) => {
+      unwatch();
       signal.removeEventListener('abort', onAbort);
       reject(new ToolError(`Could not run ripgrep (${rgPath}): ${error.message}`));
     });
     child.on('close', (code) => {
+      unwatch();
       signal.removeEventListener('abort', onAbort);
       if (signal.aborted) {
         reject(new CancelledError());
+        return;
+      }
+      if (overMemory !== undefined) {
+        reject(new ToolError(`ripgrep was stopped at ${Math.round(overMemory / 1024 / 1024)} MB of memory (an ignore file it read has no end)`));
         return;
       }
       if (carry !== undefined) takeLine(carry, 0, carry.length);

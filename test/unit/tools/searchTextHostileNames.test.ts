@@ -87,4 +87,14 @@ describe('ignore rules: a .gitignore that is not a regular file', () => {
       assert.match((result).text, /^1 matching lines in 1 files/u, `${engine}\n${result.text}`);
     }
   });
+
+  it('ends a search of the whole folder, which ripgrep gives up on for the JavaScript engine', async () => {
+    for (const [engine, kit] of engines) {
+      const result = await kit.run('search_text', { query: 'needle' });
+      // src/lib/b.js is hidden by its own .gitignore; the two linked ones have no rules.
+      assert.match(result.text, /^2 matching lines in 2 files/u, `${engine}\n${result.text}`);
+      assert.match(result.text, /src\/lib\/a\.js:1/u, engine);
+      assert.match(result.text, /docs\/c\.md:1/u, engine);
+    }
+  });
 });
