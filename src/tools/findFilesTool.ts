@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { fittedListing } from '../agent/resultCap';
 import { IgnoreRules } from './ignoreRules';
 import { displayPath } from './pathScope';
+import { quotedInput } from './quotedInput';
 import type { Tool, ToolResult } from './tool';
 import { defineWorkspaceTool, requireFolders, type WorkspaceToolDeps } from './workspaceToolSupport';
 import { walkFolder } from './workspaceWalker';
@@ -49,7 +50,7 @@ export function createFindFilesTool(deps: WorkspaceToolDeps): Tool {
         });
       }
       if (total === 0) return noFileMatches(args.pattern, glob, containing, containingTotal);
-      const quoted = JSON.stringify(args.pattern);
+      const quoted = quotedInput(args.pattern);
       const { text } = fittedListing(
         found,
         total,
@@ -76,14 +77,14 @@ function noFileMatches(pattern: string, glob: string, containing: readonly strin
   const bare = isBareName(glob);
   if (containingTotal > 0) {
     const shown = containingTotal > containing.length ? ` (showing the first ${containing.length})` : '';
-    const header = `No file is named ${JSON.stringify(pattern)} exactly; ${containingTotal === 1 ? '1 file name contains' : `${containingTotal} file names contain`} it${shown}:`;
+    const header = `No file is named ${quotedInput(pattern)} exactly; ${containingTotal === 1 ? '1 file name contains' : `${containingTotal} file names contain`} it${shown}:`;
     return { text: [header, ...containing].join('\n'), summary: { kind: 'search', total: containingTotal, top: containing.slice(0, 3).map((title) => ({ title })) } };
   }
-  const example = bare ? glob : 'name';
+  const example = bare && glob.length <= 80 ? glob : 'name';
   const either = bare ? 'No file name contains it either. ' : '';
   return {
     text:
-      `No files match ${JSON.stringify(pattern)}. ${either}A pattern without '/' must match a whole file name, at any depth: ` +
+      `No files match ${quotedInput(pattern)}. ${either}A pattern without '/' must match a whole file name, at any depth: ` +
       `'*${example}*' or '${example}.*' for part of a name, '**/${example}/**' for the files in folders of that name; ` +
       "a pattern with '/' matches the path from the workspace folder, e.g. 'src/**/*.ts'.",
     summary: { kind: 'search', total: 0, top: [] },

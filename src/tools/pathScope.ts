@@ -5,6 +5,7 @@
 
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
+import { quotedInput } from './quotedInput';
 import type { WorkspaceFolderInfo } from './workspaceHost';
 
 export const NO_FOLDER_MESSAGE =
@@ -85,7 +86,7 @@ export async function scopeFolders(folders: readonly WorkspaceFolderInfo[]): Pro
 }
 
 export function refusal(input: string, reason: string): ScopeRefusal {
-  return { ok: false, message: `Refused path ${JSON.stringify(input)}: ${reason}.` };
+  return { ok: false, message: `Refused path ${quotedInput(input)}: ${reason}.` };
 }
 
 /** Resolves a tool's path argument into a workspace folder, or says why not. */

@@ -238,8 +238,8 @@ function runOne(
       } else if (/regex parse error/u.test(stderr)) {
         // The reason is on the last line: "error: unclosed group".
         const reason = /^error: (.+)$/mu.exec(stderr)?.[1] ?? stderr.trim();
-        reject(new InvalidPatternError(query.pattern, reason));
-      } else reject(new ToolError(`ripgrep failed: ${stderr.trim() || `exit code ${String(code)}`}`));
+        reject(new InvalidPatternError(query.pattern, reason, query.isRegexp));
+      } else reject(new ToolError(`ripgrep failed: ${stderr.slice(0, 4000).trim() || `exit code ${String(code)}`}`));
     });
   });
 }

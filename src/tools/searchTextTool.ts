@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { fittedListing } from '../agent/resultCap';
 import { GlobListError, globList as readGlobList } from './globList';
 import { javascriptSearch } from './javascriptSearch';
+import { quotedInput } from './quotedInput';
 import { ripgrepSearch } from './ripgrepSearch';
 import { busiestPlaces, InvalidPatternError, queryInFolder, type FolderSearchTarget, type TextSearchHit, type TextSearchOutcome, type TextSearchQuery } from './textSearchQuery';
 import type { Tool, ToolResult } from './tool';
@@ -108,13 +109,13 @@ function globsOf(value: string | string[] | undefined): string[] {
 
 function filteredNoMatch(query: TextSearchQuery): ToolResult {
   const listed = (globs: readonly string[]) =>
-    globs.slice(0, NAMED_GLOBS).map((glob) => JSON.stringify(glob)).join(', ') + (globs.length > NAMED_GLOBS ? ` and ${globs.length - NAMED_GLOBS} more` : '');
+    globs.slice(0, NAMED_GLOBS).map((glob) => quotedInput(glob)).join(', ') + (globs.length > NAMED_GLOBS ? ` and ${globs.length - NAMED_GLOBS} more` : '');
   const filters = [
     ...(query.include.length > 0 ? [`include ${listed(query.include)}`] : []),
     ...(query.exclude.length > 0 ? [`exclude ${listed(query.exclude)}`] : []),
   ];
   return {
-    text: `No matches for ${JSON.stringify(query.pattern)} in the files left by ${filters.join(' and ')}. Search again without these filters to look in every file.`,
+    text: `No matches for ${quotedInput(query.pattern)} in the files left by ${filters.join(' and ')}. Search again without these filters to look in every file.`,
     summary: { kind: 'search', total: 0, top: [] },
   };
 }
@@ -132,11 +133,11 @@ function withBreakdown(result: ToolResult, outcome: TextSearchOutcome): ToolResu
 export function searchResult(query: string, outcome: TextSearchOutcome): ToolResult {
   const { hits, total, files } = outcome;
   if (total === 0) {
-    return { text: `No matches for ${JSON.stringify(query)}.`, summary: { kind: 'search', total: 0, top: [] } };
+    return { text: `No matches for ${quotedInput(query)}.`, summary: { kind: 'search', total: 0, top: [] } };
   }
   const entries = hits.map((hit, index) => `${index + 1}. ${hit.path}:${hit.line}: ${hit.text}`);
   const headline = (shownCount: number | undefined) =>
-    `${total} matching lines in ${files} files for ${quotedForHeadline(query)}${shownCount === undefined ? '' : ` (showing the first ${shownCount})`}:`;
+    `${total} matching lines in ${files} files for ${quotedInput(query)}${shownCount === undefined ? '' : ` (showing the first ${shownCount})`}:`;
   const overflow = (shownCount: number) =>
     `\n[The other ${hits.length - shownCount} of the ${hits.length} hits found do not fit in one result; narrow the query, or limit it with include (e.g. 'src/**') or exclude, to see them.]`;
   return {
@@ -145,10 +146,3 @@ export function searchResult(query: string, outcome: TextSearchOutcome): ToolRes
   };
 }
 
-/** The query as the headline quotes it: a very long one is cut, so it cannot crowd out the hits. */
-function quotedForHeadline(query: string): string {
-  const quoted = JSON.stringify(query);
-  return quoted.length <= QUOTED_QUERY_CHARS ? quoted : `${quoted.slice(0, QUOTED_QUERY_CHARS)}…"`;
-}
-
-const QUOTED_QUERY_CHARS = 500;

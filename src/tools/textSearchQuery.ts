@@ -2,6 +2,7 @@
 // the JavaScript fallback so both answer the same question the same way.
 
 import { ToolError } from '../common/errors';
+import { quotedInput } from './quotedInput';
 import type { ScopedFolder } from './pathScope';
 
 export interface TextSearchQuery {
@@ -73,10 +74,13 @@ export function snippetAt(line: string, matchIndex: number, cutAfter = false): s
 
 /** The pattern is not a valid regular expression: the model's to fix, not a reason to try the other engine. */
 export class InvalidPatternError extends ToolError {
-  constructor(pattern: string, detail: string) {
+  constructor(pattern: string, detail: string, isRegexp = true) {
+    const reason = detail.replace(/\.$/u, '').slice(0, 1000);
     super(
-      `Invalid regular expression ${JSON.stringify(pattern)}: ${detail.replace(/\.$/u, '')}. ` +
-        'Escape the special characters (\\( \\) \\[ \\{ \\. \\* \\+ \\? \\| \\\\) to match them as text, or pass isRegexp:false to search for the query literally.',
+      isRegexp
+        ? `Invalid regular expression ${quotedInput(pattern)}: ${reason}. ` +
+            'Escape the special characters (\\( \\) \\[ \\{ \\. \\* \\+ \\? \\| \\\\) to match them as text, or pass isRegexp:false to search for the query literally.'
+        : `The query ${quotedInput(pattern)} cannot be searched for: ${reason}. Search for a shorter part of it.`,
     );
   }
 }
@@ -85,11 +89,14 @@ export class InvalidPatternError extends ToolError {
 export function queryRegExp(query: TextSearchQuery): RegExp {
   const source = query.isRegexp ? query.pattern : query.pattern.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
   try {
-    return new RegExp(source, query.caseSensitive ? 'gm' : 'gim');
+    const regexp = new RegExp(source, query.caseSensitive ? 'gm' : 'gim');
+    // V8 compiles on first use: a pattern too large to compile (a 50,000-character query) fails here, not mid-search.
+    regexp.test('');
+    return regexp;
   } catch (error) {
     // "Invalid regular expression: /(x/gim: Unterminated group": the reason is after the last colon.
     const message = error instanceof Error ? error.message : String(error);
-    throw new InvalidPatternError(query.pattern, message.slice(message.lastIndexOf(': ') + 2));
+    throw new InvalidPatternError(query.pattern, message.slice(message.lastIndexOf(': ') + 2), query.isRegexp);
   }
 }
 
