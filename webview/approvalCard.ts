@@ -94,7 +94,7 @@ export function updateApprovalCard(article: HTMLElement, step: ApprovalStep, hoo
     noteBox.type = 'text';
     noteBox.dataset['testid'] = 'reject-note';
     noteBox.maxLength = MAX_REJECTION_NOTE_CHARS;
-    noteBox.placeholder = 'Reject with a reason (optional)';
+    noteBox.placeholder = 'Reason (optional)';
     noteBox.title = 'The model reads it with the rejection. Enter rejects.';
     noteBox.setAttribute('aria-label', `Note for the model if you reject ${step.tool}`);
     noteBox.value = step.note;
@@ -140,14 +140,16 @@ export function updateApprovalCard(article: HTMLElement, step: ApprovalStep, hoo
     } else {
       actions.append(approve);
     }
-    // Its own Tab stop, next to the note: Shift+Tab back from the prompt box meets the note, then Reject.
+    // Its own Tab stop, on one line with the note: Shift+Tab back from the prompt box meets the note, then Reject.
     buttons.push(reject);
-    actions.append(reject);
+    const rejecting = element('div', 'approval-rejecting');
+    rejecting.append(reject, noteBox);
+    actions.append(rejecting);
     if (step.answering) {
       for (const each of buttons) setDisabled(each, true);
       noteBox.disabled = true;
     }
-    nodes.push(actions, noteBox);
+    nodes.push(actions);
   }
   article.replaceChildren(...nodes);
 }

@@ -94,7 +94,7 @@ test('approve after the time limit, reject, and always allow, from the panel car
     assert.equal(await late.locator('[data-testid="open-diff"]').count(), 1, 'an edit offers its diff');
     assert.equal(await late.locator('[data-testid="approve-always"]').innerText(), 'Always allow write_file');
     const order = await late.locator('.approval-actions [data-testid]').evaluateAll((buttons) => buttons.map((node) => (node as HTMLElement).dataset['testid']));
-    assert.deepEqual(order, ['open-diff', 'approve', 'approve-always', 'reject']);
+    assert.deepEqual(order, ['open-diff', 'approve', 'approve-always', 'reject', 'reject-note']);
     // The keyboard, in Chromium with the toolkit's buttons: going back from the note meets Reject, then Approve;
     // "Always allow" is reached only by arrow key from Approve, and Tab from Approve goes to Reject.
     const focused = () => view.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset['testid'] ?? document.activeElement?.tagName ?? '');
