@@ -48,6 +48,11 @@ const LOOKALIKES = /[\u2024\u2044\u2215\u2216\u29f8\u29f9\uff0e\uff0f\uff3c\ufe5
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/u;
 
+/** A name no tool accepts as a path (a newline, a tab, an escape…): the tools leave such files out of their listings. */
+export function hasControlCharacter(name: string): boolean {
+  return CONTROL.test(name);
+}
+
 /** Returns why a path's text is refused, or undefined when it may be resolved. Pure. */
 export function pathSyntaxProblem(input: string): string | undefined {
   if (input.length === 0) return 'the path is empty';

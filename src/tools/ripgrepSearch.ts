@@ -165,7 +165,8 @@ function runOne(
         seenPath = Buffer.from(buffer.subarray(start, nul));
         // A path that is not UTF-8 is left out: decoded, it names another file (which a snippet would then be read
         // from), it cannot be checked by name, and the JavaScript engine cannot read it either.
-        seenIncluded = isUtf8(seenPath) && (included === undefined || included(seenPath.toString('utf8')));
+        // Nor is one with a control character, which no tool opens (the walker leaves both out too).
+        seenIncluded = isUtf8(seenPath) && !hasControlByte(seenPath) && (included === undefined || included(seenPath.toString('utf8')));
       }
       if (!seenIncluded) return;
       lines += 1;
@@ -242,6 +243,11 @@ function runOne(
       } else reject(new ToolError(`ripgrep failed: ${stderr.slice(0, 4000).trim() || `exit code ${String(code)}`}`));
     });
   });
+}
+
+function hasControlByte(bytes: Buffer): boolean {
+  for (const byte of bytes) if (byte < 0x20 || byte === 0x7f) return true;
+  return false;
 }
 
 /** Where a line goes in the kept list: after every line of a smaller path, or of its path with a smaller number. */

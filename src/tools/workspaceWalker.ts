@@ -6,7 +6,7 @@ import { readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { CancelledError } from '../common/errors';
 import { GIT_IGNORE_FILE, IgnoreRules, type IgnoreLayer } from './ignoreRules';
-import type { ScopedFolder } from './pathScope';
+import { hasControlCharacter, type ScopedFolder } from './pathScope';
 
 export type WalkEntryKind = 'file' | 'directory' | 'symlink' | 'other';
 
@@ -61,6 +61,9 @@ export async function walkFolder(folder: ScopedFolder, rules: IgnoreRules, optio
       // A name that is not UTF-8 reaches here with U+FFFD for its bad bytes: joined to a path, it would name another
       // entry (perhaps a link of that name leading out of the folder), so it is left out.
       if (name.includes('\uFFFD')) continue;
+      // So is a name with a control character: no tool takes it as a path, and a newline in it would pass for
+      // another line of a listing (`a\n2. b.ts` as a second hit).
+      if (hasControlCharacter(name)) continue;
       const relative = dirRelative === '' ? name : `${dirRelative}/${name}`;
       const kind: WalkEntryKind = dirent.isDirectory()
         ? 'directory'

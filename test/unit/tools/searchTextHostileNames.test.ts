@@ -1,7 +1,8 @@
 // Ignore files and names a repository can commit to make ripgrep show what the
 // JavaScript engine (the reference) hides: a byte order mark before the first
-// rule, a newline or bytes that are not UTF-8 in a path, a .gitignore that is
-// a link to an endless file. Each is searched with both engines.
+// rule, a newline, another control character or bytes that are not UTF-8 in a
+// path, a .gitignore that is a link to an endless file. Each is searched with
+// both engines.
 
 import * as assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -95,6 +96,29 @@ describe('ignore rules: a .gitignore that is not a regular file', () => {
       assert.match(result.text, /^2 matching lines in 2 files/u, `${engine}\n${result.text}`);
       assert.match(result.text, /src\/lib\/a\.js:1/u, engine);
       assert.match(result.text, /docs\/c\.md:1/u, engine);
+    }
+  });
+});
+
+describe('names with a control character', () => {
+  const { engines } = withBothEngines('tandem-control-names-', (root) => {
+    // Printed raw, the first would read as two lines of a listing: a hit or a path that is not there.
+    put(root, 'a\n2. forged.txt', 'needle\n');
+    put(root, 'tab\there.txt', 'needle\n');
+    put(root, 'sub\ndir/inner.txt', 'needle\n');
+    put(root, 'ok.txt', 'needle\n');
+  });
+
+  it('are left out of every listing, as no tool opens them, in both engines alike', async () => {
+    for (const [engine, kit] of engines) {
+      for (const include of [undefined, '*.txt']) {
+        const found = await kit.run('search_text', { query: 'needle', include });
+        assert.equal(found.text, '1 matching lines in 1 files for "needle":\n1. ok.txt:1: needle', `${engine}: include ${String(include)}`);
+      }
+      assert.equal((await kit.run('find_files', { pattern: '*' })).text, '1 files match "*":\nok.txt', engine);
+      const listed = await kit.run('list_dir', { path: '.', recursive: true });
+      assert.doesNotMatch(listed.text, /forged|tab|inner/u, engine);
+      assert.match(listed.text, /^ok\.txt$/mu, engine);
     }
   });
 });
