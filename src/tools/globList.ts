@@ -6,6 +6,7 @@
 // JavaScript engine (which has not) read it alike, as a character.
 
 import { braceExpand } from 'minimatch';
+import { quotedInput } from './quotedInput';
 
 /** Most globs an include or exclude may expand to: beyond it the list is refused, not cut. */
 export const MAX_GLOBS = 256;
@@ -85,7 +86,7 @@ function oneMore(globs: string[], room: number, given: string): string[] {
 }
 
 function tooMany(glob: string): GlobListError {
-  return new GlobListError(`The globs expand to more than ${MAX_GLOBS} (at ${JSON.stringify(glob.slice(0, 200))}); use fewer alternatives.`);
+  return new GlobListError(`The globs expand to more than ${MAX_GLOBS} (at ${quotedInput(glob)}); use fewer alternatives.`);
 }
 
 /** A brace left after expansion is a character in both engines. */
