@@ -137,6 +137,26 @@ export function loadRulesSync(file: string): Ignore | undefined {
   return rulesOf(text);
 }
 
+/**
+ * Whether an ignore file (a regular file, not through a link) starts with a
+ * UTF-8 byte order mark: ripgrep 13 reads the mark as part of the first rule,
+ * which then matches nothing, where git and the ignore library drop it.
+ */
+export function startsWithByteOrderMarkSync(file: string): boolean {
+  try {
+    if (!lstatSync(file).isFile()) return false;
+    const fd = openSync(file, 'r');
+    try {
+      const buffer = Buffer.alloc(3);
+      return readSync(fd, buffer, 0, 3, 0) === 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
 function rulesOf(text: string): Ignore {
   // Case-sensitive, as git and ripgrep are on Linux; keeps both search paths in agreement.
   return ignore({ ignorecase: false }).add(text);

@@ -19,7 +19,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { GIT_IGNORE_FILE, IgnoreRules, loadRulesSync, type IgnoreLayer } from './ignoreRules';
+import { GIT_IGNORE_FILE, IgnoreRules, loadRulesSync, startsWithByteOrderMarkSync, type IgnoreLayer } from './ignoreRules';
 import { folderCoveringGlobs, type TextSearchQuery } from './textSearchQuery';
 import { isGitName } from './workspaceWalker';
 
@@ -98,20 +98,39 @@ export function includeGlobs(include: readonly string[]): string[] {
 }
 
 /**
- * Which printed paths (`./`-prefixed, as ripgrep prints them) are kept: what
- * the includes match and no ignore file hides. Without includes, ripgrep's
- * own choice stands (undefined) unless `checkIgnoreFiles`: .tandemignore
- * could not be given to it as exclusions, or it misreads an ignore file.
+ * Which printed paths (`./`-prefixed UTF-8, as ripgrep prints them) are kept:
+ * what the includes match and no ignore file hides. Without includes
+ * ripgrep's own choice stands, except where it misreads a .gitignore (a byte
+ * order mark before its first rule) and, with `checkIgnoreFiles`
+ * (.tandemignore could not be given to it as exclusions), everywhere.
  */
-export function printedPathFilter(folderReal: string, query: TextSearchQuery, tandem: Ignore | undefined, checkIgnoreFiles: boolean): ((printed: string) => boolean) | undefined {
-  if (query.include.length === 0 && !checkIgnoreFiles) return undefined;
+export function printedPathFilter(folderReal: string, query: TextSearchQuery, tandem: Ignore | undefined, checkIgnoreFiles: boolean): (printed: Buffer) => boolean {
   const include = query.include.length > 0 ? ignore({ ignorecase: false }).add(folderCoveringGlobs(query.include)) : undefined;
   const levels = new IgnoreLevels(folderReal, tandem);
-  return (printed) => {
-    const relative = printed.replace(/^\.[\\/]/u, '').split(path.sep).join('/');
-    if (include !== undefined && !include.ignores(relative)) return false;
-    return levels.kept(relative);
+  const check = (printed: string): boolean => {
+    const relative = relativeOf(printed);
+    return (include === undefined || include.ignores(relative)) && levels.kept(relative);
   };
+  if (include !== undefined || checkIgnoreFiles) return (printed) => check(printed.toString('utf8'));
+  // Mostly nothing is checked: then a printed path costs a look at its folder's bytes. ripgrep prints a folder's
+  // files together, so that is mostly a comparison with the last folder.
+  let lastFolder = Buffer.alloc(0);
+  let lastMisread = false;
+  return (printed) => {
+    const end = Math.max(0, printed.lastIndexOf(SEPARATOR));
+    if (end !== lastFolder.length || printed.compare(lastFolder, 0, end, 0, end) !== 0) {
+      lastFolder = Buffer.from(printed.subarray(0, end));
+      lastMisread = levels.misreadIn(relativeOf(lastFolder.toString('utf8')));
+    }
+    return !lastMisread || check(printed.toString('utf8'));
+  };
+}
+
+const SEPARATOR = path.sep.charCodeAt(0);
+
+/** A path as ripgrep prints it ('./src/a.ts', '.') relative with '/' ('src/a.ts', ''). */
+function relativeOf(printed: string): string {
+  return printed.replace(/^\.(?:[\\/]|$)/u, '').split(path.sep).join('/');
 }
 
 /**
@@ -125,6 +144,7 @@ export function printedPathFilter(folderReal: string, query: TextSearchQuery, ta
 class IgnoreLevels {
   private readonly layers = new Map<string, readonly IgnoreLayer[]>();
   private readonly folders = new Map<string, boolean>([['', true]]);
+  private readonly misread = new Map<string, boolean>();
 
   constructor(
     private readonly folderReal: string,
@@ -135,6 +155,17 @@ class IgnoreLevels {
     if (relative === '' || relative.split('/').some(isGitName)) return false;
     const parent = parentOf(relative);
     return this.keptFolder(parent) && IgnoreRules.matchIn(this.layersIn(parent), this.tandem, relative, false) === undefined;
+  }
+
+  /** Whether ripgrep misreads a .gitignore that applies inside this folder (one 3-byte read a folder). */
+  misreadIn(relative: string): boolean {
+    const known = this.misread.get(relative);
+    if (known !== undefined) return known;
+    const verdict =
+      (relative !== '' && this.misreadIn(parentOf(relative))) ||
+      startsWithByteOrderMarkSync(path.join(this.folderReal, ...relative.split('/'), GIT_IGNORE_FILE));
+    this.misread.set(relative, verdict);
+    return verdict;
   }
 
   private keptFolder(relative: string): boolean {

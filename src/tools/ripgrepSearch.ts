@@ -4,11 +4,11 @@
 
 import { spawn } from 'node:child_process';
 import { isUtf8 } from 'node:buffer';
-import { lstat, open, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { CancelledError, ToolError } from '../common/errors';
-import { watchChildMemory } from './childMemoryWatch';
-import { GIT_IGNORE_FILE, IgnoreRules, readIgnoreFile, TANDEM_IGNORE_FILE } from './ignoreRules';
+import { watchChild, type ChildTrouble } from './childWatch';
+import { IgnoreRules, readIgnoreFile, TANDEM_IGNORE_FILE } from './ignoreRules';
 import { includeGlobs, printedPathFilter, searchRoots, tandemExclusions } from './ripgrepScope';
 import {
   folderCoveringGlobs,
@@ -101,9 +101,7 @@ export async function ripgrepSearch(
     if (roots.length === 0) continue; // Every include starts in a folder that is missing or ignored.
     args.push('--regexp', query.pattern, '--', ...roots.map((root) => (root === '' ? '.' : `./${root}`)));
     const tandem = await rules.tandem();
-    // ripgrep 13 reads a byte order mark as part of an ignore file's first rule, which then matches nothing.
-    const misread = await startsWithByteOrderMark(path.join(target.folder.real, GIT_IGNORE_FILE));
-    const kept = printedPathFilter(target.folder.real, query, tandem, misread || (exclusions === undefined && tandem !== undefined));
+    const kept = printedPathFilter(target.folder.real, query, tandem, exclusions === undefined && tandem !== undefined);
     const counts = await runOne(rgPath, args, target, query, kept, hits, perFile, signal);
     total += counts.lines;
     files += counts.files;
@@ -116,7 +114,7 @@ function runOne(
   args: readonly string[],
   target: FolderSearchTarget,
   query: TextSearchQuery,
-  included: ((printed: string) => boolean) | undefined,
+  included: (printed: Buffer) => boolean,
   hits: TextSearchHit[],
   perFile: Map<string, number>,
   signal: AbortSignal,
@@ -127,10 +125,11 @@ function runOne(
       return;
     }
     const child = spawn(rgPath, args, { cwd: target.folder.real, stdio: ['ignore', 'pipe', 'pipe'] });
-    // A linked .gitignore leading to an endless file: the search is then left to the JavaScript engine, which reads no link.
-    let overMemory: number | undefined;
-    const unwatch = watchChildMemory(child, (bytes) => {
-      overMemory = bytes;
+    // A .gitignore linked to an endless file, or a FIFO: the search is then left to the JavaScript engine, which reads
+    // only regular ignore files.
+    let trouble: ChildTrouble | undefined;
+    const unwatch = watchChild(child, (what) => {
+      trouble = what;
     });
     let lines = 0;
     let files = 0;
@@ -166,7 +165,7 @@ function runOne(
         // A path that is not UTF-8 is left out: decoded, it names another file (which a snippet would then be read
         // from), it cannot be checked by name, and the JavaScript engine cannot read it either.
         // Nor is one with a control character, which no tool opens (the walker leaves both out too).
-        seenIncluded = isUtf8(seenPath) && !hasControlByte(seenPath) && (included === undefined || included(seenPath.toString('utf8')));
+        seenIncluded = isUtf8(seenPath) && !hasControlByte(seenPath) && included(seenPath);
       }
       if (!seenIncluded) return;
       lines += 1;
@@ -225,8 +224,14 @@ function runOne(
         reject(new CancelledError());
         return;
       }
-      if (overMemory !== undefined) {
-        reject(new ToolError(`ripgrep was stopped at ${Math.round(overMemory / 1024 / 1024)} MB of memory (an ignore file it read has no end)`));
+      if (trouble !== undefined) {
+        reject(
+          new ToolError(
+            trouble.kind === 'memory'
+              ? `ripgrep was stopped at ${Math.round(trouble.residentBytes / 1024 / 1024)} MB of memory (an ignore file it read has no end)`
+              : `ripgrep was stopped after ${Math.round(trouble.idleMs / 1000)} s without progress (an ignore file it opened never answered)`,
+          ),
+        );
         return;
       }
       if (carry !== undefined) takeLine(carry, 0, carry.length);
@@ -329,19 +334,4 @@ function windowAround(bytes: Buffer, line: number, byteColumn: number): string |
   const window = before + bytes.toString('utf8', match, to).replace(/\uFFFD+$/u, '');
   const snippet = snippetAt(window.replace(/\r$/u, ''), before.length, to < lineEnd);
   return from > lineStart && !snippet.startsWith('…') ? `…${snippet}` : snippet;
-}
-
-async function startsWithByteOrderMark(file: string): Promise<boolean> {
-  try {
-    if (!(await lstat(file)).isFile()) return false;
-    const handle = await open(file, 'r');
-    try {
-      const { buffer, bytesRead } = await handle.read(Buffer.alloc(3), 0, 3, 0);
-      return bytesRead === 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf;
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return false;
-  }
 }

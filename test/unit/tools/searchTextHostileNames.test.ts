@@ -5,6 +5,7 @@
 // both engines.
 
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
@@ -27,6 +28,33 @@ describe('search_text: a byte order mark before the first rule of an ignore file
         assert.doesNotMatch((result).text, /sk-SECRET|TOKEN=/u, `${engine}: include ${String(include)}\n${result.text}`);
       }
       assert.match((await kit.run('search_text', { query: 'SECRET', caseSensitive: true })).text, /^1 matching lines in 1 files/u, engine);
+    }
+  });
+});
+
+describe('search_text: a byte order mark in a nested .gitignore only', () => {
+  const { engines } = withBothEngines('tandem-search-nested-bom-', (root) => {
+    put(root, '.gitignore', 'node_modules/\n');
+    // The first rule names a file in one, a folder in the other; the second rule ripgrep reads well.
+    put(root, 'pkg/.gitignore', '\uFEFFlocal.env\nbuild/\n');
+    put(root, 'pkg/local.env', 'LOCAL=SECRET\n');
+    put(root, 'pkg/build/b.txt', 'BUILT=SECRET\n');
+    put(root, 'pkg/deep/.gitignore', '\uFEFFcache/\n');
+    put(root, 'pkg/deep/cache/c.txt', 'CACHED=SECRET\n');
+    put(root, 'pkg/deep/d.txt', 'DEEP=SECRET\n');
+    put(root, 'pkg/kept.txt', 'KEPT=SECRET\n');
+    put(root, 'other/o.txt', 'OTHER=SECRET\n');
+  });
+
+  it('hides what its first rule names, as git does, and nothing else', async () => {
+    for (const [engine, kit] of engines) {
+      for (const include of [undefined, 'pkg/**', '*.env', '**/*.txt']) {
+        const result = await kit.run('search_text', { query: 'SECRET', caseSensitive: true, include });
+        assert.doesNotMatch(result.text, /LOCAL=|CACHED=|BUILT=/u, `${engine}: include ${String(include)}\n${result.text}`);
+      }
+      const whole = await kit.run('search_text', { query: 'SECRET', caseSensitive: true });
+      assert.match(whole.text, /^3 matching lines in 3 files/u, `${engine}\n${whole.text}`);
+      for (const kept of ['KEPT=', 'DEEP=', 'OTHER=']) assert.match(whole.text, new RegExp(kept, 'u'), engine);
     }
   });
 });
@@ -96,6 +124,26 @@ describe('ignore rules: a .gitignore that is not a regular file', () => {
       assert.match(result.text, /^2 matching lines in 2 files/u, `${engine}\n${result.text}`);
       assert.match(result.text, /src\/lib\/a\.js:1/u, engine);
       assert.match(result.text, /docs\/c\.md:1/u, engine);
+    }
+  });
+});
+
+describe('ignore rules: a .gitignore that is a FIFO', { skip: process.platform === 'win32' ? 'no FIFO files on Windows' : false }, () => {
+  const { engines } = withBothEngines('tandem-search-fifo-', (root) => {
+    put(root, 'src/a.js', 'needle\n');
+    put(root, 'lib/b.js', 'needle\n');
+    // git cannot commit one, but a tarball can hold it: ripgrep blocks in open() until someone writes to it.
+    execFileSync('mkfifo', [path.join(root, 'lib', '.gitignore')]);
+    // A FIFO among the files searched is passed over by both engines.
+    execFileSync('mkfifo', [path.join(root, 'src', 'pipe.js')]);
+  });
+
+  it('is not read, and a search that ripgrep blocks on ends with the JavaScript engine', async () => {
+    for (const [engine, kit] of engines) {
+      const started = Date.now();
+      const result = await kit.run('search_text', { query: 'needle' });
+      assert.match(result.text, /^2 matching lines in 2 files/u, `${engine}\n${result.text}`);
+      assert.ok(Date.now() - started < 15_000, `${engine}: ${Date.now() - started} ms`);
     }
   });
 });
