@@ -48,6 +48,7 @@ export function createListDirTool(deps: WorkspaceToolDeps): Tool {
 
       const entries: string[] = [];
       let more = false;
+      let unopenable = 0;
       const base = target.relative;
       await walkFolder(target.folder, new IgnoreRules(target.folder.real), {
         signal: context.signal,
@@ -64,6 +65,9 @@ export function createListDirTool(deps: WorkspaceToolDeps): Tool {
           entries.push(entry.kind === 'directory' ? `${inner}/` : entry.kind === 'symlink' ? `${inner}@` : inner);
           return undefined;
         },
+        onUnopenableName: () => {
+          unopenable += 1;
+        },
       });
       entries.sort();
       const found = `${entries.length}${more ? '+' : ''} entries`;
@@ -76,6 +80,11 @@ export function createListDirTool(deps: WorkspaceToolDeps): Tool {
       let text = page.text;
       // The page held every entry collected, but the walk stopped at the limit.
       if (more && page.shown === entries.length) text += `\n[Truncated at ${args.limit} entries; list a sub-folder or raise limit to see more.]`;
+      // Said, so the model does not take the listing for the whole folder; the names themselves stay out (a newline in
+      // one would pass for another entry).
+      if (unopenable > 0) {
+        text += `\n[${unopenable} ${unopenable === 1 ? 'entry is' : 'entries are'} not shown: ${unopenable === 1 ? 'its name holds' : 'their names hold'} a control character or bytes that are not UTF-8, which no tool can open.]`;
+      }
       return { text, summary: summaryPreview(header(page.shown < entries.length ? page.shown : undefined)) };
     },
   });

@@ -31,6 +31,8 @@ export interface WalkOptions {
   /** false: .gitignore files are not applied (a walk the user allowed inside an ignored folder); .tandemignore always is. */
   readonly gitignore?: boolean;
   readonly onEntry: (entry: WalkEntry) => WalkDecision;
+  /** Told of each entry left out because no tool could open it by name (control characters, bytes not UTF-8). */
+  readonly onUnopenableName?: () => void;
 }
 
 export async function walkFolder(folder: ScopedFolder, rules: IgnoreRules, options: WalkOptions): Promise<void> {
@@ -58,13 +60,15 @@ export async function walkFolder(folder: ScopedFolder, rules: IgnoreRules, optio
       if (stopped) return;
       const name = dirent.name;
       if (isGitName(name)) continue;
-      // A name that is not UTF-8 reaches here with U+FFFD for its bad bytes: joined to a path, it would name another
-      // entry (perhaps a link of that name leading out of the folder), so it is left out.
-      if (name.includes('\uFFFD')) continue;
-      // So is a name with a control character: no tool takes it as a path, and a newline in it would pass for
-      // another line of a listing (`a\n2. b.ts` as a second hit).
-      if (hasControlCharacter(name)) continue;
       const relative = dirRelative === '' ? name : `${dirRelative}/${name}`;
+      // A name that is not UTF-8 reaches here with U+FFFD for its bad bytes: joined to a path, it would name another
+      // entry (perhaps a link of that name leading out of the folder), so it is left out. So is a name with a control
+      // character: no tool takes it as a path, and a newline in it would pass for another line of a listing
+      // (`a\n2. b.ts` as a second hit). Those the ignore files would show are counted.
+      if (name.includes('\uFFFD') || hasControlCharacter(name)) {
+        if (IgnoreRules.matchIn(layers, tandem, relative, dirent.isDirectory()) === undefined) options.onUnopenableName?.();
+        continue;
+      }
       const kind: WalkEntryKind = dirent.isDirectory()
         ? 'directory'
         : dirent.isFile()

@@ -155,6 +155,9 @@ describe('names with a control character', () => {
     put(root, 'tab\there.txt', 'needle\n');
     put(root, 'sub\ndir/inner.txt', 'needle\n');
     put(root, 'ok.txt', 'needle\n');
+    // Ignored as well: not even counted.
+    put(root, '.gitignore', 'hidden*\n');
+    put(root, 'hidden\tname.txt', 'needle\n');
   });
 
   it('are left out of every listing, as no tool opens them, in both engines alike', async () => {
@@ -163,10 +166,13 @@ describe('names with a control character', () => {
         const found = await kit.run('search_text', { query: 'needle', include });
         assert.equal(found.text, '1 matching lines in 1 files for "needle":\n1. ok.txt:1: needle', `${engine}: include ${String(include)}`);
       }
-      assert.equal((await kit.run('find_files', { pattern: '*' })).text, '1 files match "*":\nok.txt', engine);
+      assert.equal((await kit.run('find_files', { pattern: '*' })).text, '2 files match "*":\n.gitignore\nok.txt', engine);
       const listed = await kit.run('list_dir', { path: '.', recursive: true });
       assert.doesNotMatch(listed.text, /forged|tab|inner/u, engine);
       assert.match(listed.text, /^ok\.txt$/mu, engine);
+      // Three names are left out and said to be: not the ignored one, nor the file inside the left-out folder.
+      assert.match(listed.text, /^\[3 entries are not shown: their names hold a control character or bytes that are not UTF-8, which no tool can open\.\]$/mu, engine);
+      assert.match((await kit.run('list_dir', { path: '.' })).text, /^\[3 entries are not shown/mu, engine);
     }
   });
 });
