@@ -86,7 +86,7 @@ export async function startHeadlessAgent(options: HeadlessOptions): Promise<Head
   const modelProblems = problemsKnownBeforeRequests({ ...settings, functionCallModel: { ...settings.functionCallModel, apiKey }, answerModel: { ...settings.answerModel, apiKey } });
   const modelsUnusable = modelProblems.length === 0 ? undefined : modelProblems.map((problem) => `${problem.message}${problem.reason === 'noKey' ? NO_KEY_HINT : ''}`).join(' ');
   if (modelsUnusable) log(`models: ${modelsUnusable}`);
-  const host = new NodeWorkspaceHost({ folders: [folder], ripgrep: 'path', sensitivePaths: [...settings.sensitivePaths, ...settings.rulesFiles] });
+  const host = new NodeWorkspaceHost({ folders: [folder], ripgrep: 'path', sensitivePaths: [...settings.sensitivePaths, ...settings.rulesFiles], log: (line) => log(`tools: ${line}`) });
   const workspaceTools: readonly Tool[] = createWorkspaceTools(host, new EditJournal(host));
   let hub: McpHub | undefined;
   let runStart: McpRunStart | undefined;

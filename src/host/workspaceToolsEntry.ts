@@ -53,7 +53,7 @@ export interface DisposableOwner {
 }
 
 export function createWorkspaceToolsForVscode(owner: DisposableOwner, log: (line: string) => void = () => undefined): WorkspaceToolsForVscode {
-  const host = new VscodeWorkspaceHost();
+  const host = new VscodeWorkspaceHost(log);
   const journal = new EditJournal(host);
   let tools: readonly Tool[] | undefined;
   let terminals: TerminalCommandRunner | undefined;

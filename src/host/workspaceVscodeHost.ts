@@ -10,6 +10,12 @@ import { namedWorkspaceFolders } from './workspaceFolderNames';
 export class VscodeWorkspaceHost implements WorkspaceHost {
   private rgPath: string | undefined | null = null;
 
+  constructor(private readonly logLine: (line: string) => void = () => undefined) {}
+
+  log(line: string): void {
+    this.logLine(line);
+  }
+
   folders(): readonly WorkspaceFolderInfo[] {
     return namedWorkspaceFolders().map(({ folder, name }) => ({ name, path: folder.uri.fsPath }));
   }

@@ -15,6 +15,8 @@ export interface NodeWorkspaceHostOptions {
   readonly openDocuments?: ReadonlyMap<string, string> | undefined;
   /** Extra sensitive-path globs (`tandem.tools.sensitivePaths`). */
   readonly sensitivePaths?: readonly string[] | undefined;
+  /** Where log lines go; dropped without it. */
+  readonly log?: ((line: string) => void) | undefined;
 }
 
 export class NodeWorkspaceHost implements WorkspaceHost {
@@ -42,6 +44,10 @@ export class NodeWorkspaceHost implements WorkspaceHost {
 
   sensitivePaths(): readonly string[] {
     return this.options.sensitivePaths ?? [];
+  }
+
+  log(line: string): void {
+    this.options.log?.(line);
   }
 
   async writeFile(absolutePath: string, content: Uint8Array, signal: AbortSignal): Promise<void> {

@@ -86,8 +86,9 @@ async function runSearch(deps: WorkspaceToolDeps, targets: FolderSearchTarget[],
     try {
       return await ripgrepSearch(rgPath, targets, query, signal);
     } catch (error) {
-      // A missing or broken rg falls back to the JavaScript search.
+      // A missing or broken rg falls back to the JavaScript search; the log says why, as the result reads the same.
       if (error instanceof InvalidPatternError || signal.aborted) throw error;
+      deps.host.log?.(`search_text: ${error instanceof Error ? error.message : String(error)}; searched with the JavaScript engine instead.`);
       return await javascriptSearch(targets, query, signal);
     }
   } catch (error) {

@@ -33,6 +33,8 @@ export interface WorkspaceHost {
   createDirectory(absolutePath: string, signal: AbortSignal): Promise<void>;
   /** The user's extra sensitive-path globs (`tandem.tools.sensitivePaths`), read fresh for each write. */
   sensitivePaths?(): readonly string[];
+  /** A line for the user's log (Tandem's output channel): what a tool did that its result does not say. */
+  log?(line: string): void;
   /** Removes a directory only if it is empty (used by revert); no error otherwise. */
   removeEmptyDirectory(absolutePath: string, signal: AbortSignal): Promise<void>;
 }

@@ -110,7 +110,8 @@ describe('ignore rules: a .gitignore that is not a regular file', () => {
     assert.equal(await rules.ignoredBy('src/lib/b.js', false), '.gitignore');
     assert.equal(await rules.ignoredBy('src/lib/a.js', false), undefined);
     assert.equal(await rules.ignoredBy('docs/c.md', false), undefined, 'a linked .gitignore has no rules');
-    // ripgrep itself reads src/.gitignore when it walks src, so only a search that starts below it is asked here.
+    // A search that starts below src: ripgrep 13 still reads src/.gitignore there (--no-ignore-parent only keeps
+    // its rules from applying), so the memory watch ends that one too.
     for (const [engine, kit] of engines) {
       const result = await kit.run('search_text', { query: 'needle', include: 'src/lib/**' });
       assert.match((result).text, /^1 matching lines in 1 files/u, `${engine}\n${result.text}`);
@@ -125,6 +126,10 @@ describe('ignore rules: a .gitignore that is not a regular file', () => {
       assert.match(result.text, /src\/lib\/a\.js:1/u, engine);
       assert.match(result.text, /docs\/c\.md:1/u, engine);
     }
+    // Both searches of this describe, the one above and this one.
+    const ripgrep = engines.find(([engine]) => engine === 'ripgrep')?.[1];
+    assert.equal(ripgrep?.logged.length, 2, String(ripgrep?.logged));
+    for (const line of ripgrep.logged) assert.match(line, /^search_text: ripgrep was stopped at \d+ MB of memory \(an ignore file it read has no end\); searched with the JavaScript engine instead\.$/u);
   });
 });
 
@@ -138,13 +143,17 @@ describe('ignore rules: a .gitignore that is a FIFO', { skip: process.platform =
     execFileSync('mkfifo', [path.join(root, 'src', 'pipe.js')]);
   });
 
-  it('is not read, and a search that ripgrep blocks on ends with the JavaScript engine', async () => {
+  it('is not read, and a search that ripgrep blocks on ends with the JavaScript engine, which the log says', async () => {
     for (const [engine, kit] of engines) {
       const started = Date.now();
       const result = await kit.run('search_text', { query: 'needle' });
       assert.match(result.text, /^2 matching lines in 2 files/u, `${engine}\n${result.text}`);
       assert.ok(Date.now() - started < 15_000, `${engine}: ${Date.now() - started} ms`);
     }
+    const ripgrep = engines.find(([engine]) => engine === 'ripgrep')?.[1];
+    assert.equal(ripgrep?.logged.length, 1, String(ripgrep?.logged));
+    assert.match(ripgrep.logged[0]!, /^search_text: ripgrep was stopped after \d+ s without progress \(an ignore file it opened never answered\); searched with the JavaScript engine instead\.$/u);
+    assert.deepEqual(engines.find(([engine]) => engine === 'javascript')?.[1].logged, []);
   });
 });
 

@@ -23,6 +23,8 @@ export class ScriptedApproval implements ApprovalGate {
 export interface Kit {
   readonly root: string;
   readonly host: NodeWorkspaceHost;
+  /** What the tools logged (the host's log lines). */
+  readonly logged: string[];
   readonly journal: EditJournal;
   readonly tools: readonly Tool[];
   readonly approval: ScriptedApproval;
@@ -36,13 +38,15 @@ export function makeTempDir(prefix = 'tandem-tools-'): string {
 
 export function makeKit(options: Partial<NodeWorkspaceHostOptions> & { folders?: NodeWorkspaceHostOptions['folders']; approve?: boolean } = {}): Kit {
   const root = makeTempDir();
-  const host = new NodeWorkspaceHost({ ...options, folders: options.folders ?? [root] });
+  const logged: string[] = [];
+  const host = new NodeWorkspaceHost({ ...options, folders: options.folders ?? [root], log: (line) => logged.push(line) });
   const journal = new EditJournal(host);
   const tools = createWorkspaceTools(host, journal);
   const approval = new ScriptedApproval(options.approve ?? true);
   return {
     root,
     host,
+    logged,
     journal,
     tools,
     approval,
