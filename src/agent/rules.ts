@@ -3,7 +3,7 @@
 // as guidance for the model and never change settings, tools or approvals.
 
 import type { NestedRule } from '../tools/nestedRules';
-import type { RuleFile } from '../tools/rulesFiles';
+import { sizeOf, type RuleFile } from '../tools/rulesFiles';
 
 /** The system-prompt section for the given rules; '' when there are none. */
 export function rulesSection(rules: readonly RuleFile[] | undefined): string {
@@ -36,5 +36,7 @@ export function rulesNotice(rules: readonly RuleFile[]): string {
 
 /** A rules file's path, and how much of it the models get when that is not all of it. */
 function ruleName(rule: RuleFile): string {
-  return rule.cut === undefined ? rule.path : `${rule.path} (the first ${rule.cut.shown.toLocaleString('en-US')} of ${rule.cut.of.toLocaleString('en-US')} characters)`;
+  if (rule.cut === undefined) return rule.path;
+  const of = rule.fileBytes === undefined ? `of ${rule.cut.of.toLocaleString('en-US')} characters` : `characters of ${sizeOf(rule.fileBytes)}`;
+  return `${rule.path} (the first ${rule.cut.shown.toLocaleString('en-US')} ${of})`;
 }

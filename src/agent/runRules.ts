@@ -47,7 +47,7 @@ export class RunRules {
         this.knownTexts.add(nested.rule.text.trim());
         const room = RULES_TOTAL_CHAR_LIMIT - this.total;
         if (room <= 0) continue;
-        const rule = cappedRule(nested.rule.path, nested.rule.text, Math.min(RULE_FILE_CHAR_LIMIT, room));
+        const rule = cappedRule(nested.rule.path, nested.rule.text, Math.min(RULE_FILE_CHAR_LIMIT, room), nested.rule.fileBytes);
         this.total += Math.min(nested.rule.text.length, RULE_FILE_CHAR_LIMIT, room);
         this.list.push(rule);
         joined.push({ rule, near: nested.near });

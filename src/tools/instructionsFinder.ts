@@ -45,9 +45,9 @@ async function scopedOf(root: RulesRoot, patterns: readonly string[]): Promise<R
   const scoped: Scoped[] = [];
   for (const pattern of patterns) {
     for (const relative of await expandRulePattern(root.folder, pattern)) {
-      const text = await readRuleText(path.join(root.folder, relative));
-      if (text === undefined) continue;
-      const { applyTo, body } = parseInstructionsFile(text);
+      const read = await readRuleText(path.join(root.folder, relative));
+      if (read === undefined) continue;
+      const { applyTo, body } = parseInstructionsFile(read.text);
       // Those for every file were read at the start; those for none are attached by hand in Copilot.
       if (applyTo === undefined || appliesToEverything(applyTo) || !body.trim()) continue;
       scoped.push({ shown: (root.label ? `${root.label}/` : '') + relative.split(path.sep).join('/'), applyTo, body });

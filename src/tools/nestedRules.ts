@@ -44,9 +44,9 @@ export function createNestedRulesFinder(roots: readonly RulesRoot[], patterns: r
         for (let folder = path.dirname(file); isInside(owner.real, folder); folder = path.dirname(folder)) {
           const candidate = path.join(folder, name);
           if (await isRegularFileInside(candidate, owner.real)) {
-            const text = await readRuleText(candidate);
-            // The whole text: the run's rules cut it to what is left of their room.
-            if (text !== undefined && text.trim()) found.push({ rule: { path: shown(candidate), text }, near: shown(file) });
+            const read = await readRuleText(candidate);
+            // The whole text read: the run's rules cut it to what is left of their room.
+            if (read !== undefined && read.text.trim()) found.push({ rule: { path: shown(candidate), text: read.text, ...(read.fileBytes !== undefined && { fileBytes: read.fileBytes }) }, near: shown(file) });
             break;
           }
           if (folder === owner.real) break;

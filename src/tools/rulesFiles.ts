@@ -2,7 +2,7 @@
 // workspace-relative paths, where the last segment may hold `*` wildcards
 // (`.tandem/rules/*.md`). Read with plain Node fs; capped per file and in total
 // so a huge AGENTS.md cannot crowd out the conversation.
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { open, readdir, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { IgnoreRules, TANDEM_IGNORE_FILE } from './ignoreRules';
 import { appliesToEverything, isInstructionsFile, parseInstructionsFile } from './scopedInstructions';
@@ -15,10 +15,19 @@ export interface RuleFile {
   readonly text: string;
   /** Set when `text` holds only the start of the file (the notice says so): characters shown, of how many. */
   readonly cut?: { readonly shown: number; readonly of: number } | undefined;
+  /** Set when the file is larger than was read (RULE_FILE_BYTE_LIMIT): its size, said in place of a character count. */
+  readonly fileBytes?: number | undefined;
 }
 
 export const RULE_FILE_CHAR_LIMIT = 16_000;
 export const RULES_TOTAL_CHAR_LIMIT = 48_000;
+/**
+ * The most of a rules file read: far more than the characters it may give
+ * (16,000 at up to 4 bytes each), so no cut is felt; a repository's 600 MB
+ * AGENTS.md would otherwise be read whole at every run's start (and past
+ * 512 MB could not even be made a string).
+ */
+export const RULE_FILE_BYTE_LIMIT = 1024 * 1024;
 
 export interface RulesRoot {
   readonly folder: string;
@@ -38,30 +47,42 @@ export async function loadRulesFiles(roots: readonly RulesRoot[], patterns: read
         const absolute = path.join(root.folder, relative);
         if (seen.has(absolute) || total >= RULES_TOTAL_CHAR_LIMIT) continue;
         seen.add(absolute);
-        const text = await ruleTextAtStart(absolute, relative);
+        const read = await ruleTextAtStart(absolute, relative);
+        const text = read?.text;
         if (text === undefined || !text.trim() || texts.has(text.trim())) continue;
         texts.add(text.trim());
         const room = Math.min(RULE_FILE_CHAR_LIMIT, RULES_TOTAL_CHAR_LIMIT - total);
         total += Math.min(text.length, room);
-        rules.push(cappedRule((root.label ? `${root.label}/` : '') + relative.split(path.sep).join('/'), text, room));
+        rules.push(cappedRule((root.label ? `${root.label}/` : '') + relative.split(path.sep).join('/'), text, room, read?.fileBytes));
       }
     }
   }
   return rules;
 }
 
-/** A rules file whose text is cut to `room` characters, saying how much was left out. */
-export function cappedRule(shownPath: string, text: string, room: number): RuleFile {
+/**
+ * A rules file whose text is cut to `room` characters, saying how much was
+ * left out: in characters, or for a file not read whole, its size.
+ */
+export function cappedRule(shownPath: string, text: string, room: number, fileBytes?: number): RuleFile {
+  if (fileBytes !== undefined) {
+    const shown = Math.min(room, text.length);
+    return { path: shownPath, text: `${text.slice(0, shown)}\n[... the rest of this ${sizeOf(fileBytes)} file not shown]`, cut: { shown, of: text.length }, fileBytes };
+  }
   if (text.length <= room) return { path: shownPath, text };
   return { path: shownPath, text: `${text.slice(0, room)}\n[... ${text.length - room} more characters not shown]`, cut: { shown: room, of: text.length } };
 }
 
+export function sizeOf(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+}
+
 /** A file's text for the start of a run: a scoped instructions file only when it is for every file, without its front matter. */
-async function ruleTextAtStart(absolute: string, relative: string): Promise<string | undefined> {
-  const text = await readRuleText(absolute);
-  if (text === undefined || !isInstructionsFile(relative)) return text;
-  const instructions = parseInstructionsFile(text);
-  return instructions.applyTo !== undefined && appliesToEverything(instructions.applyTo) ? instructions.body : undefined;
+async function ruleTextAtStart(absolute: string, relative: string): Promise<RuleText | undefined> {
+  const read = await readRuleText(absolute);
+  if (read === undefined || !isInstructionsFile(relative)) return read;
+  const instructions = parseInstructionsFile(read.text);
+  return instructions.applyTo !== undefined && appliesToEverything(instructions.applyTo) ? { ...read, text: instructions.body } : undefined;
 }
 
 /**
@@ -112,17 +133,52 @@ async function isRuleFile(folderReal: string, file: string, relative: string, ig
   return true;
 }
 
-/** A rules file's whole text in its own encoding (a UTF-16 AGENTS.md from PowerShell included); undefined when it cannot be read or is binary. */
-export async function readRuleText(file: string): Promise<string | undefined> {
-  let bytes: Uint8Array;
+export interface RuleText {
+  readonly text: string;
+  /** The file's size when only its first RULE_FILE_BYTE_LIMIT bytes were read. */
+  readonly fileBytes?: number;
+}
+
+/**
+ * A rules file's text in its own encoding (a UTF-16 AGENTS.md from
+ * PowerShell included), up to RULE_FILE_BYTE_LIMIT bytes; undefined when it
+ * cannot be read or is binary.
+ */
+export async function readRuleText(file: string): Promise<RuleText | undefined> {
+  let bytes: Buffer;
+  let fileBytes: number;
   try {
-    bytes = await readFile(file);
+    const handle = await open(file, 'r');
+    try {
+      fileBytes = (await handle.stat()).size;
+      const buffer = Buffer.alloc(Math.min(fileBytes, RULE_FILE_BYTE_LIMIT));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      bytes = buffer.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
   } catch {
     return undefined;
   }
-  const decoded = decodeFileBytes(bytes);
+  const whole = fileBytes <= bytes.length;
+  const decoded = decodeFileBytes(whole ? bytes : bytes.subarray(0, characterBoundary(bytes)));
+  if (decoded.kind !== 'text') return undefined;
   // The decoder keeps a UTF-8 byte order mark (the edit tools write it back); the models need not read it.
-  return decoded.kind === 'text' ? decoded.text.replace(/^\uFEFF/, '') : undefined;
+  const text = decoded.text.replace(/^\uFEFF/, '');
+  return whole ? { text } : { text, fileBytes };
+}
+
+/** Where a cut read ends on a whole character: an even length for UTF-16, else before a UTF-8 sequence the cut split. */
+function characterBoundary(bytes: Buffer): number {
+  const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+  if (utf16) return bytes.length - (bytes.length % 2);
+  let start = bytes.length;
+  // Back over continuation bytes (10xxxxxx) to the sequence's first byte, at most three.
+  while (start > 0 && bytes.length - start < 3 && (bytes[start - 1]! & 0xc0) === 0x80) start -= 1;
+  if (start === 0) return bytes.length;
+  const lead = bytes[start - 1]!;
+  const length = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  return start - 1 + length > bytes.length ? start - 1 : bytes.length;
 }
 
 function escapeRegExp(text: string): string {

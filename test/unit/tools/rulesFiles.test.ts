@@ -1,13 +1,13 @@
 // Rules files read from a real folder: defaults, wildcards, caps, and paths
 // that try to leave the folder.
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DEFAULT_RULES_FILES } from '../../../src/agent/agentSettings';
 import { rulesNotice } from '../../../src/agent/rules';
-import { loadRulesFiles, RULE_FILE_CHAR_LIMIT, RULES_TOTAL_CHAR_LIMIT } from '../../../src/tools/rulesFiles';
+import { loadRulesFiles, RULE_FILE_BYTE_LIMIT, RULE_FILE_CHAR_LIMIT, RULES_TOTAL_CHAR_LIMIT } from '../../../src/tools/rulesFiles';
 
 describe('rules files', () => {
   let root: string;
@@ -88,6 +88,22 @@ describe('rules files', () => {
     assert.equal(rules.length, RULES_TOTAL_CHAR_LIMIT / RULE_FILE_CHAR_LIMIT);
     for (const rule of rules) assert.match(rule.text, /\[\.\.\. 500 more characters not shown\]$/);
     assert.equal(rulesNotice(rules.slice(0, 1)), `Rules: four.md (the first 16,000 of ${(RULE_FILE_CHAR_LIMIT + 500).toLocaleString('en-US')} characters)`);
+  });
+
+  it('reads only the start of a rules file past RULE_FILE_BYTE_LIMIT, cut on a whole character, and says its size', async () => {
+    const huge = path.join(root, 'huge');
+    await mkdir(huge);
+    // One byte, then two-byte characters: the limit (an even offset) falls inside one.
+    const start = Buffer.from(`a${'é'.repeat(RULE_FILE_BYTE_LIMIT)}`, 'utf8');
+    await writeFile(path.join(huge, 'AGENTS.md'), start);
+    // 600 MB on disk in a sparse file: read whole, it could not even be made one string.
+    await truncate(path.join(huge, 'AGENTS.md'), 600 * 1024 * 1024);
+    const started = Date.now();
+    const rules = await loadRulesFiles([{ folder: huge, label: '' }], ['AGENTS.md']);
+    assert.ok(Date.now() - started < 2000, `${Date.now() - started} ms`);
+    assert.equal(rules.length, 1);
+    assert.equal(rules[0]!.text, `a${'é'.repeat(RULE_FILE_CHAR_LIMIT - 1)}\n[... the rest of this 600.0 MB file not shown]`);
+    assert.equal(rulesNotice(rules), 'Rules: AGENTS.md (the first 16,000 characters of 600.0 MB)');
   });
 
   it('reads a rules file in its own encoding (UTF-16 from PowerShell, a BOM), and a binary one is no rules', async () => {
