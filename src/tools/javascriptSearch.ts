@@ -1,7 +1,7 @@
 // The search used when no ripgrep is available: the ignore-aware walker plus
 // a RegExp over each text file, with the same rules as the ripgrep runner.
 
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import ignore from 'ignore';
 import { IgnoreRules } from './ignoreRules';
 import {
@@ -87,8 +87,15 @@ async function searchFile(
 ): Promise<{ count: number; hits: TextSearchHit[] } | undefined> {
   let bytes: Buffer;
   try {
-    // One read, no stat first: most files are small, and the size check below still applies.
-    bytes = await readFile(absolute);
+    // The size is looked at on the open file before it is read: a 1.5 GB data file would otherwise be read whole to
+    // be skipped, at every search.
+    const handle = await open(absolute, 'r');
+    try {
+      if ((await handle.stat()).size > MAX_SEARCH_FILE_BYTES) return undefined;
+      bytes = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
   } catch {
     return undefined;
   }
