@@ -8,7 +8,17 @@ import { editDiagnosticsText } from './diagnostics';
 import { applyExactEdits } from './exactEdits';
 import type { ScopedPath } from './pathScope';
 import type { Tool } from './tool';
-import { applyApprovedChange, currentTextOrUndefined, isSensitiveTarget, missingAncestors, readFileText, recheckBeforeWrite, refuseIgnored, refuseNonUtf8 } from './workspaceFiles';
+import {
+  applyApprovedChange,
+  currentTextOrUndefined,
+  isSensitiveTarget,
+  MAX_TEXT_FILE_BYTES,
+  missingAncestors,
+  readFileText,
+  recheckBeforeWrite,
+  refuseIgnored,
+  refuseNonUtf8,
+} from './workspaceFiles';
 import {
   defineWorkspaceTool,
   doesNotExist,
@@ -138,6 +148,13 @@ export function createDeleteFileTool(deps: WorkspaceToolDeps): Tool {
     run: async (args, context) => {
       const target = await requireWritableFile(deps, args.path);
       if (!target.exists) throw new WorkspaceToolFault(`${doesNotExist(target)}.`);
+      // A deleted file can be restored from the copy the journal keeps: past the limit, that copy is not made.
+      const size = (await stat(target.absolute)).size;
+      if (size > MAX_TEXT_FILE_BYTES) {
+        throw new WorkspaceToolFault(
+          `${target.display} is too large to delete with a way back (${size} bytes; Tandem keeps a copy of what it deletes up to ${MAX_TEXT_FILE_BYTES}). Ask the user to delete it.`,
+        );
+      }
       const bytes = await readFile(target.absolute);
       const editorText = deps.host.dirtyDocumentText(target.absolute);
       const isText = editorText !== undefined || !looksBinary(bytes);

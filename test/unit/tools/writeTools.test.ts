@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, truncateSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { createPolicyApprovalGate } from '../../../src/agent/policyApprovalGate';
 import { applyExactEdits } from '../../../src/tools/exactEdits';
 import type { ApprovalRequest, ToolContext } from '../../../src/tools/tool';
-import { describeSize } from '../../../src/tools/workspaceFiles';
+import { describeSize, MAX_TEXT_FILE_BYTES } from '../../../src/tools/workspaceFiles';
 import { REJECTED_EDIT_TEXT } from '../../../src/tools/workspaceToolSupport';
 import { makeKit, type Kit } from './workspaceTestKit';
 
@@ -181,6 +181,16 @@ describe('write tools', () => {
     assert.equal(existsSync(file), false);
     const same = await kit.run('write_file', { path: 'docs/new/readme.md', content: '# hi\n' });
     assert.match(same.text, /already has exactly this content/u);
+  });
+
+  it('delete_file refuses a file too large to keep a copy of, before asking, and leaves it', async () => {
+    const big = path.join(kit.root, 'data.bin');
+    writeFileSync(big, 'x');
+    truncateSync(big, MAX_TEXT_FILE_BYTES + 1);
+    const result = (await kit.run('delete_file', { path: 'data.bin' })).text;
+    assert.match(result, new RegExp(`data\\.bin is too large to delete with a way back \\(${MAX_TEXT_FILE_BYTES + 1} bytes; .*Ask the user to delete it\\.`, 'u'));
+    assert.equal(existsSync(big), true);
+    assert.equal(kit.approval.asked.length, 0);
   });
 
   it('delete_file asks even when the policy approves everything; edits ask under readOnly', async () => {
