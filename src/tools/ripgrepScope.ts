@@ -114,11 +114,11 @@ export function printedPathFilter(folderReal: string, query: TextSearchQuery, ta
   if (include !== undefined || checkIgnoreFiles) return (printed) => check(printed.toString('utf8'));
   // Mostly nothing is checked: then a printed path costs a look at its folder's bytes. ripgrep prints a folder's
   // files together, so that is mostly a comparison with the last folder.
-  let lastFolder = Buffer.alloc(0);
+  let lastFolder: Buffer | undefined;
   let lastMisread = false;
   return (printed) => {
     const end = Math.max(0, printed.lastIndexOf(SEPARATOR));
-    if (end !== lastFolder.length || printed.compare(lastFolder, 0, end, 0, end) !== 0) {
+    if (lastFolder === undefined || end !== lastFolder.length || printed.compare(lastFolder, 0, end, 0, end) !== 0) {
       lastFolder = Buffer.from(printed.subarray(0, end));
       lastMisread = levels.misreadIn(relativeOf(lastFolder.toString('utf8')));
     }
