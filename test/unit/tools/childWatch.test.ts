@@ -11,29 +11,32 @@ import { watchChild, type ChildTrouble } from '../../../src/tools/childWatch';
 const GROWS = 'const kept = []; setInterval(() => kept.push(Buffer.alloc(16 * 1024 * 1024, 1)), 10);';
 const STAYS_SMALL = 'setTimeout(() => undefined, 500);';
 const SLEEPS = 'setTimeout(() => undefined, 30000);';
-const READS_SILENTLY = 'const fs = require("fs"); const end = Date.now() + 1500; const t = setInterval(() => { fs.readFileSync("/proc/self/stat"); if (Date.now() > end) clearInterval(t); }, 100);';
-const PRINTS_IDLY = 'let n = 0; const t = setInterval(() => { process.stdout.write("x\\n"); if (++n === 15) clearInterval(t); }, 100);';
-const LIMITS = { memoryBytes: 200 * 1024 * 1024, stallMs: 800 };
+const READS_SILENTLY = 'const fs = require("fs"); const end = Date.now() + 4000; const t = setInterval(() => { fs.readFileSync("/proc/self/stat"); if (Date.now() > end) clearInterval(t); }, 100);';
+const PRINTS_IDLY = 'let n = 0; const t = setInterval(() => { process.stdout.write("x\\n"); if (++n === 40) clearInterval(t); }, 100);';
+// The stall limit is 20 times the idle children's 100 ms between reads or writes, so a loaded machine's late timer
+// does not read as a stall; the memory cases get one far longer than they run.
+const LIMITS = { memoryBytes: 200 * 1024 * 1024, stallMs: 2000 };
+const NO_STALL = { ...LIMITS, stallMs: 60_000 };
 
-async function watched(script: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; trouble: ChildTrouble | undefined }> {
+async function watched(script: string, limits = LIMITS): Promise<{ code: number | null; signal: NodeJS.Signals | null; trouble: ChildTrouble | undefined }> {
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
   child.stdout.resume();
   let trouble: ChildTrouble | undefined;
-  watchChild(child, (what) => (trouble = what), LIMITS);
+  watchChild(child, (what) => (trouble = what), limits);
   const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
   return { code, signal, trouble };
 }
 
 describe('watchChild', { skip: process.platform === 'win32' ? 'not watched on Windows' : false }, () => {
   it('kills a child that passes the memory limit and says how much it held', async () => {
-    const { code, signal, trouble } = await watched(GROWS);
+    const { code, signal, trouble } = await watched(GROWS, NO_STALL);
     assert.equal(signal, 'SIGKILL', `exit code ${String(code)}`);
     assert.equal(trouble?.kind, 'memory');
     assert.ok(trouble.kind === 'memory' && trouble.residentBytes > LIMITS.memoryBytes, JSON.stringify(trouble));
   });
 
   it('leaves a small child that ends in time alone', async () => {
-    const { code, trouble } = await watched(STAYS_SMALL);
+    const { code, trouble } = await watched(STAYS_SMALL, NO_STALL);
     assert.equal(code, 0);
     assert.equal(trouble, undefined);
   });
