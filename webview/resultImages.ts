@@ -7,6 +7,7 @@
 import type { ToolImage } from '../src/protocol/agentEvents';
 import { base64Bytes, isBase64, isImageType } from '../src/protocol/imageRules';
 import { touch, type ConversationView, type ToolResultStep } from './steps';
+import { byteSize } from '../src/common/byteSize';
 
 /** Images the panel keeps showing, the latest first, and their bytes together at most. */
 export const PANEL_IMAGES_KEPT = 12;
@@ -64,7 +65,7 @@ export function resultImages(step: ToolResultStep): HTMLElement | undefined {
   const note = document.createElement('div');
   note.className = 'result-images-note';
   const one = step.imagesNoLongerShown === 1;
-  note.textContent = `${one ? 'Its image is' : `Its ${step.imagesNoLongerShown} images are`} no longer shown: the panel keeps only the latest images (${PANEL_IMAGES_KEPT}, ${PANEL_IMAGE_BYTES / 1024 / 1024} MB at most). The result's text describes ${one ? 'it' : 'them'}.`;
+  note.textContent = `${one ? 'Its image is' : `Its ${step.imagesNoLongerShown} images are`} no longer shown: the panel keeps only the latest images (${PANEL_IMAGES_KEPT}, ${byteSize(PANEL_IMAGE_BYTES)} at most). The result's text describes ${one ? 'it' : 'them'}.`;
   return note;
 }
 

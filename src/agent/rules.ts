@@ -3,7 +3,8 @@
 // as guidance for the model and never change settings, tools or approvals.
 
 import type { NestedRule } from '../tools/nestedRules';
-import { sizeOf, type RuleFile } from '../tools/rulesFiles';
+import { byteSize } from '../common/byteSize';
+import type { RuleFile } from '../tools/rulesFiles';
 
 /** The system-prompt section for the given rules; '' when there are none. */
 export function rulesSection(rules: readonly RuleFile[] | undefined): string {
@@ -37,6 +38,6 @@ export function rulesNotice(rules: readonly RuleFile[]): string {
 /** A rules file's path, and how much of it the models get when that is not all of it. */
 function ruleName(rule: RuleFile): string {
   if (rule.cut === undefined) return rule.path;
-  const of = rule.fileBytes === undefined ? `of ${rule.cut.of.toLocaleString('en-US')} characters` : `characters of ${sizeOf(rule.fileBytes)}`;
+  const of = rule.fileBytes === undefined ? `of ${rule.cut.of.toLocaleString('en-US')} characters` : `characters of ${byteSize(rule.fileBytes)}`;
   return `${rule.path} (the first ${rule.cut.shown.toLocaleString('en-US')} ${of})`;
 }

@@ -17,6 +17,7 @@ import { listResources, readResourceText, type McpResourceInfo } from './mcpReso
 import { resolveServer } from './mcpServerResolution';
 import type { InputResolver } from './mcpVariables';
 import { isSchemaRejection, LENIENT_CALL_RESULT, LENIENT_TOOL_PAGE, rejectionSummary, taskRequired, toolFromRaw, type McpToolInfo, type ToolListPage } from './mcpToolList';
+import { byteSize } from '../common/byteSize';
 
 export type { McpToolInfo } from './mcpToolList';
 
@@ -226,7 +227,7 @@ export class McpConnection {
       if (code === CONNECTION_CLOSED || session !== this.session) {
         if (this.closedForSize) {
           return errorResult(
-            `MCP server "${serverName}" answered "${toolName}" with more than ${STDIO_MESSAGE_BYTES / 1024 / 1024} MB, more than Tandem reads; the connection was closed and the server restarts. Ask the tool for less (a narrower query, a smaller page).`,
+            `MCP server "${serverName}" answered "${toolName}" with more than ${byteSize(STDIO_MESSAGE_BYTES)}, more than Tandem reads; the connection was closed and the server restarts. Ask the tool for less (a narrower query, a smaller page).`,
           );
         }
         const since = Math.min(5, this.stderrLines - stderrBefore, this.stderrTail.length);
@@ -385,7 +386,7 @@ export class McpConnection {
     // accord is limited like one that crashes (else it could have itself restarted, at a second of work each, forever).
     const forSize = this.closedForSize && this.inflight.length > 0;
     this.error = this.closedForSize
-      ? `A ${forSize ? 'reply' : 'message'} was larger than ${STDIO_MESSAGE_BYTES / 1024 / 1024} MB; Tandem closed the connection.`
+      ? `A ${forSize ? 'reply' : 'message'} was larger than ${byteSize(STDIO_MESSAGE_BYTES)}; Tandem closed the connection.`
       : `The server stopped unexpectedly.`;
     this.setState('error');
     const now = Date.now();

@@ -6,6 +6,7 @@ import { base64Bytes } from '../protocol/imageRules';
 import type { ChatImage } from '../models/chatModel';
 import type { ToolResult } from '../tools/tool';
 import { isRecord } from './isRecord';
+import { byteSize } from '../common/byteSize';
 
 const PREVIEW_LENGTH = 200;
 
@@ -40,7 +41,7 @@ function keepImage(block: Record<string, unknown>, images: ChatImage[]): string 
     (images.length >= MAX_IMAGES_PER_RESULT
       ? `only ${MAX_IMAGES_PER_RESULT} images of a result are shown`
       : keptBytes + base64Bytes(data) > MAX_ATTACHED_IMAGE_BYTES
-        ? `the result's images are over ${MAX_ATTACHED_IMAGE_BYTES / 1024 / 1024} MB together`
+        ? `the result's images are over ${byteSize(MAX_ATTACHED_IMAGE_BYTES)} together`
         : undefined);
   if (unsendable !== undefined) return `${described}; not shown to the model: ${unsendable}]`;
   images.push({ mimeType: mimeType.toLowerCase(), data });

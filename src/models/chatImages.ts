@@ -4,6 +4,7 @@
 // as text would overstate a screenshot's share of the window a hundredfold.
 import { base64Bytes, isBase64, isImageType } from '../protocol/imageRules';
 import type { ChatImage } from './chatModel';
+import { byteSize } from '../common/byteSize';
 
 /** OpenAI's limit per image is 20 MB; a tool's screenshot far above a few MB is a mistake, not a picture to read. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -27,7 +28,7 @@ export const IMAGES_NOT_SENT = 'The images were not sent: this model does not ta
 export function unsendableReason(mimeType: string, data: string): string | undefined {
   if (!isImageType(mimeType)) return `${mimeType} is not a type models take`;
   // The size first: a huge string is not worth scanning.
-  if (base64Bytes(data) > MAX_IMAGE_BYTES) return `over ${MAX_IMAGE_BYTES / 1024 / 1024} MB`;
+  if (base64Bytes(data) > MAX_IMAGE_BYTES) return `over ${byteSize(MAX_IMAGE_BYTES)}`;
   if (!isBase64(data)) return 'its data is not base64';
   return undefined;
 }

@@ -20,6 +20,7 @@ import {
   type TextSearchOutcome,
   type TextSearchQuery,
 } from './textSearchQuery';
+import { byteSize } from '../common/byteSize';
 
 const NEWLINE = 0x0a;
 const NUL = 0x00;
@@ -228,7 +229,7 @@ function runOne(
         reject(
           new ToolError(
             trouble.kind === 'memory'
-              ? `ripgrep was stopped at ${Math.round(trouble.residentBytes / 1024 / 1024)} MB of memory (an ignore file it read has no end)`
+              ? `ripgrep was stopped at ${byteSize(trouble.residentBytes)} of memory (an ignore file it read has no end)`
               : `ripgrep was stopped after ${Math.round(trouble.idleMs / 1000)} s without progress (an ignore file it opened never answered)`,
           ),
         );

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { IgnoreRules, TANDEM_IGNORE_FILE } from './ignoreRules';
 import { appliesToEverything, isInstructionsFile, parseInstructionsFile } from './scopedInstructions';
 import { decodeFileBytes } from './textEncoding';
+import { byteSize } from '../common/byteSize';
 
 /** One rules file as read from the workspace. */
 export interface RuleFile {
@@ -67,14 +68,10 @@ export async function loadRulesFiles(roots: readonly RulesRoot[], patterns: read
 export function cappedRule(shownPath: string, text: string, room: number, fileBytes?: number): RuleFile {
   if (fileBytes !== undefined) {
     const shown = Math.min(room, text.length);
-    return { path: shownPath, text: `${text.slice(0, shown)}\n[... the rest of this ${sizeOf(fileBytes)} file not shown]`, cut: { shown, of: text.length }, fileBytes };
+    return { path: shownPath, text: `${text.slice(0, shown)}\n[... the rest of this ${byteSize(fileBytes)} file not shown]`, cut: { shown, of: text.length }, fileBytes };
   }
   if (text.length <= room) return { path: shownPath, text };
   return { path: shownPath, text: `${text.slice(0, room)}\n[... ${text.length - room} more characters not shown]`, cut: { shown: room, of: text.length } };
-}
-
-export function sizeOf(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
 }
 
 /** A file's text for the start of a run: a scoped instructions file only when it is for every file, without its front matter. */

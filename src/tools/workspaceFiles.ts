@@ -13,6 +13,7 @@ import { decodeFileBytes, encodingName, type FileEncoding } from './textEncoding
 import { CancelledError } from '../common/errors';
 import { doesNotExist, REJECTED_EDIT_TEXT, WorkspaceToolFault, type WorkspaceToolDeps } from './workspaceToolSupport';
 import type { WorkspaceHost } from './workspaceHost';
+import { byteSize, sizeOverLimit } from '../common/byteSize';
 
 /** Larger files are refused by read and edit tools (a range of a large file is still fine for read_file). */
 export const MAX_TEXT_FILE_BYTES = 20 * 1024 * 1024;
@@ -39,7 +40,7 @@ export async function readFileText(host: WorkspaceHost, target: ScopedPath): Pro
   // A FIFO or device would block the read or never end.
   if (!info.isFile()) throw new WorkspaceToolFault(`${target.display} is not a regular file.`);
   if (info.size > MAX_TEXT_FILE_BYTES) {
-    throw new WorkspaceToolFault(`${target.display} is too large (${info.size} bytes; the limit is ${MAX_TEXT_FILE_BYTES}).`);
+    throw new WorkspaceToolFault(`${target.display} is too large (${sizeOverLimit(info.size, MAX_TEXT_FILE_BYTES)}; the limit is ${byteSize(MAX_TEXT_FILE_BYTES)}).`);
   }
   const bytes = await readFile(target.absolute);
   const decoded = decodeFileBytes(bytes);

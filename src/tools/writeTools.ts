@@ -29,6 +29,7 @@ import {
   WorkspaceToolFault,
   type WorkspaceToolDeps,
 } from './workspaceToolSupport';
+import { byteSize, sizeOverLimit } from '../common/byteSize';
 
 const pathArgument = z.string().describe('Path relative to the workspace folder (in a multi-root workspace, may start with the folder name).');
 
@@ -152,7 +153,7 @@ export function createDeleteFileTool(deps: WorkspaceToolDeps): Tool {
       const size = (await stat(target.absolute)).size;
       if (size > MAX_TEXT_FILE_BYTES) {
         throw new WorkspaceToolFault(
-          `${target.display} is too large to delete with a way back (${size} bytes; Tandem keeps a copy of what it deletes up to ${MAX_TEXT_FILE_BYTES}). Ask the user to delete it.`,
+          `${target.display} is too large to delete with a way back (${sizeOverLimit(size, MAX_TEXT_FILE_BYTES)}; Tandem keeps a copy of what it deletes up to ${byteSize(MAX_TEXT_FILE_BYTES)}). Ask the user to delete it.`,
         );
       }
       const bytes = await readFile(target.absolute);

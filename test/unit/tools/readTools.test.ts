@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { RESULT_CAP_CHARS } from '../../../src/agent/resultCap';
@@ -60,6 +60,19 @@ describe('read_file', () => {
     const result = await kit.run('read_file', { path: 'image.png' });
     assert.equal(result.isError, true);
     assert.match(result.text, /image\.png is a binary file/u);
+  });
+
+  it('refuses a file too large to read, giving its size and the limit', async () => {
+    const big = path.join(kit.root, 'dump.log');
+    writeFileSync(big, 'x');
+    truncateSync(big, 300 * 1024 * 1024);
+    try {
+      const result = await kit.run('read_file', { path: 'dump.log' });
+      assert.equal(result.isError, true);
+      assert.match(result.text, /dump\.log is too large \(300 MB; the limit is 20 MB\)\./u);
+    } finally {
+      rmSync(big);
+    }
   });
 
   it('reads a file .gitignore excludes only after asking, each time, and never for .tandemignore', async () => {

@@ -102,8 +102,8 @@ describe('rules files', () => {
     const rules = await loadRulesFiles([{ folder: huge, label: '' }], ['AGENTS.md']);
     assert.ok(Date.now() - started < 2000, `${Date.now() - started} ms`);
     assert.equal(rules.length, 1);
-    assert.equal(rules[0]!.text, `a${'é'.repeat(RULE_FILE_CHAR_LIMIT - 1)}\n[... the rest of this 600.0 MB file not shown]`);
-    assert.equal(rulesNotice(rules), 'Rules: AGENTS.md (the first 16,000 characters of 600.0 MB)');
+    assert.equal(rules[0]!.text, `a${'é'.repeat(RULE_FILE_CHAR_LIMIT - 1)}\n[... the rest of this 600 MB file not shown]`);
+    assert.equal(rulesNotice(rules), 'Rules: AGENTS.md (the first 16,000 characters of 600 MB)');
   });
 
   it('reads a rules file in its own encoding (UTF-16 from PowerShell, a BOM), and a binary one is no rules', async () => {
