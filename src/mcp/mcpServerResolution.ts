@@ -1,8 +1,10 @@
 // Turns a server's configuration into what is started: every variable
 // resolved (inputs asked once per start), the environment built from the
 // inherited one, the envFile and `env`, and relative paths made absolute.
+import type { Stats } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { byteSize, sizeOverLimit } from '../common/byteSize';
 import { ConfigurationError } from '../common/errors';
 import type { McpServerDefinition, McpStdioDefinition } from './mcpConfig';
 import { inheritedEnvironment } from './mcpServerTrust';
@@ -72,19 +74,39 @@ async function buildEnvironment(
   for (const [key, value] of Object.entries(inheritedEnvironment(definition, inherited))) if (value !== undefined) env[key] = value;
   if (definition.envFile !== undefined) {
     const file = path.resolve(definition.workspaceFolder ?? process.cwd(), await resolve(definition.envFile));
-    let text: string;
-    try {
-      text = await fs.readFile(file, 'utf8');
-    } catch (error) {
-      throw new ConfigurationError(`envFile ${file} cannot be read: ${describeError(error)}`);
-    }
-    Object.assign(env, parseEnvFile(text));
+    Object.assign(env, parseEnvFile(await readEnvFile(file)));
   }
   for (const [key, value] of Object.entries(definition.env)) {
     if (value === null) delete env[key];
     else env[key] = await resolve(value);
   }
   return env;
+}
+
+/** Far above any real .env file. */
+export const ENV_FILE_BYTE_LIMIT = 1024 * 1024;
+
+/**
+ * The envFile's text, refused when it is not a regular file or is too large:
+ * the path comes from a configuration a repository can write, and a FIFO there
+ * would hang the server's start and /dev/zero would fill memory.
+ */
+async function readEnvFile(file: string): Promise<string> {
+  const refused = (why: string) => new ConfigurationError(`envFile ${file} cannot be read: ${why}`);
+  let info: Stats;
+  try {
+    info = await fs.stat(file);
+  } catch (error) {
+    throw refused(describeError(error));
+  }
+  // Checked before opening: opening a FIFO to read waits for a writer.
+  if (!info.isFile()) throw refused('it is not a regular file');
+  if (info.size > ENV_FILE_BYTE_LIMIT) throw refused(`it is ${sizeOverLimit(info.size, ENV_FILE_BYTE_LIMIT)}; Tandem reads an envFile up to ${byteSize(ENV_FILE_BYTE_LIMIT)}`);
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch (error) {
+    throw refused(describeError(error));
+  }
 }
 
 async function isDirectory(folder: string): Promise<boolean> {

@@ -1,5 +1,6 @@
 // From an mcp.json on disk to a running server: variables, inputs, envFile and cwd reach the process.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -7,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import type { McpInputDefinition } from '../../../src/mcp/mcpConfig';
 import { parseMcpConfigText } from '../../../src/mcp/mcpConfig';
 import { McpHub } from '../../../src/mcp/mcpHub';
+import { ENV_FILE_BYTE_LIMIT } from '../../../src/mcp/mcpServerResolution';
 import type { InputResolver } from '../../../src/mcp/mcpVariables';
 import { EVERYTHING_SERVER, toolContext } from './mcpTestSupport';
 
@@ -98,6 +100,42 @@ describe('mcp.json to a running server', () => {
       assert.equal(byName.get('needsKey')?.state, 'error');
       assert.match(byName.get('needsKey')?.error ?? '', /no value was given for \$\{input:key\}/);
       assert.equal(byName.get('plain')?.state, 'connected');
+    } finally {
+      await hub.dispose();
+    }
+  });
+
+  it('fails a server whose envFile is a FIFO, a device, too large or missing, at once and with the reason', async () => {
+    execFileSync('mkfifo', [path.join(folder, 'pipe.env')]);
+    await fs.writeFile(path.join(folder, 'huge.env'), '');
+    await fs.truncate(path.join(folder, 'huge.env'), 5 * ENV_FILE_BYTE_LIMIT);
+    const withEnvFile = (envFile: string) => ({ command: process.execPath, args: [EVERYTHING_SERVER], envFile });
+    const file = parseMcpConfigText(
+      JSON.stringify({
+        servers: {
+          fifo: withEnvFile('${workspaceFolder}/pipe.env'),
+          device: withEnvFile('/dev/zero'),
+          huge: withEnvFile('huge.env'),
+          missing: withEnvFile('${workspaceFolder}/none.env'),
+          plain: withEnvFile('${workspaceFolder}/.env'),
+        },
+      }),
+      'mcp.json',
+      folder,
+    );
+    const hub = new McpHub({});
+    try {
+      const started = Date.now();
+      await hub.update(file.servers);
+      // A read of the FIFO would wait for a writer forever, and /dev/zero would fill memory.
+      assert.ok(Date.now() - started < 20_000, `${Date.now() - started} ms`);
+      const byName = new Map(hub.statuses().map((status) => [status.name, status]));
+      const reason = (name: string) => byName.get(name)?.state === 'error' ? byName.get(name)?.error ?? '' : `state ${byName.get(name)?.state}`;
+      assert.match(reason('fifo'), /envFile .*pipe\.env cannot be read: it is not a regular file/u);
+      assert.match(reason('device'), /envFile \/dev\/zero cannot be read: it is not a regular file/u);
+      assert.match(reason('huge'), /envFile .*huge\.env cannot be read: it is 5 MB; Tandem reads an envFile up to 1 MB/u);
+      assert.match(reason('missing'), /envFile .*none\.env cannot be read: .*ENOENT|no such file/u);
+      assert.equal(byName.get('plain')?.state, 'connected', byName.get('plain')?.error);
     } finally {
       await hub.dispose();
     }
