@@ -3,9 +3,10 @@
 // file only when allowed (the headless form of consent), approvals by policy
 // with everything that would ask turned into an interrupt.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { AutoApprovePolicy } from '../agent/policyApprovalGate';
+import { readBoundedTextFile } from '../common/boundedFile';
 import { ConfigurationError } from '../common/errors';
 import { AgUiRunner } from '../agui/agUiRunner';
 import { createAgUiServer, listenOnLoopback } from '../agui/agUiServer';
@@ -47,13 +48,17 @@ export function generateToken(): string {
 
 async function startMcp(folder: string, servers: Record<string, unknown>, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<McpHub> {
   const { McpHub } = await import('../mcp/mcpHub');
-  const { parseMcpConfigText, parseMcpServersSetting } = await import('../mcp/mcpConfig');
+  const { MCP_CONFIG_BYTE_LIMIT, parseMcpConfigText, parseMcpServersSetting } = await import('../mcp/mcpConfig');
   const hub = new McpHub({ env, log: (line) => log(`mcp: ${line}`), clientIdentity: { name: 'tandem-headless', version: '0.1.0' } });
   const file = path.join(folder, '.vscode', 'mcp.json');
   const definitions = [];
   const faults: string[] = [];
-  if (existsSync(file)) {
-    const parsed = parseMcpConfigText(readFileSync(file, 'utf8'), file, folder);
+  const text = await readBoundedTextFile(file, MCP_CONFIG_BYTE_LIMIT, 'an mcp.json').catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') faults.push(`${file}: cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  });
+  if (text !== undefined) {
+    const parsed = parseMcpConfigText(text, file, folder);
     definitions.push(...parsed.servers);
     faults.push(...parsed.errors);
   }

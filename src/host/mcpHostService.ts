@@ -5,6 +5,7 @@
 // Nothing starts before the first agent run (startForRun), and a server a
 // workspace defines starts only once the user allowed its exact definition.
 import * as vscode from 'vscode';
+import { boundedFileRefusal, FileRefusal } from '../common/boundedFile';
 import type { McpServerDefinition } from '../mcp/mcpConfig';
 import { McpHub, type McpServerKey } from '../mcp/mcpHub';
 import { McpSignIn } from '../mcp/mcpSignIn';
@@ -123,7 +124,7 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
   const runStart = new McpRunStart(hub);
 
   const load = async (retryFailed = true): Promise<void> => {
-    const { parseMcpConfigText, parseMcpServersSetting } = await import('../mcp/mcpConfig');
+    const { MCP_CONFIG_BYTE_LIMIT, parseMcpConfigText, parseMcpServersSetting } = await import('../mcp/mcpConfig');
     const folders = vscode.workspace.workspaceFolders ?? [];
     const definitions: McpServerDefinition[] = [];
     const faults: string[] = [];
@@ -132,7 +133,7 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
         const uri = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
         let text: string | undefined;
         try {
-          text = await readText(uri);
+          text = await readText(uri, MCP_CONFIG_BYTE_LIMIT);
         } catch (error) {
           faults.push(`${uri.fsPath}: cannot be read: ${error instanceof Error ? error.message : String(error)}`);
         }
@@ -375,8 +376,12 @@ function registerImportCommand(
   }
 }
 
-async function readText(uri: vscode.Uri): Promise<string | undefined> {
+/** The file's text, undefined when it does not exist; a repository's FIFO or /dev/zero link there is refused before the read. */
+async function readText(uri: vscode.Uri, limit: number): Promise<string | undefined> {
   try {
+    const info = await vscode.workspace.fs.stat(uri);
+    const refusal = boundedFileRefusal((info.type & vscode.FileType.File) !== 0, info.size, limit, 'an mcp.json');
+    if (refusal !== undefined) throw new FileRefusal(refusal);
     return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
   } catch (error) {
     if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return undefined;

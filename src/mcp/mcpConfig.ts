@@ -8,6 +8,9 @@ import { z } from 'zod';
 import { isRecord } from './isRecord';
 import { lineAndColumn } from '../common/textPosition';
 
+/** The most of an mcp.json Tandem reads: far above any real one (VS Code's own files are a few KB). */
+export const MCP_CONFIG_BYTE_LIMIT = 1024 * 1024;
+
 export type McpInputDefinition =
   | {
       readonly type: 'promptString';

@@ -1,10 +1,9 @@
 // Turns a server's configuration into what is started: every variable
 // resolved (inputs asked once per start), the environment built from the
 // inherited one, the envFile and `env`, and relative paths made absolute.
-import type { Stats } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { byteSize, sizeOverLimit } from '../common/byteSize';
+import { FileRefusal, readBoundedTextFile } from '../common/boundedFile';
 import { ConfigurationError } from '../common/errors';
 import type { McpServerDefinition, McpStdioDefinition } from './mcpConfig';
 import { inheritedEnvironment } from './mcpServerTrust';
@@ -86,26 +85,12 @@ async function buildEnvironment(
 /** Far above any real .env file. */
 export const ENV_FILE_BYTE_LIMIT = 1024 * 1024;
 
-/**
- * The envFile's text, refused when it is not a regular file or is too large:
- * the path comes from a configuration a repository can write, and a FIFO there
- * would hang the server's start and /dev/zero would fill memory.
- */
+/** The envFile's text; the path comes from a configuration a repository can write. */
 async function readEnvFile(file: string): Promise<string> {
-  const refused = (why: string) => new ConfigurationError(`envFile ${file} cannot be read: ${why}`);
-  let info: Stats;
   try {
-    info = await fs.stat(file);
+    return await readBoundedTextFile(file, ENV_FILE_BYTE_LIMIT, 'an envFile');
   } catch (error) {
-    throw refused(describeError(error));
-  }
-  // Checked before opening: opening a FIFO to read waits for a writer.
-  if (!info.isFile()) throw refused('it is not a regular file');
-  if (info.size > ENV_FILE_BYTE_LIMIT) throw refused(`it is ${sizeOverLimit(info.size, ENV_FILE_BYTE_LIMIT)}; Tandem reads an envFile up to ${byteSize(ENV_FILE_BYTE_LIMIT)}`);
-  try {
-    return await fs.readFile(file, 'utf8');
-  } catch (error) {
-    throw refused(describeError(error));
+    throw new ConfigurationError(`envFile ${file} cannot be read: ${error instanceof FileRefusal ? error.message : describeError(error)}`);
   }
 }
 

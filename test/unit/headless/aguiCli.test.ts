@@ -3,7 +3,7 @@
 // AG-UI client run against it (the workspace tools on DIR, the scripted model).
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -165,6 +165,25 @@ it('the MCP servers of DIR/.vscode/mcp.json start only with --allow-mcp', { time
     assert.ok(withMcp.tools.includes('fault__hang'), withMcp.tools.join(', '));
   } finally {
     await model.close();
+  }
+});
+
+it('with --allow-mcp, an mcp.json that is a FIFO or links to /dev/zero is refused with the reason, and the server still starts', { timeout: 60_000 }, async () => {
+  const fifo = tempFolder();
+  mkdirSync(path.join(fifo, '.vscode'));
+  // A tarball can hold one: read, it would wait for a writer forever, before LISTENING.
+  spawnSync('mkfifo', [path.join(fifo, '.vscode', 'mcp.json')]);
+  const zero = tempFolder();
+  mkdirSync(path.join(zero, '.vscode'));
+  symlinkSync('/dev/zero', path.join(zero, '.vscode', 'mcp.json'));
+  for (const folder of [fifo, zero]) {
+    // LISTENING comes only after the MCP servers were started (here: none).
+    const cli = await startCli(['--folder', folder, '--allow-mcp']);
+    const said = `mcp: ${path.join(folder, '.vscode', 'mcp.json')}: cannot be read: it is not a regular file`;
+    // stderr is its own pipe: the line may arrive a moment after stdout's.
+    for (let waited = 0; !cli.stderr().includes(said) && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    process.kill(-cli.child.pid!, 'SIGTERM');
+    assert.ok(cli.stderr().includes(said), cli.stderr());
   }
 });
 
