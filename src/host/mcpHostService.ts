@@ -132,20 +132,27 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
       for (const folder of folders) {
         const uri = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
         let text: string | undefined;
+        let unreadable = false;
         try {
           text = await readText(uri, MCP_CONFIG_BYTE_LIMIT);
         } catch (error) {
+          unreadable = true;
           faults.push(`${uri.fsPath}: cannot be read: ${error instanceof Error ? error.message : String(error)}`);
         }
         if (text === undefined) {
-          lastGood.delete(uri.fsPath);
+          // A file that is there but cannot be read is treated as one that cannot be parsed; a deleted one takes its servers with it.
+          const previous = unreadable ? lastGood.get(uri.fsPath) : undefined;
+          if (previous !== undefined) {
+            faults.push(`${uri.fsPath}: keeping its previous servers until the file is fixed.`);
+            definitions.push(...previous);
+          } else lastGood.delete(uri.fsPath);
           continue;
         }
         const file = parseMcpConfigText(text, uri.fsPath, folder.uri.fsPath);
-        const unreadable = file.servers.length === 0 && file.errors.length > 0;
-        if (!unreadable) lastGood.set(uri.fsPath, file.servers);
+        const unparsable = file.servers.length === 0 && file.errors.length > 0;
+        if (!unparsable) lastGood.set(uri.fsPath, file.servers);
         else if (lastGood.has(uri.fsPath)) faults.push(`${uri.fsPath}: keeping its previous servers until the file is fixed.`);
-        definitions.push(...(unreadable ? (lastGood.get(uri.fsPath) ?? []) : file.servers));
+        definitions.push(...(unparsable ? (lastGood.get(uri.fsPath) ?? []) : file.servers));
         faults.push(...file.errors);
       }
     } else if (folders.length > 0) {

@@ -168,6 +168,17 @@ describe('MCP servers from .vscode/mcp.json in the extension host', function () 
     assert.equal(service.hub.processId({ name: 'everything' }), pid);
   });
 
+  it('refuses an mcp.json over 1 MB before reading it, with the reason, and keeps the running servers', async () => {
+    const pid = service.hub.processId({ name: 'everything' });
+    // Valid JSON, so only the size can refuse it.
+    fs.writeFileSync(configPath, JSON.stringify({ servers: { everything: stdio([everything, 'stdio']) }, padding: 'x'.repeat(2 * 1024 * 1024) }));
+    const said = `${configPath}: cannot be read: it is 2 MB; Tandem reads an mcp.json up to 1 MB`;
+    await waitFor('the size refusal', () => service.configErrors().includes(said));
+    assert.ok(service.configErrors().includes(`${configPath}: keeping its previous servers until the file is fixed.`), service.configErrors().join(' | '));
+    assert.equal(status('everything')?.state, 'connected');
+    assert.equal(service.hub.processId({ name: 'everything' }), pid);
+  });
+
   it('asks again for a changed definition and never starts one the user denied', async () => {
     const before = asked.length;
     fs.writeFileSync(
