@@ -48,8 +48,11 @@ async function clickIn(element: ElementHandle, label: string): Promise<void> {
 
 class NoSuchButton extends Error {}
 
-/** Answers every modal dialog with the button `choose` names (exact label) until stopped. */
-export function answerDialogs(page: Page, choose: (message: string, detail: string) => string): DialogAnswerer {
+/**
+ * Answers every modal dialog with the button `choose` names (exact label) until
+ * stopped; `shown` runs first on each (a screenshot of what the user sees).
+ */
+export function answerDialogs(page: Page, choose: (message: string, detail: string) => string, shown?: (dialog: SeenDialog, index: number) => Promise<unknown>): DialogAnswerer {
   const seen: SeenDialog[] = [];
   let running = true;
   const loop = (async () => {
@@ -61,6 +64,7 @@ export function answerDialogs(page: Page, choose: (message: string, detail: stri
         const buttons = (await dialog.locator('.dialog-buttons .monaco-button').allInnerTexts().catch(() => [])).map((label) => label.trim());
         const answer = choose(message, detail);
         seen.push({ message, detail, buttons, answer });
+        await shown?.(seen.at(-1)!, seen.length).catch(() => undefined);
         // VS Code builds each dialog anew: this element going away is this dialog
         // answered. One still there is answered again, not recorded twice; every
         // attempt acts on this element, never on a dialog queued behind it.

@@ -131,7 +131,12 @@ async function ask(text: string, expected: string): Promise<void> {
 test('a hostile repository starts nothing, sends nothing elsewhere, and its settings are ignored with a notice', { timeout: 120_000 }, async () => {
   assert.ok(session);
   // Enter answers every dialog, as a user in a hurry would: each default must decline.
-  const dialogs = answerDialogs(session.page, (message) => (decline(message), PRESS_ENTER));
+  const dialogs = answerDialogs(
+    session.page,
+    (message) => (decline(message), PRESS_ENTER),
+    // What the user is asked, as drawn: each consent dialog, before Enter answers it.
+    (_dialog, index) => session!.screenshot(`hostile-workspace-dialog-${index}`),
+  );
   try {
     const view = await session.webview();
     // Opening the panel starts nothing.
