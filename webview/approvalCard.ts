@@ -13,6 +13,7 @@ import { MAX_REJECTION_NOTE_CHARS, type ApprovalAnswer } from '../src/protocol/a
 import { button, setDisabled, type ButtonElement } from './components';
 import { rovingFocus } from './rovingFocus';
 import type { ApprovalStep } from './steps';
+import { element } from './element';
 
 export interface ApprovalCardHooks {
   /** `note`: with a rejection, what the user tells the model. */
@@ -26,13 +27,6 @@ const STATUS_TEXT: Record<ApprovalStep['status'], string> = {
   rejected: 'Rejected',
   expired: 'Not answered (the run ended)',
 };
-
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, content?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (content !== undefined) node.textContent = content;
-  return node;
-}
 
 function prettyArgs(args: unknown): string {
   try {

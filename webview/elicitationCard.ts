@@ -8,6 +8,7 @@ import type { ElicitationContent } from '../src/tools/elicitation';
 import { button, setDisabled, type ButtonElement } from './components';
 import { createField, initialDraft, readDraft, type FieldHandle } from './elicitationFields';
 import type { ElicitationStep } from './steps';
+import { element } from './element';
 
 export type ElicitationAction = 'accept' | 'decline' | 'cancel';
 
@@ -22,13 +23,6 @@ const STATUS_TEXT: Record<ElicitationStep['status'], string> = {
   cancel: 'Cancelled',
   expired: 'Not answered (the run ended)',
 };
-
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, content?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (content !== undefined) node.textContent = content;
-  return node;
-}
 
 /** Only web pages are opened for a server; anything else (command:, file:) is shown, never offered. */
 export function isOpenableUrl(url: string | undefined): boolean {

@@ -6,6 +6,7 @@
 import type { ElicitationContent, ElicitationSchema } from '../src/tools/elicitation';
 import { enumValues, validateElicitationContent } from '../src/tools/elicitationValidation';
 import type { ElicitationDraft } from './steps';
+import { element } from './element';
 
 type Property = Readonly<Record<string, unknown>>;
 type FieldKind = 'text' | 'number' | 'boolean' | 'choice' | 'choices';
@@ -13,13 +14,6 @@ type FieldKind = 'text' | 'number' | 'boolean' | 'choice' | 'choices';
 interface Choice {
   readonly value: string;
   readonly label: string;
-}
-
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, content?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (content !== undefined) node.textContent = content;
-  return node;
 }
 
 function kindOf(property: Property): FieldKind {

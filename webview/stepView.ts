@@ -18,6 +18,7 @@ import type {
   ToolResultStep,
 } from './steps';
 import { defaultOpen } from './steps';
+import { element } from './element';
 
 export interface StepRenderContext extends ApprovalCardHooks, ElicitationCardHooks {
   readonly onCopy: (text: string) => void;
@@ -45,13 +46,6 @@ const stateLabel: Record<ToolCallStep['state'], string> = {
 /** Right-to-left text (Arabic, Hebrew) reads from its own side: the direction comes from the first strong letter. */
 function withAutoDirection<T extends HTMLElement>(node: T): T {
   node.dir = 'auto';
-  return node;
-}
-
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
   return node;
 }
 
