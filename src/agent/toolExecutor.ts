@@ -1,8 +1,8 @@
 // Runs the tool calls of one turn. Every fault becomes the call's result
 // (bad JSON, unknown tool, rejection, a throw inside the tool) so the model
 // can react; only cancellation escapes. Read-only calls of a turn run
-// concurrently; as soon as a turn holds a call that changes something, the
-// calls run one after another, in the order the model gave.
+// concurrently (a few at a time); as soon as a turn holds a call that changes
+// something, the calls run one after another, in the order the model gave.
 
 import { EventType } from '@ag-ui/core';
 import { CACHEABLE_RESULT_CHARS, capResult, EVENT_RESULT_CAP_CHARS, logPreview } from './resultCap';
@@ -192,6 +192,9 @@ export class InterruptedRound extends CancelledError {
  * in call order. An abort throws InterruptedRound with the calls that had
  * finished by then.
  */
+/** Read-only calls of one reply that run at the same time. */
+export const MAX_CONCURRENT_CALLS = 8;
+
 export async function executeCalls(calls: readonly PlannedCall[], context: ExecutionContext): Promise<CallOutcome[]> {
   const concurrent = calls.every((call) => context.tools.get(call.name)?.readOnly ?? true);
   const finished = new Map<string, CallOutcome>();
@@ -216,9 +219,17 @@ export async function executeCalls(calls: readonly PlannedCall[], context: Execu
   const inOrder = () => calls.flatMap((call) => finished.get(call.id) ?? []);
   try {
     if (concurrent) {
-      const settled = await Promise.allSettled(calls.map(runAndReport));
-      const failure = settled.find((entry): entry is PromiseRejectedResult => entry.status === 'rejected');
-      if (failure) throw failure.reason;
+      // A few at a time: thirty searches at once would be thirty ripgreps (or MCP requests) on the user's machine.
+      let next = 0;
+      const failures: unknown[] = [];
+      const worker = async () => {
+        while (next < calls.length && failures.length === 0 && !context.signal.aborted) {
+          const call = calls[next++]!;
+          await runAndReport(call).catch((error: unknown) => failures.push(error));
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(MAX_CONCURRENT_CALLS, calls.length) }, worker));
+      if (failures.length > 0) throw failures[0];
     } else {
       for (const call of calls) {
         if (context.signal.aborted) throw new CancelledError();

@@ -23,6 +23,7 @@ import { TextGate } from './textGate';
 import { showTextAsReasoning } from './reasoningFromText';
 import { executeCalls, InterruptedRound, resultForModel, type CallOutcome } from './toolExecutor';
 import { capResult } from './resultCap';
+import { callsLeftOutNote, callsLeftOutNotice, callsToMake } from './callLimit';
 import { dropOlderImages, imagesMessage, keptImages, withoutImages } from './toolImages';
 import { classifyTurn, type TurnClass } from './turnClassifier';
 import { budgetLimit } from './stopWhen/budgetLimit';
@@ -316,12 +317,13 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
       return stop('finished', `The function-call model said it has enough${why ? `: ${why}` : '.'}`, plan.reply.trim());
     }
     mistakes = 0;
+    const { calls, asked } = callsToMake(plan.calls);
 
     // Loop guard before anything runs. A call repeated within one reply runs once (toolExecutor.ts)
     // and counts once: weak models often list the same call twice in a reply.
     const notes = new Map<string, string>();
     const inThisReply = new Set<string>();
-    for (const call of plan.calls) {
+    for (const call of calls) {
       const signature = rawCallSignature(call.name, call.rawArguments);
       if (inThisReply.has(signature)) continue;
       inThisReply.add(signature);
@@ -337,8 +339,15 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
       }
     }
 
+    if (asked !== undefined) {
+      const last = calls[calls.length - 1]!;
+      const note = callsLeftOutNote(asked, calls.length);
+      notes.set(last.id, notes.has(last.id) ? `${notes.get(last.id)}\n\n${note}` : note);
+      emitter.notice('callsCapped', 'warning', callsLeftOutNotice(asked, calls.length));
+    }
+
     const metadata = { role, model: modelName };
-    for (const call of plan.calls) {
+    for (const call of calls) {
       emitter.emit({ type: EventType.TOOL_CALL_START, toolCallId: call.id, toolCallName: call.name, metadata });
       if (call.rawArguments) emitter.emit({ type: EventType.TOOL_CALL_ARGS, toolCallId: call.id, delta: call.rawArguments, metadata });
       emitter.emit({ type: EventType.TOOL_CALL_END, toolCallId: call.id, metadata });
@@ -346,7 +355,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
 
     let outcomes: CallOutcome[];
     try {
-      outcomes = await executeCalls(plan.calls, {
+      outcomes = await executeCalls(calls, {
         runId: context.runId,
         tools: toolsByName,
         cache: context.cache,
@@ -377,7 +386,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
       if (images) messages.push({ role: 'user', content: `${text}\n\n${images.content}`, images: images.images });
       else messages.push({ role: 'user', content: text });
     } else {
-      const toolCalls: ToolCall[] = plan.calls.map((call) => ({ id: call.id, name: call.name, arguments: call.rawArguments || '{}' }));
+      const toolCalls: ToolCall[] = calls.map((call) => ({ id: call.id, name: call.name, arguments: call.rawArguments || '{}' }));
       messages.push({ role: 'assistant', content: turn.content || null, toolCalls });
       for (const outcome of outcomes) messages.push({ role: 'tool', toolCallId: outcome.call.id, content: resultForModel(outcome, notes) });
       if (images) messages.push(images);

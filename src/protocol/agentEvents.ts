@@ -137,6 +137,7 @@ export type NoticeCode =
   | 'mcpStarting'
   | 'mcpFailed'
   | 'toolsCapped'
+  | 'callsCapped'
   | 'modeChanged'
   | 'responseModeChanged'
   | 'settings'

@@ -3,12 +3,16 @@
 // all at index 0, as Ollama streams them; two calls under one id), a call with
 // no tool name goes back to the model as a mistake, a stream event that is not
 // a chunk object is malformed data (not a lost connection), and a long last
-// reply of the function-call model is capped in the answer model's prompt.
+// reply of the function-call model is capped in the answer model's prompt; a
+// reply asking for a hundred calls gets its first 32 made, a few at a time.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EventType } from '@ag-ui/core';
 import type { ScriptedTurn } from '../../fixtures/scriptedModelServer';
 import { FINDING_LIMIT } from '../../../src/agent/prompts';
+import { MAX_CALLS_PER_REPLY } from '../../../src/agent/callLimit';
+import { MAX_CONCURRENT_CALLS } from '../../../src/agent/toolExecutor';
+import type { Tool, ToolResult } from '../../../src/tools/tool';
 import { fastRetry, notices, runScripted, scriptedServers, settingsFor, TableTool } from './agentTestSupport';
 
 const serve = scriptedServers();
@@ -96,5 +100,46 @@ describe('a misbehaving model', () => {
     assert.match(concluded, /concluded: START/);
     assert.match(concluded, /characters left out here/);
     assert.match(concluded, /END$/);
+  });
+  it('a reply asking for 100 calls: the first 32 are made, at most 8 at a time; the model and the user are told of the rest', async () => {
+    const asked = 100;
+    const keys = Array.from({ length: asked }, (_, index) => `k${index}`);
+    const model = await serve([fc({ toolCalls: keys.map((key, index) => lookup(key, `call_${index}`)) }), fc({ content: 'Enough.' }), answer('Done.')]);
+    // A read that takes a while, counting how many run at once.
+    let running = 0;
+    let most = 0;
+    const made: string[] = [];
+    const slow: Tool = {
+      name: 'lookup',
+      description: 'Looks a key up.',
+      parameters: { type: 'object', properties: { key: { type: 'string' } }, required: ['key'] },
+      readOnly: true,
+      source: { kind: 'workspace' },
+      run: async (args: unknown): Promise<ToolResult> => {
+        running += 1;
+        most = Math.max(most, running);
+        made.push(String((args as { key: string }).key));
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        running -= 1;
+        return { text: `value of ${(args as { key: string }).key}` };
+      },
+    };
+    const run = await runScripted(settingsFor(model), { tools: [slow] });
+    assert.equal(run.error, undefined);
+    assert.deepEqual(made.sort(), keys.slice(0, MAX_CALLS_PER_REPLY).sort(), 'the first 32 calls, each once');
+    assert.equal(most, MAX_CONCURRENT_CALLS, 'eight at a time');
+    // The next request holds the calls made, each with its result, and no call without one.
+    const next = model.requests[1];
+    const assistant = next?.messages.find((message: { role: string; tool_calls?: unknown }) => message.role === 'assistant' && message.tool_calls);
+    assert.equal(assistant.tool_calls.length, MAX_CALLS_PER_REPLY);
+    const results = toolMessages(next);
+    assert.deepEqual(results.map(([id]) => id), keys.slice(0, MAX_CALLS_PER_REPLY).map((_, index) => `call_${index}`));
+    assert.match(results.at(-1)![1], /^value of k31\n\nNote: your reply asked for 100 tool calls; only the first 32 were made \(at most 32 a reply\), and the other 68 were not\./);
+    assert.deepEqual(
+      notices(run.events).filter((notice) => notice.code === 'callsCapped').map((notice) => notice.message),
+      ['The function-call model asked for 100 tool calls in one reply: the first 32 were made, the other 68 were not (at most 32 a reply), and the model was told so.'],
+    );
+    const cards = run.events.filter((event) => event.type === EventType.TOOL_CALL_START).length;
+    assert.equal(cards, MAX_CALLS_PER_REPLY, 'a card for each call made, none for the others');
   });
 });
