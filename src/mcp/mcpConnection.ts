@@ -301,6 +301,12 @@ export class McpConnection {
 
   private hooks(generation: number): Parameters<typeof openSession>[2] {
     const current = (): boolean => generation === this.generation;
+    // Refreshes of one list can overlap (a slow answer, then another change): only the newest request's answer is kept.
+    const newest = { tools: 0, prompts: 0, resources: 0 };
+    const refresh = (list: keyof typeof newest) => {
+      const number = ++newest[list];
+      return (): boolean => current() && number === newest[list];
+    };
     return {
       onStderrLine: (line) => {
         if (!current()) return;
@@ -323,9 +329,10 @@ export class McpConnection {
       onToolListChanged: () => {
         const session = this.session;
         if (!current() || session === undefined || this.state !== 'connected') return;
+        const stillNewest = refresh('tools');
         void this.listTools(session, new AbortController().signal).then(
           (tools) => {
-            if (!current() || this.session !== session) return;
+            if (!stillNewest() || this.session !== session) return;
             this.toolList = tools;
             this.options.log(`MCP server "${this.definition.name}" changed its tools: now ${tools.length}`);
             this.options.onDidChange();
@@ -336,8 +343,9 @@ export class McpConnection {
       onPromptListChanged: () => {
         const session = this.session;
         if (!current() || session === undefined || this.state !== 'connected') return;
+        const stillNewest = refresh('prompts');
         void this.readPrompts(session, new AbortController().signal).then((prompts) => {
-          if (!current() || this.session !== session) return;
+          if (!stillNewest() || this.session !== session) return;
           this.promptList = prompts;
           this.options.log(`MCP server "${this.definition.name}" changed its prompts: now ${prompts.length}`);
           this.options.onDidChange();
@@ -346,8 +354,9 @@ export class McpConnection {
       onResourceListChanged: () => {
         const session = this.session;
         if (!current() || session === undefined || this.state !== 'connected') return;
+        const stillNewest = refresh('resources');
         void this.readListing('resources', () => listResources(session, this.options.startTimeoutMs, new AbortController().signal)).then((resources) => {
-          if (!current() || this.session !== session) return;
+          if (!stillNewest() || this.session !== session) return;
           this.resourceList = resources;
           this.options.log(`MCP server "${this.definition.name}" changed its resources: now ${resources.length}`);
           this.options.onDidChange();

@@ -54,6 +54,17 @@ describe('an MCP server that sends what it should not', () => {
     assert.equal(unicode.approval?.summary, 'Run "echo of the MCP server filesystem" of the MCP server "raw" (from test)');
   });
 
+  it('two changes of the tool list whose first listing is answered last: the newest listing stays', async () => {
+    const result = await tool('relist').run({}, toolContext());
+    assert.equal(result.text, 'relisting');
+    const names = () => hub.tools().map((candidate) => candidate.name);
+    await waitFor(() => names().includes('raw__fresh_listing'), 5_000);
+    // The first refresh's answer comes 1.5 s after it was asked for, after the second's: it must not replace it.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    assert.ok(names().includes('raw__fresh_listing'), names().join(', '));
+    assert.ok(!names().includes('raw__stale_listing'), 'the late answer to the older request was not kept');
+  });
+
   it('a 3 MB stderr line is cut before the log holds it', async () => {
     const result = await tool('loud').run({}, toolContext());
     assert.equal(result.text, 'loud done');
