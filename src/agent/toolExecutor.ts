@@ -1,7 +1,7 @@
 // Runs the tool calls of one turn. Every fault becomes the call's result
 // (bad JSON, unknown tool, rejection, a throw inside the tool) so the model
 // can react; only cancellation escapes. Read-only calls of a turn run
-// concurrently (a few at a time); as soon as a turn holds a call that changes
+// concurrently (eight at work at once); as soon as a turn holds a call that changes
 // something, the calls run one after another, in the order the model gave.
 
 import { EventType } from '@ag-ui/core';
@@ -15,6 +15,7 @@ import type { RunEmitter } from './runEmitter';
 import type { SessionCache } from './sessionCache';
 import { aroundGate } from './runApprovalGate';
 import { rawCallSignature } from './canonicalJson';
+import { CallSlots } from './callSlots';
 import type { ElicitationHandler } from '../tools/elicitation';
 
 export interface PlannedCall {
@@ -153,6 +154,17 @@ async function runOne(call: PlannedCall, context: ExecutionContext): Promise<Cal
   }
 }
 
+/** A call that got a slot: not started once the run is stopped, and its waits on a person lend the slot out. */
+function runInSlot(call: PlannedCall, context: ExecutionContext, slots: CallSlots): Promise<CallOutcome> {
+  if (context.signal.aborted) return Promise.reject(new CancelledError());
+  const approval: ApprovalGate = {
+    request: (request, signal) => slots.aside(() => context.approval.request(request, signal)),
+    rejectionNote: (toolCallId) => context.approval.rejectionNote?.(toolCallId),
+  };
+  const elicit = context.elicit;
+  return runOne(call, { ...context, approval, elicit: elicit && ((request, signal) => slots.aside(() => elicit(request, signal))) });
+}
+
 function report(outcome: CallOutcome, context: ExecutionContext): void {
   const tool = context.tools.get(outcome.call.name);
   const note = context.notes.get(outcome.call.id);
@@ -187,16 +199,17 @@ export class InterruptedRound extends CancelledError {
   }
 }
 
+/** Read-only calls of one reply that work at the same time (a call waiting on a person does not count). */
+export const MAX_CONCURRENT_CALLS = 8;
+
 /**
  * Runs the calls and reports each result as it arrives; returns the outcomes
  * in call order. An abort throws InterruptedRound with the calls that had
  * finished by then.
  */
-/** Read-only calls of one reply that run at the same time. */
-export const MAX_CONCURRENT_CALLS = 8;
-
 export async function executeCalls(calls: readonly PlannedCall[], context: ExecutionContext): Promise<CallOutcome[]> {
   const concurrent = calls.every((call) => context.tools.get(call.name)?.readOnly ?? true);
+  const slots = concurrent && calls.length > MAX_CONCURRENT_CALLS ? new CallSlots(MAX_CONCURRENT_CALLS) : undefined;
   const finished = new Map<string, CallOutcome>();
   // A call the reply already holds (same tool, same arguments) runs once; each copy gets its result.
   const firstRuns = new Map<string, Promise<CallOutcome>>();
@@ -206,7 +219,8 @@ export async function executeCalls(calls: readonly PlannedCall[], context: Execu
     const first = firstRuns.get(signature);
     let outcome: CallOutcome;
     if (first === undefined) {
-      const running = runOne(call, context);
+      // A copy waits for its first without a slot, so copies cannot hold every slot while their first waits for one.
+      const running = slots && context.tools.get(call.name)?.source.kind !== 'frontend' ? slots.run(() => runInSlot(call, context, slots)) : runOne(call, context);
       firstRuns.set(signature, running);
       outcome = await running;
     } else {
@@ -219,17 +233,9 @@ export async function executeCalls(calls: readonly PlannedCall[], context: Execu
   const inOrder = () => calls.flatMap((call) => finished.get(call.id) ?? []);
   try {
     if (concurrent) {
-      // A few at a time: thirty searches at once would be thirty ripgreps (or MCP requests) on the user's machine.
-      let next = 0;
-      const failures: unknown[] = [];
-      const worker = async () => {
-        while (next < calls.length && failures.length === 0 && !context.signal.aborted) {
-          const call = calls[next++]!;
-          await runAndReport(call).catch((error: unknown) => failures.push(error));
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(MAX_CONCURRENT_CALLS, calls.length) }, worker));
-      if (failures.length > 0) throw failures[0];
+      const settled = await Promise.allSettled(calls.map(runAndReport));
+      const failure = settled.find((entry): entry is PromiseRejectedResult => entry.status === 'rejected');
+      if (failure) throw failure.reason;
     } else {
       for (const call of calls) {
         if (context.signal.aborted) throw new CancelledError();

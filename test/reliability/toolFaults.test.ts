@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { EventType } from '@ag-ui/core';
+import { MAX_CALLS_PER_REPLY } from '../../src/agent/callLimit';
 import { createPolicyApprovalGate } from '../../src/agent/policyApprovalGate';
 import type { Approver } from '../../src/agent/runApprovalGate';
 import { eventLines } from '../../src/host/conversationLog';
@@ -188,7 +189,12 @@ describe('workspace faults', () => {
       const calls = corpus.paths.map((entry) => ({ name: 'write_file', arguments: { path: expand(entry.path), content: 'written by a hostile path' } }));
       const before = snapshot(container);
       const conversation = new Conversation();
-      const model = await serve([{ model: 'fc-model', toolCalls: calls }, ...answerTurns('None of those paths could be written.')]);
+      // As many replies as the corpus needs, each with as many calls as a reply may make.
+      const replies = Array.from({ length: Math.ceil(calls.length / MAX_CALLS_PER_REPLY) }, (_, index) => ({
+        model: 'fc-model',
+        toolCalls: calls.slice(index * MAX_CALLS_PER_REPLY, (index + 1) * MAX_CALLS_PER_REPLY),
+      }));
+      const model = await serve([...replies, ...answerTurns('None of those paths could be written.')]);
       const outcome = await conversation.ask('Write everywhere.', {
         settings: settingsFor(model, { autoApprove: 'all' }),
         tools: hostileKit.tools,

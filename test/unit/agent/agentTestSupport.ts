@@ -89,7 +89,7 @@ export interface RunOptions {
   readonly messages?: readonly ChatMessage[];
   readonly cache?: SessionCache;
   readonly signal?: AbortSignal;
-  readonly approve?: (request: unknown) => boolean;
+  readonly approve?: (request: unknown) => boolean | Promise<boolean>;
   readonly evaluator?: AgentDependencies['evaluator'];
   readonly mode?: 'agent' | 'chat';
   readonly onEvent?: (event: AgentEvent) => void;

@@ -142,4 +142,41 @@ describe('a misbehaving model', () => {
     const cards = run.events.filter((event) => event.type === EventType.TOOL_CALL_START).length;
     assert.equal(cards, MAX_CALLS_PER_REPLY, 'a card for each call made, none for the others');
   });
+  it('twelve reads that each ask the user: all twelve cards are out at once (a call waiting on a person holds no slot), then eight at work at most', async () => {
+    const keys = Array.from({ length: 12 }, (_, index) => `k${index}`);
+    const model = await serve([fc({ toolCalls: keys.map((key, index) => lookup(key, `call_${index}`)) }), fc({ content: 'Enough.' }), answer('Done.')]);
+    let running = 0;
+    let most = 0;
+    const slow: Tool = {
+      name: 'lookup',
+      description: 'Looks a key up.',
+      parameters: { type: 'object', properties: { key: { type: 'string' } }, required: ['key'] },
+      readOnly: true,
+      source: { kind: 'workspace' },
+      run: async (args: unknown): Promise<ToolResult> => {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        running -= 1;
+        return { text: `value of ${(args as { key: string }).key}, long enough to count` };
+      },
+    };
+    // The person answers only once every card is there (or says no after 5 s, which fails the test).
+    let asked = 0;
+    let allAsked: () => void = () => undefined;
+    const everyCard = new Promise<boolean>((resolve) => {
+      allAsked = () => resolve(true);
+      setTimeout(() => resolve(false), 5_000);
+    });
+    const approve = () => {
+      asked += 1;
+      if (asked === keys.length) allAsked();
+      return everyCard;
+    };
+    const run = await runScripted(settingsFor(model, { autoApprove: 'none' }), { tools: [slow], approve });
+    assert.equal(run.error, undefined);
+    assert.equal(asked, keys.length);
+    assert.deepEqual(toolMessages(model.requests[1]).map(([, content]) => content), keys.map((key) => `value of ${key}, long enough to count`), 'every call approved and run');
+    assert.ok(most <= MAX_CONCURRENT_CALLS, `${most} at work at once`);
+  });
 });

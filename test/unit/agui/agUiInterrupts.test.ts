@@ -225,6 +225,32 @@ it('a resume that brings a new user message is refused with a reason, not run wi
   assert.ok(existsSync(path.join(endpoint.kit.root, 'notes.md')));
 });
 
+it('twenty calls in one reply, ten frontend calls and ten reads that ask: one interrupt holds all twenty (more than the eight at work at once)', async () => {
+  const frontend = Array.from({ length: 10 }, (_, index) => ({ id: `call-map-${index}`, name: 'show_map', arguments: { city: `City ${index}` } }));
+  const reads = Array.from({ length: 10 }, (_, index) => ({ id: `call-list-${index}`, name: 'list_dir', arguments: { path: '.', depth: index + 1 } }));
+  const endpoint = await startEndpoint({
+    policy: 'none',
+    settings: { minResultLength: 0 },
+    turns: [
+      { model: 'fc-model', toolCalls: [...frontend, ...reads] },
+      { model: 'fc-model', content: 'All done.' },
+      { model: 'answer-model', content: 'Ten maps, ten listings.' },
+    ],
+  });
+  const agent = endpoint.agent({ messages: [{ id: 'u1', role: 'user', content: 'Maps and listings.' }] });
+  const first = await collect(agent, { tools: [showMap] });
+  const interrupts = interruptsOf(finishedOf(first.events));
+  const expected = [...frontend, ...reads].map((call) => call.id);
+  assert.deepEqual(interrupts.map((interrupt) => interrupt.toolCallId).sort(), [...expected].sort());
+  const second = await collect(agent, {
+    tools: [showMap],
+    resume: interrupts.map((interrupt) => ({ interruptId: interrupt.id, status: 'resolved' as const, payload: interrupt.toolCallId!.startsWith('call-map') ? 'shown' : { approved: true } })),
+  });
+  assert.deepEqual(second.result, { stopReason: 'noToolCall', answer: 'Ten maps, ten listings.' });
+  const answered = endpoint.model.requests[1]!.messages.filter((message: any) => message.role === 'tool').map((message: any) => message.tool_call_id);
+  assert.deepEqual(answered, expected, 'every call has its result, in order');
+});
+
 it('under autoApprove none a read asks too: the interrupt is bound to its call; approved:false rejects', async () => {
   const endpoint = await startEndpoint({
     policy: 'none',
