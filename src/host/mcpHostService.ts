@@ -134,7 +134,7 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
         let text: string | undefined;
         let unreadable = false;
         try {
-          text = await readText(uri, MCP_CONFIG_BYTE_LIMIT);
+          text = await readMcpConfig(uri, MCP_CONFIG_BYTE_LIMIT);
         } catch (error) {
           unreadable = true;
           faults.push(`${uri.fsPath}: cannot be read: ${error instanceof Error ? error.message : String(error)}`);
@@ -383,8 +383,8 @@ function registerImportCommand(
   }
 }
 
-/** The file's text, undefined when it does not exist; a repository's FIFO or /dev/zero link there is refused before the read. */
-async function readText(uri: vscode.Uri, limit: number): Promise<string | undefined> {
+/** mcp.json's text, undefined when it does not exist; a repository's FIFO or /dev/zero link there is refused before the read (`limit`: mcpConfig.ts, imported lazily). */
+async function readMcpConfig(uri: vscode.Uri, limit: number): Promise<string | undefined> {
   try {
     const info = await vscode.workspace.fs.stat(uri);
     const refusal = boundedFileRefusal((info.type & vscode.FileType.File) !== 0, info.size, limit, 'an mcp.json');
