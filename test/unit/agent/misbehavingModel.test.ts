@@ -26,6 +26,27 @@ function toolMessages(request: { messages: { role: string; tool_call_id?: string
   return (request?.messages ?? []).filter((message) => message.role === 'tool').map((message) => [message.tool_call_id, String(message.content)]);
 }
 
+/** A lookup that takes a while, counting how many of its runs are at work at once. */
+class SlowLookup implements Tool {
+  readonly name = 'lookup';
+  readonly description = 'Looks a key up.';
+  readonly parameters = { type: 'object', properties: { key: { type: 'string' } }, required: ['key'] };
+  readonly readOnly = true;
+  readonly source = { kind: 'workspace' } as const;
+  readonly made: string[] = [];
+  most = 0;
+  private running = 0;
+  async run(args: unknown): Promise<ToolResult> {
+    const key = String((args as { key: string }).key);
+    this.running += 1;
+    this.most = Math.max(this.most, this.running);
+    this.made.push(key);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    this.running -= 1;
+    return { text: `value of ${key}, long enough to count` };
+  }
+}
+
 describe('a misbehaving model', () => {
   it('calls streamed whole at index 0 (Ollama) each run, and each result goes back under its own id', async () => {
     const model = await serve([fc({ toolCalls: [lookup('alpha', 'call_a'), lookup('beta', 'call_b')], toolCallsAtIndexZero: true }), fc({ content: 'Both found.' }), answer('Alpha and beta.')]);
@@ -101,40 +122,23 @@ describe('a misbehaving model', () => {
     assert.match(concluded, /characters left out here/);
     assert.match(concluded, /END$/);
   });
+
   it('a reply asking for 100 calls: the first 32 are made, at most 8 at a time; the model and the user are told of the rest', async () => {
     const asked = 100;
     const keys = Array.from({ length: asked }, (_, index) => `k${index}`);
     const model = await serve([fc({ toolCalls: keys.map((key, index) => lookup(key, `call_${index}`)) }), fc({ content: 'Enough.' }), answer('Done.')]);
-    // A read that takes a while, counting how many run at once.
-    let running = 0;
-    let most = 0;
-    const made: string[] = [];
-    const slow: Tool = {
-      name: 'lookup',
-      description: 'Looks a key up.',
-      parameters: { type: 'object', properties: { key: { type: 'string' } }, required: ['key'] },
-      readOnly: true,
-      source: { kind: 'workspace' },
-      run: async (args: unknown): Promise<ToolResult> => {
-        running += 1;
-        most = Math.max(most, running);
-        made.push(String((args as { key: string }).key));
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        running -= 1;
-        return { text: `value of ${(args as { key: string }).key}` };
-      },
-    };
+    const slow = new SlowLookup();
     const run = await runScripted(settingsFor(model), { tools: [slow] });
     assert.equal(run.error, undefined);
-    assert.deepEqual(made.sort(), keys.slice(0, MAX_CALLS_PER_REPLY).sort(), 'the first 32 calls, each once');
-    assert.equal(most, MAX_CONCURRENT_CALLS, 'eight at a time');
+    assert.deepEqual(slow.made.sort(), keys.slice(0, MAX_CALLS_PER_REPLY).sort(), 'the first 32 calls, each once');
+    assert.equal(slow.most, MAX_CONCURRENT_CALLS, 'eight at a time');
     // The next request holds the calls made, each with its result, and no call without one.
     const next = model.requests[1];
     const assistant = next?.messages.find((message: { role: string; tool_calls?: unknown }) => message.role === 'assistant' && message.tool_calls);
     assert.equal(assistant.tool_calls.length, MAX_CALLS_PER_REPLY);
     const results = toolMessages(next);
     assert.deepEqual(results.map(([id]) => id), keys.slice(0, MAX_CALLS_PER_REPLY).map((_, index) => `call_${index}`));
-    assert.match(results.at(-1)![1], /^value of k31\n\nNote: your reply asked for 100 tool calls; only the first 32 were made \(at most 32 a reply\), and the other 68 were not\./);
+    assert.match(results.at(-1)![1], /^value of k31, long enough to count\n\nNote: your reply asked for 100 tool calls; only the first 32 were made \(at most 32 a reply\), and the other 68 were not\./);
     assert.deepEqual(
       notices(run.events).filter((notice) => notice.code === 'callsCapped').map((notice) => notice.message),
       ['The function-call model asked for 100 tool calls in one reply: the first 32 were made, the other 68 were not (at most 32 a reply), and the model was told so.'],
@@ -142,31 +146,17 @@ describe('a misbehaving model', () => {
     const cards = run.events.filter((event) => event.type === EventType.TOOL_CALL_START).length;
     assert.equal(cards, MAX_CALLS_PER_REPLY, 'a card for each call made, none for the others');
   });
+
   it('twelve reads that each ask the user: all twelve cards are out at once (a call waiting on a person holds no slot), then eight at work at most', async () => {
     const keys = Array.from({ length: 12 }, (_, index) => `k${index}`);
     const model = await serve([fc({ toolCalls: keys.map((key, index) => lookup(key, `call_${index}`)) }), fc({ content: 'Enough.' }), answer('Done.')]);
-    let running = 0;
-    let most = 0;
-    const slow: Tool = {
-      name: 'lookup',
-      description: 'Looks a key up.',
-      parameters: { type: 'object', properties: { key: { type: 'string' } }, required: ['key'] },
-      readOnly: true,
-      source: { kind: 'workspace' },
-      run: async (args: unknown): Promise<ToolResult> => {
-        running += 1;
-        most = Math.max(most, running);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        running -= 1;
-        return { text: `value of ${(args as { key: string }).key}, long enough to count` };
-      },
-    };
+    const slow = new SlowLookup();
     // The person answers only once every card is there (or says no after 5 s, which fails the test).
     let asked = 0;
     let allAsked: () => void = () => undefined;
     const everyCard = new Promise<boolean>((resolve) => {
       allAsked = () => resolve(true);
-      setTimeout(() => resolve(false), 5_000);
+      setTimeout(() => resolve(false), 5_000).unref();
     });
     const approve = () => {
       asked += 1;
@@ -177,6 +167,6 @@ describe('a misbehaving model', () => {
     assert.equal(run.error, undefined);
     assert.equal(asked, keys.length);
     assert.deepEqual(toolMessages(model.requests[1]).map(([, content]) => content), keys.map((key) => `value of ${key}, long enough to count`), 'every call approved and run');
-    assert.ok(most <= MAX_CONCURRENT_CALLS, `${most} at work at once`);
+    assert.ok(slow.most <= MAX_CONCURRENT_CALLS, `${slow.most} at work at once`);
   });
 });
