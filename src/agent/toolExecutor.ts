@@ -1,8 +1,8 @@
 // Runs the tool calls of one turn. Every fault becomes the call's result
 // (bad JSON, unknown tool, rejection, a throw inside the tool) so the model
 // can react; only cancellation escapes. Read-only calls of a turn run
-// concurrently (eight at work at once); as soon as a turn holds a call that changes
-// something, the calls run one after another, in the order the model gave.
+// concurrently (eight at work at once); as soon as a turn holds a call that
+// changes something, the calls run one after another, in the order given.
 
 import { EventType } from '@ag-ui/core';
 import { CACHEABLE_RESULT_CHARS, capResult, EVENT_RESULT_CAP_CHARS, logPreview } from './resultCap';
