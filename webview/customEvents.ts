@@ -1,6 +1,6 @@
 // The CUSTOM events of the stream (agentEvents.ts and the host's own) applied
 // to the panel's state: phase switch, usage, notices, retries, text that was
-// reasoning, tool status, progress and images, message kinds, prompts and run edits.
+// reasoning, tool status, progress and images, message kinds, prompts, run edits and Retry.
 import type {
   AgentEvent,
   CondensedPayload,
@@ -35,13 +35,26 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
   const value = (event['value'] ?? {}) as Record<string, unknown>;
   switch (name) {
     case HostEventName.userMessage:
-      push<UserStep>(view, { kind: 'user', text: withAttachedLabels(text(value['text']), value['attached']), model: undefined });
+      push<UserStep>(view, { kind: 'user', text: withAttachedLabels(text(value['text']), value['attached']), asks: text(value['runId']) || undefined, model: undefined });
       // The run starts here, not at RUN_STARTED: preparing it (settings consent, MCP servers
       // starting) can take seconds, and Stop must work and Send wait meanwhile.
       view.running = true;
       view.usage = undefined;
       view.chromeDirty = true;
       return;
+    case HostEventName.retried: {
+      // The question and every step up to the next question: its run, and what was said about it.
+      const runId = text(value['runId']);
+      const start = view.steps.findIndex((step) => step.kind === 'user' && step.asks === runId);
+      for (let index = start; start >= 0 && index < view.steps.length; index++) {
+        const step = view.steps[index]!;
+        if (index > start && step.kind === 'user') break;
+        step.setAside = true;
+        touch(view, step);
+      }
+      view.chromeDirty = true;
+      return;
+    }
     case 'tandem.phase': {
       const phase = value as unknown as PhasePayload;
       if (phase.phase === 'tools') {

@@ -32,6 +32,8 @@ export interface Layout {
   setMcpStatus(servers: readonly McpServerStatus[]): void;
   /** The revert bar: the edits Revert would undo, if any. */
   setEdits(offer: RevertOffer | undefined): void;
+  /** Retry: the run whose question it asks again, or undefined when none can be (retryOffer.ts). */
+  setRetry(runId: string | undefined): void;
   setEmpty(empty: boolean): void;
   /** The context meter: the last request's tokens against its model's window. */
   setContext(context: ContextPayload | undefined): void;
@@ -284,9 +286,17 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   const sendButton = button({ label: 'Send', testId: 'send', appearance: 'primary', onClick: send });
   const stopButton = button({ label: 'Stop', testId: 'stop', title: 'Stop the run (Escape in the prompt box)', onClick: () => hooks.post({ type: 'stop' }) });
   setDisabled(stopButton, true);
+  let retryRunId: string | undefined;
+  const retryButton = button({
+    label: 'Retry',
+    testId: 'retry',
+    title: 'Ask the last question again. The models no longer see this try; it stays here, marked.',
+    onClick: () => retryRunId && hooks.post({ type: 'retry', runId: retryRunId }),
+  });
+  retryButton.hidden = true;
   const actions = div('composer-actions');
   const meter = createContextMeter();
-  actions.append(meter.element, sendButton, stopButton);
+  actions.append(meter.element, retryButton, sendButton, stopButton);
   composer.append(prompt, busyHint, actions);
 
   root.append(header, models, mcpStatus, historyFilter, filterCount, history, noMatch, empty, steps, revertBar, usage, composer);
@@ -444,6 +454,12 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
         revertText.title = (offer.latest || !offer.question ? '' : `Asked: ${offer.question}\n`) + files.join('\n');
         setLabel(revert, offer.latest ? "Revert this run's edits" : "Revert that run's edits");
       }
+    },
+    setRetry(runId) {
+      retryRunId = runId;
+      // A hidden button would drop the keyboard focus to the page.
+      if (!runId && document.activeElement === retryButton) prompt.focus();
+      retryButton.hidden = runId === undefined;
     },
     setEmpty(isEmpty) {
       empty.hidden = !isEmpty;

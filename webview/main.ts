@@ -5,6 +5,7 @@ import { registerComponents } from './components';
 import { FrameScheduler } from './frameScheduler';
 import { buildLayout, type Layout } from './layout';
 import { revertOffer } from './revertOffer';
+import { retryOffer } from './retryOffer';
 import { createStepElement, updateStepElement, type StepRenderContext } from './stepView';
 import { renderUsage } from './usageView';
 import { createConversationView, type ConversationView } from './steps';
@@ -144,6 +145,7 @@ function render(): void {
     layout.setContext(view.context);
     layout.setRunning(view.running);
     layout.setEdits(revertOffer(view));
+    layout.setRetry(retryOffer(view));
     document.body.dataset['waiting'] = waitingForApproval(view) ? 'approval' : waitingForElicitation(view) ? 'elicitation' : 'none';
   }
   layout.setEmpty(view.steps.length === 0);

@@ -105,6 +105,12 @@ function summaryLine(step: Step): HTMLElement {
     label.title = `${step.model.role === 'answer' ? 'Answer model' : 'Function-call model'}: ${step.model.model || '(unnamed)'}`;
     summary.append(label);
   }
+  if (step.kind === 'user' && step.setAside) {
+    const retried = element('span', 'muted retried-label', 'asked again below');
+    retried.dataset['testid'] = 'retried';
+    retried.title = 'Retry asked this question again: the models no longer see this try or its answer.';
+    summary.append(retried);
+  }
   const preview = previewText(step);
   if (preview) summary.append(element('span', 'step-preview', preview));
   return summary;
@@ -321,6 +327,9 @@ export function createStepElement(step: Step, context: StepRenderContext): HTMLE
 
 /** Refreshes `article` to show `step` as it is now. */
 export function updateStepElement(article: HTMLElement, step: Step, context: StepRenderContext): void {
+  // Written only when it changes: a streaming answer comes through here every frame.
+  const setAside = String(step.setAside === true);
+  if (article.dataset['setAside'] !== setAside) article.dataset['setAside'] = setAside;
   if (step.kind === 'approval') {
     updateApprovalCard(article, step, context);
     return;

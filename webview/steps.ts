@@ -18,11 +18,15 @@ interface StepBase {
   model: ModelLabel | undefined;
   /** Bumped on every change; the renderer compares it. */
   version: number;
+  /** Part of a try the user asked again (Retry): shown, no longer sent to the models. */
+  setAside?: boolean;
 }
 
 export interface UserStep extends StepBase {
   readonly kind: 'user';
   readonly text: string;
+  /** The run this question starts (its own `runId` is the run before, as for every step pushed before RUN_STARTED). */
+  readonly asks: string | undefined;
 }
 
 export interface ThinkingStep extends StepBase {

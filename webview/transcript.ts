@@ -24,7 +24,7 @@ function stepMarkdown(step: Step): string {
   const by = step.model ? ` (${step.model.model || step.model.role})` : '';
   switch (step.kind) {
     case 'user':
-      return `## You\n\n${step.text}`;
+      return step.setAside ? `## You (asked again below; the models no longer see this try)\n\n${step.text}` : `## You\n\n${step.text}`;
     case 'thinking':
       return `**Thinking${by}**\n\n${quote(step.text)}`;
     case 'tool-call':

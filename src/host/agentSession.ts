@@ -28,6 +28,7 @@ import type { OutputLog } from './outputLog';
 import { workspaceRulesNow } from './workspaceRulesReader';
 import { revertSummary } from '../tools/revertSummary';
 import { usageLogLine } from '../protocol/usageFormat';
+import { retryTarget } from '../protocol/retryTarget';
 
 /** Where a run's tools and approvals come from (workspace tools, MCP), injected so the panel works without them. */
 export interface ToolSources {
@@ -219,6 +220,44 @@ export class AgentSession implements vscode.Disposable {
     }
   }
 
+  /**
+   * Retry: asks the last question again, with what was attached to it then.
+   * The run it replaces stays in the panel, marked, and leaves the models'
+   * history (conversationHistory.ts). Files it changed are the user's call:
+   * reverted first, or kept (and the next try is told).
+   */
+  async retry(runId: string): Promise<void> {
+    if (this.run || this.retrying) return;
+    const target = retryTarget(this.conversation.events);
+    if (target?.runId !== runId) {
+      this.notice('retry', 'Only the last question can be asked again, once its run has ended and unless the conversation was condensed since.', 'warning');
+      return;
+    }
+    this.retrying = true;
+    try {
+      const edited = editsInPlace(this.conversation.events, runId);
+      if (edited.length > 0) {
+        const choice = await vscode.window.showWarningMessage(
+          `The first try changed ${edited.length === 1 ? '1 file' : `${edited.length} files`}. Revert ${edited.length === 1 ? 'it' : 'them'} before asking again?`,
+          { modal: true, detail: edited.join('\n') },
+          'Revert and Retry',
+          'Keep and Retry',
+        );
+        if (choice === undefined) return;
+        if (choice === 'Revert and Retry') await this.revert(runId);
+      }
+      // The user may have moved on (another conversation, a run of their own) while the dialog was open.
+      if (this.run || retryTarget(this.conversation.events)?.runId !== runId) return;
+      this.append({ type: 'CUSTOM', name: HostEventName.retried, value: { runId }, timestamp: Date.now() } as AgentEvent);
+      await this.send(target.text, target.attached);
+    } finally {
+      this.retrying = false;
+    }
+  }
+
+  /** A retry is deciding (its dialog is open). */
+  private retrying = false;
+
   /** Keeps the run's journal with the conversation, so its revert survives a reload. */
   private async storeRunEdits(conversationId: string, runId: string, snapshot: JournalRunSnapshot | undefined): Promise<void> {
     if (snapshot === undefined) return;
@@ -396,6 +435,19 @@ export class AgentSession implements vscode.Disposable {
     this.run?.controller.abort();
     void this.save();
   }
+}
+
+/** The files `runId` changed that are not reverted (as the panel's revert bar names them). */
+function editsInPlace(events: readonly AgentEvent[], runId: string): readonly string[] {
+  let files: readonly string[] = [];
+  for (const event of events) {
+    if (event.type !== 'CUSTOM') continue;
+    const value = event['value'] as { runId?: unknown; files?: unknown; remaining?: unknown } | undefined;
+    if (value?.runId !== runId) continue;
+    if (event['name'] === HostEventName.runEdits && Array.isArray(value.files)) files = value.files.filter((file): file is string => typeof file === 'string');
+    else if (event['name'] === HostEventName.runReverted) files = Array.isArray(value.remaining) ? value.remaining.filter((file): file is string => typeof file === 'string') : [];
+  }
+  return files;
 }
 
 /** A file as the user knows it: relative to its workspace folder (named too in a multi-root workspace). */

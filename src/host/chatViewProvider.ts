@@ -22,6 +22,7 @@ import { JsonFileState } from './jsonFileState';
 import { openProblemMessage, openStored, PanelReopen, type OpenProblem } from './conversationAtStart';
 import { PanelEventQueue } from './panelEventQueue';
 import { eventsAfter, positionOf, type StreamPosition } from '../protocol/streamPosition';
+import { retryTarget } from '../protocol/retryTarget';
 import { randomUUID } from 'node:crypto';
 import type { OutputLog } from './outputLog';
 import { RunPreparation, WORKSPACE_TRUSTED_MESSAGE, type NoticeSink } from './runPreparation';
@@ -313,6 +314,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'revertRun':
         await this.session.revert(message.runId);
         return;
+      case 'retry':
+        await this.retry(message.runId);
+        return;
       case 'copy':
         await vscode.env.clipboard.writeText(message.text);
         return;
@@ -384,6 +388,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     // The chips are read now and used up by this message.
     const attached = withAttachments ? await this.options.context?.attachments.take(new AbortController().signal) : undefined;
     await this.session.send(text, attached);
+  }
+
+  /** Retry: the last question again, once a model can answer it (else it waits in the prompt box, as a sent one would). */
+  private async retry(runId: string): Promise<void> {
+    if (this.session.running) {
+      void vscode.window.showInformationMessage('Tandem is still working on the last question. Stop it first.');
+      return;
+    }
+    const target = retryTarget(this.session.current.events);
+    if (target?.runId === runId && !(await this.modelUsable(target.text))) return;
+    await this.session.retry(runId);
   }
 
   /** Shows the panel and puts the keyboard focus in its prompt box (`tandem.focusPrompt`). */

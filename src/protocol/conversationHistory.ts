@@ -3,9 +3,10 @@
 // produced it; a short record of what the run did (runRecord.ts) opens the
 // next prompt, and so does a revert made since. Read straight from the stored
 // stream: the prompt event and RUN_FINISHED's result; a `tandem.condensed`
-// event replaces the turns it condensed with its summary. The record goes
-// inside the next user message, never as a message of its own, so the message
-// counts a condensed event stored stay true.
+// event replaces the turns it condensed with its summary, and a run the user
+// asked again (`tandem.retried`) is left out, its question and answer both.
+// The record goes inside the next user message, never as a message of its
+// own, so the message counts a condensed event stored stay true.
 import type { ChatMessage } from '../models/chatModel';
 import { CustomEventName, type AgentEvent } from './agentEvents';
 import { HostEventName } from './hostEventNames';
@@ -20,15 +21,26 @@ export function summaryMessage(summary: string): ChatMessage {
 
 export function historyMessages(events: readonly AgentEvent[]): ChatMessage[] {
   const messages: ChatMessage[] = [];
+  const retried = retriedRuns(events);
   let record: RunRecord | undefined;
+  // The run being left out, while its events go by: what it did still happened (files it changed stay changed).
+  let setAside: RunRecord | undefined;
   const since: string[] = [];
   for (const event of events) {
     if (event.type === 'CUSTOM' && event['name'] === HostEventName.userMessage) {
-      const value = event['value'] as { text?: unknown; attached?: { text?: unknown } } | undefined;
+      const value = event['value'] as { text?: unknown; runId?: unknown; attached?: { text?: unknown } } | undefined;
       const text = value?.text;
       // Items attached to the prompt (context chips) follow the typed text.
       const attached = value?.attached?.text;
       if (typeof text === 'string' && text) {
+        // How it ended does not matter once it is set aside; what it did to the workspace does.
+        const didBefore = setAside?.describe(false);
+        if (didBefore) since.push(`an earlier try at the question below, which the user set aside, did this: ${didBefore}`);
+        setAside = undefined;
+        if (typeof value?.runId === 'string' && retried.has(value.runId)) {
+          setAside = new RunRecord();
+          continue;
+        }
         const prompt = promptWithAttachments(text, typeof attached === 'string' ? attached : undefined);
         messages.push({ role: 'user', content: withRecord(prompt, record?.describe(), since) });
         record = new RunRecord();
@@ -36,7 +48,7 @@ export function historyMessages(events: readonly AgentEvent[]): ChatMessage[] {
       }
     } else if (event.type === 'CUSTOM' && event['name'] === HostEventName.runEdits) {
       const files = (event['value'] as { files?: unknown } | undefined)?.files;
-      if (Array.isArray(files)) record?.changedFiles(files.filter((file): file is string => typeof file === 'string'));
+      if (Array.isArray(files)) (setAside ?? record)?.changedFiles(files.filter((file): file is string => typeof file === 'string'));
     } else if (event.type === 'CUSTOM' && event['name'] === HostEventName.runReverted) {
       const files = (event['value'] as { files?: unknown } | undefined)?.files;
       const restored = Array.isArray(files) ? files.filter((file): file is string => typeof file === 'string') : [];
@@ -45,6 +57,8 @@ export function historyMessages(events: readonly AgentEvent[]): ChatMessage[] {
       const value = event['value'] as { summary?: unknown; historyMessages?: unknown } | undefined;
       const replaced = typeof value?.historyMessages === 'number' ? Math.min(value.historyMessages, messages.length) : 0;
       if (replaced > 0 && typeof value?.summary === 'string') messages.splice(0, replaced, summaryMessage(value.summary));
+    } else if (setAside) {
+      setAside.add(event); // its answer included: the models no longer see it
     } else if (event.type === 'RUN_FINISHED') {
       record?.add(event);
       const answer = (event['result'] as { answer?: unknown } | undefined)?.answer;
@@ -54,6 +68,17 @@ export function historyMessages(events: readonly AgentEvent[]): ChatMessage[] {
     }
   }
   return messages;
+}
+
+/** The runs the user asked again (Retry). */
+function retriedRuns(events: readonly AgentEvent[]): Set<string> {
+  const runs = new Set<string>();
+  for (const event of events) {
+    if (event.type !== 'CUSTOM' || event['name'] !== HostEventName.retried) continue;
+    const runId = (event['value'] as { runId?: unknown } | undefined)?.runId;
+    if (typeof runId === 'string') runs.add(runId);
+  }
+  return runs;
 }
 
 /** The prompt, opened by what the previous run did and what happened since, when there is anything to say. */

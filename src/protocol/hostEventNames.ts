@@ -8,4 +8,6 @@ export const HostEventName = {
   runEdits: 'tandem.runEdits',
   /** The edits of a run were reverted: `{ runId, files, skipped, remaining }` (`remaining`: files whose restore failed, still revertable). */
   runReverted: 'tandem.runReverted',
+  /** The user asked the run's question again (Retry): `{ runId }`. The models no longer see that run; the panel still shows it. */
+  retried: 'tandem.retried',
 } as const;

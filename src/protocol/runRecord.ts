@@ -63,8 +63,8 @@ export class RunRecord {
     this.changed.push(...files);
   }
 
-  /** One line for the next user message, or undefined when there is nothing to say. */
-  describe(): string | undefined {
+  /** One line for the next user message, or undefined when there is nothing to say. `withEnding: false` leaves out how the run ended. */
+  describe(withEnding = true): string | undefined {
     const parts: string[] = [];
     if (this.tools.size > 0) {
       const uses = [...this.tools].map(([name, use]) => {
@@ -75,7 +75,7 @@ export class RunRecord {
     }
     if (this.rejections.length > 0) parts.push(`the user rejected: ${list(this.rejections)}`);
     if (this.changed.length > 0) parts.push(`files changed: ${list(this.changed)}`);
-    if (this.ending) parts.push(this.ending);
+    if (this.ending && withEnding) parts.push(this.ending);
     return parts.length > 0 ? parts.join('; ') : undefined;
   }
 }

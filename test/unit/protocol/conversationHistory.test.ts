@@ -67,3 +67,50 @@ it('opens the next prompt with what the last run did that its answer may not say
     { role: 'user', content: "[Tandem's record, not typed by the user] What the previous run did: its tool phase was cut short (the iteration limit) and it answered from what it had.\n\nGo on." },
   ]);
 });
+
+it('leaves out a run the user asked again (Retry), telling the next try only what the set-aside one did to the workspace', () => {
+  const events = [
+    custom('tandem.userMessage', { text: 'What does build.sh do?', runId: 'r1' }),
+    event('RUN_FINISHED', { runId: 'r1', threadId: 't', result: { stopReason: 'noToolCall', answer: 'It builds.' } }),
+    // The first try at the question: read a file, wrote one, failed.
+    custom('tandem.userMessage', { text: 'Make it faster.', runId: 'r2' }),
+    custom('tandem.toolStatus', { toolCallId: 'c1', toolName: 'write_file', status: 'done', durationMs: 1, source: 'workspace' }),
+    event('RUN_ERROR', { message: 'HTTP 500' }),
+    custom('tandem.runEdits', { runId: 'r2', files: ['build.sh'] }),
+    custom('tandem.retried', { runId: 'r2' }),
+    // The second try did nothing worth telling, and was set aside too.
+    custom('tandem.userMessage', { text: 'Make it faster.', runId: 'r3' }),
+    event('RUN_FINISHED', { runId: 'r3', threadId: 't', result: { stopReason: 'noToolCall', answer: 'Use -j.' } }),
+    custom('tandem.retried', { runId: 'r3' }),
+    custom('tandem.userMessage', { text: 'Make it faster.', runId: 'r4' }),
+    event('RUN_FINISHED', { runId: 'r4', threadId: 't', result: { stopReason: 'noToolCall', answer: 'Cache the downloads.' } }),
+    custom('tandem.userMessage', { text: 'Thanks.', runId: 'r5' }),
+  ];
+  assert.deepEqual(historyMessages(events), [
+    { role: 'user', content: 'What does build.sh do?' },
+    { role: 'assistant', content: 'It builds.' },
+    {
+      role: 'user',
+      content:
+        "[Tandem's record, not typed by the user] Since then, an earlier try at the question below, which the user set aside, did this: tools used: write_file ×1; files changed: build.sh.\n\nMake it faster.",
+    },
+    { role: 'assistant', content: 'Cache the downloads.' },
+    { role: 'user', content: 'Thanks.' },
+  ]);
+});
+
+it('keeps a condensed summary made during a try that was then asked again: it replaced only turns before it', () => {
+  const events = [
+    custom('tandem.userMessage', { text: 'One', runId: 'r1' }),
+    event('RUN_FINISHED', { runId: 'r1', threadId: 't', result: { stopReason: 'noToolCall', answer: 'A1' } }),
+    custom('tandem.userMessage', { text: 'Two', runId: 'r2' }),
+    custom('tandem.condensed', { summary: 'They said one; I said A1.', historyMessages: 2, reason: 'nearWindow' }),
+    event('RUN_FINISHED', { runId: 'r2', threadId: 't', result: { stopReason: 'noToolCall', answer: 'A2' } }),
+    custom('tandem.retried', { runId: 'r2' }),
+    custom('tandem.userMessage', { text: 'Two', runId: 'r3' }),
+  ];
+  const messages = historyMessages(events);
+  assert.equal(messages.length, 2);
+  assert.match(String(messages[0]!.content), /They said one; I said A1\./);
+  assert.deepEqual(messages[1], { role: 'user', content: 'Two' });
+});

@@ -1,0 +1,35 @@
+// Which question Retry asks again: the conversation's last, once its run has
+// ended. Not after a summary condensed since (Tandem: Condense Conversation):
+// it counts the messages it replaced, the run's own among them, so leaving the
+// run out would shift what it stands for. One the run made itself replaced
+// only turns before it, and stays.
+import { CustomEventName, type AgentEvent } from './agentEvents';
+import { HostEventName } from './hostEventNames';
+
+export interface RetryTarget {
+  readonly runId: string;
+  readonly text: string;
+  /** The context items sent with it, as they were read then. */
+  readonly attached: { readonly labels: readonly string[]; readonly text: string } | undefined;
+}
+
+export function retryTarget(events: readonly AgentEvent[]): RetryTarget | undefined {
+  let ended = false;
+  for (let index = events.length - 1; index >= 0; index--) {
+    const event = events[index]!;
+    if (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR') ended = true;
+    if (event.type !== 'CUSTOM') continue;
+    if ((event['name'] === CustomEventName.condensed && !ended) || event['name'] === HostEventName.retried) return undefined;
+    if (event['name'] !== HostEventName.userMessage) continue;
+    const value = event['value'] as { text?: unknown; runId?: unknown; attached?: { labels?: unknown; text?: unknown } } | undefined;
+    if (!ended || typeof value?.runId !== 'string' || typeof value.text !== 'string' || !value.text) return undefined;
+    const attached = value.attached;
+    const labels = Array.isArray(attached?.labels) ? attached.labels.filter((label): label is string => typeof label === 'string') : [];
+    return {
+      runId: value.runId,
+      text: value.text,
+      attached: typeof attached?.text === 'string' ? { labels, text: attached.text } : undefined,
+    };
+  }
+  return undefined;
+}
