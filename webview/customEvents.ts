@@ -35,7 +35,8 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
   const value = (event['value'] ?? {}) as Record<string, unknown>;
   switch (name) {
     case HostEventName.userMessage:
-      push<UserStep>(view, { kind: 'user', text: withAttachedLabels(text(value['text']), value['attached']), asks: text(value['runId']) || undefined, model: undefined });
+      const typed = text(value['text']);
+      push<UserStep>(view, { kind: 'user', text: withAttachedLabels(typed, value['attached']), typed, asks: text(value['runId']) || undefined, model: undefined });
       // The run starts here, not at RUN_STARTED: preparing it (settings consent, MCP servers
       // starting) can take seconds, and Stop must work and Send wait meanwhile.
       view.running = true;

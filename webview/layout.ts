@@ -34,6 +34,8 @@ export interface Layout {
   setEdits(offer: RevertOffer | undefined): void;
   /** Retry: the run whose question it asks again, or undefined when none can be (retryOffer.ts). */
   setRetry(runId: string | undefined): void;
+  /** Edit: puts the question of `runId` in the prompt box; Send then asks it in place of that try. */
+  editQuestion(runId: string, text: string): void;
   setEmpty(empty: boolean): void;
   /** The context meter: the last request's tokens against its model's window. */
   setContext(context: ContextPayload | undefined): void;
@@ -259,6 +261,17 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   const busyHint = div('composer-hint muted', 'composer-hint');
   busyHint.setAttribute('role', 'status');
   busyHint.hidden = true;
+  // Edit: the run whose question the prompt box holds, to be asked in its place; and what the box held before.
+  let editing: { runId: string; draft: string } | undefined;
+  const stopEditing = (restoreDraft: boolean) => {
+    if (!editing) return;
+    if (restoreDraft) {
+      prompt.value = editing.draft;
+      hooks.saveDraft(editing.draft);
+    }
+    editing = undefined;
+    busyHint.hidden = true;
+  };
   const send = () => {
     const text = prompt.value.trim();
     if (!text) return;
@@ -267,7 +280,8 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
       busyHint.hidden = false;
       return;
     }
-    hooks.post({ type: 'send', text });
+    hooks.post(editing ? { type: 'retry', runId: editing.runId, text } : { type: 'send', text });
+    stopEditing(false);
     prompt.value = '';
     hooks.saveDraft('');
   };
@@ -277,9 +291,14 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
       send();
     }
     // Escape in the prompt box stops a run, as Stop does; an open suggestion list takes it first (and closes).
-    if (event.key === 'Escape' && hooks.isRunning() && !event.isComposing && !event.shiftKey && !event.ctrlKey && !event.altKey && !event.metaKey) {
+    const plainEscape = event.key === 'Escape' && !event.isComposing && !event.shiftKey && !event.ctrlKey && !event.altKey && !event.metaKey;
+    if (plainEscape && hooks.isRunning()) {
       event.preventDefault();
       hooks.post({ type: 'stop' });
+    } else if (plainEscape && editing) {
+      // Leaves Edit: the box gets back what it held before.
+      event.preventDefault();
+      stopEditing(true);
     }
   });
   prompt.addEventListener('input', () => hooks.saveDraft(prompt.value));
@@ -313,7 +332,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
       setDisabled(stopButton, !running);
       document.body.dataset['running'] = String(running);
       steps.setAttribute('aria-live', running ? 'off' : 'polite');
-      if (!running) busyHint.hidden = true;
+      if (!running && !editing) busyHint.hidden = true;
     },
     setSettings(next) {
       settings = next;
@@ -457,9 +476,21 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
     },
     setRetry(runId) {
       retryRunId = runId;
+      // The question being edited is no longer the last one that ended (a run began, another conversation opened): the text stays, as a new question.
+      if (editing && editing.runId !== runId) stopEditing(false);
       // A hidden button would drop the keyboard focus to the page.
       if (!runId && document.activeElement === retryButton) prompt.focus();
       retryButton.hidden = runId === undefined;
+    },
+    editQuestion(runId, text) {
+      if (!editing) editing = { runId, draft: prompt.value };
+      else editing.runId = runId;
+      prompt.value = text;
+      hooks.saveDraft(text);
+      busyHint.textContent = 'Editing your last question: Send asks it in place of that try (which stays, marked). Escape cancels.';
+      busyHint.hidden = false;
+      prompt.focus();
+      prompt.setSelectionRange(text.length, text.length);
     },
     setEmpty(isEmpty) {
       empty.hidden = !isEmpty;

@@ -8,7 +8,7 @@ import { revertOffer } from './revertOffer';
 import { retryOffer } from './retryOffer';
 import { createStepElement, updateStepElement, type StepRenderContext } from './stepView';
 import { renderUsage } from './usageView';
-import { createConversationView, type ConversationView } from './steps';
+import { createConversationView, touch, type ConversationView } from './steps';
 import { waitingForApproval } from './approvalEvents';
 import { waitingForElicitation } from './elicitationEvents';
 import { attachSlashCommands } from './slashCommands';
@@ -59,10 +59,14 @@ const context: StepRenderContext = {
     });
   },
   onOpenDiff: (id) => post({ type: 'openDiff', id }),
+  editableRun: () => offered,
+  onEdit: (step) => {
+    if (step.asks !== undefined && step.asks === offered) layout.editQuestion(step.asks, step.typed);
+  },
   onResend: (errorStepId) => {
     const at = view.steps.findIndex((step) => step.id === errorStepId);
     const question = view.steps.slice(0, at).reverse().find((step) => step.kind === 'user');
-    if (question?.kind === 'user') layout.setPrompt(question.text);
+    if (question?.kind === 'user') layout.setPrompt(question.typed);
   },
   onElicitation: (id, action, content) =>
     post({ type: 'elicitation', id, action, content: content && Object.fromEntries(Object.entries(content).map(([name, value]) => [name, typeof value === 'object' ? [...value] : value])) }),
@@ -90,7 +94,7 @@ const contextPicker = promptBox === null ? undefined : attachContextPicker(promp
 const promptRecall: PromptRecall | undefined =
   promptBox === null
     ? undefined
-    : attachPromptRecall(promptBox, () => view.steps.flatMap((step) => (step.kind === 'user' ? [step.text] : [])), (text) => saved.setDraft(text));
+    : attachPromptRecall(promptBox, () => view.steps.flatMap((step) => (step.kind === 'user' ? [step.typed] : [])), (text) => saved.setDraft(text));
 
 // Follow the newest step unless the user scrolled up to read. Only scrolling
 // right after a user gesture counts: off-screen steps (content-visibility)
@@ -109,7 +113,21 @@ layout.steps.addEventListener(
   { passive: true },
 );
 
+/** The run Retry and Edit are offered for; its question shows Edit. */
+let offered: string | undefined;
+
+/** When the offer moves (a run began or ended), the questions losing and gaining Edit are redrawn. */
+function refreshOffer(): void {
+  const offer = retryOffer(view);
+  if (offer === offered) return;
+  for (const step of view.steps) {
+    if (step.kind === 'user' && step.asks !== undefined && (step.asks === offered || step.asks === offer)) touch(view, step);
+  }
+  offered = offer;
+}
+
 function render(): void {
+  refreshOffer();
   let stick = followTail;
   // New steps come at the end, in order; changed ones are refreshed in place.
   // A step may also move above the one after it (a phase step above the reply
@@ -145,7 +163,7 @@ function render(): void {
     layout.setContext(view.context);
     layout.setRunning(view.running);
     layout.setEdits(revertOffer(view));
-    layout.setRetry(retryOffer(view));
+    layout.setRetry(offered);
     document.body.dataset['waiting'] = waitingForApproval(view) ? 'approval' : waitingForElicitation(view) ? 'elicitation' : 'none';
   }
   layout.setEmpty(view.steps.length === 0);

@@ -16,6 +16,7 @@ import type {
   ThinkingStep,
   ToolCallStep,
   ToolResultStep,
+  UserStep,
 } from './steps';
 import { defaultOpen } from './steps';
 import { element } from './element';
@@ -30,6 +31,10 @@ export interface StepRenderContext extends ApprovalCardHooks, ElicitationCardHoo
   readonly onCommand?: (command: PanelCommand) => void;
   /** Puts the question a failed run was asked back in the prompt box (absent: not offered). */
   readonly onResend?: (errorStepId: string) => void;
+  /** The run whose question can be edited and asked again (the last, once it has ended; retryOffer.ts). */
+  readonly editableRun?: () => string | undefined;
+  /** Puts that question in the prompt box, to be changed and asked in place of its try (absent: not offered). */
+  readonly onEdit?: (step: UserStep) => void;
 }
 
 const stateLabel: Record<ToolCallStep['state'], string> = {
@@ -284,10 +289,25 @@ function errorBody(step: ErrorStep, context: StepRenderContext): HTMLElement {
   return body;
 }
 
+function userBody(step: UserStep, context: StepRenderContext): HTMLElement {
+  const text = withAutoDirection(element('div', 'user-text', step.text));
+  const onEdit = context.onEdit;
+  if (!onEdit || step.asks === undefined || context.editableRun?.() !== step.asks) return text;
+  const body = element('div');
+  const edit = element('button', 'notice-action', 'Edit');
+  edit.dataset['testid'] = 'edit-question';
+  edit.title = 'Change this question and ask it in place of this try (which stays here, marked)';
+  edit.addEventListener('click', () => onEdit(step));
+  const actions = element('div', 'notice-actions');
+  actions.append(edit);
+  body.append(text, actions);
+  return body;
+}
+
 function body(step: Step, context: StepRenderContext): HTMLElement {
   switch (step.kind) {
     case 'user':
-      return withAutoDirection(element('div', 'user-text', step.text));
+      return userBody(step, context);
     case 'thinking':
       return thinkingBody(step);
     case 'tool-call':

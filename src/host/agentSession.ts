@@ -221,12 +221,13 @@ export class AgentSession implements vscode.Disposable {
   }
 
   /**
-   * Retry: asks the last question again, with what was attached to it then.
-   * The run it replaces stays in the panel, marked, and leaves the models'
-   * history (conversationHistory.ts). Files it changed are the user's call:
-   * reverted first, or kept (and the next try is told).
+   * Retry: asks the last question again (or `text`, the question as Edit
+   * changed it), with what was attached to it then. The run it replaces
+   * stays in the panel, marked, and leaves the models' history
+   * (conversationHistory.ts). Files it changed are the user's call: reverted
+   * first, or kept (and the next try is told).
    */
-  async retry(runId: string): Promise<void> {
+  async retry(runId: string, text?: string): Promise<void> {
     if (this.run || this.retrying) return;
     const target = retryTarget(this.conversation.events);
     if (target?.runId !== runId) {
@@ -249,7 +250,7 @@ export class AgentSession implements vscode.Disposable {
       // The user may have moved on (another conversation, a run of their own) while the dialog was open.
       if (this.run || retryTarget(this.conversation.events)?.runId !== runId) return;
       this.append({ type: 'CUSTOM', name: HostEventName.retried, value: { runId }, timestamp: Date.now() } as AgentEvent);
-      await this.send(target.text, target.attached);
+      await this.send(text ?? target.text, target.attached);
     } finally {
       this.retrying = false;
     }

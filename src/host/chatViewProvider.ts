@@ -315,7 +315,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         await this.session.revert(message.runId);
         return;
       case 'retry':
-        await this.retry(message.runId);
+        await this.retry(message.runId, message.text);
         return;
       case 'copy':
         await vscode.env.clipboard.writeText(message.text);
@@ -390,15 +390,15 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     await this.session.send(text, attached);
   }
 
-  /** Retry: the last question again, once a model can answer it (else it waits in the prompt box, as a sent one would). */
-  private async retry(runId: string): Promise<void> {
+  /** Retry (`text`: Edit's changed question): once a model can answer it, else it waits in the prompt box, as a sent one would. */
+  private async retry(runId: string, text: string | undefined): Promise<void> {
     if (this.session.running) {
       void vscode.window.showInformationMessage('Tandem is still working on the last question. Stop it first.');
       return;
     }
     const target = retryTarget(this.session.current.events);
-    if (target?.runId === runId && !(await this.modelUsable(target.text))) return;
-    await this.session.retry(runId);
+    if (target?.runId === runId && !(await this.modelUsable(text ?? target.text))) return;
+    await this.session.retry(runId, text);
   }
 
   /** Shows the panel and puts the keyboard focus in its prompt box (`tandem.focusPrompt`). */

@@ -40,8 +40,8 @@ export const fromWebviewSchema = z.discriminatedUnion('type', [
   /** Brings back the conversation deleted last (the history's Undo). */
   z.object({ type: z.literal('undoDelete') }),
   z.object({ type: z.literal('revertRun'), runId: id }),
-  /** Retry: asks the last question again, naming its run (anything else is refused). */
-  z.object({ type: z.literal('retry'), runId: id }),
+  /** Retry: asks the last question again, naming its run (anything else is refused); Edit sends the changed `text`. */
+  z.object({ type: z.literal('retry'), runId: id, text: z.string().trim().min(1).max(200_000).optional() }),
   z.object({ type: z.literal('copy'), text: z.string().max(2_000_000) }),
   /** A code block's Insert: the text goes in at the editor's cursor. */
   z.object({ type: z.literal('insertCode'), text: z.string().max(2_000_000), language: z.string().max(100).optional() }),

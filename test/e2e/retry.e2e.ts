@@ -1,7 +1,7 @@
-// Retry in a real VS Code (code-server + headless Chromium): the last question
-// is asked again, the first try stays in the panel marked and leaves what the
-// models are sent; a first try that changed files asks whether to revert them
-// first; the mark survives a window reload.
+// Retry and Edit in a real VS Code (code-server + headless Chromium): the last
+// question is asked again (or changed, then asked), the first try stays in the
+// panel marked and leaves what the models are sent; a first try that changed
+// files asks whether to revert them first; the mark survives a window reload.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -75,6 +75,42 @@ test('Retry asks the last question again: the first try stays, marked, and the m
   }),
 );
 
+test('Edit puts the last question in the prompt box; Escape puts back the draft, Send asks the changed question in place of that try', { timeout: 120_000 }, () =>
+  guarded('edit', async () => {
+    const view = await session.webview();
+    const edit = view.locator('[data-testid="edit-question"]');
+    assert.equal(await edit.count(), 1, 'only the last question offers Edit');
+    const prompt = view.locator('[data-testid="prompt"]');
+    const hint = view.locator('[data-testid="composer-hint"]');
+    await prompt.fill('a draft of mine');
+    await edit.click();
+    assert.equal(await prompt.inputValue(), 'What is the capital of France?');
+    assert.match(await hint.innerText(), /Editing your last question/);
+    await session.screenshot('retry-editing');
+    await prompt.press('Escape');
+    assert.equal(await prompt.inputValue(), 'a draft of mine', 'Escape puts back what the box held');
+    assert.equal(await hint.isVisible(), false);
+
+    await edit.click();
+    await prompt.fill('What is the capital of Italy?');
+    const requestsBefore = server.requests.length;
+    server.push({ model: fc, content: 'No tools needed.' }, { model: answerModel, content: 'The capital is Rome.' });
+    await prompt.press('Enter');
+    await waitFor(async () => (await answers(view)).some((text) => text.includes('Rome')), 'the edited question\'s answer');
+    await waitIdle(view);
+    const questions = view.locator('[data-testid="user-message"]');
+    assert.deepEqual(await questions.evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset['setAside'])), ['true', 'true', 'false']);
+    assert.match(await questions.last().innerText(), /What is the capital of Italy\?/);
+    for (const request of server.requests.slice(requestsBefore)) {
+      assert.doesNotMatch(sent(request), /France|Lyon|Paris/, 'neither try of the first question is sent');
+      assert.match(sent(request), /What is the capital of Italy\?/);
+    }
+    assert.equal(await edit.count(), 1, 'Edit moved to the new last question');
+    assert.match(await questions.last().locator('[data-testid="edit-question"]').innerText(), /Edit/);
+    assert.equal(await prompt.inputValue(), '');
+  }),
+);
+
 test('a first try that changed a file asks first: "Revert and Retry" restores it, and the next try is told', { timeout: 150_000 }, () =>
   guarded('edits', async () => {
     const view = await session.webview();
@@ -140,7 +176,7 @@ test('Cancel in the dialog asks nothing again and changes nothing; the marks sur
     assert.equal(await view.locator('[data-testid="retry"]').isVisible(), true, 'Retry is still offered');
 
     const marks = await questions.evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset['setAside']));
-    assert.deepEqual(marks, ['true', 'false', 'true', 'false', 'false']);
+    assert.deepEqual(marks, ['true', 'true', 'false', 'true', 'false', 'false']);
     await session.reload();
     view = await panelAfterReload(session);
     await waitRestored(view, count);
