@@ -481,3 +481,15 @@ describe('view model details', () => {
   });
 });
 
+
+it('shows a question with the names of what was attached, and keeps the typed text apart for Edit, Ask again and recall', () => {
+  const view = applyEvents(createConversationView(), [
+    { type: 'CUSTOM', name: 'tandem.userMessage', value: { text: 'Explain this.', runId: 'r1', attached: { labels: ['src/a.ts'], text: 'src/a.ts:\n```\nx\n```' } } } as AgentEvent,
+  ]);
+  const [question] = view.steps;
+  assert.equal(question?.kind, 'user');
+  if (question?.kind !== 'user') return;
+  assert.equal(question.text, 'Explain this.\n\nAttached: src/a.ts');
+  assert.equal(question.typed, 'Explain this.');
+  assert.equal(question.asks, 'r1');
+});
