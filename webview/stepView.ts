@@ -199,6 +199,29 @@ function answerBody(step: AnswerStep, context: StepRenderContext): HTMLElement {
   return body;
 }
 
+/** A finished answer's Copy: its Markdown as the model wrote it (a selection copies the rendered text). */
+function answerActions(step: AnswerStep, context: StepRenderContext): HTMLElement {
+  const actions = element('div', 'notice-actions answer-actions');
+  const copy = element('button', 'notice-action', 'Copy');
+  copy.dataset['testid'] = 'copy-answer';
+  copy.title = 'Copy the answer as Markdown';
+  copy.addEventListener('click', () => {
+    context.onCopy(step.text);
+    copy.textContent = 'Copied';
+    setTimeout(() => (copy.textContent = 'Copy'), 1200);
+  });
+  actions.append(copy);
+  return actions;
+}
+
+/** Adds the answer's actions once it is done (after its body), or takes them away; O(1) a frame while it streams. */
+function syncAnswerActions(details: HTMLDetailsElement, step: Step, context: StepRenderContext): void {
+  const wanted = step.kind === 'answer' && step.done && step.messageKind === 'answer' && step.text.trim() !== '';
+  const present = details.lastElementChild?.classList.contains('answer-actions') === true;
+  if (wanted && !present && details.childElementCount === 2) details.append(answerActions(step, context));
+  else if (!wanted && present) details.lastElementChild?.remove();
+}
+
 /** Characters of a live step's text already in its body: a frame hands on only the rest. */
 const shownLength = new WeakMap<Element, number>();
 
@@ -209,7 +232,7 @@ const streamingBodies = new WeakMap<Element, StreamingMarkdown>();
  * Updates a streaming answer or live thinking step without rebuilding it:
  * the DOM the user may be selecting in stays. False when a rebuild is needed.
  */
-function updateInPlace(article: HTMLElement, step: Step): boolean {
+function updateInPlace(article: HTMLElement, step: Step, context: StepRenderContext): boolean {
   if (step.kind !== 'answer' && !(step.kind === 'thinking' && !step.done)) return false;
   const details = article.firstElementChild;
   if (!(details instanceof HTMLDetailsElement)) return false;
@@ -227,6 +250,7 @@ function updateInPlace(article: HTMLElement, step: Step): boolean {
     // Streamed text that turns out to be the answer (no tool call followed) gets the answer hook too.
     if (step.messageKind === 'answer') body.setAttribute('data-testid', 'answer');
     else body.removeAttribute('data-testid');
+    syncAnswerActions(details, step, context);
   } else {
     body.append(step.text.slice(shownLength.get(body) ?? 0)); // thinking only grows while it is live
     shownLength.set(body, step.text.length);
@@ -366,13 +390,16 @@ export function updateStepElement(article: HTMLElement, step: Step, context: Ste
   }
   if (step.kind === 'thinking') article.dataset['done'] = String(step.done);
   if (step.kind === 'notice' || (step.kind === 'error' && step.code)) article.dataset['code'] = step.code;
-  if (updateInPlace(article, step)) return;
+  if (updateInPlace(article, step, context)) return;
 
   const open = context.userOpen.get(step.id) ?? defaultOpen(step);
   const details = element('details');
   details.open = open;
   details.append(summaryLine(step));
-  if (open) details.append(body(step, context));
+  if (open) {
+    details.append(body(step, context));
+    syncAnswerActions(details, step, context);
+  }
   // The user's choice is what their click on the title asks for. Not the toggle
   // event: setting `open` above fires one too, later, and taking that as a
   // choice kept a live thinking step open once it was done.
@@ -381,7 +408,10 @@ export function updateStepElement(article: HTMLElement, step: Step, context: Ste
     if (target !== null && target === details.firstElementChild) context.userOpen.set(step.id, !details.open);
   });
   details.addEventListener('toggle', () => {
-    if (details.open && details.childElementCount === 1) details.append(body(step, context));
+    if (details.open && details.childElementCount === 1) {
+      details.append(body(step, context));
+      syncAnswerActions(details, step, context);
+    }
   });
   // A keyboard user on this step's title stays there when the step is redrawn (a thought that finished).
   const hadFocus = article.contains(document.activeElement) && document.activeElement?.tagName === 'SUMMARY';

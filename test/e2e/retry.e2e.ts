@@ -38,7 +38,7 @@ async function answers(view: Frame): Promise<string[]> {
   return view.locator('[data-testid="answer"]').allTextContents();
 }
 
-test('Retry asks the last question again: the first try stays, marked, and the models no longer see its answer', { timeout: 120_000 }, () =>
+test('Retry asks the last question again: the first try stays, marked, and the models no longer see its answer; Copy takes an answer\'s Markdown', { timeout: 120_000 }, () =>
   guarded('again', async () => {
     const view = await session.webview();
     const retry = view.locator('[data-testid="retry"]');
@@ -50,7 +50,7 @@ test('Retry asks the last question again: the first try stays, marked, and the m
     await retry.waitFor({ state: 'visible', timeout: 10_000 });
 
     const requestsBefore = server.requests.length;
-    server.push({ model: fc, content: 'No tools needed.' }, { model: answerModel, content: 'The capital is Paris.' });
+    server.push({ model: fc, content: 'No tools needed.' }, { model: answerModel, content: 'The capital is **Paris**.' });
     await retry.click();
     await waitFor(async () => (await answers(view)).some((text) => text.includes('Paris')), 'the second try\'s answer');
     await waitIdle(view);
@@ -69,6 +69,10 @@ test('Retry asks the last question again: the first try stays, marked, and the m
     }
     // Retry now offers the new try.
     await retry.waitFor({ state: 'visible', timeout: 10_000 });
+    // A finished answer's Copy takes its Markdown, as the model wrote it.
+    assert.equal(await view.locator('[data-testid="copy-answer"]').count(), 2, 'each finished answer has its Copy');
+    await view.locator('[data-testid="copy-answer"]').last().click();
+    await waitFor(async () => (await session.page.evaluate(() => navigator.clipboard.readText())) === 'The capital is **Paris**.', 'the answer on the clipboard');
     await session.screenshot('retry-asked-again');
     await questions.first().scrollIntoViewIfNeeded();
     await session.screenshot('retry-first-try');
