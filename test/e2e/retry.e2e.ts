@@ -38,6 +38,18 @@ async function answers(view: Frame): Promise<string[]> {
   return view.locator('[data-testid="answer"]').allTextContents();
 }
 
+/** Asks `question` of a model that writes `content` to notes.txt, and waits for the run to end. */
+async function rewriteNotes(view: Frame, question: string, content: string, answer: string): Promise<void> {
+  server.push(
+    { model: fc, toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content } }] },
+    { model: fc, content: 'Rewrote the notes.' },
+    { model: answerModel, content: answer },
+  );
+  await send(view, question);
+  await waitIdle(view);
+  assert.equal(read('notes.txt'), content);
+}
+
 test('Retry asks the last question again: the first try stays, marked, and the models no longer see its answer; Copy takes an answer\'s Markdown', { timeout: 120_000 }, () =>
   guarded('again', async () => {
     const view = await session.webview();
@@ -118,14 +130,7 @@ test('Edit puts the last question in the prompt box; Escape puts back the draft,
 test('a first try that changed a file asks first: "Revert and Retry" restores it, and the next try is told', { timeout: 150_000 }, () =>
   guarded('edits', async () => {
     const view = await session.webview();
-    server.push(
-      { model: fc, toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'a wrong rewrite\n' } }] },
-      { model: fc, content: 'Rewrote the notes.' },
-      { model: answerModel, content: 'I rewrote notes.txt.' },
-    );
-    await send(view, 'Rewrite the notes.');
-    await waitIdle(view);
-    assert.equal(read('notes.txt'), 'a wrong rewrite\n');
+    await rewriteNotes(view, 'Rewrite the notes.', 'a wrong rewrite\n', 'I rewrote notes.txt.');
     const revert = view.locator('[data-testid="revert-run"]');
     await revert.waitFor({ state: 'visible', timeout: 10_000 });
 
@@ -156,13 +161,7 @@ test('a first try that changed a file asks first: "Revert and Retry" restores it
 test('Cancel in the dialog asks nothing again and changes nothing; the marks survive a window reload', { timeout: 150_000 }, () =>
   guarded('reload', async () => {
     let view = await session.webview();
-    server.push(
-      { model: fc, toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'second rewrite\n' } }] },
-      { model: fc, content: 'Rewrote the notes.' },
-      { model: answerModel, content: 'Rewritten again.' },
-    );
-    await send(view, 'Rewrite the notes again.');
-    await waitIdle(view);
+    await rewriteNotes(view, 'Rewrite the notes again.', 'second rewrite\n', 'Rewritten again.');
     const questions = view.locator('[data-testid="user-message"]');
     const count = await questions.count();
     const requests = server.requests.length;
