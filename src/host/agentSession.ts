@@ -28,7 +28,7 @@ import type { OutputLog } from './outputLog';
 import { workspaceRulesNow } from './workspaceRulesReader';
 import { revertSummary } from '../tools/revertSummary';
 import { usageLogLine } from '../protocol/usageFormat';
-import { retryTarget } from '../protocol/retryTarget';
+import { editsInPlace, opensConversation, retryTarget } from '../protocol/retryTarget';
 
 /** Where a run's tools and approvals come from (workspace tools, MCP), injected so the panel works without them. */
 export interface ToolSources {
@@ -249,6 +249,8 @@ export class AgentSession implements vscode.Disposable {
       }
       // The user may have moved on (another conversation, a run of their own) while the dialog was open.
       if (this.run || retryTarget(this.conversation.events)?.runId !== runId) return;
+      // An edited opening question renames the conversation, as the question it replaces had named it.
+      if (text !== undefined && opensConversation(this.conversation.events, runId)) this.conversation.title = titleFrom(text);
       this.append({ type: 'CUSTOM', name: HostEventName.retried, value: { runId }, timestamp: Date.now() } as AgentEvent);
       await this.send(text ?? target.text, target.attached);
     } finally {
@@ -436,19 +438,6 @@ export class AgentSession implements vscode.Disposable {
     this.run?.controller.abort();
     void this.save();
   }
-}
-
-/** The files `runId` changed that are not reverted (as the panel's revert bar names them). */
-function editsInPlace(events: readonly AgentEvent[], runId: string): readonly string[] {
-  let files: readonly string[] = [];
-  for (const event of events) {
-    if (event.type !== 'CUSTOM') continue;
-    const value = event['value'] as { runId?: unknown; files?: unknown; remaining?: unknown } | undefined;
-    if (value?.runId !== runId) continue;
-    if (event['name'] === HostEventName.runEdits && Array.isArray(value.files)) files = value.files.filter((file): file is string => typeof file === 'string');
-    else if (event['name'] === HostEventName.runReverted) files = Array.isArray(value.remaining) ? value.remaining.filter((file): file is string => typeof file === 'string') : [];
-  }
-  return files;
 }
 
 /** A file as the user knows it: relative to its workspace folder (named too in a multi-root workspace). */

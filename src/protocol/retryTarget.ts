@@ -1,8 +1,9 @@
-// Which question Retry asks again: the conversation's last, once its run has
-// ended. Not after a summary condensed since (Tandem: Condense Conversation):
-// it counts the messages it replaced, the run's own among them, so leaving the
-// run out would shift what it stands for. One the run made itself replaced
-// only turns before it, and stays.
+// What Retry needs to know, read from the stored events. Which question it
+// asks again: the conversation's last, once its run has ended. Not after a
+// summary condensed since (Tandem: Condense Conversation): it counts the
+// messages it replaced, the run's own among them, so leaving the run out would
+// shift what it stands for. One the run made itself replaced only turns
+// before it, and stays.
 import { CustomEventName, type AgentEvent } from './agentEvents';
 import { HostEventName } from './hostEventNames';
 
@@ -32,4 +33,34 @@ export function retryTarget(events: readonly AgentEvent[]): RetryTarget | undefi
     };
   }
   return undefined;
+}
+
+/** Whether `runId` asks the conversation's first question still standing (every one before it was asked again). */
+export function opensConversation(events: readonly AgentEvent[], runId: string): boolean {
+  const retried = new Set<unknown>();
+  for (const event of events) {
+    if (event.type !== 'CUSTOM') continue;
+    const value = event['value'] as { runId?: unknown } | undefined;
+    if (event['name'] === HostEventName.retried) retried.add(value?.runId);
+  }
+  for (const event of events) {
+    if (event.type !== 'CUSTOM' || event['name'] !== HostEventName.userMessage) continue;
+    const asked = (event['value'] as { runId?: unknown } | undefined)?.runId;
+    if (asked === runId) return true;
+    if (!retried.has(asked)) return false;
+  }
+  return false;
+}
+
+/** The files `runId` changed that are not reverted (as the panel's revert bar names them). */
+export function editsInPlace(events: readonly AgentEvent[], runId: string): readonly string[] {
+  let files: readonly string[] = [];
+  for (const event of events) {
+    if (event.type !== 'CUSTOM') continue;
+    const value = event['value'] as { runId?: unknown; files?: unknown; remaining?: unknown } | undefined;
+    if (value?.runId !== runId) continue;
+    if (event['name'] === HostEventName.runEdits && Array.isArray(value.files)) files = value.files.filter((file): file is string => typeof file === 'string');
+    else if (event['name'] === HostEventName.runReverted) files = Array.isArray(value.remaining) ? value.remaining.filter((file): file is string => typeof file === 'string') : [];
+  }
+  return files;
 }

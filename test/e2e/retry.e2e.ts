@@ -91,7 +91,7 @@ test('Retry asks the last question again: the first try stays, marked, and the m
   }),
 );
 
-test('Edit puts the last question in the prompt box; Escape puts back the draft, Send asks the changed question in place of that try', { timeout: 120_000 }, () =>
+test('Edit puts the last question in the prompt box; Escape puts back the draft, Send asks the changed question in place of that try and renames the conversation', { timeout: 120_000 }, () =>
   guarded('edit', async () => {
     const view = await session.webview();
     const edit = view.locator('[data-testid="edit-question"]');
@@ -124,6 +124,12 @@ test('Edit puts the last question in the prompt box; Escape puts back the draft,
     assert.equal(await edit.count(), 1, 'Edit moved to the new last question');
     assert.match(await questions.last().locator('[data-testid="edit-question"]').innerText(), /Edit/);
     assert.equal(await prompt.inputValue(), '');
+    // The conversation's opening question changed, and so did its name in History.
+    const history = view.locator('[data-testid="history"]');
+    await view.locator('[data-testid="history-toggle"]').click();
+    await waitFor(async () => (await history.locator('.history-item').first().getAttribute('data-title')) === 'What is the capital of Italy?', 'the new title in History');
+    await view.locator('[data-testid="history-toggle"]').click();
+    await history.waitFor({ state: 'hidden' });
   }),
 );
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
-import { retryTarget } from '../../../src/protocol/retryTarget';
+import { editsInPlace, opensConversation, retryTarget } from '../../../src/protocol/retryTarget';
 
 const event = (type: string, fields: Record<string, unknown> = {}) => ({ type, ...fields }) as AgentEvent;
 const custom = (name: string, value: unknown) => event('CUSTOM', { name, value });
@@ -24,4 +24,21 @@ it('is nothing while the run goes, after a manual condense, after a retry, or fo
   // A summary the run made while it went replaced earlier turns only: the run can still be asked again.
   const condensedInRun = [asked('one', 'r1'), finished('r1'), asked('two', 'r2'), custom('tandem.condensed', { summary: 's', historyMessages: 2, reason: 'nearWindow' }), finished('r2')];
   assert.equal(retryTarget(condensedInRun)?.runId, 'r2');
+});
+
+it('knows whether a run asks the first question still standing, which names the conversation', () => {
+  const events = [asked('one', 'r1'), finished('r1'), custom('tandem.retried', { runId: 'r1' }), asked('one again', 'r2'), finished('r2'), asked('two', 'r3'), finished('r3')];
+  assert.equal(opensConversation(events, 'r2'), true, 'the question before it was asked again');
+  assert.equal(opensConversation(events, 'r1'), true);
+  assert.equal(opensConversation(events, 'r3'), false);
+  assert.equal(opensConversation(events, 'nope'), false);
+});
+
+it('names the files a run changed that are not reverted: all of them, none after a revert, or those whose restore failed', () => {
+  const edits = custom('tandem.runEdits', { runId: 'r1', files: ['a.ts', 'b.ts'] });
+  const base = [asked('one', 'r1'), finished('r1'), edits];
+  assert.deepEqual(editsInPlace(base, 'r1'), ['a.ts', 'b.ts']);
+  assert.deepEqual(editsInPlace(base, 'r2'), []);
+  assert.deepEqual(editsInPlace([...base, custom('tandem.runReverted', { runId: 'r1', files: ['a.ts', 'b.ts'], skipped: [], remaining: [] })], 'r1'), []);
+  assert.deepEqual(editsInPlace([...base, custom('tandem.runReverted', { runId: 'r1', files: ['a.ts'], skipped: [], remaining: ['b.ts'] })], 'r1'), ['b.ts']);
 });
