@@ -34,7 +34,7 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
   const name = text(event['name']);
   const value = (event['value'] ?? {}) as Record<string, unknown>;
   switch (name) {
-    case HostEventName.userMessage:
+    case HostEventName.userMessage: {
       const typed = text(value['text']);
       push<UserStep>(view, { kind: 'user', text: withAttachedLabels(typed, value['attached']), typed, asks: text(value['runId']) || undefined, model: undefined });
       // The run starts here, not at RUN_STARTED: preparing it (settings consent, MCP servers
@@ -43,6 +43,7 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
       view.usage = undefined;
       view.chromeDirty = true;
       return;
+    }
     case HostEventName.retried: {
       // The question and every step up to the next question: its run, and what was said about it.
       const runId = text(value['runId']);

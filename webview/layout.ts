@@ -280,8 +280,13 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
       busyHint.hidden = false;
       return;
     }
-    hooks.post(editing ? { type: 'retry', runId: editing.runId, text } : { type: 'send', text });
-    stopEditing(false);
+    if (editing) {
+      // As if the question had been edited in place: the box gets back what it held before Edit.
+      hooks.post({ type: 'retry', runId: editing.runId, text });
+      stopEditing(true);
+      return;
+    }
+    hooks.post({ type: 'send', text });
     prompt.value = '';
     hooks.saveDraft('');
   };

@@ -123,7 +123,8 @@ test('Edit puts the last question in the prompt box; Escape puts back the draft,
     }
     assert.equal(await edit.count(), 1, 'Edit moved to the new last question');
     assert.match(await questions.last().locator('[data-testid="edit-question"]').innerText(), /Edit/);
-    assert.equal(await prompt.inputValue(), '');
+    assert.equal(await prompt.inputValue(), 'a draft of mine', 'the draft is back once the edited question is sent');
+    await prompt.fill('');
     // The conversation's opening question changed, and so did its name in History.
     const history = view.locator('[data-testid="history"]');
     await view.locator('[data-testid="history-toggle"]').click();
