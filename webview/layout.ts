@@ -313,6 +313,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   let retryRunId: string | undefined;
   const retryButton = button({
     label: 'Retry',
+    ariaLabel: 'Retry the last question',
     testId: 'retry',
     title: 'Ask the last question again. The models no longer see this try; it stays here, marked.',
     onClick: () => retryRunId && hooks.post({ type: 'retry', runId: retryRunId }),

@@ -204,6 +204,7 @@ function answerActions(step: AnswerStep, context: StepRenderContext): HTMLElemen
   const actions = element('div', 'notice-actions answer-actions');
   const copy = element('button', 'notice-action', 'Copy');
   copy.dataset['testid'] = 'copy-answer';
+  copy.setAttribute('aria-label', 'Copy answer');
   copy.title = 'Copy the answer as Markdown';
   copy.addEventListener('click', () => {
     context.onCopy(step.text);
@@ -313,18 +314,38 @@ function errorBody(step: ErrorStep, context: StepRenderContext): HTMLElement {
   return body;
 }
 
+/** A 16-px pencil in the text's colour. */
+function pencilIcon(): SVGSVGElement {
+  const namespace = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(namespace, 'svg');
+  svg.setAttribute('viewBox', '0 0 16 16');
+  svg.setAttribute('width', '14');
+  svg.setAttribute('height', '14');
+  svg.setAttribute('aria-hidden', 'true');
+  const shape = document.createElementNS(namespace, 'path');
+  // The shaft from the lower left to the upper right, its tip at the lower left.
+  shape.setAttribute('d', 'M2.5 13.5 3.3 10.2 10.6 2.9 13.1 5.4 5.8 12.7Z M9.4 4.1 11.9 6.6');
+  shape.setAttribute('fill', 'none');
+  shape.setAttribute('stroke', 'currentColor');
+  shape.setAttribute('stroke-width', '1.2');
+  shape.setAttribute('stroke-linejoin', 'round');
+  svg.append(shape);
+  return svg;
+}
+
 function userBody(step: UserStep, context: StepRenderContext): HTMLElement {
   const text = withAutoDirection(element('div', 'user-text', step.text));
   const onEdit = context.onEdit;
   if (!onEdit || step.asks === undefined || context.editableRun?.() !== step.asks) return text;
-  const body = element('div');
-  const edit = element('button', 'notice-action', 'Edit');
+  // A pencil, not a word: the question reads as it was asked (in the panel, a copy of it, its text).
+  const body = element('div', 'user-body');
+  const edit = element('button', 'icon-action');
   edit.dataset['testid'] = 'edit-question';
-  edit.title = 'Change this question and ask it in place of this try (which stays here, marked)';
+  edit.setAttribute('aria-label', 'Edit question');
+  edit.title = 'Edit: change this question and ask it in place of this try (which stays here, marked)';
+  edit.append(pencilIcon());
   edit.addEventListener('click', () => onEdit(step));
-  const actions = element('div', 'notice-actions');
-  actions.append(edit);
-  body.append(text, actions);
+  body.append(text, edit);
   return body;
 }
 

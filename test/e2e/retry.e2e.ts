@@ -96,6 +96,10 @@ test('Edit puts the last question in the prompt box; Escape puts back the draft,
     const view = await session.webview();
     const edit = view.locator('[data-testid="edit-question"]');
     assert.equal(await edit.count(), 1, 'only the last question offers Edit');
+    // Named for a screen reader by what it acts on, starting with the word shown.
+    assert.equal(await edit.getAttribute('aria-label'), 'Edit question');
+    assert.equal(await view.locator('[data-testid="retry"]').getAttribute('aria-label'), 'Retry the last question');
+    assert.equal(await view.locator('[data-testid="copy-answer"]').last().getAttribute('aria-label'), 'Copy answer');
     const prompt = view.locator('[data-testid="prompt"]');
     const hint = view.locator('[data-testid="composer-hint"]');
     await prompt.fill('a draft of mine');
@@ -122,7 +126,9 @@ test('Edit puts the last question in the prompt box; Escape puts back the draft,
       assert.match(sent(request), /What is the capital of Italy\?/);
     }
     assert.equal(await edit.count(), 1, 'Edit moved to the new last question');
-    assert.match(await questions.last().locator('[data-testid="edit-question"]').innerText(), /Edit/);
+    assert.equal(await questions.last().locator('[data-testid="edit-question"]').count(), 1);
+    // A pencil with a name, no word: the question's text is the question alone.
+    assert.equal((await questions.last().innerText()).replace(/^You\s*/, '').trim(), 'What is the capital of Italy?');
     assert.equal(await prompt.inputValue(), 'a draft of mine', 'the draft is back once the edited question is sent');
     await prompt.fill('');
     // The conversation's opening question changed, and so did its name in History.
