@@ -10,6 +10,7 @@
 import type { ChatMessage } from '../models/chatModel';
 import { CustomEventName, type AgentEvent } from './agentEvents';
 import { HostEventName } from './hostEventNames';
+import { retriedRuns } from './retryTarget';
 import { revertNote, RunRecord } from './runRecord';
 
 const SUMMARY_HEADING = 'Summary of the earlier conversation (condensed by Tandem to fit the context window):';
@@ -68,17 +69,6 @@ export function historyMessages(events: readonly AgentEvent[]): ChatMessage[] {
     }
   }
   return messages;
-}
-
-/** The runs the user asked again (Retry). */
-function retriedRuns(events: readonly AgentEvent[]): Set<string> {
-  const runs = new Set<string>();
-  for (const event of events) {
-    if (event.type !== 'CUSTOM' || event['name'] !== HostEventName.retried) continue;
-    const runId = (event['value'] as { runId?: unknown } | undefined)?.runId;
-    if (typeof runId === 'string') runs.add(runId);
-  }
-  return runs;
 }
 
 /** The prompt, opened by what the previous run did and what happened since, when there is anything to say. */

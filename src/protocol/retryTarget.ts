@@ -35,19 +35,25 @@ export function retryTarget(events: readonly AgentEvent[]): RetryTarget | undefi
   return undefined;
 }
 
+/** The runs the user asked again (Retry, Edit): the models no longer see them. */
+export function retriedRuns(events: readonly AgentEvent[]): Set<string> {
+  const runs = new Set<string>();
+  for (const event of events) {
+    if (event.type !== 'CUSTOM' || event['name'] !== HostEventName.retried) continue;
+    const runId = (event['value'] as { runId?: unknown } | undefined)?.runId;
+    if (typeof runId === 'string') runs.add(runId);
+  }
+  return runs;
+}
+
 /** Whether `runId` asks the conversation's first question still standing (every one before it was asked again). */
 export function opensConversation(events: readonly AgentEvent[], runId: string): boolean {
-  const retried = new Set<unknown>();
-  for (const event of events) {
-    if (event.type !== 'CUSTOM') continue;
-    const value = event['value'] as { runId?: unknown } | undefined;
-    if (event['name'] === HostEventName.retried) retried.add(value?.runId);
-  }
+  const retried = retriedRuns(events);
   for (const event of events) {
     if (event.type !== 'CUSTOM' || event['name'] !== HostEventName.userMessage) continue;
     const asked = (event['value'] as { runId?: unknown } | undefined)?.runId;
     if (asked === runId) return true;
-    if (!retried.has(asked)) return false;
+    if (typeof asked !== 'string' || !retried.has(asked)) return false;
   }
   return false;
 }
