@@ -12,7 +12,7 @@ import type { Frame, Locator } from 'playwright-core';
 import type { ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { ANSWER_MODEL as answerModel, closeVsCode, FC_MODEL as fc, openVsCode } from './e2eFixture';
 import type { VsCodeSession } from './harness';
-import { panelAfterReload, waitFor } from './viewSteps';
+import { panelAfterReload, waitFor, waitIdle } from './viewSteps';
 
 let server: ScriptedModelServer;
 let session: VsCodeSession;
@@ -158,13 +158,16 @@ test("a workspace's terminal settings that would run code in the shell send the 
     );
     // A reload, so the window reads the workspace's settings for sure (a watched change may take a while to arrive).
     await session.reload();
-    await panelAfterReload(session);
+    const view = await panelAfterReload(session);
+    // The panel may come back from a snapshot taken while the last run went (Send refused as "a run is going")
+    // until the host has answered with the conversation as it is: the question waits for that.
+    await waitFor(async () => (await view.locator('body').getAttribute('data-conversation')) !== null, "the host's conversation", 90_000);
+    await waitIdle(view);
     server.push(
       { model: fc, toolCalls: [{ id: 'w1', name: 'run_command', arguments: { command: 'echo beside-workspace-env' } }] },
       { model: fc, content: 'Done.' },
       { model: answerModel, content: 'Ran it.' },
     );
-    const view = await session.webview();
     const prompt = view.locator('[data-testid="prompt"]');
     await prompt.fill('Echo once more.');
     await prompt.press('Enter');
