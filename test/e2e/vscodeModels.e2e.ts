@@ -18,7 +18,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { repositoryRoot } from './harnessProcess';
 import { launchVsCode, type VsCodeSession } from './harness';
-import { send, waitIdle } from './viewSteps';
+import { send, waitFor, waitIdle } from './viewSteps';
 
 const fakeExtension = path.join(repositoryRoot, 'test', 'fixtures', 'fake-lm-extension');
 let session: VsCodeSession | undefined;
@@ -186,6 +186,8 @@ test('a VS Code model\'s call with no tool name is a mistake it is told of; two 
     await session.runCommand('tandem.newChat');
     const before = loggedRequests().length;
     const view = await session.webview();
+    // The new chat reaches the panel after the command returns: `send` counts the questions shown, so it waits for that.
+    await waitFor(async () => (await view.locator('[data-testid="user-message"]').count()) === 0, 'the new chat in the panel', 10_000);
     await send(view, 'FAKE-LM-MISCALL: look around.');
     await waitIdle(view);
     assert.match(await view.locator('[data-testid="answer"]:visible').last().innerText(), /FAKE-LM got 2 results\./);
