@@ -112,6 +112,7 @@ export class AgentSession implements vscode.Disposable {
 
   /** Adds a host event (prompt, notice, edits) to the conversation and the panel. */
   append(event: AgentEvent): void {
+    if (this.closed) return; // the window is going: what the run says now is neither shown nor stored
     if (!isLiveOnly(event)) appendCompacted(this.conversation.events, event, this.deps.store.persistedCount(this.conversation.id));
     this.deps.emit(this.conversation.id, event);
   }
@@ -403,7 +404,7 @@ export class AgentSession implements vscode.Disposable {
       this.saveTimer = undefined;
     }
     const conversation = this.conversation;
-    if (conversation.events.length === 0) return;
+    if (conversation.events.length === 0 || this.closed) return;
     this.saving = this.saving.then(async () => {
       try {
         // While a run streams, the last event may still grow: it is stored once it is complete.
@@ -434,9 +435,24 @@ export class AgentSession implements vscode.Disposable {
   /** The last save failed; the user has been told. */
   private saveFailing = false;
 
+  /** Resolves once the saves asked for so far are written (deactivate waits for the last one). */
+  get settled(): Promise<void> {
+    return this.saving;
+  }
+
+  private closed = false;
+
+  /**
+   * The window is reloading or closing (VS Code disposes the extension's
+   * subscriptions right after calling deactivate, which waits for `settled`):
+   * what has arrived is stored, then the run stops. Nothing after is stored,
+   * so the run's own "stopped" ending does not land on disk: opened again,
+   * it says the window went away (`INTERRUPTED`), which is what happened.
+   */
   dispose(): void {
-    this.run?.controller.abort();
     void this.save();
+    this.closed = true;
+    this.run?.controller.abort();
   }
 }
 

@@ -572,6 +572,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.log.info(`panel reopened: sent ${rest.length} of ${conversation.events.length} events`);
       this.post({ type: 'conversation', id: conversation.id, events: rest, running, position, continues: true });
     } else {
+      if (resume) this.log.info(`panel reopened: sent all ${conversation.events.length} events (it showed ${resume.conversationId === conversation.id ? 'an earlier stream of this conversation' : 'another conversation'})`);
       this.post({ type: 'conversation', id: conversation.id, events: conversation.events, running, position });
     }
   }
@@ -643,6 +644,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.lastResponseMode = settings.responseMode;
     this.postSettings();
     void this.readiness.check();
+  }
+
+  /** Resolves once the conversation's last save is written (after dispose: as it stood when the window went). */
+  settled(): Promise<void> {
+    return this.session.settled;
   }
 
   dispose(): void {

@@ -91,6 +91,9 @@ export function startHost(context: vscode.ExtensionContext, log: OutputLog): Hos
         return provider;
       })()),
     dispose: async () => {
+      // The panel, disposed with the extension's subscriptions, stores what arrived since the last save (they come every
+      // 1.5 s during a run): the host waits for that write, so a reload loses none of what the panel showed.
+      await panel?.then((provider) => provider.settled()).catch((error: unknown) => log.error(`could not store the conversation before closing: ${error instanceof Error ? error.message : String(error)}`));
       agui.dispose();
       await agui.settled();
       workspace.dispose();

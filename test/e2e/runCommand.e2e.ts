@@ -139,8 +139,13 @@ test('a job left in the background is noted; a window reload ends it and a comma
     assert.equal(alive(pid), true, 'running before the reload');
     assert.equal(alive(backgroundPid), true, 'the background job too');
     await session.reload();
-    await panelAfterReload(session);
+    const reloaded = await panelAfterReload(session);
     await waitFor(async () => !alive(pid) && !alive(backgroundPid), 'the command and the job to be ended with the window they ran for', 30_000);
+    // The window stored the run as it stood when it went (both approvals given), not as of its last save.
+    await waitFor(async () => (await reloaded.locator('body').getAttribute('data-conversation')) !== null, "the host's conversation", 90_000);
+    await reloaded.locator('[data-kind="error"][data-code="INTERRUPTED"]').waitFor({ state: 'visible', timeout: 30_000 });
+    const approvals = await reloaded.locator('[data-testid="approval"]').evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset['status']));
+    assert.deepEqual(approvals.slice(-2), ['approved', 'approved'], approvals.join(', '));
   } catch (error) {
     await session.screenshot('run-command-reload-failure').catch(() => undefined);
     console.error(session.logs());
