@@ -40,6 +40,8 @@ export interface Layout {
   /** The context meter: the last request's tokens against its model's window. */
   setContext(context: ContextPayload | undefined): void;
   setPrompt(text: string): void;
+  /** A queued message's Edit: its text back into the prompt box, after what the box holds. */
+  takeBack(text: string): void;
   focusPrompt(): void;
   send(): void;
 }
@@ -257,7 +259,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   prompt.placeholder = 'Ask Tandem…';
   prompt.setAttribute('aria-label', 'Prompt. Enter sends, Shift+Enter adds a new line.');
   prompt.value = hooks.draft;
-  // Why Enter did nothing: a run is going (one at a time). The text stays in the box.
+  // What the prompt box is for right now (editing the last question).
   const busyHint = div('composer-hint muted', 'composer-hint');
   busyHint.setAttribute('role', 'status');
   busyHint.hidden = true;
@@ -276,8 +278,10 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
     const text = prompt.value.trim();
     if (!text) return;
     if (hooks.isRunning()) {
-      busyHint.textContent = 'A run is going: wait for it to end or press Stop. Your text stays here.';
-      busyHint.hidden = false;
+      // Queued by the host, shown above the box; it goes when the run ends with an answer.
+      hooks.post({ type: 'send', text });
+      prompt.value = '';
+      hooks.saveDraft('');
       return;
     }
     if (editing) {
@@ -319,9 +323,18 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
     onClick: () => retryRunId && hooks.post({ type: 'retry', runId: retryRunId }),
   });
   retryButton.hidden = true;
+  // While a run goes, Send waits; Queue (or Enter) lines the message up for when the run ends.
+  const queueButton = button({
+    label: 'Queue',
+    ariaLabel: 'Queue this message',
+    testId: 'queue',
+    title: 'Queue this message: it is sent when the run ends with an answer (Enter does the same)',
+    onClick: send,
+  });
+  queueButton.hidden = true;
   const actions = div('composer-actions');
   const meter = createContextMeter();
-  actions.append(meter.element, retryButton, sendButton, stopButton);
+  actions.append(meter.element, retryButton, queueButton, sendButton, stopButton);
   composer.append(prompt, busyHint, actions);
 
   root.append(header, models, mcpStatus, historyFilter, filterCount, history, noMatch, empty, steps, revertBar, usage, composer);
@@ -333,7 +346,8 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
     setRunning(running) {
       // A button about to be disabled would drop keyboard focus out of the panel: it goes to the prompt box.
       const focused = document.activeElement;
-      if ((running && focused === sendButton) || (!running && focused === stopButton)) prompt.focus();
+      if ((running && focused === sendButton) || (!running && (focused === stopButton || focused === queueButton))) prompt.focus();
+      queueButton.hidden = !running;
       setDisabled(sendButton, running);
       setDisabled(stopButton, !running);
       document.body.dataset['running'] = String(running);
@@ -504,6 +518,13 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
     setPrompt(text) {
       prompt.value = text;
       prompt.focus();
+    },
+    takeBack(text) {
+      const draft = prompt.value.trimEnd();
+      prompt.value = draft ? `${draft}\n\n${text}` : text;
+      hooks.saveDraft(prompt.value);
+      prompt.focus();
+      prompt.setSelectionRange(prompt.value.length, prompt.value.length);
     },
     focusPrompt() {
       prompt.focus();

@@ -13,6 +13,7 @@ import { waitingForApproval } from './approvalEvents';
 import { waitingForElicitation } from './elicitationEvents';
 import { attachSlashCommands } from './slashCommands';
 import { attachContextChips } from './contextChips';
+import { attachFollowUpDrawer } from './followUpDrawer';
 import { attachContextPicker } from './contextPicker';
 import { applyEvents, expireApprovals } from './viewModel';
 import { PanelState } from './panelState';
@@ -89,6 +90,7 @@ layout.steps.before(welcome.element);
 const promptBox = document.querySelector<HTMLTextAreaElement>('[data-testid="prompt"]');
 const slashCommands = promptBox === null ? undefined : attachSlashCommands(promptBox);
 const contextChips = promptBox === null ? undefined : attachContextChips(promptBox, post);
+const followUps = promptBox === null ? undefined : attachFollowUpDrawer(promptBox, post, (text) => layout.takeBack(text));
 const contextPicker = promptBox === null ? undefined : attachContextPicker(promptBox, post);
 // After the suggestion lists: while one is open, the arrows move in it.
 const promptRecall: PromptRecall | undefined =
@@ -241,6 +243,9 @@ window.addEventListener('message', (message: MessageEvent<ToWebview>) => {
       return;
     case 'attachedContext':
       contextChips?.set(data.chips);
+      return;
+    case 'followUps':
+      followUps?.set(data.items, data.held);
       return;
     case 'contextSuggestions':
       contextPicker?.setSuggestions(data.query, data.suggestions);

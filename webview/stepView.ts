@@ -315,7 +315,7 @@ function errorBody(step: ErrorStep, context: StepRenderContext): HTMLElement {
 }
 
 /** A 16-px pencil in the text's colour. */
-function pencilIcon(): SVGSVGElement {
+export function pencilIcon(): SVGSVGElement {
   const namespace = 'http://www.w3.org/2000/svg';
   const svg = document.createElementNS(namespace, 'svg');
   svg.setAttribute('viewBox', '0 0 16 16');

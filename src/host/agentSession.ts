@@ -25,6 +25,7 @@ import { appendCompacted } from '../protocol/eventCompaction';
 import { maxConversations, titleFrom, type ConversationStore, type StoredConversation } from './conversationStore';
 import type { AttachedContext } from './contextAttachments';
 import type { OutputLog } from './outputLog';
+import type { RunEnding } from './followUpQueue';
 import { workspaceRulesNow } from './workspaceRulesReader';
 import { revertSummary } from '../tools/revertSummary';
 import { usageLogLine } from '../protocol/usageFormat';
@@ -75,6 +76,8 @@ export interface SessionDependencies {
   /** Events for the panel, in order. */
   readonly emit: (conversationId: string, event: AgentEvent) => void;
   readonly onDidChangeRunning: (running: boolean) => void;
+  /** A run ended (after `onDidChangeRunning(false)`): how, for the follow-ups queued meanwhile. */
+  readonly onRunEnded?: ((ending: RunEnding) => void) | undefined;
   /** The history list changed (a new conversation's first save put it there). */
   readonly onDidChangeHistory?: (() => void) | undefined;
   /** Saving the conversation failed (`error`), or works again after failing (undefined). */
@@ -132,6 +135,7 @@ export class AgentSession implements vscode.Disposable {
     this.deps.onDidChangeRunning(true);
     const conversation = this.conversation;
     const runId = randomUUID();
+    let ending: RunEnding = 'failed';
     try {
       if (!conversation.title) conversation.title = titleFrom(text);
       // The attached items travel apart from the typed text: the panel shows their names, the models read them.
@@ -141,22 +145,24 @@ export class AgentSession implements vscode.Disposable {
       await this.save();
       // A new conversation is in the history from its first save: listed (and deletable, which stops it) while it runs.
       if (!listed) this.deps.onDidChangeHistory?.();
-      await this.execute(conversation, runId, controller.signal);
+      ending = await this.execute(conversation, runId, controller.signal);
     } finally {
       this.run = undefined;
       finish();
       this.deps.onDidChangeRunning(false);
+      this.deps.onRunEnded?.(ending);
       await this.save();
       // The final save moved the conversation to the top of the history.
       this.deps.onDidChangeHistory?.();
     }
   }
 
-  private async execute(conversation: StoredConversation, runId: string, signal: AbortSignal): Promise<void> {
+  private async execute(conversation: StoredConversation, runId: string, signal: AbortSignal): Promise<RunEnding> {
     const { log } = this.deps;
     const started = Date.now();
     let sources: ToolSources | undefined;
     let usage: RunUsage | undefined;
+    let ending: RunEnding = 'failed';
     // Preparing is part of the run (settings consent, MCP servers starting): a failure there also ends it with RUN_ERROR.
     try {
       const settings = await unlessAborted(this.deps.settings(), signal);
@@ -165,7 +171,7 @@ export class AgentSession implements vscode.Disposable {
         log.info(`run ${runId}: stopped before it started`);
         this.notice('cancelled', signal.reason instanceof CancelledError ? signal.reason.message : 'Stopped.');
         this.append({ type: 'RUN_FINISHED', threadId: conversation.id, runId, result: { stopReason: 'cancelled', answer: '' }, outcome: { type: 'cancelled' }, timestamp: Date.now() } as AgentEvent);
-        return;
+        return 'stopped';
       }
       const createModel = this.deps.createModel ?? createModelFor;
       const functionCallModel = createModel(settings.functionCallModel, settings.maxExecutionSeconds);
@@ -193,6 +199,8 @@ export class AgentSession implements vscode.Disposable {
       );
       for await (const event of events) {
         if (event.type === 'CUSTOM' && event['name'] === CustomEventName.usage) usage = event['value'] as RunUsage;
+        if (event.type === 'RUN_FINISHED') ending = (event['result'] as { stopReason?: unknown } | undefined)?.stopReason === 'cancelled' ? 'stopped' : 'answered';
+        if (event.type === 'RUN_ERROR') ending = 'failed';
         if (conversation !== this.conversation) continue; // the user moved on; the run still ends cleanly
         if (trace && event.type === 'RUN_FINISHED') trace(`answer: ${String((event['result'] as { answer?: unknown } | undefined)?.answer ?? '')}`);
         if (event.type === 'RUN_ERROR') log.error(`run ${runId} failed: ${String(event['message'])}`);
@@ -219,6 +227,7 @@ export class AgentSession implements vscode.Disposable {
       // Workspace-relative, as the revert bar and the next run's record name them.
       this.append({ type: 'CUSTOM', name: HostEventName.runEdits, value: { runId, files: edited.map(shownPath) }, timestamp: Date.now() } as AgentEvent);
     }
+    return ending;
   }
 
   /**

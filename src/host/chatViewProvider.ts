@@ -8,7 +8,8 @@ import { CustomEventName, type AgentEvent, type ModelRole } from '../protocol/ag
 import type { McpServerStatus } from '../mcp/mcpServerStatus';
 import { parseFromWebview, type ContextSuggestion, type FromWebview, type PanelSettings, type SlashCommand, type ToWebview } from '../protocol/webviewMessages';
 import { insertCodeAtCursor } from './codeInsertion';
-import type { ContextAttachments } from './contextAttachments';
+import { readAttachments, type ContextAttachments } from './contextAttachments';
+import { FollowUpQueue, type FollowUp } from './followUpQueue';
 import { fetchModelList, pickModel, type ModelList, type PickedModel } from './modelPicker';
 import { panelHtml } from './panelHtml';
 import { AgentSession, type ToolSources } from './agentSession';
@@ -23,6 +24,8 @@ import { openProblemMessage, openStored, PanelReopen, type OpenProblem } from '.
 import { PanelEventQueue } from './panelEventQueue';
 import { eventsAfter, positionOf, type StreamPosition } from '../protocol/streamPosition';
 import { retryTarget } from '../protocol/retryTarget';
+import { followUpsLeft } from '../protocol/followUpsLeft';
+import { HostEventName } from '../protocol/hostEventNames';
 import { randomUUID } from 'node:crypto';
 import type { OutputLog } from './outputLog';
 import { RunPreparation, WORKSPACE_TRUSTED_MESSAGE, type NoticeSink } from './runPreparation';
@@ -88,6 +91,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private focusWhenReady = false;
   /** At the page's first `ready`: the conversation that page showed before a reload, rather than another window's last. */
   private readonly reopen: PanelReopen;
+  /** Messages sent while a run goes, to go when it ends (followUpQueue.ts). */
+  private readonly followUps = new FollowUpQueue(() => this.postFollowUps());
+  /** The page's first `ready` after this host started takes up the follow-ups it kept across a reload. */
+  private firstReady = true;
 
   private constructor(
     private readonly context: vscode.ExtensionContext,
@@ -178,6 +185,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           // A run may have settled the workspace's settings (consent): is a model usable now?
           if (!running && this.readiness.unusable) void this.readiness.check();
         },
+        onRunEnded: (ending) => {
+          const next = this.followUps.afterRun(ending);
+          // After the run's own ending has settled (its last save, the history).
+          if (next) setTimeout(() => void this.sendFollowUp(next), 0);
+        },
         onDidChangeHistory: () => this.postHistory(),
         onSaveProblem: (error) => {
           if (error === undefined) {
@@ -254,11 +266,16 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     switch (message.type) {
       case 'ready':
         await this.reopenShown(message.resume?.conversationId);
+        if (this.firstReady) {
+          this.firstReady = false;
+          this.takeUpFollowUpsLeft();
+        }
         this.postConversation(message.resume);
         this.postSettings();
         this.postHistory();
         this.postMcpStatus();
         this.postAttachedContext();
+        this.postFollowUps();
         if (this.focusWhenReady) {
           this.focusWhenReady = false;
           this.post({ type: 'focusPrompt' });
@@ -269,7 +286,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case 'send': {
         if (this.session.running) {
-          await this.send(message.text); // says a run is going; the chips stay for the next message
+          this.queueFollowUp(message.text);
           return;
         }
         // Before slash commands and attachments are used up: no usable model, nothing consumed.
@@ -282,6 +299,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       }
       case 'stop':
         await this.stop();
+        return;
+      case 'followUp':
+        await this.onFollowUpAction(message.action, message.id);
         return;
       case 'newChat':
         await this.newChat();
@@ -388,6 +408,77 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     // The chips are read now and used up by this message.
     const attached = withAttachments ? await this.options.context?.attachments.take(new AbortController().signal) : undefined;
     await this.session.send(text, attached);
+  }
+
+  /**
+   * The messages the last window left queued in this conversation (a reload
+   * ended the run they waited for): queued again, held for the user. Their
+   * chips did not survive the window.
+   */
+  private takeUpFollowUpsLeft(): void {
+    const texts = followUpsLeft(this.session.current.events);
+    if (texts.length === 0 || this.followUps.items.length > 0) return;
+    for (const text of texts) this.followUps.add(text);
+    this.followUps.hold('The window reloaded before these were sent, so they wait for you.');
+    this.log.info(`${texts.length} follow-ups queued before the window went are queued again, held`);
+  }
+
+  /** The window is going: what is queued is stored with the conversation (its last save), to be taken up next time. */
+  private leaveFollowUps(): void {
+    const texts = this.followUps.items.map((each) => each.text);
+    // An empty list is stored too when an earlier window's are still pending, so they are not taken up again.
+    if (texts.length === 0 && followUpsLeft(this.session.current.events).length === 0) return;
+    this.session.append({ type: 'CUSTOM', name: HostEventName.followUpsLeft, value: { texts }, timestamp: Date.now() } as AgentEvent);
+  }
+
+  /** Enter while a run goes: the message waits its turn, with the chips that were above the prompt box. */
+  private queueFollowUp(text: string): void {
+    const items = this.options.context?.attachments.takeItems() ?? [];
+    if (!this.followUps.add(text, items)) {
+      for (const item of items) this.options.context?.attachments.attach(item);
+      this.post({ type: 'prompt', text, send: false });
+      void vscode.window.showInformationMessage(`Tandem: ${this.followUps.items.length} messages are already queued. Your text is back in the prompt box.`);
+      return;
+    }
+    this.log.info(`queued a follow-up (${this.followUps.items.length} waiting)`);
+  }
+
+  private async onFollowUpAction(action: 'remove' | 'edit' | 'sendNext', id: string | undefined): Promise<void> {
+    if (action === 'sendNext') {
+      if (this.session.running) {
+        this.followUps.release(); // it goes when this run ends
+        return;
+      }
+      const next = this.followUps.resume();
+      if (next) await this.sendFollowUp(next);
+      return;
+    }
+    const removed = id === undefined ? undefined : this.followUps.remove(id);
+    // Edit: its text goes to the prompt box (the page put it there) and its chips back above it.
+    if (removed && action === 'edit') for (const item of removed.items) this.options.context?.attachments.attach(item);
+  }
+
+  /** A queued follow-up, sent as if typed now: its chips are read now, a slash command expanded now. */
+  private async sendFollowUp(followUp: FollowUp): Promise<void> {
+    if (this.session.running) {
+      // Something else started first (Ask About Selection, Retry): this one waits for that run.
+      this.followUps.putBack(followUp);
+      return;
+    }
+    this.log.info(`sending the next queued follow-up (${this.followUps.items.length} more waiting)`);
+    const expanded = await this.options.mcp?.expandSlashCommand?.(followUp.text);
+    if (expanded === null) {
+      // The prompt's arguments were not given: nothing is sent, and the text waits in the prompt box.
+      this.post({ type: 'prompt', text: followUp.text, send: false });
+      return;
+    }
+    const attached = await readAttachments(followUp.items, new AbortController().signal);
+    await this.session.send(expanded ?? followUp.text, attached);
+  }
+
+  private postFollowUps(): void {
+    const items = this.followUps.items.map((each) => ({ id: each.id, text: each.text, labels: each.items.map((item) => item.label) }));
+    this.post({ type: 'followUps', items, held: this.followUps.held });
   }
 
   /** Retry (`text`: Edit's changed question): once a model can answer it, else it waits in the prompt box, as a sent one would. */
@@ -654,6 +745,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   dispose(): void {
     this.flush();
     this.queue.dispose();
+    this.leaveFollowUps();
     this.session.dispose();
     this.elicitor.dispose();
     for (const disposable of this.disposables) disposable.dispose();

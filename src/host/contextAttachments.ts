@@ -59,30 +59,41 @@ export class ContextAttachments {
   }
 
   /** Reads every attached item into one text; the items are used up. Undefined when nothing was attached. */
-  async take(signal: AbortSignal): Promise<AttachedContext | undefined> {
-    if (this.items.length === 0) return undefined;
+  take(signal: AbortSignal): Promise<AttachedContext | undefined> {
+    return readAttachments(this.takeItems(), signal);
+  }
+
+  /** The items, unread, used up (a follow-up queued while a run goes takes them, to read when it is sent). */
+  takeItems(): readonly ContextAttachment[] {
     const items = this.items;
+    if (items.length === 0) return items;
     this.items = [];
     this.changed();
-    const read = await Promise.all(
-      items.map(async (item): Promise<{ block: string; label: string }> => {
-        if (item.error !== undefined) return { block: `${item.name} was not attached: ${item.error}`, label: `${item.label} (not sent: ${shortReason(item.error)})` };
-        try {
-          const block = await item.read(signal);
-          return { block, label: labelAfterRead(item.label, block) };
-        } catch (error) {
-          const why = error instanceof Error ? error.message : String(error);
-          return { block: `${item.name} could not be read: ${why}`, label: `${item.label} (not sent: ${shortReason(why)})` };
-        }
-      }),
-    );
-    // The conversation shows what the models got: an item not read, or cut, says so under the prompt.
-    return { labels: read.map((each) => each.label), text: read.map((each) => each.block).join('\n\n') };
+    return items;
   }
 
   private changed(): void {
     for (const listener of this.listeners) listener();
   }
+}
+
+/** Reads `items` into one text, each block marked; an item that cannot be read is named with why. Undefined for none. */
+export async function readAttachments(items: readonly ContextAttachment[], signal: AbortSignal): Promise<AttachedContext | undefined> {
+  if (items.length === 0) return undefined;
+  const read = await Promise.all(
+    items.map(async (item): Promise<{ block: string; label: string }> => {
+      if (item.error !== undefined) return { block: `${item.name} was not attached: ${item.error}`, label: `${item.label} (not sent: ${shortReason(item.error)})` };
+      try {
+        const block = await item.read(signal);
+        return { block, label: labelAfterRead(item.label, block) };
+      } catch (error) {
+        const why = error instanceof Error ? error.message : String(error);
+        return { block: `${item.name} could not be read: ${why}`, label: `${item.label} (not sent: ${shortReason(why)})` };
+      }
+    }),
+  );
+  // The conversation shows what the models got: an item not read, or cut, says so under the prompt.
+  return { labels: read.map((each) => each.label), text: read.map((each) => each.block).join('\n\n') };
 }
 
 function keyOf(item: ContextAttachment): string {

@@ -10,4 +10,6 @@ export const HostEventName = {
   runReverted: 'tandem.runReverted',
   /** The user asked the run's question again (Retry): `{ runId }`. The models no longer see that run; the panel still shows it. */
   retried: 'tandem.retried',
+  /** The window went (reload, close) with messages queued: `{ texts }`, taken up again, held, when it opens this conversation next. */
+  followUpsLeft: 'tandem.followUpsLeft',
 } as const;

@@ -30,6 +30,8 @@ export const fromWebviewSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('send'), text: z.string().trim().min(1).max(200_000) }),
   z.object({ type: z.literal('stop') }),
+  /** A follow-up queued while a run goes: removed, taken back into the prompt box (edit), or the first one sent now (its `id` not needed). */
+  z.object({ type: z.literal('followUp'), action: z.enum(['remove', 'edit', 'sendNext']), id: id.optional() }),
   z.object({ type: z.literal('newChat') }),
   z.object({ type: z.literal('setMode'), mode: z.enum(['agent', 'chat']) }),
   z.object({ type: z.literal('setResponseMode'), mode: z.enum(['integrated', 'streaming']) }),
@@ -132,6 +134,14 @@ export interface ContextChip {
   readonly error?: string | undefined;
 }
 
+/** A follow-up as the panel shows it above the prompt box. */
+export interface QueuedFollowUp {
+  readonly id: string;
+  readonly text: string;
+  /** Its context chips' labels. */
+  readonly labels: readonly string[];
+}
+
 /** What the panel shows in its header controls. */
 export interface PanelSettings {
   readonly mode: 'agent' | 'chat';
@@ -194,6 +204,8 @@ export type ToWebview =
   | { readonly type: 'attachedContext'; readonly chips: readonly ContextChip[] }
   /** The `@` picker's suggestions for `query`. */
   | { readonly type: 'contextSuggestions'; readonly query: string; readonly suggestions: readonly ContextSuggestion[] }
+  /** The follow-ups queued while a run goes, in the order they will be sent; `held`: why they wait for the user. */
+  | { readonly type: 'followUps'; readonly items: readonly QueuedFollowUp[]; readonly held?: string | undefined }
   /** Moves the keyboard focus into the prompt box (`tandem.focusPrompt`). */
   | { readonly type: 'focusPrompt' }
   /** The MCP prompts the prompt box offers after '/'. */

@@ -200,17 +200,16 @@ test('Stop ends a run in the middle with a notice', { timeout: 120_000 }, () =>
     await session.screenshot('panel-stop-running');
     const titleStop = session.page.locator('.part.sidebar .title-actions .codicon-debug-stop');
     await waitFor(async () => (await titleStop.count()) === 1, 'the title bar Stop action while running', 10_000);
-    // Enter while the run goes says why nothing was sent and keeps the text.
+    // Enter while the run goes queues the message above the prompt box; nothing is sent yet.
     const prompt = view.locator('[data-testid="prompt"]');
-    const hint = view.locator('[data-testid="composer-hint"]');
-    assert.equal(await hint.isVisible(), false, 'no hint before Enter');
     const questions = await view.locator('[data-testid="user-message"]').count();
     await prompt.fill('A second question.');
     await prompt.press('Enter');
-    await hint.waitFor({ state: 'visible', timeout: 5_000 });
-    assert.match(await hint.innerText(), /A run is going/);
-    await session.screenshot('panel-busy-hint');
-    assert.equal(await prompt.inputValue(), 'A second question.');
+    const queued = view.locator('[data-testid="queued-message"]');
+    await queued.waitFor({ state: 'visible', timeout: 5_000 });
+    assert.equal(await queued.locator('[data-testid="queued-text"]').innerText(), 'A second question.');
+    await session.screenshot('panel-queued-follow-up');
+    assert.equal(await prompt.inputValue(), '');
     assert.equal(await view.locator('[data-testid="user-message"]').count(), questions, 'the second question was not sent');
     // From the keyboard: Stop is disabled when the run ends, and focus goes to the prompt box, not out of the panel.
     await view.locator('[data-testid="stop"]').focus();
@@ -218,8 +217,11 @@ test('Stop ends a run in the middle with a notice', { timeout: 120_000 }, () =>
     await view.locator('[data-testid="notice"][data-code="cancelled"]').waitFor({ state: 'visible', timeout: 15_000 });
     await waitIdle(view);
     assert.equal(await view.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'prompt', 'focus is in the prompt box after Stop');
-    await hint.waitFor({ state: 'hidden', timeout: 5_000 });
-    await prompt.fill('');
+    // Stopped: the queued message waits for the user, who removes it.
+    await waitFor(async () => (await view.locator('[data-testid="follow-ups"]').getAttribute('data-held')) === 'true', 'the queue to be held after Stop', 5_000);
+    await queued.locator('[data-testid="queued-remove"]').click();
+    await queued.waitFor({ state: 'detached', timeout: 5_000 });
+    assert.equal(await view.locator('[data-testid="user-message"]').count(), questions, 'nothing was sent after Stop');
     assert.equal(await view.locator('[data-kind="thinking"][data-done="false"]').count(), 0);
     await server.idle();
     assert.equal(server.requests.at(-1)?.outcome, 'client-closed', 'the model request was aborted');

@@ -6,6 +6,9 @@ describe('messages from the webview', () => {
   it('accepts every known message', () => {
     const valid = [
       { type: 'ready' },
+      { type: 'followUp', action: 'remove', id: 'f-1' },
+      { type: 'followUp', action: 'edit', id: 'f-1' },
+      { type: 'followUp', action: 'sendNext' },
       { type: 'send', text: '  What does main.ts do?  ' },
       { type: 'stop' },
       { type: 'newChat' },
@@ -37,6 +40,7 @@ describe('messages from the webview', () => {
       null,
       'send',
       { type: 'eval', code: '1' },
+      { type: 'followUp', action: 'sendAll' },
       { type: 'send' },
       { type: 'send', text: '   ' },
       { type: 'send', text: 42 },

@@ -68,3 +68,4 @@ describe('panel state', () => {
     assert.deepEqual((storage.state as { snapshot: { events: unknown[] } }).snapshot.events, [event('RUN_ERROR')]);
   });
 });
+
