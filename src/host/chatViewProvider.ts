@@ -401,7 +401,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** Starts a run; `withAttachments`: the context chips go with it (a message typed in the panel). */
   async send(text: string, withAttachments = false): Promise<void> {
     if (this.session.running) {
-      void vscode.window.showInformationMessage('Tandem is still working on the last question. Stop it first.');
+      // Ask About Selection and the like while a run goes: queued, as a message typed then would be.
+      this.queueFollowUp(text, withAttachments);
       return;
     }
     if (!(await this.modelUsable(text))) return; // the chips stay for the next try
@@ -432,8 +433,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   /** Enter while a run goes: the message waits its turn, with the chips that were above the prompt box. */
-  private queueFollowUp(text: string): void {
-    const items = this.options.context?.attachments.takeItems() ?? [];
+  private queueFollowUp(text: string, withAttachments = true): void {
+    const items = (withAttachments ? this.options.context?.attachments.takeItems() : undefined) ?? [];
     if (!this.followUps.add(text, items)) {
       for (const item of items) this.options.context?.attachments.attach(item);
       this.post({ type: 'prompt', text, send: false });
