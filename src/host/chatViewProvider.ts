@@ -744,9 +744,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   dispose(): void {
+    this.leaveFollowUps();
     this.flush();
     this.queue.dispose();
-    this.leaveFollowUps();
     this.session.dispose();
     this.elicitor.dispose();
     for (const disposable of this.disposables) disposable.dispose();
