@@ -69,25 +69,25 @@ function row(item: QueuedFollowUp, post: (message: FromWebview) => void, edit: (
     attached.textContent = `+ ${item.labels.join(', ')}`;
     entry.append(attached);
   }
-  const editButton = document.createElement('button');
-  editButton.className = 'icon-action';
-  editButton.type = 'button';
-  editButton.dataset['testid'] = 'queued-edit';
-  editButton.setAttribute('aria-label', 'Edit queued message');
-  editButton.title = 'Edit: take it out of the queue and back into the prompt box';
-  editButton.append(pencilIcon());
-  editButton.addEventListener('click', () => {
+  const editButton = iconButton('queued-edit', 'Edit queued message', 'Edit: take it out of the queue and back into the prompt box', pencilIcon(), () => {
     post({ type: 'followUp', action: 'edit', id: item.id });
     edit(item.text);
   });
-  const remove = document.createElement('button');
-  remove.className = 'icon-action follow-up-remove';
-  remove.type = 'button';
-  remove.dataset['testid'] = 'queued-remove';
-  remove.setAttribute('aria-label', 'Remove queued message');
-  remove.title = 'Remove from the queue';
-  remove.textContent = '×';
-  remove.addEventListener('click', () => post({ type: 'followUp', action: 'remove', id: item.id }));
+  const remove = iconButton('queued-remove', 'Remove queued message', 'Remove from the queue', '×', () => post({ type: 'followUp', action: 'remove', id: item.id }));
+  remove.classList.add('follow-up-remove');
   entry.append(editButton, remove);
   return entry;
+}
+
+/** A small button named by its aria-label, showing an icon or a sign. */
+function iconButton(testId: string, name: string, title: string, content: Node | string, onClick: () => void): HTMLButtonElement {
+  const action = document.createElement('button');
+  action.className = 'icon-action';
+  action.type = 'button';
+  action.dataset['testid'] = testId;
+  action.setAttribute('aria-label', name);
+  action.title = title;
+  action.append(content);
+  action.addEventListener('click', onClick);
+  return action;
 }
