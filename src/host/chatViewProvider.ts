@@ -93,7 +93,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly reopen: PanelReopen;
   /** Messages sent while a run goes, to go when it ends (followUpQueue.ts). */
   private readonly followUps = new FollowUpQueue(() => this.postFollowUps());
-  /** The page's first `ready` after this host started takes up the follow-ups it kept across a reload. */
+  /** The page's first `ready` after this host started takes up the follow-ups the last window left queued (followUpsLeft.ts). */
   private firstReady = true;
 
   private constructor(
