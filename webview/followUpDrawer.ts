@@ -6,6 +6,7 @@
 // shows it and asks.
 import type { FromWebview, QueuedFollowUp } from '../src/protocol/webviewMessages';
 import { button } from './components';
+import { iconButton } from './element';
 import { pencilIcon } from './stepView';
 
 export interface FollowUpDrawer {
@@ -79,15 +80,3 @@ function row(item: QueuedFollowUp, post: (message: FromWebview) => void, edit: (
   return entry;
 }
 
-/** A small button named by its aria-label, showing an icon or a sign. */
-function iconButton(testId: string, name: string, title: string, content: Node | string, onClick: () => void): HTMLButtonElement {
-  const action = document.createElement('button');
-  action.className = 'icon-action';
-  action.type = 'button';
-  action.dataset['testid'] = testId;
-  action.setAttribute('aria-label', name);
-  action.title = title;
-  action.append(content);
-  action.addEventListener('click', onClick);
-  return action;
-}

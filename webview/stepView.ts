@@ -19,7 +19,7 @@ import type {
   UserStep,
 } from './steps';
 import { defaultOpen } from './steps';
-import { element } from './element';
+import { element, iconButton } from './element';
 
 export interface StepRenderContext extends ApprovalCardHooks, ElicitationCardHooks {
   readonly onCopy: (text: string) => void;
@@ -339,12 +339,7 @@ function userBody(step: UserStep, context: StepRenderContext): HTMLElement {
   if (!onEdit || step.asks === undefined || context.editableRun?.() !== step.asks) return text;
   // A pencil, not a word: the question reads as it was asked (in the panel, a copy of it, its text).
   const body = element('div', 'user-body');
-  const edit = element('button', 'icon-action');
-  edit.dataset['testid'] = 'edit-question';
-  edit.setAttribute('aria-label', 'Edit question');
-  edit.title = 'Edit: change this question and ask it in place of this try (which stays here, marked)';
-  edit.append(pencilIcon());
-  edit.addEventListener('click', () => onEdit(step));
+  const edit = iconButton('edit-question', 'Edit question', 'Edit: change this question and ask it in place of this try (which stays here, marked)', pencilIcon(), () => onEdit(step));
   body.append(text, edit);
   return body;
 }
