@@ -522,6 +522,8 @@ test('Insert puts an answer\'s code block at the editor\'s cursor, unsaved, as o
     await page.keyboard.press('Control+Z');
     await waitFor(async () => !/Owner:\s+Ada/u.test(await editor.innerText()), 'Undo to take it back');
     await session.runCommand('workbench.action.files.revert', 'File: Revert File');
+    // The next test's run edits notes.md: a document still dirty then keeps the change unsaved (the user's rule), off the disk.
+    await waitFor(async () => (await page.locator('.tabs-container .tab.dirty').count()) === 0, 'notes.md to be clean again after Revert File', 15_000);
   }),
 );
 
