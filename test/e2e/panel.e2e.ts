@@ -521,9 +521,11 @@ test('Insert puts an answer\'s code block at the editor\'s cursor, unsaved, as o
     await session.screenshot('panel-insert-code');
     await page.keyboard.press('Control+Z');
     await waitFor(async () => !/Owner:\s+Ada/u.test(await editor.innerText()), 'Undo to take it back');
+    // The web's files.autoSave (afterDelay, 1 s; no dirty mark on the tab then) may have saved the inserted
+    // line, and then saves the Undo: wait for the disk to hold the old text again, so Revert File reverts to it
+    // and the next test's run edits a clean notes.md (a dirty one keeps the change unsaved, off the disk).
+    await waitFor(async () => fs.readFileSync(notes, 'utf8') === before, 'notes.md on disk as it was before Insert', 15_000);
     await session.runCommand('workbench.action.files.revert', 'File: Revert File');
-    // The next test's run edits notes.md: a document still dirty then keeps the change unsaved (the user's rule), off the disk.
-    await waitFor(async () => (await page.locator('.tabs-container .tab.dirty').count()) === 0, 'notes.md to be clean again after Revert File', 15_000);
   }),
 );
 
