@@ -42,6 +42,8 @@ export interface Layout {
   setPrompt(text: string): void;
   /** A queued message's Edit: its text back into the prompt box, after what the box holds. */
   takeBack(text: string): void;
+  /** The draft the host kept over a window reload: into the prompt box only while it is empty. */
+  restoreDraft(text: string): void;
   focusPrompt(): void;
   send(): void;
 }
@@ -525,6 +527,11 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
       hooks.saveDraft(prompt.value);
       prompt.focus();
       prompt.setSelectionRange(prompt.value.length, prompt.value.length);
+    },
+    restoreDraft(text) {
+      if (prompt.value !== '' || text === '') return;
+      prompt.value = text;
+      hooks.saveDraft(text);
     },
     focusPrompt() {
       prompt.focus();

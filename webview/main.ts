@@ -31,7 +31,7 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
 const post = (message: FromWebview) => vscode.postMessage(message);
-const saved = new PanelState(vscode);
+const saved = new PanelState(vscode, undefined, (text) => post({ type: 'draft', text }));
 
 registerComponents();
 
@@ -255,6 +255,9 @@ window.addEventListener('message', (message: MessageEvent<ToWebview>) => {
       return;
     case 'welcome':
       welcome.set(data.welcome);
+      return;
+    case 'draft':
+      layout.restoreDraft(data.text);
       return;
     case 'prompt':
       layout.setPrompt(data.text);

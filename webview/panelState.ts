@@ -4,7 +4,9 @@
 // its compacted events and where they end in the host's stream.
 // setState serialises the whole state, so the snapshot is written when the
 // panel is idle (a run ended, a conversation opened) or hidden, never per
-// token; the draft is written after typing pauses.
+// token; the draft is written after typing pauses, and then also told to the
+// host (`onDraft`): VS Code's webview state need not survive a window reload
+// (in code-server it does not), the host's copy does.
 import { isLiveOnly, type AgentEvent } from '../src/protocol/agentEvents';
 import { appendCompacted } from '../src/protocol/eventCompaction';
 import type { StreamPosition } from '../src/protocol/streamPosition';
@@ -36,13 +38,18 @@ export class PanelState {
   private running = false;
   private saved: Snapshot | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The draft as last told to `onDraft`. */
+  private told: string;
 
   constructor(
     private readonly storage: StateStorage,
     private readonly delayMs = 300,
+    /** The draft after typing paused, each time it changed. */
+    private readonly onDraft: (draft: string) => void = () => undefined,
   ) {
     const state = (storage.getState() ?? {}) as SavedState;
     this.draft = typeof state.draft === 'string' ? state.draft : '';
+    this.told = this.draft;
     this.restored = isSnapshot(state.snapshot) ? state.snapshot : undefined;
     this.saved = this.restored;
     if (this.restored) {
@@ -94,6 +101,10 @@ export class PanelState {
       this.saved = undefined;
     }
     this.storage.setState({ draft: this.draft, ...(this.saved ? { snapshot: this.saved } : {}) });
+    if (this.draft !== this.told) {
+      this.told = this.draft;
+      this.onDraft(this.draft);
+    }
   }
 
   /** Adds what the snapshot keeps: like the host's copy, never the live-only events (images). */

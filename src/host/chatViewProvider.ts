@@ -41,6 +41,9 @@ import { openSettingWhereSet } from './settingsEditor';
 import { workspaceValueApplies } from '../agent/settingsConsent';
 
 /** What the panel needs from MCP; the hub's status feed when MCP is wired. */
+/** workspaceState: the prompt box's draft, for the page after a window reload. */
+const PROMPT_DRAFT_KEY = 'tandem.promptDraft';
+
 export interface McpStatusSource {
   statuses(): readonly McpServerStatus[];
   onDidChangeStatus(listener: () => void): { dispose(): unknown };
@@ -269,6 +272,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         if (this.firstReady) {
           this.firstReady = false;
           this.takeUpFollowUpsLeft();
+          // The page after a window reload: its own saved draft may be gone (code-server keeps none), this copy is not.
+          const draft = this.context.workspaceState.get<unknown>(PROMPT_DRAFT_KEY);
+          if (typeof draft === 'string' && draft !== '') this.post({ type: 'draft', text: draft });
         }
         this.postConversation(message.resume);
         this.postSettings();
@@ -299,6 +305,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       }
       case 'stop':
         await this.stop();
+        return;
+      case 'draft':
+        await this.context.workspaceState.update(PROMPT_DRAFT_KEY, message.text === '' ? undefined : message.text);
         return;
       case 'followUp':
         await this.onFollowUpAction(message.action, message.id);

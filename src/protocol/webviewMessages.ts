@@ -30,6 +30,8 @@ export const fromWebviewSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('send'), text: z.string().trim().min(1).max(200_000) }),
   z.object({ type: z.literal('stop') }),
+  /** The prompt box's text after typing paused ('' once sent or cleared): the host keeps it for the page after a window reload. */
+  z.object({ type: z.literal('draft'), text: z.string().max(200_000) }),
   /** A follow-up queued while a run goes: removed, taken back into the prompt box (edit), or the first one sent now (its `id` not needed). */
   z.object({ type: z.literal('followUp'), action: z.enum(['remove', 'edit', 'sendNext']), id: id.optional() }),
   z.object({ type: z.literal('newChat') }),
@@ -208,6 +210,8 @@ export type ToWebview =
   | { readonly type: 'followUps'; readonly items: readonly QueuedFollowUp[]; readonly held?: string | undefined }
   /** Moves the keyboard focus into the prompt box (`tandem.focusPrompt`). */
   | { readonly type: 'focusPrompt' }
+  /** What the prompt box held before the window reloaded: the page puts it in an empty box, never over what it holds. */
+  | { readonly type: 'draft'; readonly text: string }
   /** The MCP prompts the prompt box offers after '/'. */
   | { readonly type: 'slashCommands'; readonly commands: readonly SlashCommand[] }
   /** The welcome view while no model is usable; null hides it. */

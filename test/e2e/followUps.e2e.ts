@@ -1,7 +1,8 @@
 // Follow-ups in a real VS Code (code-server + headless Chromium): a message
 // sent while a run goes is queued above the prompt box and goes when the run
 // ends with an answer, its context chips read then; Stop holds the queue
-// (Send next, Edit, Remove); a window reload keeps it, held.
+// (Send next, Edit, Remove); a window reload keeps it, held, and the prompt
+// box's draft.
 import * as assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
@@ -129,6 +130,9 @@ test('a window reload keeps the queued messages, held; Remove drops one', { time
       await prompt.press('Enter');
     }
     await waitFor(async () => (await queuedTexts(view)).length === 2, 'two queued messages');
+    // A message still being written, not sent: the host keeps the draft once typing pauses (300 ms).
+    await prompt.fill('And a half-written tho');
+    await view.waitForTimeout(1_500);
     // The window stores them with the conversation as it goes; the next one queues them again, held.
     await session.reload();
     view = await panelAfterReload(session);
@@ -138,6 +142,7 @@ test('a window reload keeps the queued messages, held; Remove drops one', { time
     await waitFor(async () => (await drawer.getAttribute('data-held')) === 'true', 'the queue to come back, held', 30_000);
     assert.match(await view.locator('[data-testid="follow-ups-status"]').innerText(), /reloaded/);
     assert.deepEqual(await queuedTexts(view), ['Then check the tests.', 'Then tidy up.']);
+    assert.equal(await view.locator('[data-testid="prompt"]').inputValue(), 'And a half-written tho', 'the draft is back in the prompt box');
     await session.screenshot('follow-ups-after-reload');
 
     await view.locator('[data-testid="queued-message"]', { hasText: 'Then tidy up.' }).locator('[data-testid="queued-remove"]').click();

@@ -67,5 +67,20 @@ describe('panel state', () => {
     state.flush();
     assert.deepEqual((storage.state as { snapshot: { events: unknown[] } }).snapshot.events, [event('RUN_ERROR')]);
   });
-});
 
+  it('tells the host the draft once typing pauses, once per change (the host keeps it over a window reload)', async () => {
+    const told: string[] = [];
+    const state = new PanelState(new Storage({ draft: 'kept' }), 5, (draft) => told.push(draft));
+    state.setDraft('kept');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(told, [], 'what the page started with is not told again');
+    state.setDraft('a');
+    state.setDraft('ab');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    state.onConversation('c', [], position(0), false, false);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    state.setDraft('');
+    state.flush();
+    assert.deepEqual(told, ['ab', '']);
+  });
+});
