@@ -260,7 +260,8 @@ window.addEventListener('message', (message: MessageEvent<ToWebview>) => {
       layout.restoreDraft(data.text);
       return;
     case 'prompt':
-      layout.setPrompt(data.text);
+      if (data.after) layout.takeBack(data.text);
+      else layout.setPrompt(data.text);
       if (data.held) welcome.held();
       if (data.send) layout.send();
       return;

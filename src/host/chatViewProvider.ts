@@ -446,7 +446,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const items = (withAttachments ? this.options.context?.attachments.takeItems() : undefined) ?? [];
     if (!this.followUps.add(text, items)) {
       for (const item of items) this.options.context?.attachments.attach(item);
-      this.post({ type: 'prompt', text, send: false });
+      this.post({ type: 'prompt', text, send: false, after: true });
       void vscode.window.showInformationMessage(`Tandem: ${this.followUps.items.length} messages are already queued. Your text is back in the prompt box.`);
       return;
     }
@@ -478,8 +478,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.log.info(`sending the next queued follow-up (${this.followUps.items.length} more waiting)`);
     const expanded = await this.options.mcp?.expandSlashCommand?.(followUp.text);
     if (expanded === null) {
-      // The prompt's arguments were not given: nothing is sent, and the text waits in the prompt box.
-      this.post({ type: 'prompt', text: followUp.text, send: false });
+      // The prompt's arguments were not given: nothing is sent; the text waits in the prompt box after
+      // what the user is writing there now, its chips above it again.
+      for (const item of followUp.items) this.options.context?.attachments.attach(item);
+      this.post({ type: 'prompt', text: followUp.text, send: false, after: true });
       return;
     }
     const attached = await readAttachments(followUp.items, new AbortController().signal);

@@ -218,6 +218,7 @@ export type ToWebview =
   | { readonly type: 'welcome'; readonly welcome: WelcomeState | null }
   /**
    * Puts text into the prompt box (Ask About Selection) and sends it when `send` is true;
-   * `held`: the user's message was not sent because no model is usable (the welcome view says so).
+   * `held`: the user's message was not sent because no model is usable (the welcome view says so);
+   * `after`: a message handed back unsent goes after what the box holds, never over it.
    */
-  | { readonly type: 'prompt'; readonly text: string; readonly send: boolean; readonly held?: true };
+  | { readonly type: 'prompt'; readonly text: string; readonly send: boolean; readonly held?: true; readonly after?: true };

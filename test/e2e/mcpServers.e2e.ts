@@ -4,7 +4,8 @@
 // trusted; after "Trust its read-only hints" it runs unasked under
 // autoApprove "readOnly"; a tool switched off in "Choose the tools…" is no
 // longer sent to the model, and both switches survive a window reload. A
-// tool's image is shown under its result.
+// tool's image is shown under its result. A queued slash command cancelled at
+// its arguments comes back after the draft, with its chips.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -13,7 +14,7 @@ import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startScriptedModelServer, type ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { launchVsCode, type VsCodeSession } from './harness';
-import { failureReporter, send, waitFor, waitIdle, waitRestored } from './viewSteps';
+import { failureReporter, pickContextItem, send, waitFor, waitIdle, waitRestored } from './viewSteps';
 
 const fc = 'fc-model';
 const answerModel = 'answer-model';
@@ -194,6 +195,33 @@ test("a server's prompt is a slash command: offered after '/', picked with the k
 function models(): void {
   server.push({ model: fc, content: 'Weather.' }, { model: answerModel, content: 'Sunny in Paris.' });
 }
+
+test('a slash command queued while a run goes and cancelled at its arguments comes back after the draft, with its chips', { timeout: 120_000 }, () =>
+  guarded('queued-prompt-cancelled', async () => {
+    const view = await session.webview();
+    const prompt = view.locator('[data-testid="prompt"]');
+    server.push({ model: fc, firstByteDelayMs: 6_000, content: 'No tools needed.' }, { model: answerModel, content: 'First done.' });
+    await send(view, 'Take a moment.');
+    await waitFor(async () => (await view.locator('body').getAttribute('data-running')) === 'true', 'the run to show as going', 10_000);
+    await pickContextItem(view, '@Problems', 'problems');
+    // Completed past the list (a space), so Enter queues it rather than picking from the list.
+    await prompt.fill('/everything.args-prompt ');
+    await prompt.press('Enter');
+    await view.locator('[data-testid="queued-message"]').waitFor({ state: 'visible', timeout: 10_000 });
+    await prompt.fill('my own draft');
+    // The run ends with an answer: the follow-up goes, and VS Code asks for its required argument; Escape cancels.
+    const input = session.page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await session.page.locator('.quick-input-widget').innerText(), /city/);
+    await input.press('Escape');
+    await waitFor(async () => (await prompt.inputValue()) === 'my own draft\n\n/everything.args-prompt', 'the command back after the draft', 10_000);
+    await view.locator('[data-testid="context-chip"][data-path="problems"]').waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal(await view.locator('[data-testid="queued-message"]').count(), 0);
+    assert.equal(await view.locator('[data-testid="user-message"] .user-text').last().innerText(), 'Take a moment.', 'nothing more was sent');
+    await prompt.fill('');
+    await view.locator('[data-testid="context-chip"][data-path="problems"] button').click();
+  }),
+);
 
 test('a resource attached from Show MCP Servers is a context chip; its text goes with the next message', { timeout: 90_000 }, () =>
   guarded('resources', async () => {
