@@ -238,7 +238,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   steps.setAttribute('aria-label', 'Conversation');
   steps.tabIndex = 0;
   const empty = div('empty muted');
-  empty.textContent = 'Ask about your workspace. Enter sends, Shift+Enter adds a line.';
+  empty.textContent = 'Ask about your workspace. Enter sends, Shift+Enter adds a line; @ attaches files and more, and a pasted image goes with your message.';
 
   const revertBar = div('revert-bar');
   revertBar.hidden = true;

@@ -21,6 +21,7 @@ import { createWelcomeView } from './welcomeView';
 import { createLiveStatus, StepAnnouncer } from './announcements';
 import { attachPromptRecall, type PromptRecall } from './promptRecall';
 import { linkTarget } from './linkTargets';
+import { attachImagePaste } from './imagePaste';
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
@@ -90,6 +91,7 @@ layout.steps.before(welcome.element);
 const promptBox = document.querySelector<HTMLTextAreaElement>('[data-testid="prompt"]');
 const slashCommands = promptBox === null ? undefined : attachSlashCommands(promptBox);
 const contextChips = promptBox === null ? undefined : attachContextChips(promptBox, post);
+if (promptBox !== null) attachImagePaste(promptBox, post);
 const followUps = promptBox === null ? undefined : attachFollowUpDrawer(promptBox, post, (text) => layout.takeBack(text));
 const contextPicker = promptBox === null ? undefined : attachContextPicker(promptBox, post);
 // After the suggestion lists: while one is open, the arrows move in it.

@@ -8,7 +8,7 @@ import type { Approver } from '../agent/runApprovalGate';
 import type { Elicitor } from '../agent/runElicitation';
 import { runAgent } from '../agent/runAgent';
 import { SessionCache } from '../agent/sessionCache';
-import type { ChatModel } from '../models/chatModel';
+import type { ChatImage, ChatMessage, ChatModel } from '../models/chatModel';
 import { toolPathOf } from './workspaceFolderNames';
 import { createModelFor } from './modelFactory';
 import type { AgentEvent, NoticeAction } from '../protocol/agentEvents';
@@ -145,7 +145,9 @@ export class AgentSession implements vscode.Disposable {
       await this.save();
       // A new conversation is in the history from its first save: listed (and deletable, which stops it) while it runs.
       if (!listed) this.deps.onDidChangeHistory?.();
-      ending = await this.execute(conversation, runId, controller.signal);
+      // Pictures go to the models with this run only; Retry of it (this window) sends them again.
+      this.lastImages = attached?.images?.length ? { runId, images: attached.images } : undefined;
+      ending = await this.execute(conversation, runId, controller.signal, attached?.images);
     } finally {
       this.run = undefined;
       finish();
@@ -157,7 +159,7 @@ export class AgentSession implements vscode.Disposable {
     }
   }
 
-  private async execute(conversation: StoredConversation, runId: string, signal: AbortSignal): Promise<RunEnding> {
+  private async execute(conversation: StoredConversation, runId: string, signal: AbortSignal, images?: readonly ChatImage[]): Promise<RunEnding> {
     const { log } = this.deps;
     const started = Date.now();
     let sources: ToolSources | undefined;
@@ -184,7 +186,7 @@ export class AgentSession implements vscode.Disposable {
         `run ${runId}: ${settings.mode} mode, ${settings.responseMode}, ${functionCallModel.name} → ${answerModel.name}, ${tools.length} tools`,
       );
       const events = runAgent(
-        { threadId: conversation.id, runId, messages: historyMessages(conversation.events), mode: settings.mode, ...(await workspaceRulesNow(settings.rulesFiles)) },
+        { threadId: conversation.id, runId, messages: withQuestionImages(historyMessages(conversation.events), images), mode: settings.mode, ...(await workspaceRulesNow(settings.rulesFiles)) },
         {
           functionCallModel,
           answerModel,
@@ -262,7 +264,8 @@ export class AgentSession implements vscode.Disposable {
       // An edited opening question renames the conversation, as the question it replaces had named it.
       if (text !== undefined && opensConversation(this.conversation.events, runId)) this.conversation.title = titleFrom(text);
       this.append({ type: 'CUSTOM', name: HostEventName.retried, value: { runId }, timestamp: Date.now() } as AgentEvent);
-      await this.send(text ?? target.text, target.attached);
+      const images = this.lastImages?.runId === runId ? this.lastImages.images : undefined;
+      await this.send(text ?? target.text, target.attached && images ? { ...target.attached, images } : target.attached);
     } finally {
       this.retrying = false;
     }
@@ -270,6 +273,8 @@ export class AgentSession implements vscode.Disposable {
 
   /** A retry is deciding (its dialog is open). */
   private retrying = false;
+  /** The pictures pasted with the last question, held in memory only, for its Retry. */
+  private lastImages: { readonly runId: string; readonly images: readonly ChatImage[] } | undefined;
 
   /** Keeps the run's journal with the conversation, so its revert survives a reload. */
   private async storeRunEdits(conversationId: string, runId: string, snapshot: JournalRunSnapshot | undefined): Promise<void> {
@@ -468,4 +473,13 @@ export class AgentSession implements vscode.Disposable {
 /** A file as the user knows it: relative to its workspace folder (named too in a multi-root workspace). */
 function shownPath(file: string): string {
   return toolPathOf(vscode.Uri.file(file));
+}
+
+/** The question (the last user message) with the pictures pasted with it, which the stored conversation does not hold. */
+function withQuestionImages(messages: ChatMessage[], images: readonly ChatImage[] | undefined): ChatMessage[] {
+  if (!images?.length) return messages;
+  const last = messages.length - 1;
+  const question = messages[last];
+  if (question?.role !== 'user') return messages;
+  return [...messages.slice(0, last), { ...question, images: [...(question.images ?? []), ...images] }];
 }

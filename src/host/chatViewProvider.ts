@@ -20,6 +20,7 @@ import { useEndpoint } from './endpointSetup';
 import { exportTranscript } from './transcriptExport';
 import { ConversationStore, HistoryListError, type StoredConversation } from './conversationStore';
 import { JsonFileState } from './jsonFileState';
+import { imageAttachment } from './imageAttachment';
 import { openProblemMessage, openStored, PanelReopen, type OpenProblem } from './conversationAtStart';
 import { PanelEventQueue } from './panelEventQueue';
 import { eventsAfter, positionOf, type StreamPosition } from '../protocol/streamPosition';
@@ -98,6 +99,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly followUps = new FollowUpQueue(() => this.postFollowUps());
   /** The page's first `ready` after this host started takes up the follow-ups the last window left queued (followUpsLeft.ts). */
   private firstReady = true;
+  /** Images pasted into the prompt box so far: each chip's number. */
+  private pastedImages = 0;
 
   private constructor(
     private readonly context: vscode.ExtensionContext,
@@ -306,6 +309,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'stop':
         await this.stop();
         return;
+      case 'attachImage': {
+        const attachments = this.options.context?.attachments;
+        if (!attachments) return;
+        const before = attachments.list().filter((item) => item.image !== undefined).length;
+        attachments.attach(imageAttachment(message, ++this.pastedImages, before));
+        return;
+      }
       case 'draft':
         await this.context.workspaceState.update(PROMPT_DRAFT_KEY, message.text === '' ? undefined : message.text);
         return;

@@ -5,6 +5,7 @@
 // used up. An item that cannot be read is named in the message instead of
 // failing the send. No 'vscode' here: the items bring their own readers.
 import { omittedCharacters } from '../tools/contextContent';
+import type { ChatImage } from '../models/chatModel';
 
 export interface ContextAttachment {
   /** The chip's `data-path`: a workspace-relative path, an MCP resource's URI, or `selection:<file>:<lines>`, `problems`, `open-editors`. */
@@ -21,6 +22,8 @@ export interface ContextAttachment {
   readonly name: string;
   /** The item's block for the message. */
   read(signal: AbortSignal): Promise<string>;
+  /** A picture that goes with the message (a pasted image); its block describes it. */
+  readonly image?: ChatImage | undefined;
 }
 
 /** What a sent message carries besides the typed text. */
@@ -29,6 +32,8 @@ export interface AttachedContext {
   readonly labels: readonly string[];
   /** The items' blocks, joined; what the models read after the typed text. */
   readonly text: string;
+  /** Pictures that go with the message to the models, for its run only (never stored). */
+  readonly images?: readonly ChatImage[] | undefined;
 }
 
 export class ContextAttachments {
@@ -93,7 +98,8 @@ export async function readAttachments(items: readonly ContextAttachment[], signa
     }),
   );
   // The conversation shows what the models got: an item not read, or cut, says so under the prompt.
-  return { labels: read.map((each) => each.label), text: read.map((each) => each.block).join('\n\n') };
+  const images = items.flatMap((item) => (item.error === undefined && item.image ? [item.image] : []));
+  return { labels: read.map((each) => each.label), text: read.map((each) => each.block).join('\n\n'), ...(images.length > 0 && { images }) };
 }
 
 function keyOf(item: ContextAttachment): string {

@@ -2,12 +2,11 @@
 // what they cost in tokens. A model reads an image as a fixed number of
 // tokens set by its size, not by its base64 length, so counting the data URL
 // as text would overstate a screenshot's share of the window a hundredfold.
-import { base64Bytes, isBase64, isImageType } from '../protocol/imageRules';
+import { base64Bytes, isBase64, isImageType, MAX_IMAGE_BYTES } from '../protocol/imageRules';
 import type { ChatImage } from './chatModel';
 import { byteSize } from '../common/byteSize';
 
-/** OpenAI's limit per image is 20 MB; a tool's screenshot far above a few MB is a mistake, not a picture to read. */
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+export { MAX_IMAGE_BYTES } from '../protocol/imageRules';
 
 /** Images of one tool result sent at most; the rest are only described. */
 export const MAX_IMAGES_PER_RESULT = 4;
@@ -22,7 +21,7 @@ export const MAX_ATTACHED_IMAGE_BYTES = 8 * 1024 * 1024;
 const UNKNOWN_SIZE_TOKENS = 765;
 
 /** Said in place of images a model was not sent. */
-export const IMAGES_NOT_SENT = 'The images were not sent: this model does not take images. Rely on their descriptions in the results.';
+export const IMAGES_NOT_SENT = 'The images were not sent: this model does not take images. Rely on their descriptions (in the results, or the lines about images the user pasted), and tell the user what you could not see.';
 
 /** Why an image cannot be sent, or undefined when it can. */
 export function unsendableReason(mimeType: string, data: string): string | undefined {
@@ -35,6 +34,16 @@ export function unsendableReason(mimeType: string, data: string): string | undef
 
 export function dataUrl(image: ChatImage): string {
   return `data:${image.mimeType};base64,${image.data}`;
+}
+
+/** The type the data's first bytes say it is (PNG, JPEG, GIF, WebP), whatever it was labelled; undefined for anything else. */
+export function sniffedImageType(data: string): string | undefined {
+  const head = Buffer.from(data.slice(0, 16), 'base64');
+  if (head.length >= 8 && head.readUInt32BE(0) === 0x89504e47) return 'image/png';
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
+  if (head.length >= 6 && head.toString('latin1', 0, 4) === 'GIF8') return 'image/gif';
+  if (head.length >= 12 && head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
+  return undefined;
 }
 
 /** Width and height from a PNG's or GIF's header, when the data is one. */

@@ -6,6 +6,9 @@
 /** The raster types OpenAI-compatible vision models take (never SVG: it is a document, not a picture). */
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
+/** OpenAI's limit per image is 20 MB; a screenshot far above a few MB is a mistake, not a picture to read. */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 export function isImageType(mimeType: string): boolean {

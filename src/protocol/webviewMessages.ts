@@ -5,8 +5,10 @@ import { z } from 'zod';
 import { MAX_REJECTION_NOTE_CHARS, PANEL_COMMANDS, type AgentEvent, type ModelRole } from './agentEvents';
 import type { McpServerStatus } from '../mcp/mcpServerStatus';
 import type { StreamPosition } from './streamPosition';
+import { MAX_IMAGE_BYTES } from './imageRules';
 
 const role = z.enum(['function-call', 'answer']);
+
 /** What the `@` picker offers. */
 export const CONTEXT_KINDS = ['file', 'folder', 'selection', 'problems', 'openEditors', 'gitChanges', 'terminal'] as const;
 const id = z.string().min(1).max(200);
@@ -68,6 +70,17 @@ export const fromWebviewSchema = z.discriminatedUnion('type', [
         z.union([z.string().max(100_000), z.number().finite(), z.boolean(), z.array(z.string().max(10_000)).max(500)]),
       )
       .optional(),
+  }),
+  /**
+   * An image pasted into the prompt box, for the next message: base64 `data` (empty when the page did not
+   * read it, being over `MAX_IMAGE_BYTES`), `bytes` its size. The host checks what it is.
+   */
+  z.object({
+    type: z.literal('attachImage'),
+    name: z.string().max(500).optional(),
+    mimeType: z.string().max(200),
+    data: z.string().max(Math.ceil(MAX_IMAGE_BYTES / 3) * 4),
+    bytes: z.number().int().min(0),
   }),
   /** A context chip's remove button, naming the chip's `data-path`. */
   z.object({ type: z.literal('detachContext'), path: z.string().min(1).max(4096) }),
