@@ -9,7 +9,12 @@ export interface ContextChips {
   set(chips: readonly ContextChip[]): void;
 }
 
-export function attachContextChips(prompt: HTMLTextAreaElement, post: (message: FromWebview) => void): ContextChips {
+export function attachContextChips(
+  prompt: HTMLTextAreaElement,
+  post: (message: FromWebview) => void,
+  /** A pasted image's picture, by its chip's path (imagePaste.ts). */
+  thumbnail: (chipPath: string) => string | undefined = () => undefined,
+): ContextChips {
   const row = document.createElement('div');
   row.className = 'context-chips';
   row.setAttribute('aria-label', 'Attached to the next message');
@@ -29,7 +34,15 @@ export function attachContextChips(prompt: HTMLTextAreaElement, post: (message: 
           chip.dataset['path'] = item.path;
           if (item.error !== undefined) chip.dataset['error'] = item.error;
           chip.title = item.error === undefined ? item.title : `Not attached: ${item.error}`;
-          chip.textContent = item.label;
+          const picture = item.error === undefined ? thumbnail(item.path) : undefined;
+          if (picture !== undefined) {
+            const image = document.createElement('img');
+            image.className = 'context-chip-thumbnail';
+            image.src = picture;
+            image.alt = '';
+            chip.append(image);
+          }
+          chip.append(item.label);
           const remove = document.createElement('button');
           remove.className = 'context-chip-remove';
           remove.type = 'button';

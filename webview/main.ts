@@ -90,8 +90,8 @@ layout.steps.before(welcome.element);
 
 const promptBox = document.querySelector<HTMLTextAreaElement>('[data-testid="prompt"]');
 const slashCommands = promptBox === null ? undefined : attachSlashCommands(promptBox);
-const contextChips = promptBox === null ? undefined : attachContextChips(promptBox, post);
-if (promptBox !== null) attachImagePaste(promptBox, post);
+const pastedImages = promptBox === null ? undefined : attachImagePaste(promptBox, post);
+const contextChips = promptBox === null ? undefined : attachContextChips(promptBox, post, (path) => pastedImages?.thumbnail(path));
 const followUps = promptBox === null ? undefined : attachFollowUpDrawer(promptBox, post, (text) => layout.takeBack(text));
 const contextPicker = promptBox === null ? undefined : attachContextPicker(promptBox, post);
 // After the suggestion lists: while one is open, the arrows move in it.
@@ -245,6 +245,7 @@ window.addEventListener('message', (message: MessageEvent<ToWebview>) => {
       return;
     case 'attachedContext':
       contextChips?.set(data.chips);
+      pastedImages?.keepOnly(data.chips.map((chip) => chip.path));
       return;
     case 'followUps':
       followUps?.set(data.items, data.held);

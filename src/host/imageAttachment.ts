@@ -14,6 +14,8 @@ import type { ContextAttachment } from './contextAttachments';
 export const MAX_IMAGES_PER_MESSAGE = MAX_IMAGES_PER_RESULT;
 
 export interface PastedImage {
+  /** The page's name for it (its chip is `image:<id>`). */
+  readonly id: string;
   /** The file name the clipboard gave, if any ("image.png" for a screenshot). */
   readonly name?: string | undefined;
   readonly mimeType: string;
@@ -24,15 +26,15 @@ export interface PastedImage {
 }
 
 /**
- * The chip for pasted image number `index` (1, 2, …: its `data-path` is
- * `image:<index>`); `attachedBefore`: images already above the prompt box.
+ * The chip for pasted image number `index` (1, 2, …, for its label; its
+ * `data-path` is `image:<id>`); `attachedBefore`: images already above the prompt box.
  * One that cannot go (not a picture, too big, one too many) is an error chip
  * that says why.
  */
 export function imageAttachment(pasted: PastedImage, index: number, attachedBefore: number): ContextAttachment {
   const sniffed = sniffedImageType(pasted.data);
   const label = imageLabel(pasted.name, index, sniffed);
-  const base = { path: `image:${index}`, label, name: `Attached image ${label}` };
+  const base = { path: `image:${pasted.id}`, label, name: `Attached image ${label}` };
   const bytes = Math.max(pasted.bytes, base64Bytes(pasted.data));
   const error =
     attachedBefore >= MAX_IMAGES_PER_MESSAGE

@@ -77,6 +77,8 @@ export const fromWebviewSchema = z.discriminatedUnion('type', [
    */
   z.object({
     type: z.literal('attachImage'),
+    /** The page's name for it: its chip's `data-path` is `image:<id>`. */
+    id: z.string().regex(/^[A-Za-z0-9-]{1,64}$/u),
     name: z.string().max(500).optional(),
     mimeType: z.string().max(200),
     data: z.string().max(Math.ceil(MAX_IMAGE_BYTES / 3) * 4),

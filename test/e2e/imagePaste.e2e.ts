@@ -62,6 +62,8 @@ test('a pasted screenshot is a chip, goes to both models as a picture with the q
     const bad = view.locator('[data-testid="context-chip"]', { hasText: 'notes.png' });
     await bad.waitFor({ state: 'visible', timeout: 10_000 });
     assert.equal(await bad.getAttribute('data-error'), 'not a PNG, JPEG, GIF or WebP image');
+    assert.equal(await good.locator('img.context-chip-thumbnail').getAttribute('src'), `data:image/png;base64,${PNG}`, 'the chip shows the picture');
+    assert.equal(await bad.locator('img').count(), 0, 'an error chip shows none');
     assert.equal(await prompt.inputValue(), '', 'nothing was typed by the paste');
     await session.screenshot('image-paste-chips');
 
