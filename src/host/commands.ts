@@ -2,6 +2,7 @@
 // only when run, so activation does not pull in the loop, zod or openai.
 import * as vscode from 'vscode';
 import { toolPathOf } from './workspaceFolderNames';
+import { fixRequest } from './fixRequest';
 import type { ChatViewProvider } from './chatViewProvider';
 import type { OutputLog } from './outputLog';
 
@@ -68,6 +69,11 @@ export function registerCommands(context: vscode.ExtensionContext, host: Command
   // Context menus pass the item they were opened on (the explorer also passes its whole selection).
   register('tandem.addContext', async (target, targets) => {
     if (await host.addContext(target, targets)) await (await host.panel()).reveal();
+  });
+  // From a problem's lightbulb (its file and range), or the palette (the active editor's cursor or selection).
+  register('tandem.fixWithTandem', async (uri, range) => {
+    const prompt = await fixRequest(uri, range);
+    if (prompt !== undefined) await (await host.panel()).ask(prompt);
   });
   register('tandem.askAboutSelection', async () => {
     const editor = vscode.window.activeTextEditor;

@@ -9,6 +9,7 @@ import type { ChatViewProvider } from './chatViewProvider';
 import { ContextAttachments } from './contextAttachments';
 import { ContextPicker } from './contextPicker';
 import { TerminalHistory } from './terminalHistory';
+import { FixCodeActions } from './fixCodeActions';
 import { createMcpHostService, type McpHostService } from './mcpHostService';
 import { mcpStartNotices } from '../mcp/mcpStartNotices';
 import type { OutputLog } from './outputLog';
@@ -43,6 +44,8 @@ export function startHost(context: vscode.ExtensionContext, log: OutputLog): Hos
   // What the user's terminals print, from now on: "Terminal" in the @ picker attaches the last command's.
   const terminals = new TerminalHistory(vscode.window);
   context.subscriptions.push(terminals);
+  // "Fix with Tandem" in the lightbulb of every problem in a file (the command is registered at activation).
+  context.subscriptions.push(vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new FixCodeActions(), { providedCodeActionKinds: FixCodeActions.kinds }));
   // Attached files are read under the workspace tools' scope and ignore rules.
   const picker = new ContextPicker(attachments, workspace.host, terminals);
   const agui = createAgUiHostService(
