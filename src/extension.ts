@@ -47,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): void {
     resetMcpTrust: async () => (await services()).mcp.resetTrust(),
     copyAgUiEndpoint: async () => (await services()).agui.copyEndpoint(),
     addContext: async (target, targets) => (await services()).context.addContext(target, targets),
+    fixRequest: async (uri, range) => (await services()).fixRequest(uri, range),
   });
   const activateEnd = performance.now();
   // Load the host services (AG-UI autostart, the approval commands) without delaying activation.

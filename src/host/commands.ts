@@ -2,7 +2,6 @@
 // only when run, so activation does not pull in the loop, zod or openai.
 import * as vscode from 'vscode';
 import { toolPathOf } from './workspaceFolderNames';
-import { fixRequest } from './fixRequest';
 import type { ChatViewProvider } from './chatViewProvider';
 import type { OutputLog } from './outputLog';
 
@@ -17,6 +16,8 @@ export interface CommandHost {
   readonly copyAgUiEndpoint: () => Promise<{ url: string } | undefined>;
   /** Attaches the editor's selection or file, or a context menu's file or folders; false when nothing was attached. */
   readonly addContext: (target?: unknown, targets?: unknown) => Promise<boolean>;
+  /** Fix with Tandem's message for a code action's file and range, or the active editor's cursor (fixRequest.ts). */
+  readonly fixRequest: (uri?: unknown, range?: unknown) => Promise<string | undefined>;
 }
 
 /** Sent by the Continue action of an answer cut at the token limit. */
@@ -72,7 +73,7 @@ export function registerCommands(context: vscode.ExtensionContext, host: Command
   });
   // From a problem's lightbulb (its file and range), or the palette (the active editor's cursor or selection).
   register('tandem.fixWithTandem', async (uri, range) => {
-    const prompt = await fixRequest(uri, range);
+    const prompt = await host.fixRequest(uri, range);
     if (prompt !== undefined) await (await host.panel()).ask(prompt);
   });
   register('tandem.askAboutSelection', async () => {

@@ -10,6 +10,7 @@ import { ContextAttachments } from './contextAttachments';
 import { ContextPicker } from './contextPicker';
 import { TerminalHistory } from './terminalHistory';
 import { FixCodeActions } from './fixCodeActions';
+import { fixRequest } from './fixRequest';
 import { createMcpHostService, type McpHostService } from './mcpHostService';
 import { mcpStartNotices } from '../mcp/mcpStartNotices';
 import type { OutputLog } from './outputLog';
@@ -25,6 +26,8 @@ export interface HostServices {
   readonly agui: AgUiHostService;
   /** What is attached to the next message (context chips) and how items get there. */
   readonly context: ContextPicker;
+  /** Fix with Tandem's message (fixRequest.ts). */
+  readonly fixRequest: typeof fixRequest;
   panel(): Promise<ChatViewProvider>;
   dispose(): Promise<void>;
 }
@@ -66,6 +69,7 @@ export function startHost(context: vscode.ExtensionContext, log: OutputLog): Hos
     mcp,
     agui,
     context: picker,
+    fixRequest,
     panel: () =>
       (panel ??= (async () => {
         const { ChatViewProvider } = await import('./chatViewProvider');
