@@ -4,7 +4,10 @@
 // sends only its new message gets the thread's history before it.
 import type { Message, RunAgentInput } from '@ag-ui/core';
 import { SessionCache } from '../agent/sessionCache';
-import type { ChatMessage } from '../models/chatModel';
+import type { ChatImage, ChatMessage } from '../models/chatModel';
+import { imageSize, MAX_IMAGES_PER_RESULT, sniffedImageType, unsendableReason } from '../models/chatImages';
+import { base64Bytes } from '../protocol/imageRules';
+import { byteSize } from '../common/byteSize';
 import type { AgUiExecution } from './agUiExecution';
 import type { ThreadSummary } from './threadSummary';
 
@@ -31,42 +34,79 @@ export interface ThreadLimits {
 }
 
 function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  let text = '';
-  for (const part of content as unknown[]) {
-    if (part === null || typeof part !== 'object') continue;
-    const { type, text: partText } = part as { type?: unknown; text?: unknown };
-    if (type === 'text') text += String(partText ?? '');
-    else if (typeof type === 'string') text += leftOutPart(type, (part as { source?: { mimeType?: unknown } }).source?.mimeType);
-  }
-  return text;
+  return partsOf(content, false).text;
 }
 
 /**
- * What stands in for an image, audio, video or document part: the models get
- * text only, and a message of just an image must not vanish (the run would
- * answer the message before it) nor reach the model as if nothing was sent.
+ * A message's text, and with `withImages` its image parts the models can take
+ * (inline data that is a PNG, JPEG, GIF or WebP by its bytes, within the
+ * limits), each also named in the text where it stood; every other part
+ * (audio, video, a document, an image by URL or provider handle) is a line
+ * saying it was left out.
  */
-function leftOutPart(type: string, mimeType: unknown): string {
-  const what = typeof mimeType === 'string' && mimeType !== '' ? `${type} (${mimeType})` : type;
-  return `\n[${/^[aeiou]/.test(what) ? 'An' : 'A'} ${what} was attached here; Tandem gives the model text only, so it is left out.]\n`;
+function partsOf(content: unknown, withImages: boolean): { text: string; images: ChatImage[] } {
+  if (typeof content === 'string') return { text: content, images: [] };
+  const images: ChatImage[] = [];
+  if (!Array.isArray(content)) return { text: '', images };
+  let text = '';
+  for (const part of content as unknown[]) {
+    if (part === null || typeof part !== 'object') continue;
+    const { type, text: partText, source } = part as { type?: unknown; text?: unknown; source?: { type?: unknown; value?: unknown; mimeType?: unknown } };
+    if (type === 'text') text += String(partText ?? '');
+    else if (typeof type !== 'string') continue;
+    else if (type === 'image' && withImages && source?.type === 'data' && typeof source.value === 'string') {
+      const image = imageOf(source.value, images.length);
+      if (typeof image === 'string') text += leftOutPart(type, source.mimeType, image);
+      else {
+        images.push(image.image);
+        text += `\n[Image ${images.length} (${image.description}) attached by the client: the models get it as a picture with this message, for this run.]\n`;
+      }
+    } else text += leftOutPart(type, source?.mimeType);
+  }
+  return { text, images };
 }
 
-/** The user and assistant text of the input, with the messages' ids. */
+/** An inline image the models can take, or why not. */
+function imageOf(data: string, attachedBefore: number): { image: ChatImage; description: string } | string {
+  if (attachedBefore >= MAX_IMAGES_PER_RESULT) return `only ${MAX_IMAGES_PER_RESULT} images of a message go to the models`;
+  const mimeType = sniffedImageType(data);
+  if (mimeType === undefined) return 'it is not a PNG, JPEG, GIF or WebP image';
+  const unsendable = unsendableReason(mimeType, data);
+  if (unsendable !== undefined) return `it is ${unsendable}`;
+  const size = imageSize(data);
+  const description = [`${mimeType.slice('image/'.length).toUpperCase()} image`, byteSize(base64Bytes(data)), ...(size ? [`${size.width}×${size.height}`] : [])].join(', ');
+  return { image: { mimeType, data }, description };
+}
+
+/**
+ * What stands in for a part the models do not get: a message of just an
+ * image must not vanish (the run would answer the message before it) nor
+ * reach the model as if nothing was sent.
+ */
+function leftOutPart(type: string, mimeType: unknown, why?: string): string {
+  const what = typeof mimeType === 'string' && mimeType !== '' ? `${type} (${mimeType})` : type;
+  const reason = why ?? (type === 'image' ? 'Tandem takes images as inline data only' : 'Tandem gives the model text and images only');
+  return `\n[${/^[aeiou]/.test(what) ? 'An' : 'A'} ${what} was attached here; ${reason}, so it is left out.]\n`;
+}
+
+/**
+ * The user and assistant text of the input, with the messages' ids; the last
+ * message, when it is the user's, keeps its images (only the new question's
+ * go to the models, as in the panel: earlier ones are named by their line).
+ */
 export function entriesOf(messages: readonly Message[]): HistoryEntry[] {
   const entries: HistoryEntry[] = [];
-  for (const message of messages) {
-    const text = textOf((message as { content?: unknown }).content);
-    if (!text) continue;
-    if (message.role === 'user') entries.push({ id: message.id, message: { role: 'user', content: text } });
+  messages.forEach((message, index) => {
+    const { text, images } = partsOf((message as { content?: unknown }).content, message.role === 'user' && index === messages.length - 1);
+    if (!text) return;
+    if (message.role === 'user') entries.push({ id: message.id, message: { role: 'user', content: text, ...(images.length > 0 && { images }) } });
     else if (message.role === 'assistant') entries.push({ id: message.id, message: { role: 'assistant', content: text } });
     // The client holds the token: its instructions count like the user's (and so
     // reach both models: the answer phase keeps only user and assistant turns).
     else if (message.role === 'system' || message.role === 'developer') {
       entries.push({ id: message.id, message: { role: 'user', content: `Instructions from the client application:\n${text}` } });
     }
-  }
+  });
   return entries;
 }
 
@@ -116,7 +156,8 @@ export class ThreadStore {
   }
 
   remember(thread: ThreadState, entries: readonly HistoryEntry[]): void {
-    thread.history = entries.slice(-this.limits.maxMessagesPerThread);
+    // Pictures go with their own run only; the history keeps the lines that name them.
+    thread.history = entries.slice(-this.limits.maxMessagesPerThread).map((entry) => (entry.message.role === 'user' && entry.message.images ? { id: entry.id, message: { role: 'user', content: entry.message.content } } : entry));
   }
 
   get size(): number {

@@ -136,11 +136,35 @@ it('a run with nothing to answer ends with RUN_ERROR NO_MESSAGES before a model 
   assert.equal(endpoint.model.requests.length, 0);
 });
 
-it('an image the client sends is said to be left out, in its place, instead of vanishing with its message', async () => {
-  const endpoint = await startEndpoint({ settings: { mode: 'chat' }, turns: [{ model: 'answer-model', content: 'I cannot see images.' }] });
-  const image = { type: 'image', source: { type: 'data', value: 'iVBORw0KGgo=', mimeType: 'image/png' } };
-  const events = await sseEvents(await endpoint.post(runInput({ threadId: 'image', messages: [{ id: 'u1', role: 'user', content: [{ type: 'text', text: 'What is in this picture?' }, image] }] as never })));
+it("the new message's inline image goes to the model as a picture; other media, and images by URL, are said to be left out in their place", async () => {
+  const endpoint = await startEndpoint({ settings: { mode: 'chat' }, turns: [{ model: 'answer-model', content: 'A tiny black picture.' }, { model: 'answer-model', content: 'Still tiny.' }] });
+  // A real 2×3 PNG.
+  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAIAAAA2iEnWAAAAC0lEQVR4nGNgwAIAABUAAapll8QAAAAASUVORK5CYII=';
+  const question = {
+    id: 'u1',
+    role: 'user',
+    content: [
+      { type: 'text', text: 'What is in this picture?' },
+      { type: 'image', source: { type: 'data', value: png, mimeType: 'image/jpeg' } },
+      { type: 'image', source: { type: 'url', value: 'https://example.com/cat.png' } },
+      { type: 'audio', source: { type: 'data', value: 'AAAA', mimeType: 'audio/wav' } },
+    ],
+  };
+  const events = await sseEvents(await endpoint.post(runInput({ threadId: 'image', messages: [question] as never })));
   assert.equal(events.at(-1)?.type, 'RUN_FINISHED');
-  const sent = endpoint.model.requests[0]!.messages.filter((message: { role: string }) => message.role === 'user').at(-1)?.content;
-  assert.equal(sent, 'What is in this picture?\n[An image (image/png) was attached here; Tandem gives the model text only, so it is left out.]\n');
+  const sent = endpoint.model.requests[0]!.messages.filter((message: { role: string }) => message.role === 'user').at(-1)?.content as { type: string; text?: string; image_url?: { url: string } }[];
+  assert.deepEqual(sent.map((part) => part.type), ['text', 'image_url']);
+  assert.equal(sent[1]?.image_url?.url, `data:image/png;base64,${png}`, 'its type is what its bytes are');
+  assert.equal(
+    sent[0]?.text,
+    'What is in this picture?\n[Image 1 (PNG image, 68 bytes, 2×3) attached by the client: the models get it as a picture with this message, for this run.]\n' +
+      '\n[An image was attached here; Tandem takes images as inline data only, so it is left out.]\n' +
+      '\n[An audio (audio/wav) was attached here; Tandem gives the model text and images only, so it is left out.]\n',
+  );
+  // The next turn keeps the line, not the picture.
+  const next = await sseEvents(await endpoint.post(runInput({ threadId: 'image', messages: [{ id: 'u2', role: 'user', content: 'And now?' }] })));
+  assert.equal(next.at(-1)?.type, 'RUN_FINISHED');
+  const later = JSON.stringify(endpoint.model.requests[1]!.messages);
+  assert.doesNotMatch(later, /image_url/);
+  assert.match(later, /Image 1 \(PNG image, 68 bytes, 2×3\) attached by the client/);
 });
