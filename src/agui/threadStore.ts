@@ -5,9 +5,7 @@
 import type { Message, RunAgentInput } from '@ag-ui/core';
 import { SessionCache } from '../agent/sessionCache';
 import type { ChatImage, ChatMessage } from '../models/chatModel';
-import { imageSize, MAX_IMAGES_PER_RESULT, sniffedImageType, unsendableReason } from '../models/chatImages';
-import { base64Bytes } from '../protocol/imageRules';
-import { byteSize } from '../common/byteSize';
+import { inspectImage, MAX_IMAGES_PER_RESULT } from '../models/chatImages';
 import type { AgUiExecution } from './agUiExecution';
 import type { ThreadSummary } from './threadSummary';
 
@@ -69,13 +67,8 @@ function partsOf(content: unknown, withImages: boolean): { text: string; images:
 /** An inline image the models can take, or why not. */
 function imageOf(data: string, attachedBefore: number): { image: ChatImage; description: string } | string {
   if (attachedBefore >= MAX_IMAGES_PER_RESULT) return `only ${MAX_IMAGES_PER_RESULT} images of a message go to the models`;
-  const mimeType = sniffedImageType(data);
-  if (mimeType === undefined) return 'it is not a PNG, JPEG, GIF or WebP image';
-  const unsendable = unsendableReason(mimeType, data);
-  if (unsendable !== undefined) return `it is ${unsendable}`;
-  const size = imageSize(data);
-  const description = [`${mimeType.slice('image/'.length).toUpperCase()} image`, byteSize(base64Bytes(data)), ...(size ? [`${size.width}×${size.height}`] : [])].join(', ');
-  return { image: { mimeType, data }, description };
+  const inspected = inspectImage(data);
+  return 'reason' in inspected ? `it is ${inspected.reason}` : inspected;
 }
 
 /**

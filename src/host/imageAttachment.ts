@@ -3,10 +3,9 @@
 // (like a tool's screenshot, it is never stored): the message keeps a line
 // that describes it, which is all later turns, History and Retry after a
 // reload see. The page's word for its type is not taken: the data's first
-// bytes decide. No `vscode` here.
+// bytes decide (chatImages.ts). No `vscode` here.
 import { byteSize } from '../common/byteSize';
-import { imageSize, MAX_IMAGE_BYTES, MAX_IMAGES_PER_RESULT, sniffedImageType, unsendableReason } from '../models/chatImages';
-import type { ChatImage } from '../models/chatModel';
+import { inspectImage, MAX_IMAGE_BYTES, MAX_IMAGES_PER_RESULT } from '../models/chatImages';
 import { base64Bytes } from '../protocol/imageRules';
 import type { ContextAttachment } from './contextAttachments';
 
@@ -32,37 +31,29 @@ export interface PastedImage {
  * that says why.
  */
 export function imageAttachment(pasted: PastedImage, index: number, attachedBefore: number): ContextAttachment {
-  const sniffed = sniffedImageType(pasted.data);
-  const label = imageLabel(pasted.name, index, sniffed);
-  const base = { path: `image:${pasted.id}`, label, name: `Attached image ${label}` };
   const bytes = Math.max(pasted.bytes, base64Bytes(pasted.data));
-  const error =
+  const inspected =
     attachedBefore >= MAX_IMAGES_PER_MESSAGE
-      ? `a message takes at most ${MAX_IMAGES_PER_MESSAGE} images`
+      ? { reason: `a message takes at most ${MAX_IMAGES_PER_MESSAGE} images` }
       : bytes > MAX_IMAGE_BYTES
-        ? `${byteSize(bytes)}, over the ${byteSize(MAX_IMAGE_BYTES)} an image may have`
-        : sniffed === undefined
-          ? 'not a PNG, JPEG, GIF or WebP image'
-          : unsendableReason(sniffed, pasted.data);
-  if (error !== undefined) return { ...base, title: `Pasted image, ${byteSize(bytes)}`, error, read: () => Promise.reject(new Error(error)) };
-  const image: ChatImage = { mimeType: sniffed!, data: pasted.data };
-  const title = describe(image);
+        ? { reason: `${byteSize(bytes)}, over the ${byteSize(MAX_IMAGE_BYTES)} an image may have` }
+        : inspectImage(pasted.data);
+  const label = imageLabel(pasted.name, index, 'image' in inspected ? inspected.image.mimeType : undefined);
+  const base = { path: `image:${pasted.id}`, label, name: `Attached image ${label}` };
+  if ('reason' in inspected) {
+    const error = inspected.reason;
+    return { ...base, title: `Pasted image, ${byteSize(bytes)}`, error, read: () => Promise.reject(new Error(error)) };
+  }
+  const { image, description } = inspected;
   return {
     ...base,
-    title,
+    title: description,
     image,
     read: () =>
       Promise.resolve(
-        `[Image ${label} (${title}) pasted by the user: attached to this message as a picture for this run; later turns keep only this line.]`,
+        `[Image ${label} (${description}) pasted by the user: attached to this message as a picture for this run; later turns keep only this line.]`,
       ),
   };
-}
-
-/** "PNG image, 120 KB, 800×600". */
-function describe(image: ChatImage): string {
-  const size = imageSize(image.data);
-  const type = image.mimeType.slice('image/'.length).toUpperCase();
-  return [`${type} image`, byteSize(base64Bytes(image.data)), ...(size ? [`${size.width}×${size.height}`] : [])].join(', ');
 }
 
 /** The clipboard's name unless it is a browser's generic one ("image.png"): "Pasted image 2" then. */

@@ -46,6 +46,21 @@ export function sniffedImageType(data: string): string | undefined {
   return undefined;
 }
 
+/**
+ * An image a person or a client handed over (pasted, sent in a message): the
+ * picture typed by its bytes and how to name it ("PNG image, 120 KB,
+ * 800×600"), or why the models cannot take it.
+ */
+export function inspectImage(data: string): { readonly image: ChatImage; readonly description: string } | { readonly reason: string } {
+  const mimeType = sniffedImageType(data);
+  if (mimeType === undefined) return { reason: 'not a PNG, JPEG, GIF or WebP image' };
+  const unsendable = unsendableReason(mimeType, data);
+  if (unsendable !== undefined) return { reason: unsendable };
+  const size = imageSize(data);
+  const description = [`${mimeType.slice('image/'.length).toUpperCase()} image`, byteSize(base64Bytes(data)), ...(size ? [`${size.width}×${size.height}`] : [])].join(', ');
+  return { image: { mimeType, data }, description };
+}
+
 /** Width and height from a PNG's or GIF's header, when the data is one. */
 export function imageSize(data: string): { width: number; height: number } | undefined {
   const head = Buffer.from(data.slice(0, 44), 'base64');

@@ -2,7 +2,7 @@
 // that takes no images is sent instead.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { imageSize, imageTokens, imageTokensBound, IMAGES_NOT_SENT, withoutImageData } from '../../../src/models/chatImages';
+import { imageSize, imageTokens, imageTokensBound, IMAGES_NOT_SENT, inspectImage, withoutImageData } from '../../../src/models/chatImages';
 import type { ChatMessage } from '../../../src/models/chatModel';
 import { toLanguageModelMessages } from '../../../src/models/languageModelMessages';
 import { toOpenAiMessages } from '../../../src/models/openAiMessages';
@@ -139,5 +139,25 @@ describe('a model that refuses images', () => {
     assert.equal(counter.upperBound(request), counter.upperBound(text));
     const vscodeModel = new RequestTokenCounter({ provider: 'vscode', baseUrl: '', model: 'copilot-gpt' });
     assert.equal((await vscodeModel.count(request)).tokens, (await vscodeModel.count(text)).tokens);
+  });
+});
+
+describe('an image handed over by a person or a client', () => {
+  const b64 = (bytes: number[], tail = 16) => Buffer.from([...bytes, ...new Array<number>(tail).fill(0)]).toString('base64');
+  it('is typed by its first bytes, whatever it was called', () => {
+    const jpeg = inspectImage(b64([0xff, 0xd8, 0xff, 0xe0]));
+    assert.ok('image' in jpeg && jpeg.image.mimeType === 'image/jpeg' && jpeg.description.startsWith('JPEG image, '));
+    const gif = inspectImage(Buffer.concat([Buffer.from('GIF89a'), Buffer.from([4, 0, 3, 0]), Buffer.alloc(8)]).toString('base64'));
+    assert.ok('image' in gif);
+    assert.equal(gif.description, 'GIF image, 18 bytes, 4×3');
+    const webp = inspectImage(Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WEBPVP8 '), Buffer.alloc(8)]).toString('base64'));
+    assert.ok('image' in webp && webp.image.mimeType === 'image/webp');
+  });
+
+  it('says why it cannot go: not a raster image, or too big', () => {
+    assert.deepEqual(inspectImage(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>').toString('base64')), { reason: 'not a PNG, JPEG, GIF or WebP image' });
+    const huge = Buffer.alloc(5 * 1024 * 1024 + 1);
+    huge.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    assert.deepEqual(inspectImage(huge.toString('base64')), { reason: 'over 5 MB' });
   });
 });
