@@ -41,10 +41,10 @@ import { openWorkspaceLink } from './workspaceLinkOpener';
 import { openSettingWhereSet } from './settingsEditor';
 import { workspaceValueApplies } from '../agent/settingsConsent';
 
-/** What the panel needs from MCP; the hub's status feed when MCP is wired. */
 /** workspaceState: the prompt box's draft, for the page after a window reload. */
 const PROMPT_DRAFT_KEY = 'tandem.promptDraft';
 
+/** What the panel needs from MCP; the hub's status feed when MCP is wired. */
 export interface McpStatusSource {
   statuses(): readonly McpServerStatus[];
   onDidChangeStatus(listener: () => void): { dispose(): unknown };
