@@ -12,6 +12,7 @@ import type {
   ToolImagesPayload,
   ToolProgressPayload,
   ToolStatusPayload,
+  UserImagesPayload,
 } from '../src/protocol/agentEvents';
 import { HostEventName } from '../src/protocol/hostEventNames';
 import { applyApprovalEvent } from './approvalEvents';
@@ -219,6 +220,23 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
       if (result && images.length > 0) {
         result.images = images;
         touch(view, result);
+        keepLatestImages(view);
+      }
+      return;
+    }
+    case 'tandem.userImages': {
+      const payload = value as unknown as UserImagesPayload;
+      const runId = text(payload.runId);
+      // The question is the step just before, in practice: looked for from the end.
+      let question: UserStep | undefined;
+      for (let index = view.steps.length - 1; index >= 0 && question === undefined; index--) {
+        const step = view.steps[index];
+        if (step?.kind === 'user' && step.asks === runId) question = step;
+      }
+      const images = Array.isArray(payload.images) ? payload.images.filter(isShowableImage) : [];
+      if (question && images.length > 0) {
+        question.images = images;
+        touch(view, question);
         keepLatestImages(view);
       }
       return;

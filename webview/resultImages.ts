@@ -1,4 +1,5 @@
-// The images a tool returned, shown under its result. The host sends only
+// The images a tool returned, shown under its result, and those pasted with a
+// question, shown under it. The host sends only
 // images a model could be sent (src/protocol/imageRules.ts: raster types,
 // base64, size-capped); the panel checks again before making a data: URL of
 // one, so nothing else (an SVG, a stray URL) reaches an <img>. The panel keeps
@@ -6,7 +7,7 @@
 // fill the page's memory over a long conversation.
 import type { ToolImage } from '../src/protocol/agentEvents';
 import { base64Bytes, isBase64, isImageType } from '../src/protocol/imageRules';
-import { touch, type ConversationView, type ToolResultStep } from './steps';
+import { touch, type ConversationView, type ToolResultStep, type UserStep } from './steps';
 import { byteSize } from '../src/common/byteSize';
 
 /** Images the panel keeps showing, the latest first, and their bytes together at most. */
@@ -31,7 +32,7 @@ export function keepLatestImages(view: ConversationView): void {
   let keeping = true;
   for (let index = view.steps.length - 1; index >= 0; index--) {
     const step = view.steps[index];
-    if (step?.kind !== 'tool-result' || !step.images) continue;
+    if ((step?.kind !== 'tool-result' && step?.kind !== 'user') || !step.images) continue;
     const size = step.images.reduce((sum, image) => sum + base64Bytes(image.data), 0);
     const first = images === 0;
     keeping = keeping && (first || (images + step.images.length <= PANEL_IMAGES_KEPT && bytes + size <= PANEL_IMAGE_BYTES));
@@ -49,15 +50,16 @@ export function keepLatestImages(view: ConversationView): void {
 /** The node showing a result's images, built once per list: a redraw of its step moves it, keeping its size and the decoded pictures. */
 const built = new WeakMap<readonly ToolImage[], HTMLElement>();
 
-/** Thumbnails of a result's images; a click (or Enter) shows one at full size, again shows it small. */
-export function resultImages(step: ToolResultStep): HTMLElement | undefined {
+/** Thumbnails of a result's or a question's images; a click (or Enter) shows one at full size, again shows it small. */
+export function resultImages(step: ToolResultStep | UserStep): HTMLElement | undefined {
+  const from = step.kind === 'user' ? 'you sent' : `from ${step.name}`;
   if (step.images?.length) {
     const images = step.images;
     const existing = built.get(images);
     if (existing) return existing;
     const list = document.createElement('div');
     list.className = 'result-images';
-    images.forEach((image, index) => list.append(thumbnail(image, `Image ${index + 1} of ${images.length} from ${step.name}`)));
+    images.forEach((image, index) => list.append(thumbnail(image, `Image ${index + 1} of ${images.length} ${from}`)));
     built.set(images, list);
     return list;
   }
@@ -65,7 +67,8 @@ export function resultImages(step: ToolResultStep): HTMLElement | undefined {
   const note = document.createElement('div');
   note.className = 'result-images-note';
   const one = step.imagesNoLongerShown === 1;
-  note.textContent = `${one ? 'Its image is' : `Its ${step.imagesNoLongerShown} images are`} no longer shown: the panel keeps only the latest images (${PANEL_IMAGES_KEPT}, ${byteSize(PANEL_IMAGE_BYTES)} at most). The result's text describes ${one ? 'it' : 'them'}.`;
+  const describedBy = step.kind === 'user' ? "The question's text" : "The result's text";
+  note.textContent = `${one ? 'Its image is' : `Its ${step.imagesNoLongerShown} images are`} no longer shown: the panel keeps only the latest images (${PANEL_IMAGES_KEPT}, ${byteSize(PANEL_IMAGE_BYTES)} at most). ${describedBy} describes ${one ? 'it' : 'them'}.`;
   return note;
 }
 

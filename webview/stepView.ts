@@ -335,13 +335,22 @@ export function pencilIcon(): SVGSVGElement {
 
 function userBody(step: UserStep, context: StepRenderContext): HTMLElement {
   const text = withAutoDirection(element('div', 'user-text', step.text));
+  const images = resultImages(step);
   const onEdit = context.onEdit;
-  if (!onEdit || step.asks === undefined || context.editableRun?.() !== step.asks) return text;
+  if (!onEdit || step.asks === undefined || context.editableRun?.() !== step.asks) {
+    if (!images) return text;
+    const body = element('div');
+    body.append(text, images);
+    return body;
+  }
   // A pencil, not a word: the question reads as it was asked (in the panel, a copy of it, its text).
   const body = element('div', 'user-body');
   const edit = iconButton('edit-question', 'Edit question', 'Edit: change this question and ask it in place of this try (which stays here, marked)', pencilIcon(), () => onEdit(step));
   body.append(text, edit);
-  return body;
+  if (!images) return body;
+  const withImages = element('div');
+  withImages.append(body, images);
+  return withImages;
 }
 
 function body(step: Step, context: StepRenderContext): HTMLElement {

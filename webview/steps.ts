@@ -30,6 +30,10 @@ export interface UserStep extends StepBase {
   readonly typed: string;
   /** The run this question starts (its own `runId` is the run before, as for every step pushed before RUN_STARTED). */
   readonly asks: string | undefined;
+  /** Images pasted with it, as they arrived: never stored (as a tool result's). */
+  images?: readonly ToolImage[] | undefined;
+  /** How many images the panel took off this question to keep only the latest. */
+  imagesNoLongerShown?: number;
 }
 
 export interface ThinkingStep extends StepBase {

@@ -141,6 +141,11 @@ export class AgentSession implements vscode.Disposable {
       // The attached items travel apart from the typed text: the panel shows their names, the models read them.
       const value = attached === undefined ? { text, runId } : { text, runId, attached: { labels: attached.labels, text: attached.text } };
       this.append({ type: 'CUSTOM', name: HostEventName.userMessage, value, timestamp: Date.now() } as AgentEvent);
+      // The pictures, for the panel to show under the question while it is open (never stored: isLiveOnly).
+      if (attached?.images?.length) {
+        const images = attached.images.map(({ mimeType, data }) => ({ mimeType, data }));
+        this.append({ type: 'CUSTOM', name: CustomEventName.userImages, value: { runId, images }, timestamp: Date.now() } as AgentEvent);
+      }
       const listed = this.deps.store.list().some((entry) => entry.id === conversation.id);
       await this.save();
       // A new conversation is in the history from its first save: listed (and deletable, which stops it) while it runs.

@@ -61,6 +61,8 @@ export const CustomEventName = {
   reclassified: 'tandem.reclassified',
   /** The images of a tool result, to show beside it: `ToolImagesPayload`. Live only (see `isLiveOnly`). */
   toolImages: 'tandem.toolImages',
+  /** The images pasted with the question of a run, to show under it: `UserImagesPayload`. Live only. */
+  userImages: 'tandem.userImages',
 } as const;
 
 /**
@@ -208,14 +210,20 @@ export interface ToolImagesPayload {
   readonly images: readonly ToolImage[];
 }
 
+/** The images pasted with the question that starts `runId`, after its user message. */
+export interface UserImagesPayload {
+  readonly runId: string;
+  readonly images: readonly ToolImage[];
+}
+
 /**
  * Events sent to whoever watches the run as it happens and never stored: not
  * in the conversation file, the panel's saved state or the host's copy a
  * reopened view is caught up from. An image is megabytes of base64 that a
- * person looks at once; the result's text keeps its description.
+ * person looks at once; the result's text (the question's) keeps its description.
  */
 export function isLiveOnly(event: AgentEvent): boolean {
-  return event.type === 'CUSTOM' && event['name'] === CustomEventName.toolImages;
+  return event.type === 'CUSTOM' && (event['name'] === CustomEventName.toolImages || event['name'] === CustomEventName.userImages);
 }
 
 /** The user's answer to an approval: "Always allow" approves and remembers. */

@@ -1,8 +1,8 @@
 // Pasting an image into the prompt box in a real VS Code (code-server +
 // headless Chromium) against the scripted model server: the picture becomes a
 // context chip (one that is not a picture an error chip saying why), goes to
-// both models as an image part of the question, and the next turn keeps only
-// the line that describes it.
+// both models as an image part of the question and shows under it, and the
+// next turn keeps only the line that describes it.
 import * as assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
@@ -77,6 +77,10 @@ test('a pasted screenshot is a chip, goes to both models as a picture with the q
     assert.match(JSON.stringify(fcRequest?.messages), /Image login-bug\.png \(PNG image, 68 bytes, 2×3\) pasted by the user/);
     assert.match(JSON.stringify(fcRequest?.messages), /notes\.png was not attached: not a PNG, JPEG, GIF or WebP image/);
     assert.equal(await view.locator('[data-testid="context-chip"]').count(), 0, 'the chips are used up by the send');
+    // The question shows the picture it went with (while the window is open: images are never stored).
+    await waitFor(async () => (await view.locator('[data-testid="user-message"]').last().locator('[data-testid="result-image"]').count()) === 1, 'the picture under the question');
+    assert.equal(await view.locator('[data-testid="user-message"]').last().locator('[data-testid="result-image"]').getAttribute('src'), `data:image/png;base64,${PNG}`);
+    await session.screenshot('image-paste-sent');
     const question = await view.locator('[data-testid="user-message"]').last().innerText();
     assert.match(question, /login-bug\.png/);
     assert.match(question, /notes\.png \(not sent: not a PNG, JPEG, GIF or WebP image\)/);

@@ -12,7 +12,7 @@ import { isLiveOnly, type AgentEvent, type ToolImagesPayload } from '../../../sr
 import { PanelState } from '../../../webview/panelState';
 import { PANEL_IMAGES_KEPT } from '../../../webview/resultImages';
 import type { StepRenderContext } from '../../../webview/stepView';
-import { createConversationView, defaultOpen, type ToolResultStep } from '../../../webview/steps';
+import { createConversationView, defaultOpen, type ToolResultStep, type UserStep } from '../../../webview/steps';
 import { applyEvents } from '../../../webview/viewModel';
 import { customValues, runScripted, scriptedServers, settingsFor } from '../agent/agentTestSupport';
 import { EVERYTHING_SERVER, stdioServer } from '../mcp/mcpTestSupport';
@@ -176,5 +176,32 @@ describe('images from tools in the panel', () => {
     const results = view.steps.filter((step): step is ToolResultStep => step.kind === 'tool-result');
     assert.equal(results.length, 1);
     assert.deepEqual(results[0]?.images, [{ mimeType: 'image/png', data: png }]);
+  });
+});
+
+describe('images pasted with a question, in the panel', () => {
+  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAIAAAA2iEnWAAAAC0lEQVR4nGNgwAIAABUAAapll8QAAAAASUVORK5CYII=';
+  const question = (runId: string, count: number): AgentEvent[] => [
+    { type: 'CUSTOM', name: 'tandem.userMessage', value: { text: `Look ${runId}`, runId, attached: { labels: ['Pasted image 1 (PNG)'], text: '[Image …]' } } } as AgentEvent,
+    { type: 'CUSTOM', name: 'tandem.userImages', value: { runId, images: Array.from({ length: count }, () => ({ mimeType: 'image/png', data: png })) } } as AgentEvent,
+  ];
+
+  it('show under the question they went with, are live only, and count in the panel\'s budget with tools\' images', () => {
+    const events = [...question('r1', 4), ...question('r2', 4), ...question('r3', 4), ...question('r4', 2)];
+    assert.ok(events.filter((event) => event['name'] === 'tandem.userImages').every(isLiveOnly), 'never stored');
+    const view = applyEvents(createConversationView(), events);
+    const questions = view.steps.filter((step): step is UserStep => step.kind === 'user');
+    assert.deepEqual(
+      questions.map((step) => [step.images?.length ?? 0, step.imagesNoLongerShown ?? 0]),
+      [[0, 4], [4, 0], [4, 0], [2, 0]],
+      `the latest ${PANEL_IMAGES_KEPT} stay`,
+    );
+    const shown = createStepElement(questions[3]!, context);
+    assert.match(shown.querySelector('.user-text')?.textContent ?? '', /Look r4/);
+    const pictures = [...shown.querySelectorAll<HTMLImageElement>('[data-testid="result-image"]')];
+    assert.deepEqual(pictures.map((picture) => picture.alt), ['Image 1 of 2 you sent', 'Image 2 of 2 you sent']);
+    assert.equal(pictures[0]?.src, `data:image/png;base64,${png}`);
+    const dropped = createStepElement(questions[0]!, context);
+    assert.match(dropped.querySelector('.result-images-note')?.textContent ?? '', /^Its 4 images are no longer shown: .* The question's text describes them\.$/);
   });
 });
