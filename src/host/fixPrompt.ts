@@ -21,6 +21,8 @@ export const MAX_PROBLEMS = 10;
 export const CONTEXT_LINES = 3;
 /** Lines of the file quoted at most. */
 export const MAX_EXCERPT_LINES = 80;
+/** Characters of one quoted line at most: a minified file's line can be the whole file. */
+export const MAX_LINE_CHARS = 500;
 
 /** The 1-based lines to quote for `problems` in a document of `lineCount` lines: a few around them, within the cap. */
 export function excerptLines(problems: readonly ReportedProblem[], lineCount: number): { first: number; last: number } {
@@ -34,13 +36,17 @@ export function fixPrompt(relativePath: string, languageId: string, problems: re
   const shown = [...problems].sort((left, right) => left.line - right.line).slice(0, MAX_PROBLEMS);
   const list = shown.map((problem) => `- line ${problem.line}, ${problem.severity}${origin(problem)}: ${oneLine(problem.message)}`);
   if (problems.length > shown.length) list.push(`- and ${problems.length - shown.length} more on these lines`);
-  const longest = Math.max(2, ...[...excerpt.text.matchAll(/`+/g)].map((match) => match[0].length));
+  const quoted = excerpt.text
+    .split('\n')
+    .map((line) => (line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)} … (${(line.length - MAX_LINE_CHARS).toLocaleString('en-US')} more characters on this line)` : line))
+    .join('\n');
+  const longest = Math.max(2, ...[...quoted.matchAll(/`+/g)].map((match) => match[0].length));
   const fence = '`'.repeat(longest + 1);
   const lines = excerpt.first === excerpt.last ? `Line ${excerpt.first}` : `Lines ${excerpt.first}-${excerpt.last}`;
   return [
     `Fix ${problems.length === 1 ? 'this problem' : 'these problems'} VS Code reports in ${relativePath}:`,
     list.join('\n'),
-    `${lines} as they are now:\n\n${fence}${languageId}\n${excerpt.text}\n${fence}`,
+    `${lines} as they are now:\n\n${fence}${languageId}\n${quoted}\n${fence}`,
   ].join('\n\n');
 }
 

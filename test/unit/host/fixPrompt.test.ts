@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { excerptLines, fixPrompt, MAX_EXCERPT_LINES, MAX_PROBLEMS, type ReportedProblem } from '../../../src/host/fixPrompt';
+import { excerptLines, fixPrompt, MAX_EXCERPT_LINES, MAX_LINE_CHARS, MAX_PROBLEMS, type ReportedProblem } from '../../../src/host/fixPrompt';
 
 const problem = (line: number, message: string, extra: Partial<ReportedProblem> = {}): ReportedProblem => ({ line, severity: 'error', message, ...extra });
 
@@ -36,5 +36,10 @@ describe('the Fix with Tandem message', () => {
     assert.deepEqual(excerptLines([problem(2, 'x')], 100), { first: 1, last: 5 });
     assert.deepEqual(excerptLines([problem(50, 'x'), problem(40, 'y')], 51), { first: 37, last: 51 });
     assert.deepEqual(excerptLines([problem(10, 'x'), problem(500, 'y')], 1000), { first: 7, last: 7 + MAX_EXCERPT_LINES - 1 });
+  });
+
+  it("cuts a minified file's long line, saying how much was left out", () => {
+    const text = fixPrompt('dist/app.min.js', 'javascript', [problem(1, 'Unexpected token')], { first: 1, last: 1, text: 'x'.repeat(MAX_LINE_CHARS + 1234) });
+    assert.match(text, new RegExp(`\\n${'x'.repeat(MAX_LINE_CHARS)} … \\(1,234 more characters on this line\\)\\n\`\`\`$`));
   });
 });
