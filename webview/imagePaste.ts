@@ -8,6 +8,8 @@ import type { FromWebview } from '../src/protocol/webviewMessages';
 
 /** What the page keeps of the images it sent: each one's data URL, to show in its chip (`data-path` `image:<id>`). */
 export interface PastedImages {
+  /** Sends an image file on as if pasted (a dropped one). */
+  add(file: File): void;
   thumbnail(chipPath: string): string | undefined;
   /** Lets go of the images whose chips are gone. */
   keepOnly(chipPaths: readonly string[]): void;
@@ -27,6 +29,7 @@ export function attachImagePaste(prompt: HTMLTextAreaElement, post: (message: Fr
     for (const file of images) sendImage(file, post, shown).catch(() => undefined);
   });
   return {
+    add: (file) => void sendImage(file, post, shown).catch(() => undefined),
     thumbnail: (chipPath) => shown.get(chipPath),
     keepOnly: (chipPaths) => {
       // Only a chip seen and gone lets go: the host's list may still be one from before the paste reached it.

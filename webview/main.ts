@@ -22,6 +22,7 @@ import { createLiveStatus, StepAnnouncer } from './announcements';
 import { attachPromptRecall, type PromptRecall } from './promptRecall';
 import { linkTarget } from './linkTargets';
 import { attachImagePaste } from './imagePaste';
+import { attachPromptDrop } from './promptDrop';
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
@@ -92,6 +93,7 @@ const promptBox = document.querySelector<HTMLTextAreaElement>('[data-testid="pro
 const slashCommands = promptBox === null ? undefined : attachSlashCommands(promptBox);
 const pastedImages = promptBox === null ? undefined : attachImagePaste(promptBox, post);
 const contextChips = promptBox === null ? undefined : attachContextChips(promptBox, post, (path) => pastedImages?.thumbnail(path));
+if (promptBox !== null && pastedImages !== undefined) attachPromptDrop(promptBox, post, pastedImages);
 const followUps = promptBox === null ? undefined : attachFollowUpDrawer(promptBox, post, (text) => layout.takeBack(text));
 const contextPicker = promptBox === null ? undefined : attachContextPicker(promptBox, post);
 // After the suggestion lists: while one is open, the arrows move in it.

@@ -61,6 +61,8 @@ export interface ContextSource {
   readonly attachments: ContextAttachments;
   suggestions(query: string): Promise<readonly ContextSuggestion[]>;
   attachPick(kind: ContextSuggestion['kind'], path: string): Promise<boolean>;
+  /** Files and folders dropped on the prompt box, as URIs. */
+  attachDropped(uris: readonly string[]): Promise<void>;
 }
 
 export interface ChatViewOptions {
@@ -316,6 +318,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         attachments.attach(imageAttachment(message, ++this.pastedImages, before));
         return;
       }
+      case 'dropUris':
+        await this.options.context?.attachDropped(message.uris);
+        return;
       case 'draft':
         await this.context.workspaceState.update(PROMPT_DRAFT_KEY, message.text === '' ? undefined : message.text);
         return;

@@ -97,6 +97,25 @@ export class ContextPicker {
     return true;
   }
 
+  /**
+   * Files and folders dropped on the prompt box (from the explorer, with
+   * Shift held, as VS Code asks for a drop into a webview): chosen by the
+   * user, as from the explorer's menu. The page hands over URIs as text; in
+   * a browser (code-server) the workspace's are `vscode-remote:` ones whose
+   * path is the file's on this side.
+   */
+  async attachDropped(uris: readonly string[]): Promise<void> {
+    for (const text of uris) {
+      let uri: vscode.Uri;
+      try {
+        uri = vscode.Uri.parse(text, true);
+      } catch {
+        continue;
+      }
+      await this.attachUri(uri.scheme === 'vscode-remote' ? vscode.Uri.file(uri.path) : uri);
+    }
+  }
+
   private async attachUri(uri: vscode.Uri): Promise<boolean> {
     if (uri.scheme !== 'file') {
       void vscode.window.showWarningMessage(`Tandem: only files in the workspace can be attached (${uri.scheme}: is not a file).`);

@@ -87,6 +87,7 @@ export function startHost(context: vscode.ExtensionContext, log: OutputLog): Hos
             attachments,
             suggestions: (query) => picker.suggestions(query),
             attachPick: (kind, path) => picker.attachPick(kind, path),
+            attachDropped: (uris) => picker.attachDropped(uris),
           },
           settingsConsent,
           // MCP servers start on the first agent run, not at activation or when the panel opens.

@@ -84,6 +84,8 @@ export const fromWebviewSchema = z.discriminatedUnion('type', [
     data: z.string().max(Math.ceil(MAX_IMAGE_BYTES / 3) * 4),
     bytes: z.number().int().min(0),
   }),
+  /** Files or folders dropped on the prompt box (their URIs, as the drag carried them); the host checks each. */
+  z.object({ type: z.literal('dropUris'), uris: z.array(z.string().min(1).max(4096)).min(1).max(100) }),
   /** A context chip's remove button, naming the chip's `data-path`. */
   z.object({ type: z.literal('detachContext'), path: z.string().min(1).max(4096) }),
   /** The prompt box's `@` picker: what matches the text typed after '@'. */

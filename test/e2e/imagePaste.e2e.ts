@@ -1,8 +1,10 @@
-// Pasting an image into the prompt box in a real VS Code (code-server +
+// Pasting an image into the prompt box, and dropping files on it, in a real VS Code (code-server +
 // headless Chromium) against the scripted model server: the picture becomes a
 // context chip (one that is not a picture an error chip saying why), goes to
 // both models as an image part of the question and shows under it, and the
-// next turn keeps only the line that describes it.
+// next turn keeps only the line that describes it. Files dropped from the
+// explorer become chips as "Add to Tandem Context" makes them (one outside
+// the workspace an error chip), an image file from outside a picture chip.
 import * as assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
@@ -19,7 +21,7 @@ let session: VsCodeSession;
 let workspace: string;
 
 before(async () => {
-  ({ server, session, workspace } = await openVsCode({ name: 'image-paste', files: { 'README.md': '# Login page\n' } }));
+  ({ server, session, workspace } = await openVsCode({ name: 'image-paste', files: { 'README.md': '# Login page\n', 'docs/guide.md': 'A guide.\n' } }));
 });
 
 after(() => closeVsCode({ server, session, workspace }));
@@ -92,5 +94,38 @@ test('a pasted screenshot is a chip, goes to both models as a picture with the q
     const next = server.requests.at(-2);
     assert.deepEqual(imageUrls(next), [], 'the picture went with its own run only');
     assert.match(JSON.stringify(next?.messages), /Image login-bug\.png \(PNG image, 68 bytes, 2×3\) pasted by the user/, 'its description stays');
+  }),
+);
+
+test('files dropped on the prompt box from the explorer become chips; an image file from outside becomes a picture', { timeout: 60_000 }, () =>
+  guarded('drop', async () => {
+    const view = await session.webview();
+    const prompt = view.locator('[data-testid="prompt"]');
+    // What VS Code's explorer puts on a drag (its own list holds every item), and a screenshot file from the desktop.
+    const uris = [`file://${workspace}/README.md`, `vscode-remote://127.0.0.1:8080${workspace}/docs`, 'file:///etc/hostname'];
+    await prompt.evaluate((box, { list, png }) => {
+      const transfer = new DataTransfer();
+      transfer.setData('application/vnd.code.uri-list', list.join('\r\n'));
+      transfer.setData('text/uri-list', list[0]!);
+      const over = new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true });
+      box.dispatchEvent(over);
+      if (!over.defaultPrevented) throw new Error('the box did not take the drag');
+      box.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      const fromDesktop = new DataTransfer();
+      fromDesktop.items.add(new File([Uint8Array.from(atob(png), (char) => char.charCodeAt(0))], 'screenshot.png', { type: 'image/png' }));
+      box.dispatchEvent(new DragEvent('drop', { dataTransfer: fromDesktop, bubbles: true, cancelable: true }));
+    }, { list: uris, png: PNG });
+    const chip = (pathOrLabel: string) => view.locator(`[data-testid="context-chip"][data-path="${pathOrLabel}"]`);
+    await chip('README.md').waitFor({ state: 'visible', timeout: 10_000 });
+    await chip('docs').waitFor({ state: 'visible', timeout: 10_000 });
+    const outside = view.locator('[data-testid="context-chip"][data-error]', { hasText: 'hostname' });
+    await outside.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match((await outside.getAttribute('data-error')) ?? '', /outside|not in the workspace|workspace folder/i);
+    await view.locator('[data-testid="context-chip"]', { hasText: 'screenshot.png' }).locator('img.context-chip-thumbnail').waitFor({ state: 'visible', timeout: 10_000 });
+    await session.screenshot('image-paste-drop');
+    for (let left = await view.locator('[data-testid="context-chip-remove"]').count(); left > 0; left--) {
+      await view.locator('[data-testid="context-chip-remove"]').first().click();
+      await waitFor(async () => (await view.locator('[data-testid="context-chip-remove"]').count()) === left - 1, 'a chip to go');
+    }
   }),
 );
