@@ -11,7 +11,7 @@ import type { Frame } from 'playwright-core';
 import type { LoggedRequest, ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { ANSWER_MODEL as answerModel, closeVsCode, FC_MODEL as fc, openVsCode } from './e2eFixture';
 import type { VsCodeSession } from './harness';
-import { failureReporter, send, waitFor, waitIdle } from './viewSteps';
+import { failureReporter, openFileInEditor, send, waitFor, waitIdle } from './viewSteps';
 
 /** A real 2×3 PNG (68 bytes). */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAIAAAA2iEnWAAAAC0lEQVR4nGNgwAIAABUAAapll8QAAAAASUVORK5CYII=';
@@ -97,10 +97,28 @@ test('a pasted screenshot is a chip, goes to both models as a picture with the q
   }),
 );
 
-test('files dropped on the prompt box from the explorer become chips; an image file from outside becomes a picture', { timeout: 60_000 }, () =>
+test('files dropped on the prompt box from the explorer become chips; an image file from outside becomes a picture', { timeout: 90_000 }, () =>
   guarded('drop', async () => {
     const view = await session.webview();
     const prompt = view.locator('[data-testid="prompt"]');
+    // A real drag, through VS Code: an editor's tab onto the prompt box, Shift held as VS Code asks.
+    const page = session.page;
+    await openFileInEditor(session, 'README.md');
+    const from = (await page.locator('.tabs-container .tab', { hasText: 'README.md' }).first().boundingBox())!;
+    const to = (await prompt.boundingBox())!;
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.keyboard.down('Shift');
+    for (let step = 1; step <= 20; step++) {
+      await page.mouse.move(from.x + ((to.x + to.width / 2 - from.x) * step) / 20, from.y + ((to.y + to.height / 2 - from.y) * step) / 20);
+    }
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+    const dragged = view.locator('[data-testid="context-chip"][data-path="README.md"]');
+    await dragged.waitFor({ state: 'visible', timeout: 10_000 });
+    await dragged.locator('[data-testid="context-chip-remove"]').click();
+    await dragged.waitFor({ state: 'detached', timeout: 10_000 });
+
     // What VS Code's explorer puts on a drag (its own list holds every item), and a screenshot file from the desktop.
     const uris = [`file://${workspace}/README.md`, `vscode-remote://127.0.0.1:8080${workspace}/docs`, 'file:///etc/hostname'];
     await prompt.evaluate((box, { list, png }) => {
