@@ -18,7 +18,7 @@ import { HostEventName } from '../src/protocol/hostEventNames';
 import { applyApprovalEvent } from './approvalEvents';
 import { applyElicitationEvent } from './elicitationEvents';
 import { isShowableImage, keepLatestImages } from './resultImages';
-import { push, text, touch, type CondensedStep, type ConversationView, type NoticeStep, type UserStep } from './steps';
+import { push, text, touch, type CondensedStep, type ConversationView, type NoticeStep, type ToolResultStep, type UserStep } from './steps';
 
 function lastNotice(view: ConversationView, code: string): NoticeStep | undefined {
   for (let index = view.steps.length - 1; index >= 0; index--) {
@@ -215,13 +215,7 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
     }
     case 'tandem.toolImages': {
       const payload = value as unknown as ToolImagesPayload;
-      const result = view.resultByToolCall.get(text(payload.toolCallId));
-      const images = Array.isArray(payload.images) ? payload.images.filter(isShowableImage) : [];
-      if (result && images.length > 0) {
-        result.images = images;
-        touch(view, result);
-        keepLatestImages(view);
-      }
+      showImages(view, view.resultByToolCall.get(text(payload.toolCallId)), payload.images);
       return;
     }
     case 'tandem.userImages': {
@@ -233,12 +227,7 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
         const step = view.steps[index];
         if (step?.kind === 'user' && step.asks === runId) question = step;
       }
-      const images = Array.isArray(payload.images) ? payload.images.filter(isShowableImage) : [];
-      if (question && images.length > 0) {
-        question.images = images;
-        touch(view, question);
-        keepLatestImages(view);
-      }
+      showImages(view, question, payload.images);
       return;
     }
     case 'tandem.approval':
@@ -301,4 +290,13 @@ function isRunUsage(value: unknown): value is RunUsage {
   if (typeof value !== 'object' || value === null) return false;
   const usage = value as Partial<Record<keyof RunUsage, unknown>>;
   return isModelUsage(usage.functionCall) && isModelUsage(usage.answer) && typeof usage.toolPhaseMs === 'number' && typeof usage.answerPhaseMs === 'number';
+}
+
+/** Puts what can be shown of `images` on `step` (a tool's result, a question), keeping only the panel's latest images. */
+function showImages(view: ConversationView, step: ToolResultStep | UserStep | undefined, images: unknown): void {
+  const showable = Array.isArray(images) ? images.filter(isShowableImage) : [];
+  if (step === undefined || showable.length === 0) return;
+  step.images = showable;
+  touch(view, step);
+  keepLatestImages(view);
 }
