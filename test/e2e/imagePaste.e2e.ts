@@ -87,6 +87,13 @@ test('a pasted screenshot is a chip, goes to both models as a picture with the q
     assert.match(question, /login-bug\.png/);
     assert.match(question, /notes\.png \(not sent: not a PNG, JPEG, GIF or WebP image\)/);
 
+    // Retry asks again with the picture (held in memory while the window is open).
+    server.push({ model: fc, content: 'Looked again.' }, { model: answerModel, content: 'The button is still cut off.' });
+    await view.locator('[data-testid="retry"]').click();
+    await view.locator('[data-testid="answer"]', { hasText: 'The button is still cut off.' }).waitFor({ timeout: 60_000 });
+    await waitIdle(view);
+    assert.deepEqual(imageUrls(server.requests.at(-2)), [`data:image/png;base64,${PNG}`], 'Retry sent the picture again');
+
     server.push({ model: fc, content: 'No tools needed.' }, { model: answerModel, content: 'Make the card wider.' });
     await send(view, 'How do I fix it?');
     await view.locator('[data-testid="answer"]', { hasText: 'Make the card wider.' }).waitFor({ timeout: 60_000 });
