@@ -141,7 +141,10 @@ test("@ attaches the terminal's last command: what it printed and how it ended g
   guarded('terminal', async () => {
     await session.runCommand('workbench.action.terminal.new', 'Terminal: Create New Terminal');
     const done = path.join(workspace, 'terminal-done.txt');
-    // Typed where the new terminal has the keyboard; the shell's integration reports it to the extension host.
+    // Typed once the new terminal has the keyboard (keys typed sooner go elsewhere: CI once ran only
+    // "RMINAL-MARKER…"); the shell's integration reports it to the extension host.
+    const page = session.page;
+    await waitFor(async () => page.evaluate(() => document.activeElement?.classList.contains('xterm-helper-textarea') === true), 'the terminal to have the keyboard', 30_000);
     await waitFor(async () => {
       await session.page.keyboard.type('echo TERMINAL-MARKER-$((40+2)); touch terminal-done.txt; false\n');
       for (let waited = 0; waited < 5_000 && !fs.existsSync(done); waited += 250) await new Promise((resolve) => setTimeout(resolve, 250));
@@ -182,7 +185,9 @@ test('Tandem: Add to Tandem Context attaches the selection; the focus key puts t
     // The picker's special items: the selection (of the editor the panel's focus left) and the problems.
     for (const [typed, kind] of [['@sel', 'selection'], ['@probl', 'problems']] as const) {
       await page.keyboard.type(typed);
-      await view.locator(`[data-testid="context-option"][data-kind="${kind}"]`).first().waitFor({ state: 'visible', timeout: 10_000 });
+      // Enter picks the list's first option: wait for the list of what was typed, not one from a keystroke before
+      // (the bare `@` lists every special item, the selection first; CI once picked it again for "@probl").
+      await waitFor(async () => (await view.locator('[data-testid="context-option"]').first().getAttribute('data-kind').catch(() => null)) === kind, `the ${kind} option first in the list`, 10_000);
       await page.keyboard.press('Enter');
     }
     await view.locator('[data-testid="context-chip"][data-path="selection:picked.py:3"]').waitFor({ state: 'visible', timeout: 10_000 });
