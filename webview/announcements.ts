@@ -44,6 +44,8 @@ export function announcementFor(step: Step): Announcement | undefined {
       return say('shown', `Error: ${step.message}`);
     case 'condensed':
       return say('shown', condensedTitle(step));
+    case 'steer':
+      return say('shown', `Sent into the run: ${step.text}`);
     case 'user':
     case 'thinking':
     case 'tool-result':

@@ -18,7 +18,7 @@ import { HostEventName } from '../src/protocol/hostEventNames';
 import { applyApprovalEvent } from './approvalEvents';
 import { applyElicitationEvent } from './elicitationEvents';
 import { isShowableImage, keepLatestImages } from './resultImages';
-import { push, text, touch, type CondensedStep, type ConversationView, type NoticeStep, type ToolResultStep, type UserStep } from './steps';
+import { push, text, touch, type CondensedStep, type ConversationView, type NoticeStep, type SteerStep, type ToolResultStep, type UserStep } from './steps';
 
 function lastNotice(view: ConversationView, code: string): NoticeStep | undefined {
   for (let index = view.steps.length - 1; index >= 0; index--) {
@@ -45,6 +45,9 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
       view.chromeDirty = true;
       return;
     }
+    case 'tandem.steered':
+      push<SteerStep>(view, { kind: 'steer', text: withAttachedLabels(text(value['text']), value['attached']), model: undefined });
+      return;
     case HostEventName.retried: {
       // The question and every step up to the next question: its run, and what was said about it.
       const runId = text(value['runId']);

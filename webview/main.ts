@@ -250,7 +250,7 @@ window.addEventListener('message', (message: MessageEvent<ToWebview>) => {
       pastedImages?.keepOnly(data.chips.map((chip) => chip.path));
       return;
     case 'followUps':
-      followUps?.set(data.items, data.held);
+      followUps?.set(data.items, data.held, data.canSteer === true);
       return;
     case 'contextSuggestions':
       contextPicker?.setSuggestions(data.query, data.suggestions);

@@ -58,6 +58,8 @@ function title(step: Step): string {
   switch (step.kind) {
     case 'user':
       return 'You';
+    case 'steer':
+      return 'You, while it worked';
     case 'thinking':
       return step.done ? 'Thought' : 'Thinking…';
     case 'tool-call':
@@ -357,6 +359,8 @@ function body(step: Step, context: StepRenderContext): HTMLElement {
   switch (step.kind) {
     case 'user':
       return userBody(step, context);
+    case 'steer':
+      return withAutoDirection(element('div', 'user-text', step.text));
     case 'thinking':
       return thinkingBody(step);
     case 'tool-call':

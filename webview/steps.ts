@@ -5,7 +5,7 @@
 import type { AgentEvent, CondensedPayload, ElicitationPayload, MessageKindPayload, ModelRole, NoticePayload, RunUsage, ContextPayload, ToolImage } from '../src/protocol/agentEvents';
 import type { ToolResultSummary } from '../src/tools/tool';
 
-export type StepKind = 'user' | 'thinking' | 'tool-call' | 'tool-result' | 'answer' | 'notice' | 'error' | 'approval' | 'elicitation' | 'condensed';
+export type StepKind = 'user' | 'steer' | 'thinking' | 'tool-call' | 'tool-result' | 'answer' | 'notice' | 'error' | 'approval' | 'elicitation' | 'condensed';
 
 export interface ModelLabel {
   readonly role: ModelRole;
@@ -34,6 +34,13 @@ export interface UserStep extends StepBase {
   images?: readonly ToolImage[] | undefined;
   /** How many images the panel took off this question to keep only the latest. */
   imagesNoLongerShown?: number;
+}
+
+/** A message the user sent into a run while its tools went (Steer), where the run took it in. */
+export interface SteerStep extends StepBase {
+  readonly kind: 'steer';
+  /** As shown: the typed text, then the names of what was attached. */
+  readonly text: string;
 }
 
 export interface ThinkingStep extends StepBase {
@@ -177,7 +184,7 @@ export interface CondensedStep extends StepBase {
   readonly reason: CondensedPayload['reason'];
 }
 
-export type Step = UserStep | ThinkingStep | ToolCallStep | ToolResultStep | AnswerStep | NoticeStep | ErrorStep | ApprovalStep | ElicitationStep | CondensedStep;
+export type Step = UserStep | SteerStep | ThinkingStep | ToolCallStep | ToolResultStep | AnswerStep | NoticeStep | ErrorStep | ApprovalStep | ElicitationStep | CondensedStep;
 
 export interface RunEdits {
   /** The run's changed files; after a revert that could not restore some, those. */
@@ -268,6 +275,7 @@ export function defaultOpen(step: Step): boolean {
     case 'notice':
     case 'error':
     case 'user':
+    case 'steer':
       return true;
     case 'tool-result':
       // A result with images is open: the picture (a screenshot) is what the call was for. It stays open, saying so, once the panel drops them.

@@ -25,6 +25,8 @@ function stepMarkdown(step: Step): string {
   switch (step.kind) {
     case 'user':
       return step.setAside ? `## You (asked again below; the models no longer see this try)\n\n${step.text}` : `## You\n\n${step.text}`;
+    case 'steer':
+      return `**You, while it worked** (sent into the run, read before its next step)\n\n${step.text}`;
     case 'thinking':
       return `**Thinking${by}**\n\n${quote(step.text)}`;
     case 'tool-call':

@@ -30,6 +30,7 @@ import type { SessionCache } from './sessionCache';
 import { capResult } from './resultCap';
 import { runToolPhase, type ToolPhaseResult } from './toolPhase';
 import { UsageTracker } from './usageTracker';
+import type { Steering } from './steering';
 
 export interface RunInput {
   readonly threadId: string;
@@ -42,6 +43,8 @@ export interface RunInput {
   readonly rules?: readonly RuleFile[] | undefined;
   /** Finds the nested rules files (the nearest AGENTS.md) above files the run touches; absent: root rules only. */
   readonly nestedRules?: NestedRulesFinder | undefined;
+  /** Where messages the user sends into the run while its tools go come from (steering.ts); absent: none can be. */
+  readonly steering?: Steering | undefined;
 }
 
 export interface AgentDependencies {
@@ -171,6 +174,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
         rules,
         singleModel,
         budget,
+        steering: input.steering,
       });
       usage.endPhase();
       stopReason = tools.stopReason;
@@ -210,7 +214,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
       // Capped as a finding is: a long last reply is the model's text, not the instructions, and must not crowd them out.
       const concluded = tools.finalReply ? `The tool-using model concluded: ${capResult(tools.finalReply, findingLimit)}` : undefined;
       answerInput = answerMessages(
-        budget.conversation,
+        [...budget.conversation, ...tools.steered],
         tools.findings,
         [limited, concluded].filter(Boolean).join(' ') || undefined,
         rules.files(),

@@ -5,7 +5,7 @@ import { EventType } from '@ag-ui/core';
 import type { ChatMessage, ModelTurn, ToolCall, ToolSchema } from '../models/chatModel';
 import type { RunUsage } from '../protocol/agentEvents';
 import type { Tool } from '../tools/tool';
-import { CustomEventName, type RetryPayload, type StopReason } from '../protocol/agentEvents';
+import { CustomEventName, type RetryPayload, type SteeredPayload, type StopReason } from '../protocol/agentEvents';
 import { AgentClock } from './agentClock';
 import type { AgentSettings } from './agentSettings';
 import { CancelledError, isCancellation } from '../common/errors';
@@ -37,6 +37,7 @@ import type { ApprovalGate } from '../tools/tool';
 import type { ElicitationHandler } from '../tools/elicitation';
 import type { ChatModel } from '../models/chatModel';
 import type { ContextBudget } from './contextBudget';
+import { steerChatMessage, type Steering } from './steering';
 
 export { MISTAKE_LIMIT };
 
@@ -63,6 +64,8 @@ export interface ToolPhaseContext {
   readonly singleModel?: boolean | undefined;
   /** Keeps each request inside the window (condenses older turns); absent: requests go as they are. */
   readonly budget?: ContextBudget | undefined;
+  /** Messages the user sends into the run while it goes, read before the next step (absent: none can be). */
+  readonly steering?: Steering | undefined;
 }
 
 export interface ToolPhaseResult {
@@ -74,6 +77,8 @@ export interface ToolPhaseResult {
   readonly finalReply: string | undefined;
   /** The text message that streamed the last reply (single-model and streaming modes). */
   readonly finalMessageId?: string | undefined;
+  /** The messages the user sent into the run, as the models read them, in order: the answer model reads them too. */
+  readonly steered: readonly ChatMessage[];
 }
 
 /** The phase's time is up; `why` when it ends early because a wait would outlast it. */
@@ -116,6 +121,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
   const messages: ChatMessage[] = [systemMessage(), ...context.conversation];
   const loops = new LoopDetector();
   const findings: Finding[] = [];
+  const steered: ChatMessage[] = [];
   const allResults: EvaluatedResult[] = [];
   const role = 'function-call' as const;
   const modelName = context.model.name;
@@ -165,7 +171,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
   };
   const stopWith = (decision: StopDecision, finalReply?: string): StepOutcome => {
     if (decision.notice) emitter.notice(decision.notice.code, 'warning', decision.notice.text);
-    return { kind: 'stop', result: { stopReason: decision.stopReason, reason: decision.reason, findings, finalReply, finalMessageId: lastText?.text ? lastText.messageId : undefined } };
+    return { kind: 'stop', result: { stopReason: decision.stopReason, reason: decision.reason, findings, finalReply, finalMessageId: lastText?.text ? lastText.messageId : undefined, steered } };
   };
   const stop = (stopReason: StopReason, reason: string, finalReply?: string): StepOutcome => stopWith({ stopReason, reason }, finalReply);
   /** The phase signal aborted: Stop throws, the time limit stops with what was gathered. */
@@ -419,14 +425,47 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
     return { kind: 'continue' };
   };
 
+  /** Takes in what the user sent into the run since the last step: it joins the conversation before the next model call. */
+  const takeSteering = async (): Promise<void> => {
+    if (context.steering?.pending() !== true) return;
+    const taken = await context.steering.take();
+    for (const message of taken) {
+      const chat = steerChatMessage(message);
+      messages.push(chat);
+      steered.push(chat);
+      emitter.custom(CustomEventName.steered, {
+        runId: context.runId,
+        id: message.id,
+        text: message.text,
+        ...(message.attached && { attached: message.attached }),
+      } satisfies SteeredPayload);
+    }
+    if (taken.some((message) => message.images?.length)) dropOlderImages(messages);
+    // New instructions: a call repeated from here on is no loop.
+    if (taken.length > 0) loops.reset();
+  };
+  /**
+   * The model is done (or the evaluator says it has enough), but the user sent
+   * something meanwhile: rather than answer without it, the loop goes on, its
+   * reply in the conversation, if the limits allow one more step.
+   */
+  const goesOnFor = (result: ToolPhaseResult, iteration: number): boolean => {
+    if (context.steering?.pending() !== true) return false;
+    if (!['noToolCall', 'finished', 'sufficient', 'awaitingUser'].includes(result.stopReason)) return false;
+    if (firstStop(predicates, state(iteration + 1))) return false;
+    if (result.stopReason !== 'sufficient' && result.finalReply) messages.push({ role: 'assistant', content: result.finalReply });
+    return true;
+  };
+
   try {
     for (let iteration = 1; ; iteration++) {
       const decision = firstStop(predicates, state(iteration));
       if (decision) return (stopWith(decision) as Extract<StepOutcome, { kind: 'stop' }>).result;
+      await takeSteering();
       emitter.stepStarted(`tools:${iteration}`);
       try {
         const outcome = await step(iteration);
-        if (outcome.kind === 'stop') return outcome.result;
+        if (outcome.kind === 'stop' && !goesOnFor(outcome.result, iteration)) return outcome.result;
       } finally {
         emitter.stepFinished();
       }

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { AgentSettings } from '../agent/agentSettings';
 import type { Approver } from '../agent/runApprovalGate';
 import type { Elicitor } from '../agent/runElicitation';
+import type { Steering } from '../agent/steering';
 import { runAgent } from '../agent/runAgent';
 import { SessionCache } from '../agent/sessionCache';
 import type { ChatImage, ChatMessage, ChatModel } from '../models/chatModel';
@@ -84,6 +85,8 @@ export interface SessionDependencies {
   readonly onSaveProblem?: ((error: unknown) => void) | undefined;
   /** How an MCP server's question reaches the user (the panel's card); absent: questions are declined. */
   readonly elicitor?: Elicitor | undefined;
+  /** Messages the user sends into a run while its tools go (Steer on a queued follow-up); absent: none. */
+  readonly steering?: Steering | undefined;
   /** Replaces the models (tests); defaults to the provider's model (modelFactory.ts). */
   readonly createModel?: (settings: AgentSettings['functionCallModel'], maxExecutionSeconds: number) => ChatModel;
 }
@@ -191,7 +194,7 @@ export class AgentSession implements vscode.Disposable {
         `run ${runId}: ${settings.mode} mode, ${settings.responseMode}, ${functionCallModel.name} → ${answerModel.name}, ${tools.length} tools`,
       );
       const events = runAgent(
-        { threadId: conversation.id, runId, messages: withQuestionImages(historyMessages(conversation.events), images), mode: settings.mode, ...(await workspaceRulesNow(settings.rulesFiles)) },
+        { threadId: conversation.id, runId, messages: withQuestionImages(historyMessages(conversation.events), images), mode: settings.mode, steering: this.deps.steering, ...(await workspaceRulesNow(settings.rulesFiles)) },
         {
           functionCallModel,
           answerModel,

@@ -10,6 +10,7 @@ import { parseFromWebview, type ContextSuggestion, type FromWebview, type PanelS
 import { insertCodeAtCursor } from './codeInsertion';
 import { readAttachments, type ContextAttachments } from './contextAttachments';
 import { FollowUpQueue, type FollowUp } from './followUpQueue';
+import type { SteerMessage, Steering } from '../agent/steering';
 import { fetchModelList, pickModel, type ModelList, type PickedModel } from './modelPicker';
 import { panelHtml } from './panelHtml';
 import { AgentSession, type ToolSources } from './agentSession';
@@ -181,13 +182,16 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           ),
         modelSettings: async () =>
           withVscodeContextWindows(await this.preparation.prepare((code, message, level, action) => this.session.notice(code, message, level, action))),
+        steering: this.steering,
         emit: (conversationId, event) => {
           this.queue.push(conversationId, event);
+          this.noteSteerWindow(event);
           // A card nobody can see would stall the run: bring the panel up (keeping focus where it is).
           if (isPendingCard(event) && this.view?.visible !== true) void this.reveal();
         },
         onDidChangeRunning: (running) => {
           void vscode.commands.executeCommand('setContext', 'tandem.running', running);
+          if (!running) this.setSteerOpen(false);
           if (!running) this.flush();
           this.postHistory();
           // A run may have settled the workspace's settings (consent): is a model usable now?
@@ -468,7 +472,55 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.log.info(`queued a follow-up (${this.followUps.items.length} waiting)`);
   }
 
-  private async onFollowUpAction(action: 'remove' | 'edit' | 'sendNext', id: string | undefined): Promise<void> {
+  /**
+   * Messages sent into the running run (Steer), as the run takes them before
+   * its next step: their chips read now, as a follow-up's are when it goes.
+   */
+  private readonly steering: Steering = {
+    pending: () => this.followUps.hasSteering,
+    take: async () => {
+      const taken: SteerMessage[] = [];
+      for (const followUp of this.followUps.takeSteering()) {
+        const attached = await readAttachments(followUp.items, new AbortController().signal);
+        taken.push({
+          id: followUp.id,
+          text: followUp.text,
+          ...(attached && { attached: { labels: attached.labels, text: attached.text }, images: attached.images }),
+        });
+      }
+      if (taken.length > 0) this.log.info(`the run took in ${taken.length === 1 ? 'a message' : `${taken.length} messages`} sent into it`);
+      return taken;
+    },
+  };
+
+  /** The run's tools are going: a follow-up can be sent into it. Off once it answers or ends. */
+  private steerOpen = false;
+
+  private setSteerOpen(open: boolean): void {
+    if (open === this.steerOpen) return;
+    this.steerOpen = open;
+    // Too late for this run: what was steered stays queued, and goes after the answer as any follow-up.
+    if (!open) this.followUps.endSteering();
+    this.postFollowUps();
+  }
+
+  /** Follows the run's phases in its events: Steer is offered while its tools go. */
+  private noteSteerWindow(event: AgentEvent): void {
+    if (event.type === 'CUSTOM' && event['name'] === CustomEventName.phase) {
+      this.setSteerOpen((event['value'] as { phase?: unknown } | undefined)?.phase === 'tools');
+    } else if (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR') {
+      this.setSteerOpen(false);
+    }
+  }
+
+  private async onFollowUpAction(action: 'remove' | 'edit' | 'steer' | 'sendNext', id: string | undefined): Promise<void> {
+    if (action === 'steer') {
+      const queued = this.followUps.items.find((each) => each.id === id);
+      // A slash command is expanded (its arguments asked) when it goes: it waits for the run to end.
+      if (!queued || !this.steerOpen || queued.text.trimStart().startsWith('/')) return this.postFollowUps();
+      if (this.followUps.steer(queued.id)) this.log.info('a queued follow-up goes into the running run at its next step');
+      return;
+    }
     if (action === 'sendNext') {
       if (this.session.running) {
         this.followUps.release(); // it goes when this run ends
@@ -504,8 +556,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   private postFollowUps(): void {
-    const items = this.followUps.items.map((each) => ({ id: each.id, text: each.text, labels: each.items.map((item) => item.label) }));
-    this.post({ type: 'followUps', items, held: this.followUps.held });
+    const items = this.followUps.items.map((each) => ({
+      id: each.id,
+      text: each.text,
+      labels: each.items.map((item) => item.label),
+      ...(this.followUps.isSteering(each.id) && { steering: true }),
+    }));
+    this.post({ type: 'followUps', items, held: this.followUps.held, canSteer: this.steerOpen });
   }
 
   /** Retry (`text`: Edit's changed question): once a model can answer it, else it waits in the prompt box, as a sent one would. */

@@ -4,6 +4,8 @@
 // holds them: what to send after that is the user's call (Send next, Edit,
 // Remove). Their context chips go with them and are read when each is sent,
 // not when it was queued: the run before may have changed those files.
+// Steer marks one to go into the running run instead, before its next step
+// (steering.ts); what the run does not take in time stays queued, unmarked.
 // No vscode import.
 import { randomUUID } from 'node:crypto';
 import type { ContextAttachment } from './contextAttachments';
@@ -24,11 +26,50 @@ export const MAX_FOLLOW_UPS = 20;
 export class FollowUpQueue {
   private queued: FollowUp[] = [];
   private heldBecause: string | undefined;
+  /** Ids of the follow-ups the user sent into the running run, not taken in yet. */
+  private steering = new Set<string>();
 
   constructor(private readonly changed: () => void = () => undefined) {}
 
   get items(): readonly FollowUp[] {
     return this.queued;
+  }
+
+  /** Whether `id` waits to be taken into the running run. */
+  isSteering(id: string): boolean {
+    return this.steering.has(id);
+  }
+
+  /** Whether any follow-up waits to be taken into the running run. */
+  get hasSteering(): boolean {
+    return this.steering.size > 0;
+  }
+
+  /** Steer: `id` goes into the running run at its next step. False when it is no longer queued. */
+  steer(id: string): boolean {
+    if (!this.queued.some((each) => each.id === id)) return false;
+    if (this.steering.has(id)) return true;
+    this.steering.add(id);
+    this.changed();
+    return true;
+  }
+
+  /** The run takes in what was steered: those follow-ups leave the queue, in their order. */
+  takeSteering(): FollowUp[] {
+    const taken = this.queued.filter((each) => this.steering.has(each.id));
+    if (taken.length === 0) return [];
+    this.queued = this.queued.filter((each) => !this.steering.has(each.id));
+    this.steering.clear();
+    if (this.queued.length === 0) this.heldBecause = undefined;
+    this.changed();
+    return taken;
+  }
+
+  /** The run can take nothing more in (it answers, or ended): what was steered stays queued as any follow-up. */
+  endSteering(): void {
+    if (this.steering.size === 0) return;
+    this.steering.clear();
+    this.changed();
   }
 
   /** Why the queue waits for the user instead of sending the next one (undefined: it goes on its own). */
@@ -49,6 +90,7 @@ export class FollowUpQueue {
     const found = this.queued.find((each) => each.id === id);
     if (!found) return undefined;
     this.queued = this.queued.filter((each) => each !== found);
+    this.steering.delete(id);
     if (this.queued.length === 0) this.heldBecause = undefined;
     this.changed();
     return found;
@@ -69,6 +111,7 @@ export class FollowUpQueue {
 
   /** A run ended: the follow-up to send now, if any. A stopped or failed run holds the queue instead. */
   afterRun(ending: RunEnding): FollowUp | undefined {
+    this.endSteering();
     if (this.queued.length === 0 || this.heldBecause !== undefined) return undefined;
     if (ending === 'stopped') {
       this.hold('The run was stopped, so the next message waits for you.');
@@ -101,6 +144,7 @@ export class FollowUpQueue {
       return undefined;
     }
     this.queued = rest;
+    this.steering.delete(first.id);
     this.changed();
     return first;
   }

@@ -63,6 +63,8 @@ export const CustomEventName = {
   toolImages: 'tandem.toolImages',
   /** The images pasted with the question of a run, to show under it: `UserImagesPayload`. Live only. */
   userImages: 'tandem.userImages',
+  /** A message the user sent into the run while its tools went, taken in before the next step: `SteeredPayload` (steering.ts). */
+  steered: 'tandem.steered',
 } as const;
 
 /**
@@ -214,6 +216,15 @@ export interface ToolImagesPayload {
 export interface UserImagesPayload {
   readonly runId: string;
   readonly images: readonly ToolImage[];
+}
+
+/** `tandem.steered`: a message the user sent into the run, taken in before its next step, as it was sent (not the models' wording). */
+export interface SteeredPayload {
+  readonly runId: string;
+  /** The queued message's id. */
+  readonly id: string;
+  readonly text: string;
+  readonly attached?: { readonly labels: readonly string[]; readonly text: string } | undefined;
 }
 
 /**

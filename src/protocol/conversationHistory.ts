@@ -58,6 +58,14 @@ export function historyMessages(events: readonly AgentEvent[]): ChatMessage[] {
       const value = event['value'] as { summary?: unknown; historyMessages?: unknown } | undefined;
       const replaced = typeof value?.historyMessages === 'number' ? Math.min(value.historyMessages, messages.length) : 0;
       if (replaced > 0 && typeof value?.summary === 'string') messages.splice(0, replaced, summaryMessage(value.summary));
+    } else if (event.type === 'CUSTOM' && event['name'] === CustomEventName.steered && !setAside) {
+      // Sent into the run: it follows the question it steered, in the same message (the message counts a condensed event stored stay true).
+      const value = event['value'] as { text?: unknown; attached?: { text?: unknown } } | undefined;
+      const last = messages.at(-1);
+      if (typeof value?.text === 'string' && value.text && last?.role === 'user') {
+        const attached = typeof value.attached?.text === 'string' ? value.attached.text : undefined;
+        messages[messages.length - 1] = { role: 'user', content: `${last.content}\n\n${steerContent(value.text, attached)}` };
+      }
     } else if (setAside) {
       setAside.add(event); // its answer included: the models no longer see it
     } else if (event.type === 'RUN_FINISHED') {
@@ -75,6 +83,13 @@ export function historyMessages(events: readonly AgentEvent[]): ChatMessage[] {
 function withRecord(prompt: string, record: string | undefined, since: readonly string[]): string {
   const notes = [record ? `What the previous run did: ${record}.` : '', since.length > 0 ? `Since then, ${since.join('; ')}.` : ''].filter(Boolean);
   return notes.length === 0 ? prompt : `[Tandem's record, not typed by the user] ${notes.join(' ')}\n\n${prompt}`;
+}
+
+const STEER_HEADING = 'The user sent this while you were working; take it into account from now on:';
+
+/** What the models read of a message the user sent into a run while it went (steering.ts). */
+export function steerContent(text: string, attached: string | undefined): string {
+  return `${STEER_HEADING}\n\n${promptWithAttachments(text, attached)}`;
 }
 
 /** The typed prompt followed by the attached items' blocks: what the models read. */

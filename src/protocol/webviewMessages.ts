@@ -34,8 +34,11 @@ export const fromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('stop') }),
   /** The prompt box's text after typing paused ('' once sent or cleared): the host keeps it for the page after a window reload. */
   z.object({ type: z.literal('draft'), text: z.string().max(200_000) }),
-  /** A follow-up queued while a run goes: removed, taken back into the prompt box (edit), or the first one sent now (its `id` not needed). */
-  z.object({ type: z.literal('followUp'), action: z.enum(['remove', 'edit', 'sendNext']), id: id.optional() }),
+  /**
+   * A follow-up queued while a run goes: removed, taken back into the prompt box (edit), sent into the
+   * running run before its next step (steer), or the first one sent now (sendNext: its `id` not needed).
+   */
+  z.object({ type: z.literal('followUp'), action: z.enum(['remove', 'edit', 'steer', 'sendNext']), id: id.optional() }),
   z.object({ type: z.literal('newChat') }),
   z.object({ type: z.literal('setMode'), mode: z.enum(['agent', 'chat']) }),
   z.object({ type: z.literal('setResponseMode'), mode: z.enum(['integrated', 'streaming']) }),
@@ -159,6 +162,8 @@ export interface QueuedFollowUp {
   readonly text: string;
   /** Its context chips' labels. */
   readonly labels: readonly string[];
+  /** Sent into the running run (Steer), waiting for its next step. */
+  readonly steering?: boolean | undefined;
 }
 
 /** What the panel shows in its header controls. */
@@ -224,7 +229,8 @@ export type ToWebview =
   /** The `@` picker's suggestions for `query`. */
   | { readonly type: 'contextSuggestions'; readonly query: string; readonly suggestions: readonly ContextSuggestion[] }
   /** The follow-ups queued while a run goes, in the order they will be sent; `held`: why they wait for the user. */
-  | { readonly type: 'followUps'; readonly items: readonly QueuedFollowUp[]; readonly held?: string | undefined }
+  /** `canSteer`: the run's tools are going, so a follow-up can be sent into it (Steer). */
+  | { readonly type: 'followUps'; readonly items: readonly QueuedFollowUp[]; readonly held?: string | undefined; readonly canSteer?: boolean | undefined }
   /** Moves the keyboard focus into the prompt box (`tandem.focusPrompt`). */
   | { readonly type: 'focusPrompt' }
   /** What the prompt box held before the window reloaded: the page puts it in an empty box, never over what it holds. */

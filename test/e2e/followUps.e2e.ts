@@ -78,6 +78,50 @@ test('a message sent while a run goes waits above the prompt box and goes when t
   }),
 );
 
+test('Steer sends a queued message into the running run: the model reads it before its next step, and the panel shows it there', { timeout: 150_000 }, () =>
+  guarded('steer', async () => {
+    const view = await session.webview();
+    const before = server.requests.length;
+    server.push(
+      // The first reply takes a while: the message is queued and steered meanwhile.
+      { model: fc, firstByteDelayMs: 6_000, toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] },
+      { model: fc, content: 'Read them, and noted the request.' },
+      { model: answerModel, content: 'Steered answer.' },
+    );
+    await send(view, 'Read the notes.');
+    await running(view);
+    const prompt = view.locator('[data-testid="prompt"]');
+    await prompt.fill('Quote them word for word.');
+    await prompt.press('Enter');
+    const queued = view.locator('[data-testid="queued-message"]', { hasText: 'Quote them word for word.' });
+    await queued.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match(await view.locator('[data-testid="follow-ups-status"]').innerText(), /Steer sends one into this run/);
+    await queued.locator('[data-testid="queued-steer"]').click();
+    await queued.locator('[data-testid="queued-steering"]').waitFor({ state: 'visible', timeout: 10_000 });
+    await session.screenshot('follow-ups-steering');
+
+    const steered = view.locator('[data-testid="step"][data-kind="steer"]');
+    await steered.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await steered.innerText(), /You, while it worked[\s\S]*Quote them word for word\./);
+    await view.locator('[data-testid="answer"]', { hasText: 'Steered answer.' }).waitFor({ timeout: 60_000 });
+    await waitIdle(view);
+    assert.equal(await view.locator('[data-testid="follow-ups"]').isVisible(), false, 'the run took it: nothing is left queued');
+    const questions = await view.locator('[data-testid="user-message"]').allInnerTexts();
+    assert.match(questions.at(-1) ?? '', /Read the notes\./, 'no run of its own: the last question is still the one it steered');
+    // In the page, between the tool's result and the next step.
+    const kinds = await view.locator('[data-testid="step"]').evaluateAll((steps) => steps.map((step) => (step as HTMLElement).dataset['kind']));
+    const at = kinds.lastIndexOf('steer');
+    assert.equal(kinds[at - 1], 'tool-result');
+    // On the wire: not in the request made before it was sent; in the next one, after the tool's result; and the answer model's.
+    const requests = server.requests.slice(before);
+    assert.equal(requests.length, 3);
+    assert.doesNotMatch(sent(requests[0]), /Quote them word for word/);
+    assert.match(sent(requests[1]), /notes.txt \(lines 1-1 of 1\)[\s\S]*The user sent this while you were working[\s\S]*Quote them word for word\./);
+    assert.match(sent(requests[2]), /Quote them word for word\./);
+    await session.screenshot('follow-ups-steered');
+  }),
+);
+
 test('Stop holds the queue: Edit takes one back into the prompt box, Send next sends the first', { timeout: 150_000 }, () =>
   guarded('held', async () => {
     const view = await session.webview();

@@ -9,6 +9,7 @@ import type { AgentSettings } from '../../../src/agent/agentSettings';
 import { createPolicyApprovalGate } from '../../../src/agent/policyApprovalGate';
 import { runAgent, type AgentDependencies, type RunResult } from '../../../src/agent/runAgent';
 import { SessionCache } from '../../../src/agent/sessionCache';
+import type { Steering } from '../../../src/agent/steering';
 import type { ChatMessage } from '../../../src/models/chatModel';
 import { createChatModel } from '../../../src/models/openAiChatModel';
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
@@ -98,6 +99,8 @@ export interface RunOptions {
   readonly nestedRules?: NestedRulesFinder;
   /** Retry timing of both models (default: fastRetry, which caps a Retry-After at 50 ms). */
   readonly retry?: typeof fastRetry;
+  /** Messages sent into the run while it goes. */
+  readonly steering?: Steering;
 }
 
 export const fastRetry = { baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 50, random: () => 0 };
@@ -117,7 +120,7 @@ export async function runScripted(settings: AgentSettings, options: RunOptions =
   };
   const events: AgentEvent[] = [];
   const messages = options.messages ?? [{ role: 'user', content: 'What is in the table?' }];
-  for await (const event of runAgent({ threadId: 't1', runId: randomUUID(), messages, mode: options.mode, rules: options.rules, nestedRules: options.nestedRules }, deps, options.signal ?? new AbortController().signal)) {
+  for await (const event of runAgent({ threadId: 't1', runId: randomUUID(), messages, mode: options.mode, rules: options.rules, nestedRules: options.nestedRules, steering: options.steering }, deps, options.signal ?? new AbortController().signal)) {
     events.push(event);
     options.onEvent?.(event);
   }

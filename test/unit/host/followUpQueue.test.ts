@@ -36,6 +36,39 @@ describe('follow-ups queued while a run goes', () => {
     assert.equal(queue.afterRun('answered')?.text, 'and then', 'released: the next answered run sends it');
   });
 
+  it('steer: marked ones leave the queue when the run takes them, in order; too late, they stay queued unmarked', () => {
+    let changes = 0;
+    const queue = new FollowUpQueue(() => changes++);
+    const one = queue.add('one')!;
+    const two = queue.add('two')!;
+    const three = queue.add('three')!;
+    assert.equal(queue.hasSteering, false);
+    assert.equal(queue.steer('no such id'), false);
+    const before = changes;
+    assert.ok(queue.steer(three.id));
+    assert.ok(queue.steer(one.id));
+    assert.ok(queue.steer(one.id), 'twice is once');
+    assert.equal(changes, before + 2, 'the panel hears of each mark once');
+    assert.ok(queue.isSteering(one.id) && !queue.isSteering(two.id));
+    assert.deepEqual(queue.takeSteering().map((each) => each.text), ['one', 'three'], 'in queue order, not in the order steered');
+    assert.deepEqual(queue.items.map((each) => each.text), ['two']);
+    assert.deepEqual(queue.takeSteering(), [], 'each once');
+    // Marked, then the run answers before taking it: it goes after the answer as any follow-up.
+    queue.steer(two.id);
+    queue.endSteering();
+    assert.equal(queue.hasSteering, false);
+    assert.equal(queue.afterRun('answered')?.text, 'two');
+    // A removed one is no longer steered; a run's end clears every mark.
+    const four = queue.add('four')!;
+    queue.steer(four.id);
+    queue.remove(four.id);
+    assert.equal(queue.hasSteering, false);
+    const five = queue.add('five')!;
+    queue.steer(five.id);
+    assert.equal(queue.afterRun('stopped'), undefined);
+    assert.equal(queue.isSteering(five.id), false);
+  });
+
   it('remove, put back at the head, hold only with something queued, and refuse past the limit', () => {
     const queue = new FollowUpQueue();
     queue.hold('nothing to hold');

@@ -114,3 +114,23 @@ it('keeps a condensed summary made during a try that was then asked again: it re
   assert.match(String(messages[0]!.content), /They said one; I said A1\./);
   assert.deepEqual(messages[1], { role: 'user', content: 'Two' });
 });
+
+it('folds a message sent into a run (steered) into the question it steered, and leaves a retried run\'s out with it', () => {
+  const events = [
+    custom('tandem.userMessage', { text: 'Rename foo.', runId: 'r1' }),
+    event('RUN_STARTED', { runId: 'r1', threadId: 't' }),
+    custom('tandem.steered', { runId: 'r1', id: 'q', text: 'Also in the tests.', attached: { labels: ['a.ts'], text: 'File a.ts:\nfoo()' } }),
+    event('RUN_FINISHED', { runId: 'r1', threadId: 't', result: { stopReason: 'noToolCall', answer: 'Renamed.' } }),
+    custom('tandem.userMessage', { text: 'Undo it.', runId: 'r2' }),
+    custom('tandem.steered', { runId: 'r2', id: 'q2', text: 'Only in src.' }),
+    event('RUN_FINISHED', { runId: 'r2', threadId: 't', result: { stopReason: 'noToolCall', answer: 'Undone.' } }),
+    custom('tandem.retried', { runId: 'r2' }),
+    custom('tandem.userMessage', { text: 'Undo it, please.', runId: 'r3' }),
+  ];
+  const messages = historyMessages(events);
+  assert.equal(messages.length, 3, 'no message of its own: the counts a condensed event stores stay true');
+  assert.equal(messages[0]?.role, 'user');
+  assert.match(messages[0]!.content as string, /^Rename foo\.\n\nThe user sent this while you were working[^\n]*\n\nAlso in the tests\.\n\nFile a\.ts:\nfoo\(\)$/);
+  assert.deepEqual(messages[1], { role: 'assistant', content: 'Renamed.' });
+  assert.equal(JSON.stringify(messages).includes('Only in src.'), false, 'the retried run took its steer with it');
+});

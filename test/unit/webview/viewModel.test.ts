@@ -72,6 +72,33 @@ describe('conversation view model', () => {
     assert.equal(view.running, false);
   });
 
+  it('shows a message sent into the run (steered) where the run took it, in the transcript too', async () => {
+    const model = await serve([
+      { model: 'fc-model', toolCalls: [{ name: 'lookup', arguments: { key: 'france' } }] },
+      { model: 'fc-model', content: 'Done.' },
+      { model: 'answer-model', content: 'Paris.' },
+    ]);
+    let waiting = [{ id: 'q1', text: 'Germany too, please.', attached: { labels: ['notes.md'], text: 'File notes.md' } }];
+    let calls = 0;
+    const steering = {
+      pending: () => ++calls > 1 && waiting.length > 0,
+      take: async () => {
+        const taken = waiting;
+        waiting = [];
+        return taken;
+      },
+    };
+    // Nothing waits as the first step starts: it arrives during it.
+    const run = await runScripted(settingsFor(model), { tools: [table()], steering });
+    const view = applyEvents(createConversationView(), run.events);
+
+    assert.deepEqual(kinds(view.steps).slice(0, 4), ['tool-call', 'tool-result', 'steer', 'thinking']);
+    const [steer] = only(view.steps, 'steer');
+    assert.equal(steer?.text, 'Germany too, please.\n\nAttached: notes.md');
+    assert.equal(defaultOpen(steer!), true);
+    assert.match(transcriptMarkdown('t', run.events), /\*\*You, while it worked\*\*[^\n]*\n\nGermany too, please\./);
+  });
+
   it('in streaming mode shows interim text as its own message and folds each announced result into its result step', async () => {
     const model = await serve([
       { model: 'fc-model', content: 'Let me check France.', toolCalls: [{ name: 'lookup', arguments: { key: 'france' } }] },
