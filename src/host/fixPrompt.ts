@@ -24,11 +24,17 @@ export const MAX_EXCERPT_LINES = 80;
 /** Characters of one quoted line at most: a minified file's line can be the whole file. */
 export const MAX_LINE_CHARS = 500;
 
-/** The 1-based lines to quote for `problems` in a document of `lineCount` lines: a few around them, within the cap. */
+/**
+ * The 1-based lines to quote for `problems` in a document of `lineCount`
+ * lines: a few around them, within the cap. A diagnostic can be stale (the
+ * file got shorter since it was reported): its line counts as the file's
+ * last, so the excerpt is the file's end, never an empty or backwards range.
+ */
 export function excerptLines(problems: readonly ReportedProblem[], lineCount: number): { first: number; last: number } {
-  const lines = problems.map((problem) => problem.line);
+  const end = Math.max(1, lineCount);
+  const lines = problems.map((problem) => Math.min(Math.max(1, problem.line), end));
   const first = Math.max(1, Math.min(...lines) - CONTEXT_LINES);
-  const last = Math.min(lineCount, Math.max(...lines) + CONTEXT_LINES, first + MAX_EXCERPT_LINES - 1);
+  const last = Math.min(end, Math.max(...lines) + CONTEXT_LINES, first + MAX_EXCERPT_LINES - 1);
   return { first, last };
 }
 

@@ -38,6 +38,19 @@ describe('the Fix with Tandem message', () => {
     assert.deepEqual(excerptLines([problem(10, 'x'), problem(500, 'y')], 1000), { first: 7, last: 7 + MAX_EXCERPT_LINES - 1 });
   });
 
+  it("quotes the file's last lines for a stale problem past its end, never a backwards range", () => {
+    // Reported on line 20, then the file was cut to 5 lines: once "Lines 17-5".
+    assert.deepEqual(excerptLines([problem(20, 'x')], 5), { first: 2, last: 5 });
+    assert.deepEqual(excerptLines([problem(2, 'x'), problem(20, 'y')], 5), { first: 1, last: 5 });
+    assert.deepEqual(excerptLines([problem(9, 'x')], 1), { first: 1, last: 1 });
+    for (const lineCount of [1, 2, 5, 30]) {
+      for (const line of [1, 3, 10, 40, 200]) {
+        const { first, last } = excerptLines([problem(line, 'x')], lineCount);
+        assert.ok(first >= 1 && first <= last && last <= lineCount, `line ${line} of ${lineCount}: ${first}-${last}`);
+      }
+    }
+  });
+
   it("cuts a minified file's long line, saying how much was left out", () => {
     const text = fixPrompt('dist/app.min.js', 'javascript', [problem(1, 'Unexpected token')], { first: 1, last: 1, text: 'x'.repeat(MAX_LINE_CHARS + 1234) });
     assert.match(text, new RegExp(`\\n${'x'.repeat(MAX_LINE_CHARS)} … \\(1,234 more characters on this line\\)\\n\`\`\`$`));
