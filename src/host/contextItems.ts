@@ -35,6 +35,16 @@ export async function pathAttachment(host: WorkspaceHost, input: string): Promis
   }
 }
 
+/**
+ * An editor never saved (an `untitled:` tab, e.g. "Untitled-1"): there is no
+ * file for the tools to read, so, like a refused path, an error chip that
+ * says why and how to attach it. `uri` keeps two such editors apart.
+ */
+export function unsavedEditorAttachment(uri: string, name: string): ContextAttachment {
+  const error = `Unsaved editor "${name}": it is not a file yet. Save it to attach it, or select its text and use Add to Tandem Context.`;
+  return { path: uri, label: name, title: error, error, name: `Attached editor ${name}`, read: async () => '' };
+}
+
 export interface EditorSelection {
   /** Workspace-relative path (or the document's name when it is not in the workspace). */
   readonly file: string;

@@ -2,6 +2,7 @@
 // then the workspace's folders and files, fuzzy-filtered as the user types),
 // what a pick attaches, and `tandem.addContext` (the editor's selection or
 // file, or what the explorer's or editor's context menu was opened on).
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { fuzzyFilter } from '../common/fuzzyMatch';
 import type { ContextSuggestion } from '../protocol/webviewMessages';
@@ -9,7 +10,7 @@ import type { WorkspaceHost } from '../tools/workspaceHost';
 import { toolPathOf } from './workspaceFolderNames';
 import type { ContextAttachments } from './contextAttachments';
 import type { RepositoryDiff } from '../tools/diffContent';
-import { gitChangesAttachment, openEditorsAttachment, pathAttachment, problemsAttachment, selectionAttachment, terminalAttachment, type Problem } from './contextItems';
+import { gitChangesAttachment, openEditorsAttachment, pathAttachment, problemsAttachment, selectionAttachment, terminalAttachment, unsavedEditorAttachment, type Problem } from './contextItems';
 import type { TerminalHistory } from './terminalHistory';
 import { WorkspaceFileIndex } from './workspaceFileIndex';
 
@@ -117,6 +118,11 @@ export class ContextPicker {
   }
 
   private async attachUri(uri: vscode.Uri): Promise<boolean> {
+    // An unsaved editor is refused as a path outside the workspace is: a chip above the prompt box, not a toast.
+    if (uri.scheme === 'untitled') {
+      this.attachments.attach(unsavedEditorAttachment(uri.toString(), path.posix.basename(uri.path) || uri.path));
+      return true;
+    }
     if (uri.scheme !== 'file') {
       void vscode.window.showWarningMessage(`Tandem: only files in the workspace can be attached (${uri.scheme}: is not a file).`);
       return false;

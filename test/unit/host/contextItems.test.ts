@@ -6,7 +6,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ContextAttachments } from '../../../src/host/contextAttachments';
-import { formatProblems, openEditorsAttachment, pathAttachment, PROBLEMS_MAX_ENTRIES, problemsAttachment, selectionAttachment, terminalAttachment, type TerminalCommand } from '../../../src/host/contextItems';
+import { formatProblems, openEditorsAttachment, pathAttachment, PROBLEMS_MAX_ENTRIES, problemsAttachment, selectionAttachment, terminalAttachment, unsavedEditorAttachment, type TerminalCommand } from '../../../src/host/contextItems';
 import { historyMessages, promptWithAttachments } from '../../../src/protocol/conversationHistory';
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
 import { NodeWorkspaceHost } from '../../../src/tools/nodeWorkspaceHost';
@@ -62,6 +62,20 @@ describe('context items', () => {
     assert.equal(attached?.labels[0], `long.txt (middle cut: ${(38_000 - 16_000).toLocaleString('en-US')} characters left out)`);
     assert.match(attached?.labels[1] ?? '', /^logo\.png \(not sent: .*binary.*\)$/u);
     assert.match(attached?.text ?? '', /Attached file logo\.png could not be read: /);
+  });
+
+  it('an unsaved editor (dropped, or Add to Tandem Context on it) is an error chip saying how to attach it; nothing of it is read', async () => {
+    const attachments = new ContextAttachments();
+    attachments.attach(unsavedEditorAttachment('untitled:Untitled-1', 'Untitled-1'));
+    attachments.attach(unsavedEditorAttachment('untitled:Untitled-2', 'Untitled-2'));
+    attachments.attach(unsavedEditorAttachment('untitled:Untitled-1', 'Untitled-1'));
+    const chips = attachments.list();
+    assert.deepEqual(chips.map((item) => [item.path, item.label]), [['untitled:Untitled-1', 'Untitled-1'], ['untitled:Untitled-2', 'Untitled-2']]);
+    assert.equal(chips[0]?.error, 'Unsaved editor "Untitled-1": it is not a file yet. Save it to attach it, or select its text and use Add to Tandem Context.');
+    assert.equal(chips[0]?.title, chips[0]?.error, 'the tooltip says why');
+    const attached = await attachments.take(signal);
+    assert.equal(attached?.labels[0], 'Untitled-1 (not sent: Unsaved editor "Untitled-1": it is not a file yet. Save it to attach it, or select its text and use Add to Tandem Context)');
+    assert.match(attached?.text ?? '', /^Attached editor Untitled-1 was not attached: Unsaved editor "Untitled-1": it is not a file yet\. Save it/u);
   });
 
   it('re-attaching the same item replaces it in place; detach removes by path', () => {
