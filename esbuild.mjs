@@ -31,7 +31,12 @@ const builds = [
     ...shared,
     // The tokenizer's encodings, each its own bundle (~2 MB of tables), loaded
     // by src/models/tokenCounter.ts only when a request nears the window.
-    entryPoints: { 'tokenizer-o200k_base': 'gpt-tokenizer/encoding/o200k_base', 'tokenizer-cl100k_base': 'gpt-tokenizer/encoding/cl100k_base' },
+    // turndown (HTML to Markdown for fetch_url) likewise, with the DOM it parses with: loaded on the first page fetched.
+    entryPoints: {
+      'tokenizer-o200k_base': 'gpt-tokenizer/encoding/o200k_base',
+      'tokenizer-cl100k_base': 'gpt-tokenizer/encoding/cl100k_base',
+      turndown: 'turndown',
+    },
     outdir: 'dist',
     platform: 'node',
     target: 'node20',

@@ -11,6 +11,7 @@ import type { ApprovalGate, Tool } from '../tools/tool';
 import { createWorkspaceTools } from '../tools/workspaceTools';
 import { ChildProcessRunner } from '../tools/commandRunner';
 import { createRunCommandTool } from '../tools/runCommandTool';
+import { createFetchUrlTool } from '../tools/fetchUrlTool';
 import type { Approver } from '../agent/runApprovalGate';
 import { toolPathOf } from './workspaceFolderNames';
 import { addToAlwaysAllow } from './alwaysAllowSetting';
@@ -110,6 +111,8 @@ export function createWorkspaceToolsForVscode(owner: DisposableOwner, log: (line
           isTrusted: () => vscode.workspace.isTrusted,
           changedInRun: (runId) => journal.touchedFiles(runId),
         }),
+        // Asks for each site unless allowed; never in Restricted Mode (checked at each call).
+        createFetchUrlTool({ isTrusted: () => vscode.workspace.isTrusted }),
       ]),
     approvalGateFor: (runId, policy) => {
       approvals ??= ApprovalCenter.acquire();

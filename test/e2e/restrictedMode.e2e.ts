@@ -18,7 +18,7 @@ import { pickContextItem } from './viewSteps';
 
 const fc = 'restricted-fc';
 const answerModel = 'restricted-answer';
-const writeTools = ['write_file', 'edit_file', 'create_directory', 'delete_file', 'run_command'];
+const writeTools = ['write_file', 'edit_file', 'create_directory', 'delete_file', 'run_command', 'fetch_url'];
 
 let server: ScriptedModelServer;
 let session: VsCodeSession | undefined;

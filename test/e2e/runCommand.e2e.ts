@@ -3,9 +3,13 @@
 // command and folder; "Always allow commands starting with echo" lets the next
 // echo run unasked; `false`'s exit code reaches the model; a chain with an
 // uncovered part asks again and, rejected, does not run. The workspace's
-// AGENTS.md text reaches both models' system prompts. One code-server session.
+// AGENTS.md text reaches both models' system prompts. fetch_url asks with the
+// URL, and "Always allow fetching from <origin>" lets the next page of that
+// site come unasked. One code-server session.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame, Locator } from 'playwright-core';
@@ -28,7 +32,7 @@ before(async () => {
 
 after(() => closeVsCode({ server, session, workspace }));
 
-async function pendingCard(view: Frame, seen: Set<string>): Promise<Locator> {
+async function pendingCard(view: Frame, seen: Set<string>, tool = 'run_command'): Promise<Locator> {
   let id: string | undefined;
   await waitFor(async () => {
     const ids = await view
@@ -39,7 +43,7 @@ async function pendingCard(view: Frame, seen: Set<string>): Promise<Locator> {
   }, 'a pending approval card');
   seen.add(id!);
   const card = view.locator(`[data-testid="approval"][data-approval-id="${id!}"]`);
-  assert.equal(await card.getAttribute('data-tool'), 'run_command');
+  assert.equal(await card.getAttribute('data-tool'), tool);
   return card;
 }
 
@@ -183,5 +187,55 @@ test("a workspace's terminal settings that would run code in the shell send the 
     await session.screenshot('run-command-workspace-env-failure').catch(() => undefined);
     console.error(session.logs());
     throw error;
+  }
+});
+
+test('fetch_url asks with the exact URL, remembers the site, and gives the model the page as Markdown', { timeout: 120_000 }, async () => {
+  const hits: string[] = [];
+  const site = createServer((request, response) => {
+    hits.push(request.url ?? '');
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(`<html><head><title>Guide</title><script>tracker()</script></head><body><nav>Menu</nav><h1>Install ${request.url === '/guide' ? 'GUIDE-MARKER-5521' : 'SECOND-PAGE-8123'}</h1><p>Run <code>make</code>, see <a href="/other">the next page</a>.</p></body></html>`);
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  try {
+    const view = await session.webview();
+    await waitIdle(view);
+    const approvalsBefore = await view.locator('[data-testid="approval"]').count();
+    server.push(
+      { model: fc, toolCalls: [{ id: 'f1', name: 'fetch_url', arguments: { url: `${origin}/guide` } }] },
+      { model: fc, toolCalls: [{ id: 'f2', name: 'fetch_url', arguments: { url: `${origin}/other` } }] },
+      { model: fc, content: 'Read both pages.' },
+      { model: answerModel, content: 'Install with make.' },
+    );
+    const prompt = view.locator('[data-testid="prompt"]');
+    await prompt.fill('How do I install it? See the guide.');
+    await prompt.press('Enter');
+
+    const card = await pendingCard(view, new Set(), 'fetch_url');
+    assert.match(await card.locator('[data-testid="approval-summary"]').innerText(), new RegExp(`Fetch ${origin}/guide \\(an address on this machine`));
+    assert.deepEqual(hits, [], 'nothing is sent before the user says so');
+    assert.equal(await card.locator('[data-testid="approve-always"]').innerText(), `Always allow fetching from ${origin}`);
+    await card.locator('[data-testid="approve-always"]').click();
+    await view.locator('[data-testid="answer"]', { hasText: 'Install with make.' }).waitFor({ timeout: 60_000 });
+    await waitIdle(view);
+
+    assert.deepEqual(hits, ['/guide', '/other']);
+    assert.equal(await view.locator('[data-testid="approval"]').count(), approvalsBefore + 1, 'the second page of the site came unasked');
+    const pages = toolMessages().filter((text) => text.startsWith(`GET ${origin}/`));
+    assert.equal(pages.length >= 2, true, pages.join('\n---\n'));
+    assert.match(pages[0]!, /Title: Guide\n\n# Install GUIDE-MARKER-5521\n\nRun `make`, see \[the next page\]\(http:\/\/127\.0\.0\.1:\d+\/other\)\./);
+    assert.doesNotMatch(pages[0]!, /tracker|Menu/);
+    const settings = JSON.parse(fs.readFileSync(path.join(session.userDataDir, 'User', 'settings.json'), 'utf8')) as Record<string, unknown>;
+    assert.ok((settings['tandem.tools.alwaysAllow'] as string[]).includes(`fetch_url:${origin}`), JSON.stringify(settings['tandem.tools.alwaysAllow']));
+    await session.screenshot('fetch-url');
+  } catch (error) {
+    await session.screenshot('fetch-url-failure').catch(() => undefined);
+    console.error(session.logs());
+    throw error;
+  } finally {
+    site.closeAllConnections();
+    site.close();
   }
 });
