@@ -6,6 +6,7 @@ import { capHeadTail, contextBlock, fileContextBlock, resolveContextPath } from 
 import { filteredDiff, type RepositoryDiff } from '../tools/diffContent';
 import type { WorkspaceHost } from '../tools/workspaceHost';
 import type { ContextAttachment } from './contextAttachments';
+import { parseUrl, readWebPage } from '../tools/fetchUrlTool';
 
 /** Open editors contribute at most this many files, each capped at this many characters. */
 export const OPEN_EDITORS_MAX_FILES = 10;
@@ -189,4 +190,31 @@ export function gitChangesAttachment(host: WorkspaceHost, repositories: () => Pr
 /** Open editors share one budget: each file gets a smaller cap than a file attached on its own. */
 function capBlock(block: string): string {
   return capHeadTail(block, OPEN_EDITOR_MAX_CHARS);
+}
+
+/**
+ * A web page the user typed after `@` (`@https://…`): fetched when the message
+ * is sent, as fetch_url reads it (a page as Markdown, 20,000 characters at
+ * most). The user's pick is the consent: no card asks. `fetchImpl` replaces
+ * the network in tests.
+ */
+export function urlAttachment(text: string, fetchImpl?: typeof fetch): ContextAttachment {
+  let url: URL;
+  try {
+    url = parseUrl(text);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return { path: text, label: text, title: why, error: why, name: `Attached web page ${text}`, read: async () => '' };
+  }
+  const shown = url.href.length > 60 ? `${url.href.slice(0, 59)}…` : url.href;
+  return {
+    path: url.href,
+    label: shown,
+    title: `${url.href}: fetched when the message is sent`,
+    name: `Attached web page ${url.href}`,
+    read: async (signal) => {
+      const page = await readWebPage(url, signal, 0, undefined, fetchImpl);
+      return contextBlock(`Attached web page ${url.href}`, page.text, 'markdown');
+    },
+  };
 }

@@ -10,7 +10,7 @@ import type { WorkspaceHost } from '../tools/workspaceHost';
 import { toolPathOf } from './workspaceFolderNames';
 import type { ContextAttachments } from './contextAttachments';
 import type { RepositoryDiff } from '../tools/diffContent';
-import { gitChangesAttachment, openEditorsAttachment, pathAttachment, problemsAttachment, selectionAttachment, terminalAttachment, unsavedEditorAttachment, type Problem } from './contextItems';
+import { gitChangesAttachment, openEditorsAttachment, pathAttachment, problemsAttachment, selectionAttachment, terminalAttachment, unsavedEditorAttachment, urlAttachment, type Problem } from './contextItems';
 import type { TerminalHistory } from './terminalHistory';
 import { WorkspaceFileIndex } from './workspaceFileIndex';
 
@@ -40,6 +40,9 @@ export class ContextPicker {
       // Still offered, so the user learns how to get it; the detail says so before the pick does.
       item.kind === 'gitChanges' && !vscode.workspace.isTrusted ? { ...item, detail: 'not read in Restricted Mode: trust the folder first' } : item,
     );
+    // A URL typed after @: offered first, as a page to fetch when the message is sent.
+    const url = /^https?:\/\/\S+$/i.test(query) && URL.canParse(query) ? [{ kind: 'url' as const, path: query, label: query, detail: 'fetch this web page when the message is sent' }] : [];
+    if (url.length > 0) return url;
     const paths = await this.index.paths();
     const matches = fuzzyFilter(paths, query, (item) => (item.kind === 'folder' ? `${item.path}/` : item.path), MAX_SUGGESTIONS - special.length);
     return [
@@ -72,6 +75,9 @@ export class ContextPicker {
       case 'file':
       case 'folder':
         this.attachments.attach(await pathAttachment(this.host, path));
+        return true;
+      case 'url':
+        this.attachments.attach(urlAttachment(path));
         return true;
     }
   }

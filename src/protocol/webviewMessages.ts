@@ -10,7 +10,7 @@ import { MAX_IMAGE_BYTES } from './imageRules';
 const role = z.enum(['function-call', 'answer']);
 
 /** What the `@` picker offers. */
-export const CONTEXT_KINDS = ['file', 'folder', 'selection', 'problems', 'openEditors', 'gitChanges', 'terminal'] as const;
+export const CONTEXT_KINDS = ['file', 'folder', 'selection', 'problems', 'openEditors', 'gitChanges', 'terminal', 'url'] as const;
 const id = z.string().min(1).max(200);
 
 /** Every message the webview may send, one schema per `type`. */

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { CancelledError } from '../common/errors';
 import { isLoopbackUrl } from '../common/httpUrl';
 import { htmlToMarkdown } from './htmlToMarkdown';
-import type { Tool } from './tool';
+import type { Tool, ToolResult } from './tool';
 import { fetchPage, MAX_BODY_BYTES, type FetchedPage } from './webFetch';
 import { defineWorkspaceTool, summaryPreview, WorkspaceToolFault } from './workspaceToolSupport';
 
@@ -63,13 +63,18 @@ export function createFetchUrlTool(deps: FetchUrlDeps): Tool {
       );
       if (context.signal.aborted) throw new CancelledError();
       if (!approved) return { text: `The user rejected fetching ${url.href}; nothing was sent.`, rejected: true };
-      const page = await fetchPage(url, context.signal, deps.fetch);
-      return describePage(page, args.startChar, args.maxChars);
+      return readWebPage(url, context.signal, args.startChar, args.maxChars, deps.fetch);
     },
   });
 }
 
-function parseUrl(text: string): URL {
+/** GETs `url` and describes what came back as the model reads it (the page as Markdown, cut to `maxChars` from `startChar`). */
+export async function readWebPage(url: URL, signal: AbortSignal, startChar = 0, maxChars = FETCH_DEFAULT_CHARS, fetchImpl?: typeof fetch): Promise<ToolResult> {
+  return describePage(await fetchPage(url, signal, fetchImpl), startChar, maxChars);
+}
+
+/** The URL a model or a person gave, checked: http(s), no credentials, no fragment. Throws a fault that says why not. */
+export function parseUrl(text: string): URL {
   let url: URL;
   try {
     url = new URL(text);
@@ -88,7 +93,7 @@ function isPrivateHost(host: string): boolean {
   return /^(10\.|192\.168\.|169\.254\.|172\.(1[6-9]|2\d|3[01])\.)/.test(host) || /^\[(fc|fd|fe80)/i.test(host) || host.endsWith('.local') || host.endsWith('.internal');
 }
 
-async function describePage(page: FetchedPage, startChar: number, maxChars: number) {
+async function describePage(page: FetchedPage, startChar: number, maxChars: number): Promise<ToolResult> {
   const status = `${page.status}${page.statusText ? ` ${page.statusText}` : ''}`;
   if (page.redirectedTo !== undefined) {
     const text = `GET ${page.url} → ${status}: it redirects to ${page.redirectedTo}, another site (or too many redirects), which was not fetched. Call fetch_url with that URL to read it (the user is asked again).`;

@@ -6,12 +6,14 @@
 // editor's selection, the focus key puts the caret in the prompt box, `@`
 // attaches another selection and the problems, and all of it reaches the
 // model; the explorer's and the editor's context menus attach too; `@` attaches
-// the workspace's uncommitted Git changes, and the last command a terminal ran
-// with what it printed. One code-server session.
+// the workspace's uncommitted Git changes, the last command a terminal ran
+// with what it printed, and a web page typed as a URL. One code-server session.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
@@ -134,6 +136,36 @@ test('@ attaches the Git changes: the uncommitted diff and the new file go with 
     const sent = lastPrompt();
     assert.match(sent, /Attached Git changes[^\n]*:\n```+diff\n# Not staged[\s\S]*-Release: Tuesday\n\+Release: GIT-DIFF-MARKER-Friday/, sent.slice(0, 600));
     assert.match(sent, /# Not tracked yet[\s\S]*new file changelog\.md:\nUNTRACKED-MARKER: a new file/, sent.slice(0, 1200));
+  }),
+);
+
+test('@ followed by a URL attaches the web page: fetched when the message is sent, as Markdown', { timeout: 90_000 }, () =>
+  guarded('url', async () => {
+    const hits: string[] = [];
+    const site = createServer((request, response) => {
+      hits.push(request.url ?? '');
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<html><head><title>Spec</title></head><body><nav>Menu</nav><h2>Limits</h2><p>At most WEB-PAGE-MARKER-64 items.</p></body></html>');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}/spec`;
+      const view = await session.webview();
+      const prompt = view.locator('[data-testid="prompt"]');
+      await pickContextItem(view, `Check @${url}`, url);
+      await view.locator(`[data-testid="context-chip"][data-path="${url}"]`).waitFor({ state: 'visible', timeout: 10_000 });
+      assert.deepEqual(hits, [], 'nothing fetched before the message is sent');
+      server.push({ model, content: 'At most 64.' });
+      await prompt.pressSequentially('the limit.');
+      await prompt.press('Enter');
+      await answered(view, 'At most 64.');
+      assert.deepEqual(hits, ['/spec']);
+      const sent = lastPrompt();
+      assert.match(sent, new RegExp(`Attached web page ${url}:\\n\`+markdown\\nGET ${url} → 200 OK[^\\n]*\\nTitle: Spec\\n\\n## Limits\\n\\nAt most WEB-PAGE-MARKER-64 items\\.`), sent.slice(0, 600));
+      assert.doesNotMatch(sent, /Menu/);
+    } finally {
+      site.closeAllConnections();
+      site.close();
+    }
   }),
 );
 

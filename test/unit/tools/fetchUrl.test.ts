@@ -12,6 +12,8 @@ import { CancelledError } from '../../../src/common/errors';
 import { createFetchUrlTool, fetchAllowKey } from '../../../src/tools/fetchUrlTool';
 import type { ApprovalRequest, ToolResult } from '../../../src/tools/tool';
 import { MAX_BODY_BYTES } from '../../../src/tools/webFetch';
+import { readAttachments } from '../../../src/host/contextAttachments';
+import { urlAttachment } from '../../../src/host/contextItems';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -149,6 +151,19 @@ describe('fetch_url', () => {
     const restricted = await fetchUrl({ url: `${site.origin}/page` }, { trusted: false });
     assert.match(restricted.result.text, /never runs in Restricted Mode/);
     assert.equal(restricted.asked.length, 0);
+  });
+
+  it('@https://… attaches the page, fetched when the message is sent, without a card; a bad URL is an error chip', async () => {
+    const item = urlAttachment(`${site.origin}/page`);
+    assert.equal(item.error, undefined);
+    assert.equal(item.path, `${site.origin}/page`);
+    const hits = site.hits.length;
+    const attached = await readAttachments([item, urlAttachment('ftp://example.com/x')], new AbortController().signal);
+    assert.equal(site.hits.length, hits + 1, 'read once, at send');
+    assert.ok(attached!.text.startsWith(`Attached web page ${site.origin}/page:\n\`\`\``) && attached!.text.includes(`markdown\nGET ${site.origin}/page → 200 OK`), attached!.text);
+    assert.match(attached!.text, /# Widgets/);
+    assert.match(attached!.text, /Attached web page ftp:\/\/example\.com\/x was not attached: only http:\/\/ and https:\/\/ URLs can be fetched/);
+    assert.deepEqual(attached!.labels, [`${site.origin}/page`, 'ftp://example.com/x (not sent: only http:// and https:// URLs can be fetched, not ftp:)']);
   });
 
   it('ends with the run when Stop comes while the server has not answered', async () => {
