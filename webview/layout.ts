@@ -259,7 +259,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   prompt.dataset['testid'] = 'prompt';
   prompt.rows = 3;
   prompt.placeholder = 'Ask Tandem…';
-  prompt.setAttribute('aria-label', 'Prompt. Enter sends, Shift+Enter adds a new line.');
+  prompt.setAttribute('aria-label', 'Prompt. Enter sends, Shift+Enter adds a new line. While a run goes, Enter queues and Ctrl+Enter sends into the run.');
   prompt.value = hooks.draft;
   // What the prompt box is for right now (editing the last question).
   const busyHint = div('composer-hint muted', 'composer-hint');
@@ -276,12 +276,13 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
     editing = undefined;
     busyHint.hidden = true;
   };
-  const send = () => {
+  /** `steer`: while a run goes, into that run (read before its next step) rather than after its answer. */
+  const send = (steer = false) => {
     const text = prompt.value.trim();
     if (!text) return;
     if (hooks.isRunning()) {
-      // Queued by the host, shown above the box; it goes when the run ends with an answer.
-      hooks.post({ type: 'send', text });
+      // Queued by the host, shown above the box; it goes when the run ends with an answer, or into the run (steer).
+      hooks.post(steer ? { type: 'send', text, steer } : { type: 'send', text });
       prompt.value = '';
       hooks.saveDraft('');
       return;
@@ -299,7 +300,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   prompt.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
-      send();
+      send(event.ctrlKey || event.metaKey);
     }
     // Escape in the prompt box stops a run, as Stop does; an open suggestion list takes it first (and closes).
     const plainEscape = event.key === 'Escape' && !event.isComposing && !event.shiftKey && !event.ctrlKey && !event.altKey && !event.metaKey;
@@ -313,7 +314,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
     }
   });
   prompt.addEventListener('input', () => hooks.saveDraft(prompt.value));
-  const sendButton = button({ label: 'Send', testId: 'send', appearance: 'primary', onClick: send });
+  const sendButton = button({ label: 'Send', testId: 'send', appearance: 'primary', onClick: () => send() });
   const stopButton = button({ label: 'Stop', testId: 'stop', title: 'Stop the run (Escape in the prompt box)', onClick: () => hooks.post({ type: 'stop' }) });
   setDisabled(stopButton, true);
   let retryRunId: string | undefined;
@@ -330,8 +331,8 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
     label: 'Queue',
     ariaLabel: 'Queue this message',
     testId: 'queue',
-    title: 'Queue this message: it is sent when the run ends with an answer (Enter does the same)',
-    onClick: send,
+    title: 'Queue this message: it is sent when the run ends with an answer (Enter does the same; Ctrl+Enter sends it into this run, read before its next step)',
+    onClick: () => send(),
   });
   queueButton.hidden = true;
   const actions = div('composer-actions');

@@ -301,7 +301,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case 'send': {
         if (this.session.running) {
-          this.queueFollowUp(message.text);
+          const queued = this.queueFollowUp(message.text);
+          if (queued && message.steer === true) await this.onFollowUpAction('steer', queued.id);
           return;
         }
         // Before slash commands and attachments are used up: no usable model, nothing consumed.
@@ -461,15 +462,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   /** Enter while a run goes: the message waits its turn, with the chips that were above the prompt box. */
-  private queueFollowUp(text: string, withAttachments = true): void {
+  private queueFollowUp(text: string, withAttachments = true): FollowUp | undefined {
     const items = (withAttachments ? this.options.context?.attachments.takeItems() : undefined) ?? [];
-    if (!this.followUps.add(text, items)) {
+    const queued = this.followUps.add(text, items);
+    if (!queued) {
       for (const item of items) this.options.context?.attachments.attach(item);
       this.post({ type: 'prompt', text, send: false, after: true });
       void vscode.window.showInformationMessage(`Tandem: ${this.followUps.items.length} messages are already queued. Your text is back in the prompt box.`);
-      return;
+      return undefined;
     }
     this.log.info(`queued a follow-up (${this.followUps.items.length} waiting)`);
+    return queued;
   }
 
   /**

@@ -30,7 +30,8 @@ export const fromWebviewSchema = z.discriminatedUnion('type', [
       })
       .optional(),
   }),
-  z.object({ type: z.literal('send'), text: z.string().trim().min(1).max(200_000) }),
+  /** `steer` (Ctrl+Enter while a run goes): queued and sent into that run at once, read before its next step. */
+  z.object({ type: z.literal('send'), text: z.string().trim().min(1).max(200_000), steer: z.boolean().optional() }),
   z.object({ type: z.literal('stop') }),
   /** The prompt box's text after typing paused ('' once sent or cleared): the host keeps it for the page after a window reload. */
   z.object({ type: z.literal('draft'), text: z.string().max(200_000) }),

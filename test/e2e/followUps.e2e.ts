@@ -98,11 +98,16 @@ test('Steer sends a queued message into the running run: the model reads it befo
     assert.match(await view.locator('[data-testid="follow-ups-status"]').innerText(), /Steer sends one into this run/);
     await queued.locator('[data-testid="queued-steer"]').click();
     await queued.locator('[data-testid="queued-steering"]').waitFor({ state: 'visible', timeout: 10_000 });
+    // Ctrl+Enter sends the next one into the run at once.
+    await prompt.fill('And count the words.');
+    await prompt.press('Control+Enter');
+    await view.locator('[data-testid="queued-message"]', { hasText: 'And count the words.' }).locator('[data-testid="queued-steering"]').waitFor({ state: 'visible', timeout: 10_000 });
     await session.screenshot('follow-ups-steering');
 
     const steered = view.locator('[data-testid="step"][data-kind="steer"]');
-    await steered.waitFor({ state: 'visible', timeout: 30_000 });
-    assert.match(await steered.innerText(), /You, while it worked[\s\S]*Quote them word for word\./);
+    await waitFor(async () => (await steered.count()) === 2, 'both messages in the run', 30_000);
+    assert.match(await steered.first().innerText(), /You, while it worked[\s\S]*Quote them word for word\./);
+    assert.match(await steered.last().innerText(), /And count the words\./);
     await view.locator('[data-testid="answer"]', { hasText: 'Steered answer.' }).waitFor({ timeout: 60_000 });
     await waitIdle(view);
     assert.equal(await view.locator('[data-testid="follow-ups"]').isVisible(), false, 'the run took it: nothing is left queued');
@@ -110,13 +115,14 @@ test('Steer sends a queued message into the running run: the model reads it befo
     assert.match(questions.at(-1) ?? '', /Read the notes\./, 'no run of its own: the last question is still the one it steered');
     // In the page, between the tool's result and the next step.
     const kinds = await view.locator('[data-testid="step"]').evaluateAll((steps) => steps.map((step) => (step as HTMLElement).dataset['kind']));
-    const at = kinds.lastIndexOf('steer');
+    const at = kinds.indexOf('steer');
     assert.equal(kinds[at - 1], 'tool-result');
+    assert.equal(kinds[at + 1], 'steer');
     // On the wire: not in the request made before it was sent; in the next one, after the tool's result; and the answer model's.
     const requests = server.requests.slice(before);
     assert.equal(requests.length, 3);
     assert.doesNotMatch(sent(requests[0]), /Quote them word for word/);
-    assert.match(sent(requests[1]), /notes.txt \(lines 1-1 of 1\)[\s\S]*The user sent this while you were working[\s\S]*Quote them word for word\./);
+    assert.match(sent(requests[1]), /notes.txt \(lines 1-1 of 1\)[\s\S]*The user sent this while you were working[\s\S]*Quote them word for word\.[\s\S]*And count the words\./);
     assert.match(sent(requests[2]), /Quote them word for word\./);
     await session.screenshot('follow-ups-steered');
   }),
