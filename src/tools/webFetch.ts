@@ -66,8 +66,21 @@ export async function fetchPage(url: URL, signal: AbortSignal, fetchImpl: typeof
   } catch (error) {
     if (signal.aborted) throw new CancelledError();
     if (timeout.aborted) throw new Error(`no complete answer from ${current.origin} within ${TIMEOUT_MS / 1000} s`);
-    throw error;
+    throw new Error(`could not fetch ${current.href}: ${whyFailed(error)}`);
   }
+}
+
+/** Node's fetch says "fetch failed" for everything: the reason is in its cause. */
+function whyFailed(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+  const code = typeof cause?.code === 'string' ? cause.code : '';
+  const detail = typeof cause?.message === 'string' ? cause.message : error instanceof Error ? error.message : String(error);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `its host name was not found (${code})`;
+  if (code === 'ECONNREFUSED') return 'the connection was refused: nothing listens there (ECONNREFUSED)';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || detail === 'terminated') return `the connection closed before the whole response came (${code || detail})`;
+  if (/CERT|SSL|TLS|SELF_SIGNED/i.test(code)) return `its TLS certificate was not accepted (${code})`;
+  if (detail === 'bad port') return 'fetch refuses that port (one of the ports browsers block)';
+  return code ? `${detail} (${code})` : detail;
 }
 
 async function readCapped(response: Response): Promise<{ body: Uint8Array; cut: boolean }> {

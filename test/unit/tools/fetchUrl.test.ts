@@ -50,6 +50,11 @@ before(async () => {
     if (url === '/huge') return void response.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(MAX_BODY_BYTES + 1000));
     if (url === '/latin1') return void response.writeHead(200, { 'content-type': 'text/plain; charset=iso-8859-1' }).end(Buffer.from([0x63, 0x61, 0x66, 0xe9]));
     if (url === '/missing') return void response.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
+    if (url === '/cut') {
+      response.writeHead(200, { 'content-type': 'text/plain', 'content-length': '100000' });
+      response.write('x'.repeat(1000));
+      return void setTimeout(() => request.socket.destroy(), 20);
+    }
     if (url === '/data.json') return void response.writeHead(200, { 'content-type': 'application/json' }).end('{"version":"1.2.3"}');
     response.writeHead(500).end();
   });
@@ -135,6 +140,17 @@ describe('fetch_url', () => {
     const missing = await fetchUrl({ url: `${site.origin}/missing` });
     assert.equal(missing.result.isError, true);
     assert.match(missing.result.text, /→ 404 Not Found[\s\S]*no such page/);
+  });
+
+  it('says why a fetch failed: a connection closed mid-body, nothing listening', async () => {
+    const cut = await fetchUrl({ url: `${site.origin}/cut` });
+    assert.equal(cut.result.isError, true);
+    assert.match(cut.result.text, new RegExp(`could not fetch ${site.origin}/cut: the connection closed before the whole response came`));
+    const closed = await listen(() => undefined);
+    const refusedOrigin = closed.origin;
+    await new Promise<void>((resolve) => closed.server.close(() => resolve()));
+    const refused = await fetchUrl({ url: `${refusedOrigin}/` });
+    assert.match(refused.result.text, /the connection was refused: nothing listens there \(ECONNREFUSED\)/);
   });
 
   it('refuses what is no http(s) URL, a URL with credentials, and Restricted Mode, without asking', async () => {
