@@ -56,7 +56,7 @@ function readAgUiSettings(log: OutputLog): AgUiSettings {
 
 /** Restricted Mode (untrusted workspace): read-only workspace tools only, no MCP, no writes. */
 function toolsForTrust(tools: readonly Tool[]): readonly Tool[] {
-  return vscode.workspace.isTrusted ? tools : tools.filter((tool) => tool.readOnly && tool.source.kind === 'workspace');
+  return vscode.workspace.isTrusted ? tools : tools.filter((tool) => tool.readOnly && tool.network !== true && tool.source.kind === 'workspace');
 }
 
 async function tokenFrom(secrets: vscode.SecretStorage): Promise<string> {

@@ -76,7 +76,7 @@ export function startHost(context: vscode.ExtensionContext, log: OutputLog): Hos
         const provider = await ChatViewProvider.create(context, log, {
           toolSources: () => ({
             // Restricted Mode: the read-only workspace tools only; no edits, commands or MCP.
-            tools: () => (vscode.workspace.isTrusted ? [...workspace.tools(), ...mcp.hub.tools()] : workspace.tools().filter((tool) => tool.readOnly)),
+            tools: () => (vscode.workspace.isTrusted ? [...workspace.tools(), ...mcp.hub.tools()] : workspace.tools().filter((tool) => tool.readOnly && tool.network !== true)),
             approverFor: (runId) => workspace.approverFor(runId),
             editedFiles: (runId) => workspace.editedFiles(runId),
             runEditsSnapshot: (runId) => workspace.runEditsSnapshot(runId),

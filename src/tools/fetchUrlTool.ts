@@ -35,8 +35,11 @@ export function createFetchUrlTool(deps: FetchUrlDeps): Tool {
       'Fetch a web page or file over HTTP(S) and read its text: an HTML page comes as Markdown, text and JSON as they are. ' +
       'The user approves each site unless they allowed it. Use it for documentation, issues or specifications the user points to, not for workspace files. ' +
       'A long page is cut: call again with startChar to read on.',
-    readOnly: false,
+    // It changes nothing here: its calls run side by side, a repeated one comes from the run's cache and
+    // counts for the loop guard. It asks for itself (approvesItself), always, so read-only is no pass.
+    readOnly: true,
     approvesItself: true,
+    network: true,
     input: z.object({
       url: z.string().trim().min(1).max(4000).describe('The full http:// or https:// URL.'),
       startChar: z.number().int().min(0).default(0).describe('Where to start in the page text, for reading on after a cut.'),

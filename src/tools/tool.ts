@@ -113,6 +113,8 @@ export interface Tool {
   readonly parameters: Record<string, unknown>;
   /** Read-only tools run without approval under the default policy and may be cached. */
   readonly readOnly: boolean;
+  /** Sends a request off this machine (fetch_url): never offered in Restricted Mode, read-only or not. */
+  readonly network?: boolean | undefined;
   /**
    * True when the tool asks for approval itself (an edit shows its diff);
    * otherwise the loop asks through the gate before running a non-read-only tool.

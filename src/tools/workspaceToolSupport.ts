@@ -27,6 +27,7 @@ interface ToolSpec<Schema extends z.ZodType> {
   readonly input: Schema;
   readonly readOnly: boolean;
   readonly approvesItself?: boolean;
+  readonly network?: boolean;
   readonly run: (args: z.infer<Schema>, context: ToolContext) => Promise<ToolResult>;
 }
 
@@ -38,6 +39,7 @@ export function defineWorkspaceTool<Schema extends z.ZodType>(spec: ToolSpec<Sch
     parameters,
     readOnly: spec.readOnly,
     approvesItself: spec.approvesItself,
+    ...(spec.network && { network: true }),
     source: { kind: 'workspace' },
     run: async (args, context) => {
       const parsed = spec.input.safeParse(args);

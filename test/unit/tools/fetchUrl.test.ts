@@ -13,7 +13,10 @@ import { createFetchUrlTool, fetchAllowKey } from '../../../src/tools/fetchUrlTo
 import type { ApprovalRequest, ToolResult } from '../../../src/tools/tool';
 import { MAX_BODY_BYTES } from '../../../src/tools/webFetch';
 import { readAttachments } from '../../../src/host/contextAttachments';
+import { notices, runScripted, scriptedServers, settingsFor, toolStatuses } from '../agent/agentTestSupport';
 import { urlAttachment } from '../../../src/host/contextItems';
+
+const serve = scriptedServers();
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -180,6 +183,23 @@ describe('fetch_url', () => {
     assert.match(attached!.text, /# Widgets/);
     assert.match(attached!.text, /Attached web page ftp:\/\/example\.com\/x was not attached: only http:\/\/ and https:\/\/ URLs can be fetched/);
     assert.deepEqual(attached!.labels, [`${site.origin}/page`, 'ftp://example.com/x (not sent: only http:// and https:// URLs can be fetched, not ftp:)']);
+  });
+
+  it('in a run: the same fetch again comes from the run\'s cache and counts for the loop guard, as a read does', async () => {
+    const model = await serve([
+      { model: 'fc-model', toolCalls: [{ name: 'fetch_url', arguments: { url: `${site.origin}/data.json` } }] },
+      { model: 'fc-model', toolCalls: [{ name: 'fetch_url', arguments: { url: `${site.origin}/data.json` } }] },
+      { model: 'fc-model', content: 'Version 1.2.3.' },
+      { model: 'answer-model', content: '1.2.3' },
+    ]);
+    const hits = site.hits.length;
+    const asked: unknown[] = [];
+    const run = await runScripted(settingsFor(model), { tools: [createFetchUrlTool({ isTrusted: () => true })], approve: (request) => (asked.push(request), true) });
+    assert.equal(run.result?.answer, '1.2.3');
+    assert.equal(site.hits.length, hits + 1, 'fetched once');
+    assert.equal(asked.length, 1, 'asked once');
+    assert.deepEqual(toolStatuses(run.events).map((status) => status.status), ['done', 'cached']);
+    assert.ok(notices(run.events).some((notice) => notice.code === 'loopWarning'), 'the loop guard saw the repeat');
   });
 
   it('ends with the run when Stop comes while the server has not answered', async () => {
