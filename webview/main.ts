@@ -261,6 +261,9 @@ window.addEventListener('message', (message: MessageEvent<ToWebview>) => {
     case 'welcome':
       welcome.set(data.welcome);
       return;
+    case 'modelsChecked':
+      welcome.checked();
+      return;
     case 'draft':
       layout.restoreDraft(data.text);
       return;

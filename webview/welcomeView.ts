@@ -6,13 +6,15 @@
 // page, not a URL), the view says so first and leads with the setting and
 // Check again; the other ways out follow.
 import type { FromWebview, WelcomeState } from '../src/protocol/webviewMessages';
-import { button } from './components';
+import { button, setDisabled, setLabel } from './components';
 
 export interface WelcomeView {
   readonly element: HTMLElement;
   set(state: WelcomeState | null): void;
   /** A message was not sent for want of a model: say so at the top of the view and bring it into sight. */
   held(): void;
+  /** The host's answer to Check again when nothing changed: the button comes back, saying when it looked. */
+  checked(): void;
 }
 
 function block(className: string, testId?: string): HTMLDivElement {
@@ -45,6 +47,13 @@ export function createWelcomeView(post: (message: FromWebview) => void): Welcome
   heldNote.dataset['testid'] = 'welcome-held';
   heldNote.setAttribute('role', 'status');
   heldNote.hidden = true;
+  // Check again of the view shown now, and the line under it that says when it last looked.
+  let again: ReturnType<typeof button> | undefined;
+  /** Check again was pressed and no new state has come since (a new one re-renders, with a fresh button). */
+  let checking = false;
+  const checkedNote = paragraph('', 'muted welcome-checked');
+  checkedNote.dataset['testid'] = 'welcome-checked';
+  checkedNote.setAttribute('role', 'status');
 
   const render = (state: WelcomeState): void => {
     const problems = block('welcome-problems', 'welcome-problems');
@@ -105,19 +114,32 @@ export function createWelcomeView(post: (message: FromWebview) => void): Welcome
       options.push(models);
     }
 
-    const again = button({ label: 'Check again', testId: 'welcome-check', onClick: () => post({ type: 'checkModels' }) });
+    const check = button({
+      label: 'Check again',
+      testId: 'welcome-check',
+      onClick: () => {
+        // Looking can take seconds (each server gets its time to answer): the button says so meanwhile.
+        setLabel(check, 'Checking…');
+        setDisabled(check, true);
+        checking = true;
+        post({ type: 'checkModels' });
+      },
+    });
+    again = check;
+    checking = false;
+    checkedNote.textContent = '';
     if (state.settingToFix) {
       heldNote.textContent = 'Not sent: your model server cannot be used yet. Your message is kept in the box below.';
       const fix = block('welcome-fix');
       fix.append(
         button({ label: 'Open Settings', testId: 'welcome-open-settings', appearance: 'primary', title: `Opens ${state.settingToFix}`, onClick: () => post({ type: 'openSettingToFix' }) }),
-        again,
+        check,
       );
-      element.replaceChildren(heading('Tandem cannot reach your model'), heldNote, problems, fix, paragraph('Or use another model:', 'welcome-or'), ...options);
+      element.replaceChildren(heading('Tandem cannot reach your model'), heldNote, problems, fix, checkedNote, paragraph('Or use another model:', 'welcome-or'), ...options);
       return;
     }
     heldNote.textContent = 'Not sent: set up a model first. Your message is kept in the box below.';
-    element.replaceChildren(heading('Welcome to Tandem'), heldNote, problems, ...options, again);
+    element.replaceChildren(heading('Welcome to Tandem'), heldNote, problems, ...options, check, checkedNote);
   };
 
   return {
@@ -130,6 +152,13 @@ export function createWelcomeView(post: (message: FromWebview) => void): Welcome
         heldNote.hidden = true;
       }
       document.body.dataset['welcome'] = String(state !== null);
+    },
+    checked() {
+      if (!again || !checking) return;
+      checking = false;
+      setLabel(again, 'Check again');
+      setDisabled(again, false);
+      checkedNote.textContent = `Checked at ${new Date().toLocaleTimeString()}: nothing has changed.`;
     },
     held() {
       heldNote.hidden = false;

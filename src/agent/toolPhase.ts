@@ -129,6 +129,8 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
   let repeatedCall: string | undefined;
   /** The last round had a call the user did not approve: a reply without a call then is no sign the model has what it needs. */
   let lastRoundRejected = false;
+  /** The last round had a call that failed: a reply without a call then may be the model giving up, not having enough. */
+  let lastRoundFailed = false;
   /** The text message of the latest reply, when text streams as its own message. */
   let lastText: StreamedMessage | undefined;
 
@@ -229,6 +231,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
     if (settings.nonToolReply === 'user') return stop('awaitingUser', 'The model replied without calling a tool; its reply is shown and Tandem waits for you.', reply);
     if (!reply && !turn.reasoning.trim()) return stop('noToolCall', 'The function-call model sent an empty reply (no tool call, no text): answering from what was gathered.', reply);
     if (lastRoundRejected) return stop('noToolCall', 'The function-call model stopped calling tools after a call was not approved: answering from what was gathered.', reply);
+    if (lastRoundFailed) return stop('noToolCall', 'The function-call model stopped calling tools after a call failed: answering from what was gathered.', reply);
     return stop('noToolCall', 'The function-call model replied without calling a tool: it has what it needs.', reply);
   };
 
@@ -380,6 +383,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
       throw error;
     }
     lastRoundRejected = outcomes.some((outcome) => outcome.status === 'rejected');
+    lastRoundFailed = outcomes.some((outcome) => outcome.status === 'failed');
     // A completed write changes what a repeated read returns: the guard starts over.
     if (outcomes.some((outcome) => outcome.status === 'done' && toolsByName.get(outcome.call.name)?.readOnly === false)) loops.reset();
 

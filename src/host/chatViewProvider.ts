@@ -409,6 +409,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       }
       case 'checkModels':
         await this.readiness.check();
+        // A state that changed came as `welcome`; this gives the button back either way.
+        this.post({ type: 'modelsChecked' });
         return;
       case 'useLocalModel':
         await this.useLocalModel(message.baseUrl, message.model);

@@ -238,6 +238,8 @@ export type ToWebview =
   | { readonly type: 'draft'; readonly text: string }
   /** The MCP prompts the prompt box offers after '/'. */
   | { readonly type: 'slashCommands'; readonly commands: readonly SlashCommand[] }
+  /** Check again found what the welcome view already shows (a change comes as `welcome`). */
+  | { readonly type: 'modelsChecked' }
   /** The welcome view while no model is usable; null hides it. */
   | { readonly type: 'welcome'; readonly welcome: WelcomeState | null }
   /**

@@ -117,5 +117,7 @@ async function describePage(page: FetchedPage, startChar: number, maxChars: numb
       : `characters ${startChar}-${end} of ${markdown.length}${end < markdown.length ? `; call again with startChar ${end} to read on` : ''}`;
   const head = `GET ${page.url} → ${status}, ${page.mediaType || 'no type'}${html ? ' as Markdown' : ''} (${size}; ${range})${title ? `\nTitle: ${title}` : ''}`;
   const body = part || (startChar > 0 ? `(nothing past character ${markdown.length})` : '(empty)');
-  return { text: `${head}\n\n${body}`, isError: page.status >= 400, summary: summaryPreview(`${title ?? page.url}\n\n${part}`) };
+  // The collapsed step's heading (after the URL): the page's title, or what went wrong.
+  const headline = page.status >= 400 ? status : (title ?? `${page.mediaType || 'no type'}, ${markdown.length} characters`);
+  return { text: `${head}\n\n${body}`, isError: page.status >= 400, summary: summaryPreview(`${headline}\n\n${part}`) };
 }

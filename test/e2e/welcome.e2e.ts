@@ -103,6 +103,12 @@ test('with nothing configured the welcome view shows; a key or a local server ma
     // No VS Code models in code-server: that option is not offered.
     assert.equal(await view.locator('[data-testid="welcome-vscode"]').count(), 0);
     await session.screenshot('welcome-view');
+    // A new chat under it: no empty conversation or blank usage takes the welcome view's room.
+    assert.equal(await view.locator('[data-testid="usage"]').isVisible().catch(() => false), false, 'the blank usage is hidden');
+    // Check again with nothing changed: the button comes back and says when it looked.
+    await view.locator('[data-testid="welcome-check"]').click();
+    await view.locator('[data-testid="welcome-checked"]', { hasText: /Checked at .*: nothing has changed\./ }).waitFor({ state: 'visible', timeout: 20_000 });
+    assert.equal(await view.locator('[data-testid="welcome-check"]').innerText(), 'Check again');
 
     // Sending does not start a run that can only fail: no step, the question stays in the box.
     const prompt = view.locator('[data-testid="prompt"]');

@@ -346,6 +346,9 @@ describe('agent loop', () => {
     assert.match(toolMessages[0]!, /not valid JSON/);
     assert.match(toolMessages[1]!, /no tool named "nonexistent"/);
     assert.match(toolMessages[2]!, /explode failed: disk on fire/);
+    // Stopping right after failures is no sign the model has what it needs: the switch says what happened.
+    const phase = customValues<{ phase: string; reason?: string }>(run.events, 'tandem.phase').find((value) => value.phase === 'answer');
+    assert.equal(phase?.reason, 'The function-call model stopped calling tools after a call failed: answering from what was gathered.');
   });
 
   it('asks before a tool that changes something; a rejection is the result', async () => {

@@ -91,7 +91,7 @@ describe('fetch_url', () => {
     assert.match(result.text, /-\s+fast\n-\s+safe/);
     assert.match(result.text, /```\nwidget\.spin\(3\);\n```/);
     for (const gone of ['secret', 'color:red', 'About', 'Copyright']) assert.doesNotMatch(result.text, new RegExp(gone));
-    assert.equal(result.summary?.kind, 'text');
+    assert.match(result.summary?.kind === 'text' ? result.summary.preview : '', /^Widget API & Guide\n\n# Widgets/, 'the heading is the title');
   });
 
   it('sends nothing when the user rejects it, and always asks, even under autoApprove all', async () => {
@@ -143,6 +143,7 @@ describe('fetch_url', () => {
     const missing = await fetchUrl({ url: `${site.origin}/missing` });
     assert.equal(missing.result.isError, true);
     assert.match(missing.result.text, /→ 404 Not Found[\s\S]*no such page/);
+    assert.match(missing.result.summary?.kind === 'text' ? missing.result.summary.preview : '', /^404 Not Found\n\nno such page/, 'the heading says what went wrong');
   });
 
   it('says why a fetch failed: a connection closed mid-body, nothing listening', async () => {
