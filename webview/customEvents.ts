@@ -18,7 +18,7 @@ import { HostEventName } from '../src/protocol/hostEventNames';
 import { applyApprovalEvent } from './approvalEvents';
 import { applyElicitationEvent } from './elicitationEvents';
 import { isShowableImage, keepLatestImages } from './resultImages';
-import { push, text, touch, type CondensedStep, type ConversationView, type NoticeStep, type SteerStep, type ToolResultStep, type UserStep } from './steps';
+import { push, text, touch, type CondensedStep, type ConversationView, type NoticeStep, type Step, type SteerStep, type ToolResultStep, type UserStep } from './steps';
 
 function lastNotice(view: ConversationView, code: string): NoticeStep | undefined {
   for (let index = view.steps.length - 1; index >= 0; index--) {
@@ -152,14 +152,7 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
     case 'tandem.retry':
       // What the failed attempt streamed is void: its boxes go, the next attempt's replace them.
       discard(view, value['discarded']);
-      push<NoticeStep>(view, {
-        kind: 'notice',
-        code: 'retry',
-        level: 'warning',
-        message: `Retrying ${text(value['model'])} (attempt ${String(value['attempt'])}) in ${Math.round(Number(value['delayMs']) / 100) / 10} s: ${text(value['reason'])}`,
-        model: undefined,
-        phase: undefined,
-      });
+      retryNotice(view, text(value['model']), Number(value['attempt']), Number(value['delayMs']), text(value['reason']));
       return;
     case 'tandem.messageKind': {
       const kind = value as unknown as MessageKindPayload;
@@ -271,6 +264,33 @@ function withAttachedLabels(prompt: string, attached: unknown): string {
   const labels = (attached as { labels?: unknown } | undefined)?.labels;
   if (!Array.isArray(labels) || labels.length === 0) return prompt;
   return `${prompt}\n\nAttached: ${labels.map((label) => String(label)).join(', ')}`;
+}
+
+/**
+ * One notice for a model's retries in a row, updated by each: the latest
+ * attempt that failed and when the next goes, then why the earlier ones failed
+ * (the first cause is often the one that matters: a broken stream before the
+ * server's 500s).
+ */
+function retryNotice(view: ConversationView, model: string, attempt: number, delayMs: number, reason: string): void {
+  // The failed attempt's own steps, hidden by now, do not count.
+  let last: Step | undefined;
+  for (let index = view.steps.length - 1; index >= 0 && last === undefined; index--) {
+    const step = view.steps[index]!;
+    if (!((step.kind === 'thinking' || step.kind === 'answer') && step.discarded)) last = step;
+  }
+  const same = last?.kind === 'notice' && last.code === 'retry' && last.retries?.model === model ? last : undefined;
+  const failed = [...(same?.retries?.failed ?? []), `attempt ${attempt}: ${reason}`];
+  const wait = delayMs > 0 ? ` in ${Math.round(delayMs / 100) / 10} s` : '';
+  const earlier = failed.length > 1 ? ` Earlier: ${failed.slice(0, -1).join('; ')}.` : '';
+  const message = `${model}: attempt ${attempt} failed (${reason}); trying again${wait}.${earlier}`;
+  if (same) {
+    same.message = message;
+    same.retries = { model, failed };
+    touch(view, same);
+    return;
+  }
+  push<NoticeStep>(view, { kind: 'notice', code: 'retry', level: 'warning', message, model: undefined, phase: undefined, retries: { model, failed } });
 }
 
 /** Hides the steps of the messages `ids` names (a retried attempt's, or text that was reasoning). */

@@ -13,7 +13,7 @@ export function prettyArguments(argsText: string): string {
 /** The one-line summary shown on a collapsed tool result. */
 export function resultHeadline(step: ToolResultStep): string {
   // A tool's own preview, where it gave one, says it best (run_command's: how the command ended).
-  if (step.state === 'failed') return `failed: ${firstLine(step.summary?.kind === 'text' ? step.summary.preview : step.content)}`;
+  if (step.state === 'failed') return `failed: ${shortFault(firstLine(step.summary?.kind === 'text' ? step.summary.preview : step.content))}`;
   if (step.state === 'rejected') return 'not approved';
   if (step.summary?.kind === 'search') {
     // find_files counts files; search_text counts matching lines, not matches.
@@ -25,6 +25,18 @@ export function resultHeadline(step: ToolResultStep): string {
   // An edit that left errors says so on its title, where it is seen with the step closed.
   const problems = EDIT_TOOLS.has(step.name) ? EDIT_PROBLEMS.exec(step.content)?.[1] : undefined;
   return problems ? `${headline} ${problems} after it` : headline;
+}
+
+/**
+ * What went wrong, short enough for a title: without the "Error:" every fault
+ * opens with, and a long line cut after its first sentence (the body below
+ * has all of it, and what to do about it).
+ */
+function shortFault(line: string): string {
+  const fault = line.replace(/^Error:\s*/u, '');
+  if (fault.length <= 100) return fault;
+  const sentence = /^.+?[.!?](?=\s)/u.exec(fault)?.[0];
+  return sentence !== undefined && sentence.length <= 160 ? sentence : `${fault.slice(0, 99)}…`;
 }
 
 /**

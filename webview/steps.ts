@@ -124,6 +124,8 @@ export interface NoticeStep extends StepBase {
   readonly phase: PhaseSwitch | undefined;
   /** A button (e.g. "Manage Workspace Trust") that runs a command. */
   readonly action?: NoticePayload['action'];
+  /** A retry notice: the model it is about, and why each earlier attempt failed (the latest retry updates the step). */
+  retries?: { readonly model: string; readonly failed: string[] } | undefined;
 }
 
 export interface ErrorStep extends StepBase {

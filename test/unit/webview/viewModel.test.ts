@@ -99,6 +99,20 @@ describe('conversation view model', () => {
     assert.match(transcriptMarkdown('t', run.events), /\*\*You, while it worked\*\*[^\n]*\n\nGermany too, please\./);
   });
 
+  it("shows a model's retries in a row as one notice, updated by each, that keeps why the earlier attempts failed", async () => {
+    const model = await serve([
+      { model: 'answer-model', content: 'A broken start', fault: { kind: 'drop', afterChunks: 1 } },
+      { model: 'answer-model', fault: { kind: 'status', status: 500 } },
+      { model: 'answer-model', content: 'Finally.' },
+    ]);
+    const run = await runScripted(settingsFor(model), { mode: 'chat' });
+    assert.equal(run.result?.answer, 'Finally.');
+    const view = applyEvents(createConversationView(), run.events);
+    const retries = only(view.steps, 'notice').filter((notice) => notice.code === 'retry');
+    assert.equal(retries.length, 1, 'one notice for both retries');
+    assert.match(retries[0]!.message, /^answer-model: attempt 2 failed \(.*500.*\); trying again in [\d.]+ s\. Earlier: attempt 1: .+\.$/);
+  });
+
   it('in streaming mode shows interim text as its own message and folds each announced result into its result step', async () => {
     const model = await serve([
       { model: 'fc-model', content: 'Let me check France.', toolCalls: [{ name: 'lookup', arguments: { key: 'france' } }] },
@@ -316,7 +330,10 @@ describe('view model details', () => {
     assert.equal(resultHeadline({ ...results[0]!, name: 'find_files', summary: { kind: 'search', total: 3, top: [] } }), '3 files');
     assert.equal(results[0]!.subject, '"x"', 'parallel searches\' results tell their queries apart');
     assert.equal(results[1]!.subject, undefined, 'a call with no arguments has no subject');
-    assert.equal(resultHeadline(results[1]!), 'failed: Error: no such file');
+    assert.equal(resultHeadline(results[1]!), 'failed: no such file');
+    // A long fault is cut after its first sentence; the body has the rest (what to do about it).
+    const malformed = "Error: the arguments are not valid JSON (Expected ',' or '}' after property value in JSON at position 21). Call read_file again with a JSON object.";
+    assert.equal(resultHeadline({ ...results[1]!, content: malformed }), "failed: the arguments are not valid JSON (Expected ',' or '}' after property value in JSON at position 21).");
     const edit = { ...results[0]!, name: 'edit_file', summary: undefined };
     assert.equal(
       resultHeadline({ ...edit, content: "Edited src/a.ts: 1 replacement.\n\nVS Code reports 2 errors and 1 warning in src/a.ts after this change:\n- src/a.ts:1:3 error: Type 'string'" }),
@@ -348,7 +365,7 @@ describe('view model details', () => {
     assert.equal(resultTitle({ ...read, subject: 'lib', content: 'library.ts (lines 1-2 of 2)' }), 'read_file lib: library.ts (lines 1-2 of 2)', 'whole words only');
     assert.equal(resultTitle({ ...read, subject: 'a.ts', content: 'a.ts' }), 'read_file a.ts: a.ts', 'nothing more to say: kept');
     assert.equal(resultTitle(results[0]!), 'search_text "x": 12 matching lines');
-    assert.equal(resultTitle(results[1]!), 'read_file: failed: Error: no such file');
+    assert.equal(resultTitle(results[1]!), 'read_file: failed: no such file');
     assert.equal(defaultOpen(stopped), true, 'what it printed before Stop is shown');
     assert.equal(view.running, true);
   });
