@@ -305,9 +305,10 @@ function errorBody(step: ErrorStep, context: StepRenderContext): HTMLElement {
   const onResend = context.onResend;
   if (onResend) {
     // Once the cause is fixed, the question is one click (and an Enter) away instead of retyped.
-    const resend = element('button', 'notice-action', 'Ask again');
+    // Not "Ask again": Retry, beside Send, asks it again as it is; this is for changing it first.
+    const resend = element('button', 'notice-action', 'Edit and ask');
     resend.dataset['testid'] = 'resend';
-    resend.title = 'Puts the question back in the prompt box';
+    resend.title = 'Puts the question back in the prompt box, to change it and send it again (Retry, beside Send, asks it again as it is)';
     resend.addEventListener('click', () => onResend(step.id));
     const actions = element('div', 'notice-actions');
     actions.append(resend);

@@ -26,7 +26,7 @@ export interface UserStep extends StepBase {
   readonly kind: 'user';
   /** As shown: the typed text, then the names of what was attached. */
   readonly text: string;
-  /** As typed: what Edit, Ask again and the prompt box's recall put back. */
+  /** As typed: what Edit, an error's Edit and ask, and the prompt box's recall put back. */
   readonly typed: string;
   /** The run this question starts (its own `runId` is the run before, as for every step pushed before RUN_STARTED). */
   readonly asks: string | undefined;

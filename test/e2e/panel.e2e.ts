@@ -576,7 +576,8 @@ test('a model failure shows an error step with a suggestion; Shift+Enter adds a 
     assert.ok(overflow <= 0, `the usage table is ${overflow}px wider than the panel`);
     assert.match(await view.locator('[data-testid="usage-total"]').innerText(), /\$\d/);
     await session.screenshot('panel-error');
-    // "Ask again" puts the failed run's question back in the prompt box, ready to send once the cause is fixed.
+    // "Edit and ask" puts the failed run's question back in the prompt box, ready to send once the cause is fixed.
+    assert.equal(await error.locator('[data-testid="resend"]').innerText(), 'Edit and ask');
     await error.locator('[data-testid="resend"]').click();
     assert.equal(await prompt.inputValue(), 'first line\nsecond line');
     // Up recalls the last question over what is being written; in a text of two lines Down first moves
