@@ -30,6 +30,8 @@ export function createContextMeter(): { element: HTMLElement; set(context: Conte
       const share = context.window > 0 ? context.tokens / context.window : 0;
       element.textContent = `${context.tokens} / ${context.window} tokens`;
       element.dataset['level'] = share >= 0.9 ? 'high' : share >= 0.7 ? 'medium' : 'low';
+      // A window Tandem only assumed is marked as such beside the figures (drawn, not text: the text stays "N / M tokens").
+      element.dataset['windowSource'] = context.windowSource;
       element.setAttribute('aria-valuemax', String(Math.max(context.window, context.tokens)));
       element.setAttribute('aria-valuenow', String(context.tokens));
       const which = context.afterCondensing ? 'Next request, after condensing,' : 'Last request';
