@@ -3,7 +3,7 @@
 // the default for that key, never a crash and never the loss of the others.
 import { z } from 'zod';
 import type { ModelSettings } from '../models/chatModel';
-import { isHttpUrl } from '../common/httpUrl';
+import { isHttpUrl, isLocalNetworkHost } from '../common/httpUrl';
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
@@ -67,9 +67,6 @@ export type PromptTemplates = z.infer<typeof promptTemplates>;
 
 const url = z.string().trim().refine(isHttpUrl, 'must be an http(s) URL');
 
-/** Hosts a model server on this machine or its network answers on (a bare name like `gpu-box` too): plain http. */
-const LOCAL_HOST = /^([\w-]+|[\w-]+\.(local|localhost|internal)|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\]|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+)$/i;
-
 /**
  * A base URL typed without its scheme (`localhost:11434/v1`, as Ollama's
  * docs write it) read with the one a server there would use: http on this
@@ -80,7 +77,8 @@ export function withScheme(text: string): string | undefined {
   const trimmed = text.trim();
   const match = /^([\w.-]+|\[[\da-f:]+\])(:\d{1,5})?(\/\S*)?$/i.exec(trimmed);
   if (!match || !/[.:[]|^localhost$/i.test(match[1]! + (match[2] ?? ''))) return undefined;
-  return `${LOCAL_HOST.test(match[1]!) ? 'http' : 'https'}://${trimmed}`;
+  // A model server on this machine or its network (a bare name like `gpu-box` too) answers plain http.
+  return `${isLocalNetworkHost(match[1]!) ? 'http' : 'https'}://${trimmed}`;
 }
 
 /** Enum values matched without regard to case or surrounding spaces (`"Chat"` is chat). */

@@ -6,7 +6,7 @@
 // redirect to another site is reported, not followed. No vscode import.
 import { z } from 'zod';
 import { CancelledError } from '../common/errors';
-import { isLoopbackUrl } from '../common/httpUrl';
+import { isLocalNetworkHost } from '../common/httpUrl';
 import { htmlToMarkdown } from './htmlToMarkdown';
 import type { Tool, ToolResult } from './tool';
 import { fetchPage, MAX_BODY_BYTES, type FetchedPage } from './webFetch';
@@ -49,7 +49,7 @@ export function createFetchUrlTool(deps: FetchUrlDeps): Tool {
       if (!deps.isTrusted()) throw new WorkspaceToolFault('fetch_url never runs in Restricted Mode (this workspace is not trusted).');
       const url = parseUrl(args.url);
       const origin = url.origin;
-      const local = isLoopbackUrl(url.href) || isPrivateHost(url.hostname);
+      const local = isLocalNetworkHost(url.hostname);
       const approved = await context.approval.request(
         {
           kind: 'toolCall',
@@ -89,11 +89,6 @@ export function parseUrl(text: string): URL {
   if (url.username || url.password) throw new WorkspaceToolFault('a URL with a user name or password in it is not fetched.');
   url.hash = '';
   return url;
-}
-
-/** A private network address (10/8, 172.16/12, 192.168/16, link-local, IPv6 unique local): said on the card. */
-function isPrivateHost(host: string): boolean {
-  return /^(10\.|192\.168\.|169\.254\.|172\.(1[6-9]|2\d|3[01])\.)/.test(host) || /^\[(fc|fd|fe80)/i.test(host) || host.endsWith('.local') || host.endsWith('.internal');
 }
 
 async function describePage(page: FetchedPage, startChar: number, maxChars: number): Promise<ToolResult> {
