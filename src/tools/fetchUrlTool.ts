@@ -6,6 +6,7 @@
 // redirect to another site is reported, not followed. No vscode import.
 import { z } from 'zod';
 import { CancelledError } from '../common/errors';
+import { byteSize } from '../common/byteSize';
 import { isLocalNetworkHost } from '../common/httpUrl';
 import { htmlToMarkdown } from './htmlToMarkdown';
 import type { Tool, ToolResult } from './tool';
@@ -97,9 +98,9 @@ async function describePage(page: FetchedPage, startChar: number, maxChars: numb
     const text = `GET ${page.url} → ${status}: it redirects to ${page.redirectedTo}, another site (or too many redirects), which was not fetched. Call fetch_url with that URL to read it (the user is asked again).`;
     return { text, summary: summaryPreview(`Redirects to ${page.redirectedTo} (not followed)`) };
   }
-  const size = `${page.bytes < 1024 ? `${page.bytes} bytes` : `${Math.round(page.bytes / 1024)} KB`}${page.cut ? `, cut at ${MAX_BODY_BYTES / 1024 / 1024} MB` : ''}`;
+  const size = page.cut ? `the first ${byteSize(MAX_BODY_BYTES)} of a longer body` : byteSize(page.bytes);
   if (page.text === undefined) {
-    const text = `GET ${page.url} → ${status}, ${page.mediaType} (${size}): binary content, not shown.`;
+    const text = `GET ${page.url} → ${status}, ${page.mediaType}${page.bytes > 0 ? ` (${size})` : ''}: binary content, not shown.`;
     return { text, isError: page.status >= 400, summary: summaryPreview(text) };
   }
   const html = page.mediaType === 'text/html' || page.mediaType === 'application/xhtml+xml';

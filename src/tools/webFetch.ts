@@ -18,7 +18,7 @@ export interface FetchedPage {
   readonly mediaType: string;
   /** The body as text, when the media type is text; undefined for binary content. */
   readonly text: string | undefined;
-  /** Bytes read (at most MAX_BODY_BYTES). */
+  /** Bytes read (at most MAX_BODY_BYTES); for binary content, which is not read, the size the server gave (0: none). */
   readonly bytes: number;
   /** The body was longer than MAX_BODY_BYTES. */
   readonly cut: boolean;
@@ -59,9 +59,14 @@ export async function fetchPage(url: URL, signal: AbortSignal, fetchImpl: typeof
       }
       const contentType = response.headers.get('content-type') ?? '';
       const mediaType = contentType.split(';', 1)[0]!.trim().toLowerCase();
+      if (!isTextual(mediaType)) {
+        // Not shown, so not downloaded: its size is what the server says.
+        await response.body?.cancel();
+        const bytes = Number(response.headers.get('content-length')) || 0;
+        return { url: current.href, status: response.status, statusText: response.statusText, mediaType, text: undefined, bytes, cut: false };
+      }
       const { body, cut } = await readCapped(response);
-      const text = isTextual(mediaType) ? decode(body, charsetOf(contentType)) : undefined;
-      return { url: current.href, status: response.status, statusText: response.statusText, mediaType, text, bytes: body.byteLength, cut };
+      return { url: current.href, status: response.status, statusText: response.statusText, mediaType, text: decode(body, charsetOf(contentType)), bytes: body.byteLength, cut };
     }
   } catch (error) {
     if (signal.aborted) throw new CancelledError();
