@@ -16,6 +16,8 @@ import { defineWorkspaceTool, summaryPreview, WorkspaceToolFault } from './works
 export const FETCH_URL_TOOL = 'fetch_url';
 /** The most characters of a page one call returns; `startChar` pages through the rest. */
 export const FETCH_DEFAULT_CHARS = 20_000;
+/** The most HTML converted to Markdown (characters; see describePage). */
+export const MAX_HTML_CHARS = 1024 * 1024;
 
 export interface FetchUrlDeps {
   /** False in Restricted Mode: the tool refuses without asking. */
@@ -104,14 +106,17 @@ async function describePage(page: FetchedPage, startChar: number, maxChars: numb
     return { text, isError: page.status >= 400, summary: summaryPreview(text) };
   }
   const html = page.mediaType === 'text/html' || page.mediaType === 'application/xhtml+xml';
-  const { title, markdown } = html ? await htmlToMarkdown(page.text, page.url) : { title: undefined, markdown: page.text };
+  // Converting runs on the extension host's thread, about a second per MB of HTML here: a longer page
+  // has its first MB converted, so a huge one cannot stall the host (and the panel) for long.
+  const htmlCut = html && page.text.length > MAX_HTML_CHARS;
+  const { title, markdown } = html ? await htmlToMarkdown(htmlCut ? page.text.slice(0, MAX_HTML_CHARS) : page.text, page.url) : { title: undefined, markdown: page.text };
   const part = markdown.slice(startChar, startChar + maxChars);
   const end = startChar + part.length;
   const range =
     startChar === 0 && end >= markdown.length
       ? `${markdown.length} characters`
       : `characters ${startChar}-${end} of ${markdown.length}${end < markdown.length ? `; call again with startChar ${end} to read on` : ''}`;
-  const head = `GET ${page.url} → ${status}, ${page.mediaType || 'no type'}${html ? ' as Markdown' : ''} (${size}; ${range})${title ? `\nTitle: ${title}` : ''}`;
+  const head = `GET ${page.url} → ${status}, ${page.mediaType || 'no type'}${html ? ' as Markdown' : ''} (${size}${htmlCut ? `, its first ${byteSize(MAX_HTML_CHARS)} of HTML converted` : ''}; ${range})${title ? `\nTitle: ${title}` : ''}`;
   const body = part || (startChar > 0 ? `(nothing past character ${markdown.length})` : '(empty)');
   // The collapsed step's heading (after the URL): the page's title, or what went wrong.
   const headline = page.status >= 400 ? status : (title ?? `${page.mediaType || 'no type'}, ${markdown.length} characters`);

@@ -51,6 +51,7 @@ before(async () => {
     if (url === '/long') return void response.writeHead(200, { 'content-type': 'text/plain' }).end('0123456789'.repeat(500));
     if (url === '/image') return void response.writeHead(200, { 'content-type': 'image/png', 'content-length': '2048' }).end(Buffer.alloc(2048, 7));
     if (url === '/huge') return void response.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(MAX_BODY_BYTES + 1000));
+    if (url === '/big.html') return void response.writeHead(200, { 'content-type': 'text/html' }).end(`<h1>Start</h1>${'<p>filler text</p>'.repeat(70_000)}<h2>END-MARKER</h2>`);
     if (url === '/latin1') return void response.writeHead(200, { 'content-type': 'text/plain; charset=iso-8859-1' }).end(Buffer.from([0x63, 0x61, 0x66, 0xe9]));
     if (url === '/missing') return void response.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
     if (url === '/cut') {
@@ -138,6 +139,11 @@ describe('fetch_url', () => {
     assert.match(image.result.text, /image\/png \(2 KB\): binary content, not shown\./);
     const huge = await fetchUrl({ url: `${site.origin}/huge`, maxChars: 1000 });
     assert.match(huge.result.text, /\(the first 5 MB of a longer body; characters 0-1000 of 5242880;/);
+    const big = await fetchUrl({ url: `${site.origin}/big.html`, maxChars: 1000 });
+    assert.match(big.result.text, /\([\d.]+ MB, its first 1 MB of HTML converted; characters 0-1000 of \d+;/, 'a huge page is converted only in part, so the host is not held for seconds');
+    assert.match(big.result.text, /# Start/);
+    const whole = await fetchUrl({ url: `${site.origin}/big.html`, startChar: 10_000_000 });
+    assert.doesNotMatch(whole.result.text, /END-MARKER/);
     const latin1 = await fetchUrl({ url: `${site.origin}/latin1` });
     assert.match(latin1.result.text, /\n\ncafé$/);
     const missing = await fetchUrl({ url: `${site.origin}/missing` });
