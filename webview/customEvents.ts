@@ -207,6 +207,10 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
         result.summary = status.summary;
         touch(view, result);
       }
+      if (status.summary?.kind === 'todos' && (status.status === 'done' || status.status === 'cached')) {
+        view.plan = status.summary.items;
+        view.chromeDirty = true;
+      }
       return;
     }
     case 'tandem.toolImages': {

@@ -10,6 +10,8 @@ import { createContextMeter } from './contextMeterView';
 import type { RevertOffer } from './revertOffer';
 import { serverLabels } from './mcpServerLabels';
 import { rovingFocus } from './rovingFocus';
+import { createPlanView } from './todoListView';
+import type { TodoItem } from '../src/tools/tool';
 
 /** History offers a filter from this many conversations on. */
 const HISTORY_FILTER_FROM = 8;
@@ -30,6 +32,8 @@ export interface Layout {
   setHistory(conversations: readonly ConversationSummary[], currentId: string | undefined, deleted?: ConversationSummary): void;
   setModels(role: ModelRole, models: readonly string[], error: string | undefined): void;
   setMcpStatus(servers: readonly McpServerStatus[]): void;
+  /** The plan above the prompt box: the conversation's newest todo list, if any (todoListView.ts). */
+  setPlan(items: readonly TodoItem[] | undefined, running: boolean): void;
   /** The revert bar: the edits Revert would undo, if any. */
   setEdits(offer: RevertOffer | undefined): void;
   /** Retry: the run whose question it asks again, or undefined when none can be (retryOffer.ts). */
@@ -240,6 +244,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   const empty = div('empty muted');
   empty.textContent = 'Ask about your workspace. Enter sends, Shift+Enter adds a line; @ attaches files and more, and a pasted image goes with your message.';
 
+  const plan = createPlanView();
   const revertBar = div('revert-bar');
   revertBar.hidden = true;
   let revertRunId: string | undefined;
@@ -340,7 +345,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   actions.append(meter.element, retryButton, queueButton, sendButton, stopButton);
   composer.append(prompt, busyHint, actions);
 
-  root.append(header, models, mcpStatus, historyFilter, filterCount, history, noMatch, empty, steps, revertBar, usage, composer);
+  root.append(header, models, mcpStatus, historyFilter, filterCount, history, noMatch, empty, steps, plan.element, revertBar, usage, composer);
 
   return {
     steps,
@@ -478,6 +483,9 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
         signIn.dataset['server'] = server.name;
         mcpStatus.append(' ', signIn);
       }
+    },
+    setPlan(items, running) {
+      plan.set(items, running);
     },
     setEdits(offer) {
       revertRunId = offer?.runId;

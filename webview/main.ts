@@ -168,6 +168,7 @@ function render(): void {
     renderUsage(layout.usage, view.usage, [...view.usageByRun.values()], view.running, view.steps.some((step) => step.kind === 'user'));
     layout.setContext(view.context);
     layout.setRunning(view.running);
+    layout.setPlan(view.plan, view.running);
     layout.setEdits(revertOffer(view));
     layout.setRetry(offered);
     document.body.dataset['waiting'] = waitingForApproval(view) ? 'approval' : waitingForElicitation(view) ? 'elicitation' : 'none';

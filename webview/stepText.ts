@@ -1,5 +1,6 @@
 // Short texts the panel and the transcript show for steps.
 import type { CondensedStep, PhaseSwitch, ToolResultStep } from './steps';
+import { todoHeadline } from './todoListView';
 
 export function prettyArguments(argsText: string): string {
   if (!argsText.trim()) return '{}';
@@ -20,6 +21,7 @@ export function resultHeadline(step: ToolResultStep): string {
     const unit = step.name === 'find_files' ? 'file' : 'matching line';
     return `${step.summary.total} ${unit}${step.summary.total === 1 ? '' : 's'}`;
   }
+  if (step.summary?.kind === 'todos') return todoHeadline(step.summary.items);
   const preview = step.summary?.kind === 'text' ? step.summary.preview : step.content;
   const headline = firstLine(preview) || '(empty result)';
   // An edit that left errors says so on its title, where it is seen with the step closed.

@@ -20,6 +20,7 @@ import type {
 } from './steps';
 import { defaultOpen } from './steps';
 import { element, iconButton } from './element';
+import { todoChecklist } from './todoListView';
 
 export interface StepRenderContext extends ApprovalCardHooks, ElicitationCardHooks {
   readonly onCopy: (text: string) => void;
@@ -174,7 +175,9 @@ function toolResultBody(step: ToolResultStep): HTMLElement {
     message.dataset['testid'] = 'result-message';
     body.append(message);
   }
-  if (step.summary?.kind === 'search' || step.message !== undefined) {
+  if (step.summary?.kind === 'todos' && step.message === undefined) {
+    body.append(todoChecklist(step.summary.items));
+  } else if (step.summary?.kind === 'search' || step.message !== undefined) {
     if (step.summary?.kind === 'search') body.append(topResults(step.summary.top));
     const whole = element('details', 'whole-result');
     whole.append(element('summary', undefined, 'Whole result'));

@@ -3,7 +3,7 @@
 // 1,000-step list per delta would not be cheap): every change bumps the step's
 // `version` and marks it dirty so the renderer touches only what moved.
 import type { AgentEvent, CondensedPayload, ElicitationPayload, MessageKindPayload, ModelRole, NoticePayload, RunUsage, ContextPayload, ToolImage } from '../src/protocol/agentEvents';
-import type { ToolResultSummary } from '../src/tools/tool';
+import type { TodoItem, ToolResultSummary } from '../src/tools/tool';
 
 export type StepKind = 'user' | 'steer' | 'thinking' | 'tool-call' | 'tool-result' | 'answer' | 'notice' | 'error' | 'approval' | 'elicitation' | 'condensed';
 
@@ -203,6 +203,8 @@ export interface ConversationView {
   readonly usageByRun: Map<string, RunUsage>;
   /** The last request's size against its model's window (the context meter). */
   context: ContextPayload | undefined;
+  /** The newest todo list of the conversation (update_todo_list), for the plan above the prompt box. */
+  plan: readonly TodoItem[] | undefined;
   /** Runs that changed files, for the "Revert this run's edits" button. */
   readonly edits: Map<string, RunEdits>;
   /** Ids of steps changed since the renderer last looked. */
@@ -231,6 +233,7 @@ export function createConversationView(): ConversationView {
     usage: undefined,
     usageByRun: new Map(),
     context: undefined,
+    plan: undefined,
     edits: new Map(),
     dirty: new Set(),
     chromeDirty: true,

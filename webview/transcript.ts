@@ -2,6 +2,7 @@
 // the event list itself). Pure: built from the same view model the panel shows.
 import type { AgentEvent } from '../src/protocol/agentEvents';
 import { condensedTitle, phaseLabel, prettyArguments, resultHeadline } from './stepText';
+import type { TodoItem } from '../src/tools/tool';
 import { createConversationView, type Step } from './steps';
 import { conversationRow } from '../src/protocol/usageFormat';
 import type { RunUsage } from '../src/protocol/agentEvents';
@@ -32,6 +33,7 @@ function stepMarkdown(step: Step): string {
     case 'tool-call':
       return `**Tool call \`${step.name}\`${by}** — ${step.state}\n\n${fence(prettyArguments(step.argsText), 'json')}`;
     case 'tool-result':
+      if (step.summary?.kind === 'todos') return `**Todo list** — ${resultHeadline(step)}\n\n${taskList(step.summary.items)}`;
       return `**Result of \`${step.name}\`** — ${resultHeadline(step)}\n\n${fence(step.content)}`;
     case 'answer':
       return step.messageKind === 'answer' ? `## Answer${by}\n\n${step.text}` : `**Update${by}**\n\n${step.text}`;
@@ -86,4 +88,9 @@ export function transcriptFileName(title: string): string {
     .slice(0, 60)
     .replace(/-+$/g, '');
   return words || 'tandem-conversation';
+}
+
+/** A todo list as a Markdown task list. */
+function taskList(items: readonly TodoItem[]): string {
+  return items.map((item) => `- [${item.status === 'completed' ? 'x' : ' '}] ${item.title}${item.status === 'in_progress' ? ' (in progress)' : ''}`).join('\n');
 }

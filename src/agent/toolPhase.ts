@@ -38,6 +38,7 @@ import type { ElicitationHandler } from '../tools/elicitation';
 import type { ChatModel } from '../models/chatModel';
 import type { ContextBudget } from './contextBudget';
 import { steerChatMessage, type Steering } from './steering';
+import { todoLines } from '../tools/todoText';
 
 export { MISTAKE_LIMIT };
 
@@ -491,9 +492,11 @@ function announceResult(outcome: CallOutcome, emitter: RunEmitter, model: string
   const body =
     summary?.kind === 'search'
       ? `${summary.total} results${summary.top.length ? `:\n${summary.top.map((hit) => `- ${hit.title}${hit.snippet ? `: ${hit.snippet}` : ''}`).join('\n')}` : ''}`
-      : outcome.result.text.length > 1500
-        ? `${outcome.result.text.slice(0, 1500)}\n[...]`
-        : outcome.result.text;
+      : summary?.kind === 'todos'
+        ? `${outcome.result.text}\n${todoLines(summary.items).join('\n')}`
+        : outcome.result.text.length > 1500
+          ? `${outcome.result.text.slice(0, 1500)}\n[...]`
+          : outcome.result.text;
   message.append(`${head}\n\n${body}`);
   message.close();
 }

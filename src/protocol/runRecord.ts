@@ -6,6 +6,8 @@
 // revert. Read from the stored event stream, so old conversations get it too.
 import type { AgentEvent, ApprovalPayload, StopReason, ToolStatusPayload } from './agentEvents';
 import { CustomEventName } from './agentEvents';
+import type { TodoItem } from '../tools/tool';
+import { todoLines } from '../tools/todoText';
 
 /** Stops that end the tool phase before the model was done, as the record names them. */
 const CUT_SHORT: Partial<Record<StopReason, string>> = {
@@ -30,6 +32,8 @@ export class RunRecord {
   private readonly rejections: string[] = [];
   private readonly changed: string[] = [];
   private ending: string | undefined;
+  /** The run's last todo list (update_todo_list), if it kept one. */
+  private todos: readonly TodoItem[] | undefined;
 
   /** Notes a run event (most say nothing the record keeps). */
   add(event: AgentEvent): void {
@@ -41,6 +45,7 @@ export class RunRecord {
       if (status.status === 'failed') use.failed++;
       if (status.status === 'rejected') use.rejected++;
       this.tools.set(status.toolName, use);
+      if (status.summary?.kind === 'todos' && Array.isArray(status.summary.items)) this.todos = status.summary.items;
     } else if (event.type === 'CUSTOM' && event['name'] === CustomEventName.approval) {
       const approval = event['value'] as Partial<ApprovalPayload> | undefined;
       // A card the run's end closed is not the user's refusal.
@@ -75,6 +80,10 @@ export class RunRecord {
     }
     if (this.rejections.length > 0) parts.push(`the user rejected: ${list(this.rejections)}`);
     if (this.changed.length > 0) parts.push(`files changed: ${list(this.changed)}`);
+    // An unfinished plan is where a "go on" picks up; a finished one says nothing the answer did not.
+    const todos = this.todos ?? [];
+    const open = todos.filter((item) => item.status !== 'completed').length;
+    if (open > 0) parts.push(`its todo list ended with ${todos.length - open} of ${todos.length} completed: ${todoLines(todos).join('; ')}`);
     if (this.ending && withEnding) parts.push(this.ending);
     return parts.length > 0 ? parts.join('; ') : undefined;
   }

@@ -85,7 +85,17 @@ export type ToolResultSummary =
       readonly total: number;
       readonly top: readonly { readonly title: string; readonly snippet?: string | undefined }[];
     }
-  | { readonly kind: 'text'; readonly preview: string };
+  | { readonly kind: 'text'; readonly preview: string }
+  /** update_todo_list: the whole list as the model sent it. */
+  | { readonly kind: 'todos'; readonly items: readonly TodoItem[] };
+
+export type TodoStatus = 'pending' | 'in_progress' | 'completed';
+
+/** One step of the model's plan (update_todo_list). */
+export interface TodoItem {
+  readonly title: string;
+  readonly status: TodoStatus;
+}
 
 export interface ToolResult {
   /** What the model reads. */

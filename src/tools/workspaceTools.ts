@@ -1,4 +1,5 @@
-// The workspace tools as the agent loop sees them, built over a host.
+// The workspace tools as the agent loop sees them, built over a host, and the
+// model's todo list (it touches nothing, but every host offers it).
 
 import type { DiagnosticsSource } from './diagnostics';
 import type { EditJournal } from './editJournal';
@@ -8,6 +9,7 @@ import { createListDirTool } from './listDirTool';
 import { createReadFileTool } from './readFileTool';
 import { createSearchTextTool } from './searchTextTool';
 import type { Tool } from './tool';
+import { createTodoListTool } from './todoListTool';
 import { createCreateDirectoryTool, createDeleteFileTool, createEditFileTool, createWriteFileTool } from './writeTools';
 import type { WorkspaceHost } from './workspaceHost';
 
@@ -24,5 +26,6 @@ export function createWorkspaceTools(host: WorkspaceHost, journal: EditJournal, 
     createCreateDirectoryTool(deps),
     createDeleteFileTool(deps),
     ...(diagnostics ? [createGetDiagnosticsTool({ host, diagnostics })] : []),
+    createTodoListTool(),
   ];
 }

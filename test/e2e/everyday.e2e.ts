@@ -122,3 +122,54 @@ test('nested AGENTS.md reaches both models, an edit returns its diagnostic, run_
     throw error;
   }
 });
+
+test('the model keeps a todo list: the plan above the prompt box follows it, each step shows its list', { timeout: 120_000 }, async () => {
+  try {
+    const plan = (statuses: readonly string[]) => ({ todos: ['Read the notes', 'Rename the server', 'Check the manifest'].map((title, index) => ({ title, status: statuses[index] })) });
+    server.push(
+      {
+        model: fc,
+        toolCalls: [
+          { id: 'plan-1', name: 'update_todo_list', arguments: plan(['in_progress', 'pending', 'pending']) },
+          { id: 'notes', name: 'read_file', arguments: { path: 'pkg/notes.txt' } },
+        ],
+      },
+      { model: fc, toolCalls: [{ id: 'plan-2', name: 'update_todo_list', arguments: plan(['completed', 'in_progress', 'pending']) }] },
+      { model: fc, content: 'Stopping here.' },
+      { model: answerModel, content: 'I read the notes; the rename is next.' },
+    );
+    const view = await session.webview();
+    const prompt = view.locator('[data-testid="prompt"]');
+    await prompt.fill('Plan the rename, then start.');
+    await prompt.press('Enter');
+    await waitFor(async () => (await view.locator('[data-testid="answer"]').last().innerText().catch(() => '')).includes('the rename is next'), 'the answer', 60_000);
+    await waitFor(async () => (await view.locator('body').getAttribute('data-running')) === 'false', 'the run to end', 20_000);
+
+    // The plan: the newest list, one line while closed, the whole list when opened; it stays while work is left.
+    const planBox = view.locator('[data-testid="plan"]');
+    assert.equal(await planBox.isVisible(), true);
+    assert.equal(await view.locator('[data-testid="plan-headline"]').innerText(), '1 of 3 done · Rename the server');
+    await planBox.locator('summary').click();
+    const rows = planBox.locator('[data-testid="todo-item"]');
+    await waitFor(async () => (await rows.count()) === 3, 'the plan opened');
+    assert.deepEqual(await rows.evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset['status'])), ['completed', 'in_progress', 'pending']);
+    assert.match(await rows.nth(0).innerText(), /Read the notes/);
+    // The plan fits the panel beside the prompt box (it is not pushed out of view).
+    const box = await planBox.boundingBox();
+    const promptBox = await prompt.boundingBox();
+    assert.ok(box && promptBox && box.y + box.height <= promptBox.y + 1, `the plan sits above the prompt box: ${JSON.stringify({ box, promptBox })}`);
+    await session.screenshot('todo-plan');
+
+    // Each call's step reads where the list stood then.
+    const titles = await view.locator('[data-kind="tool-result"] summary').allInnerTexts();
+    assert.ok(titles.some((title) => title.includes('0 of 3 done · Read the notes')), titles.join(' | '));
+    assert.ok(titles.some((title) => title.includes('1 of 3 done · Rename the server')), titles.join(' | '));
+    // The model read back where the list stood, and the run's record reaches the next turn (checked in the unit suite).
+    const planResult = toolResult('plan-2');
+    assert.equal(planResult, 'Todo list updated: 1 of 3 completed. In progress: Rename the server.');
+  } catch (error) {
+    await session.screenshot('todo-plan-failure').catch(() => undefined);
+    console.error(session.logs());
+    throw error;
+  }
+});

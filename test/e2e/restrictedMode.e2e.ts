@@ -103,7 +103,7 @@ test('an untrusted folder: read-only tools only, no MCP, and the panel says why 
     assert.ok(toolRequests.length >= 1, 'the function-call model was asked with tools');
     for (const request of toolRequests) {
       const names = (request.tools ?? []).map((tool: { function?: { name?: string } }) => tool.function?.name ?? '');
-      assert.ok(names.includes('read_file') && names.includes('search_text'), names.join(', '));
+      assert.ok(names.includes('read_file') && names.includes('search_text') && names.includes('update_todo_list'), names.join(', '));
       for (const name of writeTools) assert.ok(!names.includes(name), `${name} is not offered in Restricted Mode`);
       assert.ok(!names.some((name: string) => name.includes('__')), `no MCP tools: ${names.join(', ')}`);
     }
