@@ -31,11 +31,11 @@ const builds = [
     ...shared,
     // The tokenizer's encodings, each its own bundle (~2 MB of tables), loaded
     // by src/models/tokenCounter.ts only when a request nears the window.
-    // turndown (HTML to Markdown for fetch_url) likewise, with the DOM it parses with: loaded on the first page fetched.
+    // fetch_url's worker thread (HTML to Markdown, with turndown and the DOM it parses with): started per page, never loaded by the host itself.
     entryPoints: {
       'tokenizer-o200k_base': 'gpt-tokenizer/encoding/o200k_base',
       'tokenizer-cl100k_base': 'gpt-tokenizer/encoding/cl100k_base',
-      turndown: 'turndown',
+      htmlToMarkdownWorker: 'src/tools/htmlToMarkdownWorker.ts',
     },
     outdir: 'dist',
     platform: 'node',

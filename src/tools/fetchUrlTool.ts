@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { CancelledError } from '../common/errors';
 import { byteSize } from '../common/byteSize';
 import { isLocalNetworkHost } from '../common/httpUrl';
-import { htmlToMarkdown } from './htmlToMarkdown';
+import { convertPage, PageConversionError } from './pageConverter';
 import type { Tool, ToolResult } from './tool';
 import { fetchPage, MAX_BODY_BYTES, type FetchedPage } from './webFetch';
 import { defineWorkspaceTool, summaryPreview, WorkspaceToolFault } from './workspaceToolSupport';
@@ -16,8 +16,6 @@ import { defineWorkspaceTool, summaryPreview, WorkspaceToolFault } from './works
 export const FETCH_URL_TOOL = 'fetch_url';
 /** The most characters of a page one call returns; `startChar` pages through the rest. */
 export const FETCH_DEFAULT_CHARS = 20_000;
-/** The most HTML converted to Markdown (characters; see describePage). */
-export const MAX_HTML_CHARS = 1024 * 1024;
 
 export interface FetchUrlDeps {
   /** False in Restricted Mode: the tool refuses without asking. */
@@ -76,7 +74,7 @@ export function createFetchUrlTool(deps: FetchUrlDeps): Tool {
 
 /** GETs `url` and describes what came back as the model reads it (the page as Markdown, cut to `maxChars` from `startChar`). */
 export async function readWebPage(url: URL, signal: AbortSignal, startChar = 0, maxChars = FETCH_DEFAULT_CHARS, fetchImpl?: typeof fetch): Promise<ToolResult> {
-  return describePage(await fetchPage(url, signal, fetchImpl), startChar, maxChars);
+  return describePage(await fetchPage(url, signal, fetchImpl), startChar, maxChars, signal);
 }
 
 /** The URL a model or a person gave, checked: http(s), no credentials, no fragment. Throws a fault that says why not. */
@@ -94,7 +92,7 @@ export function parseUrl(text: string): URL {
   return url;
 }
 
-async function describePage(page: FetchedPage, startChar: number, maxChars: number): Promise<ToolResult> {
+async function describePage(page: FetchedPage, startChar: number, maxChars: number, signal: AbortSignal): Promise<ToolResult> {
   const status = `${page.status}${page.statusText ? ` ${page.statusText}` : ''}`;
   if (page.redirectedTo !== undefined) {
     const text = `GET ${page.url} → ${status}: it redirects to ${page.redirectedTo}, another site (or too many redirects), which was not fetched. Call fetch_url with that URL to read it (the user is asked again).`;
@@ -106,17 +104,24 @@ async function describePage(page: FetchedPage, startChar: number, maxChars: numb
     return { text, isError: page.status >= 400, summary: summaryPreview(text) };
   }
   const html = page.mediaType === 'text/html' || page.mediaType === 'application/xhtml+xml';
-  // Converting runs on the extension host's thread, about a second per MB of HTML here: a longer page
-  // has its first MB converted, so a huge one cannot stall the host (and the panel) for long.
-  const htmlCut = html && page.text.length > MAX_HTML_CHARS;
-  const { title, markdown } = html ? await htmlToMarkdown(htmlCut ? page.text.slice(0, MAX_HTML_CHARS) : page.text, page.url) : { title: undefined, markdown: page.text };
+  let converted: { title: string | undefined; markdown: string } = { title: undefined, markdown: page.text };
+  if (html) {
+    try {
+      converted = await convertPage(page.text, page.url, signal);
+    } catch (error) {
+      if (!(error instanceof PageConversionError)) throw error;
+      const text = `GET ${page.url} → ${status}, ${page.mediaType} (${size}): the page came, but ${error.message}.`;
+      return { text, isError: true, summary: summaryPreview(`The page came, but ${error.message}.`) };
+    }
+  }
+  const { title, markdown } = converted;
   const part = markdown.slice(startChar, startChar + maxChars);
   const end = startChar + part.length;
   const range =
     startChar === 0 && end >= markdown.length
       ? `${markdown.length} characters`
       : `characters ${startChar}-${end} of ${markdown.length}${end < markdown.length ? `; call again with startChar ${end} to read on` : ''}`;
-  const head = `GET ${page.url} → ${status}, ${page.mediaType || 'no type'}${html ? ' as Markdown' : ''} (${size}${htmlCut ? `, its first ${byteSize(MAX_HTML_CHARS)} of HTML converted` : ''}; ${range})${title ? `\nTitle: ${title}` : ''}`;
+  const head = `GET ${page.url} → ${status}, ${page.mediaType || 'no type'}${html ? ' as Markdown' : ''} (${size}; ${range})${title ? `\nTitle: ${title}` : ''}`;
   const body = part || (startChar > 0 ? `(nothing past character ${markdown.length})` : '(empty)');
   // The collapsed step's heading (after the URL): the page's title, or what went wrong.
   const headline = page.status >= 400 ? status : (title ?? `${page.mediaType || 'no type'}, ${markdown.length} characters`);

@@ -1,34 +1,15 @@
 // A web page as a model reads it best: Markdown (headings, lists, links, code
 // blocks kept), without the parts that are not its content (scripts, styles,
-// navigation, forms). turndown does the conversion; it is loaded on the first
-// page, not with the extension. No vscode import.
-import { existsSync } from 'node:fs';
-import * as path from 'node:path';
-import type TurndownService from 'turndown';
+// navigation, forms). turndown does the conversion. It runs in a worker
+// thread (htmlToMarkdownWorker.ts, started by pageConverter.ts), never on the
+// extension host's thread: a big page takes seconds. No vscode import.
+import TurndownService from 'turndown';
 
 /** Elements whose text is not the page's content. */
 const NOT_CONTENT = new Set(['head', 'title', 'script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas', 'nav', 'footer', 'aside', 'form', 'button', 'select', 'input', 'textarea']);
 
-let loaded: typeof TurndownService | undefined;
-
-/**
- * turndown and the DOM it parses with (~1 MB) ship as their own bundle beside
- * this one (dist/turndown.js, see esbuild.mjs), so host.js stays small;
- * unbundled (tests, tsx) the package is required directly.
- */
-function turndownClass(): typeof TurndownService {
-  if (loaded) return loaded;
-  const bundled = path.join(__dirname, 'turndown.js');
-  // A computed specifier: esbuild must not pull turndown into the bundle that contains this file.
-  const specifier = existsSync(bundled) ? bundled : ['turn', 'down'].join('');
-  const module = require(specifier) as typeof TurndownService | { default: typeof TurndownService };
-  loaded = 'default' in module ? module.default : module;
-  return loaded;
-}
-
 function turndown(base: string): TurndownService {
-  const Turndown = turndownClass();
-  const service = new Turndown({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+  const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
   service.remove((node) => NOT_CONTENT.has(node.nodeName.toLowerCase()));
   // Links as absolute URLs: the model can fetch them as they stand.
   service.addRule('absoluteLinks', {
@@ -56,8 +37,8 @@ export interface PageText {
   readonly markdown: string;
 }
 
-/** `base`: the page's URL, which its relative links are resolved against. */
-export async function htmlToMarkdown(html: string, base: string): Promise<PageText> {
+/** `base`: the page's URL, which its relative links are resolved against. Synchronous and slow on a big page: call it off the host's thread. */
+export function htmlToMarkdown(html: string, base: string): PageText {
   const service = turndown(base);
   const markdown = service
     .turndown(html)
