@@ -5,6 +5,7 @@
 // changes something, the calls run one after another, in the order given.
 
 import { EventType } from '@ag-ui/core';
+import { repairArguments } from './argumentRepair';
 import { CACHEABLE_RESULT_CHARS, capResult, EVENT_RESULT_CAP_CHARS, logPreview } from './resultCap';
 import { randomUUID } from 'node:crypto';
 import type { ApprovalGate, ApprovalRequest, Tool, ToolResult } from '../tools/tool';
@@ -50,14 +51,16 @@ export interface ExecutionContext {
   readonly onOutcome?: ((outcome: CallOutcome) => void) | undefined;
 }
 
-function parseArguments(raw: string): { ok: true; value: unknown } | { ok: false; error: string } {
-  if (raw.trim() === '') return { ok: true, value: {} };
+/** `twice`: the object came encoded twice (a JSON string holding it), and was taken as the object (argumentRepair.ts). */
+function parseArguments(raw: string): { ok: true; value: unknown; twice: boolean } | { ok: false; error: string } {
+  if (raw.trim() === '') return { ok: true, value: {}, twice: false };
   try {
-    const value: unknown = JSON.parse(raw);
+    const parsed: unknown = JSON.parse(raw);
+    const value = typeof parsed === 'string' ? repairArguments(parsed, {}).value : parsed;
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       return { ok: false, error: 'the arguments must be a JSON object' };
     }
-    return { ok: true, value };
+    return { ok: true, value, twice: typeof parsed === 'string' };
   } catch (error) {
     return { ok: false, error: `the arguments are not valid JSON (${(error as Error).message})` };
   }
@@ -104,12 +107,15 @@ async function runOne(call: PlannedCall, context: ExecutionContext): Promise<Cal
 
   const parsed = parseArguments(call.rawArguments);
   if (!parsed.ok) return finish(undefined, errorResult(`Error: ${parsed.error}. Call ${call.name} again with a JSON object.`), 'failed');
-  const args = parsed.value;
   const tool = context.tools.get(call.name);
   if (!tool) {
     const known = [...context.tools.keys()].join(', ') || 'none';
-    return finish(args, errorResult(`Error: there is no tool named "${call.name}". Available tools: ${known}.`), 'failed');
+    return finish(parsed.value, errorResult(`Error: there is no tool named "${call.name}". Available tools: ${known}.`), 'failed');
   }
+  // Fields sent as a string of the declared type (`"edits": "[...]"`) are taken as that type.
+  const { value: args, repaired } = repairArguments(parsed.value, tool.parameters);
+  const fromStrings = [...(parsed.twice ? ['the arguments'] : []), ...repaired];
+  if (fromStrings.length > 0) context.log?.(`tool ${tool.name}: took ${fromStrings.join(', ')} from a JSON string`);
   const cacheable = tool.readOnly && (tool.source.kind !== 'mcp' || tool.cacheable === true);
   if (cacheable) {
     const cached = context.cache.get(tool.name, args);

@@ -101,6 +101,8 @@ export interface RunOptions {
   readonly retry?: typeof fastRetry;
   /** Messages sent into the run while it goes. */
   readonly steering?: Steering;
+  /** The run's verbose log (tool inputs and outputs). */
+  readonly log?: (line: string) => void;
 }
 
 export const fastRetry = { baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 50, random: () => 0 };
@@ -117,6 +119,7 @@ export async function runScripted(settings: AgentSettings, options: RunOptions =
     settings,
     cache: options.cache ?? new SessionCache(),
     evaluator: options.evaluator,
+    log: options.log,
   };
   const events: AgentEvent[] = [];
   const messages = options.messages ?? [{ role: 'user', content: 'What is in the table?' }];
