@@ -41,6 +41,10 @@ import { workspaceKey } from './workspaceIdentity';
 import { openWorkspaceLink } from './workspaceLinkOpener';
 import { openSettingWhereSet } from './settingsEditor';
 import { workspaceValueApplies } from '../agent/settingsConsent';
+import { ViewAttention } from './viewAttention';
+
+/** The panel's view (package.json `contributes.views`). */
+const CHAT_VIEW_ID = 'tandem.chat';
 
 /** workspaceState: the prompt box's draft, for the page after a window reload. */
 const PROMPT_DRAFT_KEY = 'tandem.promptDraft';
@@ -104,6 +108,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private firstReady = true;
   /** Images pasted into the prompt box so far: each chip's number. */
   private pastedImages = 0;
+  /** The view's progress and badge, for when it is out of sight (viewAttention.ts). */
+  private readonly attention = new ViewAttention(CHAT_VIEW_ID);
 
   private constructor(
     private readonly context: vscode.ExtensionContext,
@@ -124,7 +130,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.keys,
       (welcome) => this.post({ type: 'welcome', welcome }),
     ).watch(context.secrets);
-    this.disposables.push(this.readiness);
+    this.disposables.push(this.readiness, this.attention);
     this.session = this.createSession(initial);
     this.reopen = new PanelReopen(store, this.session.current);
     const settings = this.settings();
@@ -186,11 +192,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         emit: (conversationId, event) => {
           this.queue.push(conversationId, event);
           this.noteSteerWindow(event);
+          this.attention.onEvent(event);
           // A card nobody can see would stall the run: bring the panel up (keeping focus where it is).
           if (isPendingCard(event) && this.view?.visible !== true) void this.reveal();
         },
         onDidChangeRunning: (running) => {
           void vscode.commands.executeCommand('setContext', 'tandem.running', running);
+          this.attention.busy(running);
           if (!running) this.setSteerOpen(false);
           if (!running) this.flush();
           this.postHistory();
@@ -198,6 +206,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           if (!running && this.readiness.unusable) void this.readiness.check();
         },
         onRunEnded: (ending) => {
+          this.attention.runEnded(ending);
           const next = this.followUps.afterRun(ending);
           // After the run's own ending has settled (its last save, the history).
           if (next) setTimeout(() => void this.sendFollowUp(next), 0);
@@ -235,8 +244,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       webview.onDidReceiveMessage((message: unknown) => void this.receive(message)),
       view.onDidDispose(() => {
         if (this.view === view) this.view = undefined;
+        this.attention.detach(view);
       }),
     );
+    this.attention.attach(view);
   }
 
   /** Shows the panel (opening the sidebar container when needed). */

@@ -114,6 +114,10 @@ test('approve after the time limit, reject, and always allow, from the panel car
     await session.page.keyboard.press('Shift+Tab');
     assert.equal(await focused(), 'approve', 'and comes back to Approve, not to "Always allow"');
     assert.equal(await view.locator('body').getAttribute('data-waiting'), 'approval');
+    // The Tandem icon counts what waits for the user, seen from any view.
+    const badge = session.page.locator('.activitybar .action-item').filter({ has: session.page.locator('[aria-label^="Tandem"]') }).locator('.badge-content');
+    await waitFor(async () => (await badge.innerText().catch(() => '')) === '1', 'the waiting card counted on the Tandem icon');
+    assert.match((await session.page.locator('.activitybar [aria-label^="Tandem - "]').first().getAttribute('aria-label')) ?? '', /Tandem is waiting for your answer/);
     await session.screenshot('approvals-card');
     await new Promise((resolve) => setTimeout(resolve, (limitSeconds + 1) * 1000));
     assert.equal(fs.existsSync(path.join(workspace, 'notes.txt')), false, 'nothing lands before approval');
@@ -121,6 +125,7 @@ test('approve after the time limit, reject, and always allow, from the panel car
     await late.locator('[data-testid="approve"]').focus();
     await session.page.keyboard.press('Enter');
     await decided(late, 'approved');
+    await waitFor(async () => (await badge.innerText().catch(() => '')) === '', 'the count to go once answered');
     await waitFor(async () => (await view.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName)) === 'prompt', 'focus in the prompt box');
     await waitFor(async () => fs.existsSync(path.join(workspace, 'notes.txt')), 'notes.txt to be written');
     // And it stays there once the diff editor has closed (closing a tab moves the keyboard to the next one unless told not to).

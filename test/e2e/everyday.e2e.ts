@@ -173,3 +173,38 @@ test('the model keeps a todo list: the plan above the prompt box follows it, eac
     throw error;
   }
 });
+
+test('out of sight, the view says a run goes and how it ended: progress on its icon, then a badge until it is seen', { timeout: 120_000 }, async () => {
+  const tandemIcon = session.page.locator('.activitybar .action-item').filter({ has: session.page.locator('[aria-label^="Tandem"]') });
+  try {
+    server.push(
+      { model: fc, firstByteDelayMs: 6_000, content: 'Nothing to call.' },
+      { model: answerModel, content: 'Answered while you looked away.' },
+    );
+    const view = await session.webview();
+    const prompt = view.locator('[data-testid="prompt"]');
+    await prompt.fill('Take your time.');
+    await prompt.press('Enter');
+    await waitFor(async () => (await view.locator('body').getAttribute('data-running')) === 'true', 'the run to start', 10_000);
+    await session.runCommand('workbench.view.explorer', 'View: Show Explorer');
+    // VS Code's own progress on a hidden view: its icon shows it.
+    await waitFor(async () => (await tandemIcon.locator('.badge.progress-badge').count()) > 0, 'the progress on the Tandem icon', 5_000);
+    assert.equal(await tandemIcon.locator('.badge-content').innerText(), '', 'no count while it only works');
+
+    await waitFor(async () => server.requests.some((request) => request.body?.model === answerModel), 'the answer model', 60_000);
+    await waitFor(async () => (await tandemIcon.locator('.badge-content').innerText().catch(() => '')) === '1', 'the badge on the Tandem icon', 20_000);
+    const hover = (await tandemIcon.locator('[aria-label^="Tandem"]').first().getAttribute('aria-label')) ?? '';
+    assert.match(hover, /Tandem answered/, hover);
+    await session.screenshot('view-attention');
+
+    // Seen: the badge goes.
+    await tandemIcon.click();
+    await waitFor(async () => (await tandemIcon.locator('.badge-content').innerText().catch(() => '')) === '', 'the badge to go once the view is seen', 10_000);
+    assert.match(await (await session.webview()).locator('[data-testid="answer"]').last().innerText(), /Answered while you looked away/);
+  } catch (error) {
+    await session.screenshot('view-attention-failure').catch(() => undefined);
+    console.error(await session.page.locator('.activitybar').innerHTML().catch(() => 'no activity bar'));
+    console.error(session.logs());
+    throw error;
+  }
+});
