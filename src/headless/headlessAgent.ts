@@ -21,6 +21,7 @@ import type { Tool } from '../tools/tool';
 import { readWorkspaceRules } from '../tools/workspaceRules';
 import { createWorkspaceTools } from '../tools/workspaceTools';
 import { loadSettingsFile } from './settingsFile';
+import { rootsOf } from '../mcp/mcpRoots';
 
 export interface HeadlessOptions {
   readonly folder: string;
@@ -49,7 +50,7 @@ export function generateToken(): string {
 async function startMcp(folder: string, servers: Record<string, unknown>, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<McpHub> {
   const { McpHub } = await import('../mcp/mcpHub');
   const { MCP_CONFIG_BYTE_LIMIT, parseMcpConfigText, parseMcpServersSetting } = await import('../mcp/mcpConfig');
-  const hub = new McpHub({ env, log: (line) => log(`mcp: ${line}`), clientIdentity: { name: 'tandem-headless', version: '0.1.0' } });
+  const hub = new McpHub({ env, log: (line) => log(`mcp: ${line}`), clientIdentity: { name: 'tandem-headless', version: '0.1.0' }, roots: () => rootsOf([{ path: folder }]) });
   const file = path.join(folder, '.vscode', 'mcp.json');
   const definitions = [];
   const faults: string[] = [];

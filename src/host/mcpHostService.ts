@@ -23,6 +23,7 @@ import { IMPORT_MCP_SERVERS_COMMAND, importMcpServers } from './mcpImport';
 import { VscodeInputResolver } from './mcpInputs';
 import { showMcpServersPicker } from './mcpServersPicker';
 import type { Log } from './outputLog';
+import { rootsOf } from '../mcp/mcpRoots';
 
 const disabledStateKey = 'tandem.mcpDisabledServers';
 const toolSwitchesStateKey = 'tandem.mcpToolSwitches';
@@ -97,6 +98,8 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
     log: (line) => log.info(`mcp: ${maskUrlsIn(line)}`),
     clientIdentity: { name: 'tandem', version },
     services: (definition) => signIn.services(definition),
+    // The workspace's folders on this machine, as MCP roots: a server such as the filesystem server works on them.
+    roots: () => rootsOf((vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => ({ path: folder.uri.fsPath, name: folder.name }))),
   });
   hub.setDisabledKeys(context.workspaceState.get<McpServerKey[]>(disabledStateKey) ?? []);
   const storedSwitches = parseToolSwitches(context.workspaceState.get(toolSwitchesStateKey));
@@ -270,6 +273,7 @@ export function createMcpHostService(context: McpHostContext, log: Log, options:
     vscode.workspace.onDidChangeWorkspaceFolders(() => {
       watchFolders();
       scheduleReload();
+      void hub.rootsChanged();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(scheduleReload),
   );

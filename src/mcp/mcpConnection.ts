@@ -1,5 +1,6 @@
 // One configured MCP server: starts it, keeps its status and tool list, calls
 // its tools, and restarts it once (after a delay) when it dies unexpectedly.
+import type { McpRoot } from './mcpRoots';
 import { maskUrlsIn } from './mcpRedaction';
 import { CancelledError, ConfigurationError } from '../common/errors';
 import type { ToolContext, ToolResult } from '../tools/tool';
@@ -37,6 +38,8 @@ export interface McpConnectionOptions {
   readonly onDidChange: () => void;
   /** Sign-in and elicitation for this server (absent: neither is offered). */
   readonly services?: ((definition: McpServerDefinition) => Omit<SessionServices, 'serverName'>) | undefined;
+  /** The workspace's folders, offered to every server as roots (absent: roots are not offered). */
+  readonly roots?: (() => readonly McpRoot[]) | undefined;
 }
 
 const STDERR_LINES = 20;
@@ -142,6 +145,13 @@ export class McpConnection {
 
   get processId(): number | undefined {
     return this.session?.processId;
+  }
+
+  /** The workspace's folders changed: a connected server hears it and asks for the roots again. */
+  async rootsChanged(): Promise<void> {
+    const session = this.session;
+    if (session === undefined || this.state !== 'connected') return;
+    await session.rootsChanged().catch((error: unknown) => this.options.log(`${this.definition.name}: telling it the roots changed failed: ${error instanceof Error ? error.message : String(error)}`));
   }
 
   /** Starts (or restarts) the server. Never rejects: a failure becomes the error status. */
@@ -270,7 +280,7 @@ export class McpConnection {
     try {
       if (definition.type === 'invalid') throw new ConfigurationError(definition.error);
       const server = await resolveServer(definition, this.options.env, this.options.inputResolver, signal);
-      const services = { serverName: definition.name, ...this.options.services?.(definition), elicitation: this.elicit };
+      const services = { serverName: definition.name, ...this.options.services?.(definition), elicitation: this.elicit, roots: this.options.roots };
       session = await openSession(server, this.options.identity, this.hooks(generation), this.options.startTimeoutMs, signal, services);
       if (generation !== this.generation) {
         await session.close();

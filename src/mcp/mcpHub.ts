@@ -31,6 +31,8 @@ export interface McpHubOptions {
   readonly clientIdentity?: ClientIdentity | undefined;
   /** Sign-in and elicitation per server (absent: neither is offered). */
   readonly services?: McpConnectionOptions['services'];
+  /** The workspace's folders, offered to every server as MCP roots (absent: roots are not offered). */
+  readonly roots?: McpConnectionOptions['roots'];
 }
 
 export interface Disposable {
@@ -240,7 +242,13 @@ export class McpHub implements ToolProvider {
       log: this.options.log ?? (() => undefined),
       onDidChange: () => this.changed(),
       services: this.options.services,
+      roots: this.options.roots,
     });
+  }
+
+  /** The workspace's folders changed: every connected server is told (it asks for the roots again). */
+  async rootsChanged(): Promise<void> {
+    await Promise.all([...this.connections.values()].map((connection) => connection.rootsChanged()));
   }
 
   private changed(): void {

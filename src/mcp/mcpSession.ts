@@ -9,6 +9,7 @@ import { descendants, endProcesses } from '../common/processTree';
 import { SignInRequiredError, withAuthorization } from './mcpAuthRetry';
 import type { ElicitationHandler } from '../tools/elicitation';
 import { answerElicitation } from './mcpElicitationRequest';
+import type { McpRoot } from './mcpRoots';
 import { ResponseStreamWatch } from './responseStreamWatch';
 import { endSessionOnEventStreamDrop } from './eventStreamDrop';
 
@@ -50,12 +51,16 @@ export interface SessionServices {
   readonly authProvider?: OAuthClientProvider | undefined;
   /** Answers elicitation/create; without it the client does not offer elicitation. */
   readonly elicitation?: ElicitationHandler | undefined;
+  /** Answers roots/list (the workspace's folders); without it the client does not offer roots. */
+  readonly roots?: (() => readonly McpRoot[]) | undefined;
 }
 
 export interface McpSession {
   readonly client: Client;
   /** Runs a request, signing in again (bounded) when the server asks for it mid-session. */
   authorized<T>(request: () => Promise<T>, signal: AbortSignal | undefined): Promise<T>;
+  /** Tells the server the roots changed (when roots are offered); it asks for them again. */
+  rootsChanged(): Promise<void>;
   readonly transport: McpTransportKind;
   /** The server process id (stdio only). */
   readonly processId: number | undefined;
@@ -127,7 +132,10 @@ async function connect(transport: Transport & { readonly pid?: number | null }, 
   const client = new Client(
     { name: identity.name, version: identity.version },
     {
-      capabilities: services.elicitation === undefined ? {} : { elicitation: { form: {}, url: {} } },
+      capabilities: {
+        ...(services.elicitation !== undefined && { elicitation: { form: {}, url: {} } }),
+        ...(services.roots !== undefined && { roots: { listChanged: true } }),
+      },
       // autoRefresh off: the hub lists the tools itself (with pagination).
       listChanged: {
         tools: { autoRefresh: false, debounceMs: 100, onChanged: () => hooks.onToolListChanged() },
@@ -138,6 +146,11 @@ async function connect(transport: Transport & { readonly pid?: number | null }, 
   );
   const elicitation = services.elicitation;
   if (elicitation !== undefined) await answerElicitation(client, services.serverName, elicitation);
+  const roots = services.roots;
+  if (roots !== undefined) {
+    const { ListRootsRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots().map((root) => ({ ...root })) }));
+  }
   client.onclose = () => hooks.onClose();
   client.onerror = (error) => {
     hooks.log(`transport error: ${describeError(error)}`);
@@ -193,6 +206,9 @@ async function connect(transport: Transport & { readonly pid?: number | null }, 
     close,
     authorized: (request, requestSignal) =>
       finishAuth === undefined ? request() : withAuthorization(services.authProvider, (code) => finishAuth.call(transport, code), request, requestSignal),
+    rootsChanged: async () => {
+      if (roots !== undefined) await client.sendRootsListChanged();
+    },
   };
 }
 
