@@ -116,7 +116,7 @@ async function runOne(call: PlannedCall, context: ExecutionContext): Promise<Cal
   const { value: args, repaired } = repairArguments(parsed.value, tool.parameters);
   const fromStrings = [...(parsed.twice ? ['the arguments'] : []), ...repaired];
   if (fromStrings.length > 0) context.log?.(`tool ${tool.name}: took ${fromStrings.join(', ')} from a JSON string`);
-  const cacheable = tool.readOnly && (tool.source.kind !== 'mcp' || tool.cacheable === true);
+  const cacheable = tool.readOnly && tool.repeatable !== true && (tool.source.kind !== 'mcp' || tool.cacheable === true);
   if (cacheable) {
     const cached = context.cache.get(tool.name, args);
     if (cached) return finish(args, cached, 'cached');

@@ -334,6 +334,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
     const notes = new Map<string, string>();
     const inThisReply = new Set<string>();
     for (const call of calls) {
+      if (toolsByName.get(call.name)?.repeatable === true) continue;
       const signature = rawCallSignature(call.name, call.rawArguments);
       if (inThisReply.has(signature)) continue;
       inThisReply.add(signature);

@@ -36,6 +36,8 @@ export function createTodoListTool(): Tool {
       'Send the whole list each time: it replaces the last one. Mark one item in_progress while you work on it and completed as soon as it is done. ' +
       'Call it in the same reply as the tool calls it is about, not on its own. Skip it for a question or a one-step task.',
     readOnly: true,
+    // An unchanged list sent again beside the next step's calls is progress, not a loop.
+    repeatable: true,
     input,
     run: async (args) => {
       const items: TodoItem[] = args.todos.map((todo) => ({ title: todo.title, status: todo.status }));

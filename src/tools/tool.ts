@@ -130,6 +130,12 @@ export interface Tool {
    * otherwise the loop asks through the gate before running a non-read-only tool.
    */
   readonly approvesItself?: boolean | undefined;
+  /**
+   * Sending the same arguments again is no sign of a loop and must not come
+   * from the cache (update_todo_list: an unchanged plan re-sent beside the
+   * next step's calls). The loop guard passes over it.
+   */
+  readonly repeatable?: boolean | undefined;
   /** MCP tools: the user marked the server `cacheable`, so identical read-only calls in a run may reuse a result. */
   readonly cacheable?: boolean | undefined;
   /**

@@ -28,6 +28,7 @@ interface ToolSpec<Schema extends z.ZodType> {
   readonly readOnly: boolean;
   readonly approvesItself?: boolean;
   readonly network?: boolean;
+  readonly repeatable?: boolean;
   readonly run: (args: z.infer<Schema>, context: ToolContext) => Promise<ToolResult>;
 }
 
@@ -40,6 +41,7 @@ export function defineWorkspaceTool<Schema extends z.ZodType>(spec: ToolSpec<Sch
     readOnly: spec.readOnly,
     approvesItself: spec.approvesItself,
     ...(spec.network && { network: true }),
+    ...(spec.repeatable && { repeatable: true }),
     source: { kind: 'workspace' },
     run: async (args, context) => {
       const parsed = spec.input.safeParse(args);

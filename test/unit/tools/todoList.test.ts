@@ -149,3 +149,34 @@ describe('update_todo_list', () => {
     assert.match(next, /tools used: update_todo_list ×1/);
   });
 });
+
+describe('update_todo_list and the loop guard', () => {
+  it('an unchanged list sent again beside each step is no loop: no warning, no cache, no stop', async () => {
+    const kitNow = tools();
+    writeFileSync(path.join(kitNow.root, 'a.txt'), 'A\n');
+    writeFileSync(path.join(kitNow.root, 'b.txt'), 'B\n');
+    writeFileSync(path.join(kitNow.root, 'c.txt'), 'C\n');
+    const same = { todos: [{ title: 'Read the three files', status: 'in_progress' }] };
+    server = await startScriptedModelServer({
+      turns: [
+        ...['a.txt', 'b.txt', 'c.txt'].map((file) => ({
+          model: 'fc-model',
+          toolCalls: [
+            { name: TODO_LIST_TOOL, arguments: same },
+            { name: 'read_file', arguments: { path: file } },
+          ],
+        })),
+        { model: 'fc-model', content: 'Read them all.' },
+        { model: 'answer-model', content: 'A, B and C.' },
+      ],
+    });
+    const run = await runScripted(settingsFor(server), { tools: kitNow.tools });
+    assert.equal(run.error, undefined);
+    assert.equal(run.result?.answer, 'A, B and C.');
+    assert.equal(run.result?.stopReason, 'noToolCall', 'the model stopped, not the loop guard');
+    const statuses = customValues<ToolStatusPayload>(run.events, 'tandem.toolStatus').filter((status) => status.toolName === TODO_LIST_TOOL);
+    assert.deepEqual(statuses.map((status) => status.status), ['done', 'done', 'done'], 'each ran, none from the cache');
+    const warned = customValues<{ code: string }>(run.events, 'tandem.notice').filter((notice) => notice.code === 'loopWarning');
+    assert.deepEqual(warned, []);
+  });
+});
