@@ -40,6 +40,12 @@ interface DefinitionBase {
   readonly timeoutMs: number | undefined;
   /** The user allows reusing results of identical read-only calls within a run (`"cacheable": true`). */
   readonly cacheable?: boolean | undefined;
+  /**
+   * `"roots": false`: the workspace's folders are not offered to this server
+   * as MCP roots, so it keeps the folders its own arguments name (the
+   * filesystem server replaces those with a client's roots).
+   */
+  readonly roots?: false | undefined;
 }
 
 export interface McpStdioDefinition extends DefinitionBase {
@@ -87,6 +93,7 @@ export interface McpConfigFile {
 const envValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 const timeout = z.number().int().positive().optional();
 const cacheable = z.boolean().optional();
+const roots = z.boolean().optional();
 
 const stdioSchema = z.looseObject({
   type: z.literal('stdio').optional(),
@@ -97,6 +104,7 @@ const stdioSchema = z.looseObject({
   cwd: z.string().optional(),
   timeout,
   cacheable,
+  roots,
 });
 
 const remoteSchema = z.looseObject({
@@ -124,6 +132,7 @@ const remoteSchema = z.looseObject({
     .optional(),
   timeout,
   cacheable,
+  roots,
 });
 
 const inputSchema = z.discriminatedUnion('type', [
@@ -210,6 +219,7 @@ function parseServerEntry(name: string, entry: unknown, context: EntryContext): 
       ...(parsed.data.oauth === undefined ? {} : { oauth: definedOnly({ clientId: parsed.data.oauth.clientId, clientMetadataUrl: parsed.data.oauth.clientMetadataUrl, scopes: parsed.data.oauth.scopes }) }),
       timeoutMs: parsed.data.timeout,
       ...(parsed.data.cacheable && { cacheable: true }),
+      ...(parsed.data.roots === false && { roots: false as const }),
     };
   }
   const parsed = stdioSchema.safeParse(entry);
@@ -224,6 +234,7 @@ function parseServerEntry(name: string, entry: unknown, context: EntryContext): 
     cwd: parsed.data.cwd,
     timeoutMs: parsed.data.timeout,
     ...(parsed.data.cacheable && { cacheable: true }),
+    ...(parsed.data.roots === false && { roots: false as const }),
   };
 }
 

@@ -280,7 +280,7 @@ export class McpConnection {
     try {
       if (definition.type === 'invalid') throw new ConfigurationError(definition.error);
       const server = await resolveServer(definition, this.options.env, this.options.inputResolver, signal);
-      const services = { serverName: definition.name, ...this.options.services?.(definition), elicitation: this.elicit, roots: this.options.roots };
+      const services = { serverName: definition.name, ...this.options.services?.(definition), elicitation: this.elicit, roots: definition.roots === false ? undefined : this.options.roots };
       session = await openSession(server, this.options.identity, this.hooks(generation), this.options.startTimeoutMs, signal, services);
       if (generation !== this.generation) {
         await session.close();

@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { McpHub } from '../../../src/mcp/mcpHub';
+import { parseMcpConfigText } from '../../../src/mcp/mcpConfig';
 import { rootsOf, type McpRoot } from '../../../src/mcp/mcpRoots';
 import { FILESYSTEM_SERVER, stdioServer, toolContext } from './mcpTestSupport';
 
@@ -66,6 +67,35 @@ describe('MCP roots', () => {
     assert.notEqual(read.isError, true, read.text);
     assert.match(read.text, /second folder/);
     assert.match((hub.statuses()[0]?.stderrTail ?? []).join('\n'), /Updated allowed directories from MCP roots/);
+  });
+
+  it('"roots": false in a server\'s definition keeps the roots from it; anything but a boolean is refused', async () => {
+    const file = parseMcpConfigText(
+      JSON.stringify({ servers: { own: { command: 'node', args: ['fs.js', '/data'], roots: false }, shared: { command: 'node' }, odd: { url: 'http://127.0.0.1:9/mcp', roots: 'no' } } }),
+      '/ws/.vscode/mcp.json',
+      '/ws',
+    );
+    assert.deepEqual(file.servers.map((server) => [server.name, server.type, server.roots]), [
+      ['own', 'stdio', false],
+      ['shared', 'stdio', undefined],
+      ['odd', 'invalid', undefined],
+    ]);
+
+    // Offered, the roots would be the first folder; its arguments name the second.
+    const kept = new McpHub({ roots: () => rootsOf([{ path: first }]) });
+    try {
+      await kept.update([stdioServer('fs', [FILESYSTEM_SERVER, second], { roots: false })]);
+      assert.equal(kept.statuses()[0]?.state, 'connected', kept.statuses()[0]?.error);
+      assert.ok((await allowed(kept)).includes(second), 'it keeps the folder of its arguments');
+      let said = '';
+      for (let tries = 0; tries < 50 && !said.includes('Client does not support MCP Roots'); tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        said = (kept.statuses()[0]?.stderrTail ?? []).join('\n');
+      }
+      assert.match(said, /Client does not support MCP Roots/, said);
+    } finally {
+      await kept.dispose();
+    }
   });
 
   it('a hub without roots claims none: the server hears so and keeps the folder it was started with', async () => {
