@@ -17,8 +17,8 @@ export function resultHeadline(step: ToolResultStep): string {
   if (step.state === 'failed') return `failed: ${shortFault(firstLine(step.summary?.kind === 'text' ? step.summary.preview : step.content))}`;
   if (step.state === 'rejected') return 'not approved';
   if (step.summary?.kind === 'search') {
-    // find_files counts files; search_text counts matching lines, not matches.
-    const unit = step.name === 'find_files' ? 'file' : 'matching line';
+    // find_files counts files; find_usages, places that use the symbol; search_text, matching lines, not matches.
+    const unit = step.name === 'find_files' ? 'file' : step.name === 'find_usages' ? 'use' : 'matching line';
     return `${step.summary.total} ${unit}${step.summary.total === 1 ? '' : 's'}`;
   }
   if (step.summary?.kind === 'todos') return todoHeadline(step.summary.items);

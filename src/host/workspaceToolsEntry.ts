@@ -12,11 +12,13 @@ import { createWorkspaceTools } from '../tools/workspaceTools';
 import { ChildProcessRunner } from '../tools/commandRunner';
 import { createRunCommandTool } from '../tools/runCommandTool';
 import { createFetchUrlTool } from '../tools/fetchUrlTool';
+import { createFindUsagesTool } from '../tools/findUsagesTool';
 import type { Approver } from '../agent/runApprovalGate';
 import { toolPathOf } from './workspaceFolderNames';
 import { addToAlwaysAllow } from './alwaysAllowSetting';
 import { ApprovalCenter } from './approvalCenter';
 import { TerminalCommandRunner } from './terminalCommandRunner';
+import { VscodeCodeNavigation } from './vscodeCodeNavigation';
 import { VscodeDiagnostics } from './vscodeDiagnostics';
 import { VscodeWorkspaceHost } from './workspaceVscodeHost';
 
@@ -113,6 +115,8 @@ export function createWorkspaceToolsForVscode(owner: DisposableOwner, log: (line
         }),
         // Asks for each site unless allowed; never in Restricted Mode (checked at each call).
         createFetchUrlTool({ isTrusted: () => vscode.workspace.isTrusted }),
+        // Go to Definition and Find All References, from whatever language extensions serve them.
+        createFindUsagesTool({ host, navigation: new VscodeCodeNavigation(log) }),
       ]),
     approvalGateFor: (runId, policy) => {
       approvals ??= ApprovalCenter.acquire();

@@ -7,9 +7,8 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { diagnosticsListText, SEVERITIES, type DiagnosticsSource, type FileDiagnostic, type ShownDiagnostic } from './diagnostics';
-import { GIT_IGNORE_FILE, IgnoreRules } from './ignoreRules';
-import * as path from 'node:path';
-import { isInside, resolveScopedPath, type ScopedFolder } from './pathScope';
+import type { ScopedFolder } from './pathScope';
+import { shownPaths } from './shownInScope';
 import type { Tool } from './tool';
 import { askToReadIgnored } from './workspaceFiles';
 import { defineWorkspaceTool, doesNotExist, requireFolders, requireScopedPath, summaryPreview, WorkspaceToolFault } from './workspaceToolSupport';
@@ -69,37 +68,13 @@ export function createGetDiagnosticsTool(deps: GetDiagnosticsDeps): Tool {
  * `insideAllowedIgnored`: all of them lie in a .gitignore'd folder the user allowed, so only .tandemignore leaves any out.
  */
 async function shownInScope(diagnostics: readonly FileDiagnostic[], folders: readonly ScopedFolder[], insideAllowedIgnored = false): Promise<ShownDiagnostic[]> {
-  const byPath = new Map<string, FileDiagnostic[]>();
-  for (const diagnostic of diagnostics) {
-    const list = byPath.get(diagnostic.path) ?? [];
-    list.push(diagnostic);
-    byPath.set(diagnostic.path, list);
-  }
-  const ignoreRules = new Map<string, IgnoreRules>();
-  const shown: ShownDiagnostic[] = [];
-  for (const [file, list] of byPath) {
-    const input = workspaceRelative(file, folders);
-    if (input === undefined) continue;
-    const target = await resolveScopedPath(input, folders);
-    if (!target.ok) continue;
-    const rules = ignoreRules.get(target.folder.real) ?? new IgnoreRules(target.folder.real);
-    ignoreRules.set(target.folder.real, rules);
-    const by = await rules.ignoredBy(target.relative, false);
-    if (by !== undefined && !(insideAllowedIgnored && by === GIT_IGNORE_FILE)) continue;
-    for (const diagnostic of list) shown.push({ diagnostic, shown: target.display });
-  }
-  return shown;
-}
-
-/** The path as a tool argument (relative, named by folder in a multi-root workspace), so it is checked like any other. */
-function workspaceRelative(file: string, folders: readonly ScopedFolder[]): string | undefined {
-  for (const folder of folders) {
-    for (const root of [folder.given, folder.real]) {
-      if (!isInside(root, file)) continue;
-      const relative = path.relative(root, file).split(path.sep).join('/');
-      if (relative === '') return undefined;
-      return folders.length > 1 ? `${folder.name}/${relative}` : relative;
-    }
-  }
-  return undefined;
+  const shown = await shownPaths(
+    diagnostics.map((diagnostic) => diagnostic.path),
+    folders,
+    insideAllowedIgnored,
+  );
+  return diagnostics.flatMap((diagnostic) => {
+    const display = shown.get(diagnostic.path);
+    return display === undefined ? [] : [{ diagnostic, shown: display }];
+  });
 }

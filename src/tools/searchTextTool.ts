@@ -5,6 +5,7 @@ import { javascriptSearch } from './javascriptSearch';
 import { quotedInput } from './quotedInput';
 import { ripgrepSearch } from './ripgrepSearch';
 import { busiestPlaces, InvalidPatternError, queryInFolder, type FolderSearchTarget, type TextSearchHit, type TextSearchOutcome, type TextSearchQuery } from './textSearchQuery';
+import type { WorkspaceHost } from './workspaceHost';
 import type { Tool, ToolResult } from './tool';
 import { defineWorkspaceTool, requireFolders, WorkspaceToolFault, type WorkspaceToolDeps } from './workspaceToolSupport';
 
@@ -38,8 +39,6 @@ export function createSearchTextTool(deps: WorkspaceToolDeps): Tool {
       maxResults: z.number().int().min(1).max(500).default(SEARCH_DEFAULT_RESULTS).describe('Most hits to list (all are counted).'),
     }),
     run: async (args, context) => {
-      const folders = await requireFolders(deps.host);
-      const targets: FolderSearchTarget[] = folders.map((folder) => ({ folder, prefix: folders.length > 1 ? `${folder.name}/` : '' }));
       const query: TextSearchQuery = {
         pattern: args.query,
         isRegexp: args.isRegexp,
@@ -48,11 +47,18 @@ export function createSearchTextTool(deps: WorkspaceToolDeps): Tool {
         exclude: globsOf(args.exclude),
         maxHits: args.maxResults,
       };
-      const outcome = folders.length > 1 ? await searchFolders(deps, targets, query, context.signal) : await runSearch(deps, targets, query, context.signal);
+      const outcome = await searchWorkspaceText(deps.host, query, context.signal);
       if (outcome.total === 0 && query.include.length + query.exclude.length > 0) return filteredNoMatch(query);
       return withBreakdown(searchResult(args.query, outcome), outcome);
     },
   });
+}
+
+/** Searches every workspace folder as search_text does (find_usages looks for a symbol's first use with it). */
+export async function searchWorkspaceText(host: WorkspaceHost, query: TextSearchQuery, signal: AbortSignal): Promise<TextSearchOutcome> {
+  const folders = await requireFolders(host);
+  const targets: FolderSearchTarget[] = folders.map((folder) => ({ folder, prefix: folders.length > 1 ? `${folder.name}/` : '' }));
+  return folders.length > 1 ? searchFolders(host, targets, query, signal) : runSearch(host, targets, query, signal);
 }
 
 /**
@@ -60,7 +66,7 @@ export function createSearchTextTool(deps: WorkspaceToolDeps): Tool {
  * reads them (queryInFolder), merged as one search of them all would be: hits
  * in folder order, the first maxHits kept, every line counted.
  */
-async function searchFolders(deps: WorkspaceToolDeps, targets: readonly FolderSearchTarget[], query: TextSearchQuery, signal: AbortSignal): Promise<TextSearchOutcome> {
+async function searchFolders(host: WorkspaceHost, targets: readonly FolderSearchTarget[], query: TextSearchQuery, signal: AbortSignal): Promise<TextSearchOutcome> {
   const hits: TextSearchHit[] = [];
   const perFile = new Map<string, number>();
   let total = 0;
@@ -69,7 +75,7 @@ async function searchFolders(deps: WorkspaceToolDeps, targets: readonly FolderSe
   for (const target of targets) {
     const scoped = queryInFolder(query, target.folder.name, targets.map((each) => each.folder.name));
     if (scoped === undefined) continue;
-    const outcome = await runSearch(deps, [target], { ...scoped, maxHits: Math.max(1, query.maxHits - hits.length) }, signal);
+    const outcome = await runSearch(host, [target], { ...scoped, maxHits: Math.max(1, query.maxHits - hits.length) }, signal);
     hits.push(...outcome.hits.slice(0, query.maxHits - hits.length));
     for (const [file, lines] of outcome.perFile) perFile.set(file, lines);
     total += outcome.total;
@@ -79,8 +85,8 @@ async function searchFolders(deps: WorkspaceToolDeps, targets: readonly FolderSe
   return { hits, total, files, perFile, engine };
 }
 
-async function runSearch(deps: WorkspaceToolDeps, targets: FolderSearchTarget[], query: TextSearchQuery, signal: AbortSignal): Promise<TextSearchOutcome> {
-  const rgPath = deps.host.ripgrepPath();
+async function runSearch(host: WorkspaceHost, targets: FolderSearchTarget[], query: TextSearchQuery, signal: AbortSignal): Promise<TextSearchOutcome> {
+  const rgPath = host.ripgrepPath();
   try {
     if (rgPath === undefined) return await javascriptSearch(targets, query, signal);
     try {
@@ -88,7 +94,7 @@ async function runSearch(deps: WorkspaceToolDeps, targets: FolderSearchTarget[],
     } catch (error) {
       // A missing or broken rg falls back to the JavaScript search; the log says why, as the result reads the same.
       if (error instanceof InvalidPatternError || signal.aborted) throw error;
-      deps.host.log?.(`search_text: ${error instanceof Error ? error.message : String(error)}; searched with the JavaScript engine instead.`);
+      host.log?.(`search_text: ${error instanceof Error ? error.message : String(error)}; searched with the JavaScript engine instead.`);
       return await javascriptSearch(targets, query, signal);
     }
   } catch (error) {

@@ -26,6 +26,8 @@ before(async () => {
       'pkg/notes.txt': 'Some notes.\n',
       'server.schema.json': JSON.stringify({ type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer' } } }, null, 2),
       'server.json': '{\n  "$schema": "./server.schema.json",\n  "name": "everyday",\n  "port": 8080\n}\n',
+      'src/greet.ts': '// greet: says hello\nexport function greet(name: string): string {\n  return `hello ${name}`;\n}\n',
+      'src/main.ts': "import { greet } from './greet';\n\nconsole.log(greet('Ada'));\n// greet again later\nconst greeting = greet('Bob');\n",
     },
     settings: {
       'tandem.agent.maxIterations': 10,
@@ -204,6 +206,34 @@ test('out of sight, the view says a run goes and how it ended: progress on its i
   } catch (error) {
     await session.screenshot('view-attention-failure').catch(() => undefined);
     console.error(await session.page.locator('.activitybar').innerHTML().catch(() => 'no activity bar'));
+    console.error(session.logs());
+    throw error;
+  }
+});
+
+test('find_usages answers from TypeScript\'s language service: the definition and each call, not the comments or look-alike names', { timeout: 120_000 }, async () => {
+  try {
+    server.push(
+      { model: fc, toolCalls: [{ id: 'usages', name: 'find_usages', arguments: { symbol: 'greet' } }] },
+      { model: fc, content: 'Found them.' },
+      { model: answerModel, content: 'greet is called twice in main.ts.' },
+    );
+    const view = await session.webview();
+    const prompt = view.locator('[data-testid="prompt"]');
+    await prompt.fill('Where is greet used?');
+    await prompt.press('Enter');
+    await waitFor(async () => (await view.locator('[data-testid="answer"]').last().innerText().catch(() => '')).includes('called twice'), 'the answer', 90_000);
+    const found = toolResult('usages');
+    const [head, defined, used] = found.split('\n\n');
+    assert.equal(head, '"greet": 1 definition in the workspace, 3 uses in 1 file (VS Code\'s language services).', found);
+    // Found by the symbol search (which names its kind) or, before TypeScript has loaded the project, from a use.
+    assert.match(defined ?? '', /^Defined at:\n- src\/greet\.ts:2:17: export function greet\(name: string\): string \{( \(function\))?$/, found);
+    assert.equal(used, "Used at:\n- src/main.ts:1:10: import { greet } from './greet';\n- src/main.ts:3:13: console.log(greet('Ada'));\n- src/main.ts:5:18: const greeting = greet('Bob');", found);
+    // The step reads as a search: how many uses, the first three.
+    const titles = await view.locator('[data-kind="tool-result"] summary').allInnerTexts();
+    assert.ok(titles.some((title) => /find_usages.*3 uses/.test(title)), titles.join(' | '));
+  } catch (error) {
+    await session.screenshot('find-usages-failure').catch(() => undefined);
     console.error(session.logs());
     throw error;
   }
