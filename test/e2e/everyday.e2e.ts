@@ -26,6 +26,8 @@ before(async () => {
       'pkg/notes.txt': 'Some notes.\n',
       'server.schema.json': JSON.stringify({ type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer' } } }, null, 2),
       'server.json': '{\n  "$schema": "./server.schema.json",\n  "name": "everyday",\n  "port": 8080\n}\n',
+      // A TypeScript project (without one, TypeScript's references cover only the files open in editors).
+      'tsconfig.json': '{ "compilerOptions": { "strict": true, "noEmit": true }, "include": ["src"] }\n',
       'src/greet.ts': '// greet: says hello\nexport function greet(name: string): string {\n  return `hello ${name}`;\n}\n',
       'src/main.ts': "import { greet } from './greet';\n\nconsole.log(greet('Ada'));\n// greet again later\nconst greeting = greet('Bob');\n",
     },
