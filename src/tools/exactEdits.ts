@@ -7,6 +7,7 @@
 // with both), and the lines newText brings in take the line end of the place
 // they go to. Everything else must match exactly; when it does not, and the
 // text is there apart from whitespace, the failure shows the file's own text.
+import { escapeRegExp } from '../common/escapeRegExp';
 
 export interface ExactEdit {
   readonly oldText: string;
@@ -114,9 +115,6 @@ function trimmedLines(text: string): string[] {
   return lines;
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
-}
 
 function lineOf(text: string, position: number): number {
   let line = 1;

@@ -6,6 +6,7 @@
 // search finds it by name. Read-only. Files outside the workspace or excluded
 // by the ignore files are left out. VS Code only (a host's CodeNavigation).
 import { z } from 'zod';
+import { escapeRegExp } from '../common/escapeRegExp';
 import type { CodeLocation, CodeNavigation, SymbolDefinition } from './codeNavigation';
 import type { ScopedFolder } from './pathScope';
 import { searchWorkspaceText } from './searchTextTool';
@@ -71,7 +72,7 @@ export function createFindUsagesTool(deps: FindUsagesDeps): Tool {
 
 /** Places the name is used (a text search, code lines first) asked for its definition in turn, until one answers. */
 async function definitionsFromUses(deps: FindUsagesDeps, name: string, signal: AbortSignal): Promise<readonly CodeLocation[]> {
-  const pattern = `\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`;
+  const pattern = `\\b${escapeRegExp(name)}\\b`;
   const { hits } = await searchWorkspaceText(deps.host, { pattern, isRegexp: true, caseSensitive: true, include: [], exclude: [], maxHits: 50 }, signal);
   const places = hits.flatMap((hit) => {
     const column = firstOccurrence(hit.text, name)?.column;
@@ -98,7 +99,7 @@ function isComment(line: string): boolean {
 
 /** Where `name` first stands as a whole word in `text` (1-based), after any leading comment lines. */
 export function firstOccurrence(text: string, name: string): { line: number; column: number } | undefined {
-  const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}_$])`, 'u');
+  const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${escapeRegExp(name)}(?![\\p{L}\\p{N}_$])`, 'u');
   const lines = text.split('\n');
   let fallback: { line: number; column: number } | undefined;
   for (let index = 0; index < lines.length; index++) {

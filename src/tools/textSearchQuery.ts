@@ -4,6 +4,7 @@
 import { ToolError } from '../common/errors';
 import { quotedInput } from './quotedInput';
 import type { ScopedFolder } from './pathScope';
+import { escapeRegExp } from '../common/escapeRegExp';
 
 export interface TextSearchQuery {
   readonly pattern: string;
@@ -87,7 +88,7 @@ export class InvalidPatternError extends ToolError {
 
 /** A JavaScript RegExp for the query; an InvalidPatternError when the pattern is invalid. */
 export function queryRegExp(query: TextSearchQuery): RegExp {
-  const source = query.isRegexp ? query.pattern : query.pattern.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+  const source = query.isRegexp ? query.pattern : escapeRegExp(query.pattern);
   try {
     const regexp = new RegExp(source, query.caseSensitive ? 'gm' : 'gim');
     // V8 compiles on first use: a pattern too large to compile (a 50,000-character query) fails here, not mid-search.
