@@ -5,10 +5,12 @@
 // file, the symbol is the one named there; without, the workspace symbol
 // search finds it by name. Read-only. Files outside the workspace or excluded
 // by the ignore files are left out. VS Code only (a host's CodeNavigation).
+import { stat } from 'node:fs/promises';
+import * as path from 'node:path';
 import { z } from 'zod';
 import { escapeRegExp } from '../common/escapeRegExp';
 import type { CodeLocation, CodeNavigation, SymbolDefinition } from './codeNavigation';
-import type { ScopedFolder } from './pathScope';
+import { isInside, type ScopedFolder } from './pathScope';
 import { searchWorkspaceText } from './searchTextTool';
 import { shownPaths } from './shownInScope';
 import type { Tool, ToolResult } from './tool';
@@ -156,10 +158,52 @@ async function usagesResult(
     const more = uses.length > listed.length ? `\n(${uses.length - listed.length} more; raise maxResults to see them)` : '';
     parts.push(`Used at:\n${(await Promise.all(listed.map(line))).join('\n')}${more}`);
   }
+  const loose = await outsideAnyProject(defined.map((place) => place.path), folders);
+  if (loose.length > 0) {
+    parts.push(
+      `Note: no tsconfig.json or jsconfig.json covers ${loose.map((file) => shown.get(file)).join(', ')}, so TypeScript knows only the files open in editors: ` +
+        'uses in other files may be missing. search_text finds the text.',
+    );
+  }
   const top = await Promise.all(
     listed.slice(0, 3).map(async (place) => ({ title: `${shown.get(place.path)}:${place.line}`, snippet: (await lineText(place)).slice(0, LINE_CHARS) })),
   );
   return { text: parts.join('\n\n'), summary: { kind: 'search', total: uses.length, top } };
+}
+
+const SCRIPT = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/i;
+const PROJECT_FILES = ['tsconfig.json', 'jsconfig.json'];
+
+/**
+ * The TypeScript and JavaScript files among these with no tsconfig.json or
+ * jsconfig.json in their folder or one above it, up to their workspace folder:
+ * TypeScript then finds references only in the files open in editors.
+ */
+async function outsideAnyProject(files: readonly string[], folders: readonly ScopedFolder[]): Promise<string[]> {
+  const loose: string[] = [];
+  for (const file of new Set(files)) {
+    if (!SCRIPT.test(file)) continue;
+    const root = folders.find((folder) => isInside(folder.given, file) || isInside(folder.real, file));
+    if (root === undefined) continue;
+    const top = isInside(root.given, file) ? root.given : root.real;
+    let folder = path.dirname(file);
+    let found = false;
+    for (;;) {
+      if (await anyExists(PROJECT_FILES.map((name) => path.join(folder, name)))) {
+        found = true;
+        break;
+      }
+      if (folder === top || !isInside(top, folder)) break;
+      folder = path.dirname(folder);
+    }
+    if (!found) loose.push(file);
+  }
+  return loose;
+}
+
+async function anyExists(files: readonly string[]): Promise<boolean> {
+  const found = await Promise.all(files.map((file) => stat(file).then((info) => info.isFile(), () => false)));
+  return found.includes(true);
 }
 
 function describeSymbol(place: CodeLocation): string {

@@ -52,6 +52,7 @@ function workspace(): { root: string; host: NodeWorkspaceHost; at: (file: string
   mkdirSync(path.join(root, 'node_modules'));
   writeFileSync(path.join(root, '.gitignore'), 'node_modules/\n');
   writeFileSync(path.join(root, '.tandemignore'), 'secret.ts\n');
+  writeFileSync(path.join(root, 'tsconfig.json'), '{ "include": ["src"] }\n');
   writeFileSync(path.join(root, 'src', 'greet.ts'), '// greet says hello\nexport function greet(name: string) {\n  return `hi ${name}`;\n}\n');
   writeFileSync(path.join(root, 'src', 'main.ts'), "import { greet } from './greet';\ngreet('Ada');\ngreet('Bob');\n");
   writeFileSync(path.join(root, 'node_modules', 'dep.ts'), "import { greet } from '../src/greet';\ngreet('dep');\n");
@@ -136,6 +137,17 @@ describe('find_usages', () => {
     assert.match(missing.text, /src\/main\.ts does not contain "nowhere" as a whole word\./);
     const outside = await tool.run({ symbol: 'greet', path: '../x.ts' }, context());
     assert.equal(outside.isError, true);
+  });
+
+  it('says when no tsconfig.json or jsconfig.json covers the definition: TypeScript then knows only open files', async () => {
+    const { host, at, root: folder } = workspace();
+    const navigation = new ScriptedNavigation([{ ...at('src/greet.ts', 2, 17), name: 'greet', kind: 'function' }], () => [], () => [at('src/main.ts', 2, 1)]);
+    const tool = createFindUsagesTool({ host, navigation });
+    assert.doesNotMatch((await tool.run({ symbol: 'greet' }, context())).text, /Note:/, 'the root tsconfig.json covers src/');
+    rmSync(path.join(folder, 'tsconfig.json'));
+    assert.match((await tool.run({ symbol: 'greet' }, context())).text, /\n\nNote: no tsconfig\.json or jsconfig\.json covers src\/greet\.ts, so TypeScript knows only the files open in editors: uses in other files may be missing\. search_text finds the text\.$/);
+    writeFileSync(path.join(folder, 'src', 'jsconfig.json'), '{}\n');
+    assert.doesNotMatch((await tool.run({ symbol: 'greet' }, context())).text, /Note:/, 'one in the file\'s own folder');
   });
 
   it('finds a whole word only, code before comments', () => {
