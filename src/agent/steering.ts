@@ -33,3 +33,20 @@ export function steerChatMessage(message: SteerMessage): ChatMessage {
   const content = steerContent(message.text, message.attached?.text);
   return message.images?.length ? { role: 'user', content, images: message.images } : { role: 'user', content };
 }
+
+/**
+ * Steering that first hands over `carried` (messages a first try took, sent
+ * again by Retry), at the run's first step, then whatever `then` holds.
+ */
+export function carriedSteering(carried: readonly SteerMessage[], then: Steering | undefined): Steering {
+  let left = [...carried];
+  return {
+    pending: () => left.length > 0 || then?.pending() === true,
+    take: async () => {
+      const first = left;
+      left = [];
+      const live = then?.pending() === true ? await then.take() : [];
+      return [...first, ...live];
+    },
+  };
+}

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { AgentSettings } from '../agent/agentSettings';
 import type { Approver } from '../agent/runApprovalGate';
 import type { Elicitor } from '../agent/runElicitation';
-import type { Steering } from '../agent/steering';
+import { carriedSteering, type SteerMessage, type Steering } from '../agent/steering';
 import { runAgent } from '../agent/runAgent';
 import { SessionCache } from '../agent/sessionCache';
 import type { ChatImage, ChatMessage, ChatModel } from '../models/chatModel';
@@ -30,7 +30,7 @@ import type { RunEnding } from './followUpQueue';
 import { workspaceRulesNow } from './workspaceRulesReader';
 import { revertSummary } from '../tools/revertSummary';
 import { usageLogLine } from '../protocol/usageFormat';
-import { editsInPlace, opensConversation, retryTarget } from '../protocol/retryTarget';
+import { editsInPlace, opensConversation, retryTarget, steeredInto } from '../protocol/retryTarget';
 
 /** Where a run's tools and approvals come from (workspace tools, MCP), injected so the panel works without them. */
 export interface ToolSources {
@@ -130,7 +130,8 @@ export class AgentSession implements vscode.Disposable {
   }
 
   /** Starts a run for `text` (and what was attached to it); resolves when the run has ended. Ignored while a run is going. */
-  async send(text: string, attached?: AttachedContext): Promise<void> {
+  /** `carried`: messages a first try took while it went (Steer), which Retry sends into this run at its first step. */
+  async send(text: string, attached?: AttachedContext, carried?: readonly SteerMessage[]): Promise<void> {
     if (this.run) return;
     const controller = new AbortController();
     let finish!: () => void;
@@ -155,7 +156,7 @@ export class AgentSession implements vscode.Disposable {
       if (!listed) this.deps.onDidChangeHistory?.();
       // Pictures go to the models with this run only; Retry of it (this window) sends them again.
       this.lastImages = attached?.images?.length ? { runId, images: attached.images } : undefined;
-      ending = await this.execute(conversation, runId, controller.signal, attached?.images);
+      ending = await this.execute(conversation, runId, controller.signal, attached?.images, carried);
     } finally {
       this.run = undefined;
       finish();
@@ -167,7 +168,7 @@ export class AgentSession implements vscode.Disposable {
     }
   }
 
-  private async execute(conversation: StoredConversation, runId: string, signal: AbortSignal, images?: readonly ChatImage[]): Promise<RunEnding> {
+  private async execute(conversation: StoredConversation, runId: string, signal: AbortSignal, images?: readonly ChatImage[], carried?: readonly SteerMessage[]): Promise<RunEnding> {
     const { log } = this.deps;
     const started = Date.now();
     let sources: ToolSources | undefined;
@@ -194,7 +195,7 @@ export class AgentSession implements vscode.Disposable {
         `run ${runId}: ${settings.mode} mode, ${settings.responseMode}, ${functionCallModel.name} → ${answerModel.name}, ${tools.length} tools`,
       );
       const events = runAgent(
-        { threadId: conversation.id, runId, messages: withQuestionImages(historyMessages(conversation.events), images), mode: settings.mode, steering: this.deps.steering, ...(await workspaceRulesNow(settings.rulesFiles)) },
+        { threadId: conversation.id, runId, messages: withQuestionImages(historyMessages(conversation.events), images), mode: settings.mode, steering: carried?.length ? carriedSteering(carried, this.deps.steering) : this.deps.steering, ...(await workspaceRulesNow(settings.rulesFiles)) },
         {
           functionCallModel,
           answerModel,
@@ -273,7 +274,9 @@ export class AgentSession implements vscode.Disposable {
       if (text !== undefined && opensConversation(this.conversation.events, runId)) this.conversation.title = titleFrom(text);
       this.append({ type: 'CUSTOM', name: HostEventName.retried, value: { runId }, timestamp: Date.now() } as AgentEvent);
       const images = this.lastImages?.runId === runId ? this.lastImages.images : undefined;
-      await this.send(text ?? target.text, target.attached && images ? { ...target.attached, images } : target.attached);
+      // What the user sent into the first try goes into this one too; an edited question stands on its own.
+      const carried = text === undefined ? steeredInto(this.conversation.events, runId).map((message, index) => ({ id: `retried-${runId}-${index}`, ...message })) : [];
+      await this.send(text ?? target.text, target.attached && images ? { ...target.attached, images } : target.attached, carried);
     } finally {
       this.retrying = false;
     }

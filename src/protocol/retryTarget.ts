@@ -35,6 +35,19 @@ export function retryTarget(events: readonly AgentEvent[]): RetryTarget | undefi
   return undefined;
 }
 
+/** The messages the user sent into `runId` while it went (Steer), in order: Retry sends them into the next try too. */
+export function steeredInto(events: readonly AgentEvent[], runId: string): { readonly text: string; readonly attached: { readonly labels: readonly string[]; readonly text: string } | undefined }[] {
+  const steered = [];
+  for (const event of events) {
+    if (event.type !== 'CUSTOM' || event['name'] !== CustomEventName.steered) continue;
+    const value = event['value'] as { runId?: unknown; text?: unknown; attached?: { labels?: unknown; text?: unknown } } | undefined;
+    if (value?.runId !== runId || typeof value.text !== 'string' || value.text === '') continue;
+    const labels = Array.isArray(value.attached?.labels) ? value.attached.labels.filter((label): label is string => typeof label === 'string') : [];
+    steered.push({ text: value.text, attached: typeof value.attached?.text === 'string' ? { labels, text: value.attached.text } : undefined });
+  }
+  return steered;
+}
+
 /** The runs the user asked again (Retry, Edit): the models no longer see them. */
 export function retriedRuns(events: readonly AgentEvent[]): Set<string> {
   const runs = new Set<string>();

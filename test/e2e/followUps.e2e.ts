@@ -125,6 +125,16 @@ test('Steer sends a queued message into the running run: the model reads it befo
     assert.match(sent(requests[1]), /notes.txt \(lines 1-1 of 1\)[\s\S]*The user sent this while you were working[\s\S]*Quote them word for word\.[\s\S]*And count the words\./);
     assert.match(sent(requests[2]), /Quote them word for word\./);
     await session.screenshot('follow-ups-steered');
+
+    // Retry asks the question again with what was sent into the first try, at its first step.
+    const retried = server.requests.length;
+    server.push({ model: fc, content: 'Quoted and counted.' }, { model: answerModel, content: 'Retried answer.' });
+    await view.locator('[data-testid="retry"]').click();
+    await view.locator('[data-testid="answer"]', { hasText: 'Retried answer.' }).waitFor({ timeout: 60_000 });
+    await waitIdle(view);
+    const again = server.requests.slice(retried);
+    assert.match(sent(again[0]), /Read the notes\.[\s\S]*The user sent this while you were working[\s\S]*Quote them word for word\.[\s\S]*And count the words\./);
+    assert.equal(await steered.count(), 4, 'the panel shows them in the second try too');
   }),
 );
 

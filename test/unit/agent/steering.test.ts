@@ -3,7 +3,9 @@
 // through the real openai SDK against the scripted server.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { SteerMessage, Steering } from '../../../src/agent/steering';
+import { carriedSteering, type SteerMessage, type Steering } from '../../../src/agent/steering';
+import { steeredInto } from '../../../src/protocol/retryTarget';
+import type { AgentEvent } from '../../../src/protocol/agentEvents';
 import type { SteeredPayload } from '../../../src/protocol/agentEvents';
 import type { ScriptedTurn } from '../../fixtures/scriptedModelServer';
 import { customValues, runScripted, scriptedServers, settingsFor, TableTool } from './agentTestSupport';
@@ -110,5 +112,36 @@ assert.ok(firstResult < steerIndex && steerIndex < secondCall);
     assert.deepEqual(inbox.waiting.map((message) => message.id), ['q3']);
     assert.equal(customValues(run.events, 'tandem.steered').length, 0);
     assert.equal(model.requests.some((request) => contents(request).some((line) => line.includes('And Germany?'))), false);
+  });
+});
+
+describe('Retry of a run that was steered', () => {
+  it('finds what was sent into the run, in order, and only into that run', () => {
+    const steer = (runId: string, text: string, attached?: unknown): AgentEvent => ({ type: 'CUSTOM', name: 'tandem.steered', value: { runId, id: text, text, ...(attached !== undefined && { attached }) } }) as AgentEvent;
+    const events = [steer('r1', 'Quote them.'), steer('r2', 'Not this run.'), steer('r1', 'And count.', { labels: ['a.md'], text: 'File a.md' }), steer('r1', '')];
+    assert.deepEqual(steeredInto(events, 'r1'), [
+      { text: 'Quote them.', attached: undefined },
+      { text: 'And count.', attached: { labels: ['a.md'], text: 'File a.md' } },
+    ]);
+    assert.deepEqual(steeredInto(events, 'r3'), []);
+  });
+
+  it('the next try takes them at its first step, before the first model call, then what is sent live', async () => {
+    const model = await serve([fc({ toolCalls: [call('france')] }), fc({ content: 'Done.' }), answer('Paris.')]);
+    const live = new Inbox();
+    const table = new TableTool('lookup', { france: 'Paris is the capital of France.' });
+    const lookup = Object.assign(Object.create(table) as TableTool, {
+      run: async (args: unknown) => {
+        live.waiting.push({ id: 'live', text: 'Be brief.' });
+        return table.run(args);
+      },
+    });
+    const steering = carriedSteering([{ id: 'c1', text: 'Quote them.' }, { id: 'c2', text: 'And count.' }], live);
+    const run = await runScripted(settingsFor(model), { tools: [lookup], steering });
+    assert.equal(run.error, undefined);
+    const first = contents(model.requests[0]);
+    assert.match(first.at(-1)!, /^user: What is in the table\?\n\nThe user sent this while you were working[^\n]*\n\nQuote them\.\n\nThe user sent this while you were working[^\n]*\n\nAnd count\./);
+    assert.ok(contents(model.requests[1]).some((line) => line.includes('Be brief.')), 'the live one follows in its own time');
+    assert.deepEqual(customValues<SteeredPayload>(run.events, 'tandem.steered').map((payload) => payload.id), ['c1', 'c2', 'live']);
   });
 });
