@@ -46,7 +46,7 @@ export function applyCustomEvent(view: ConversationView, event: AgentEvent): voi
       return;
     }
     case 'tandem.steered':
-      push<SteerStep>(view, { kind: 'steer', text: withAttachedLabels(text(value['text']), value['attached']), model: undefined });
+      push<SteerStep>(view, { kind: 'steer', text: withAttachedLabels(text(value['text']), value['attached']), typed: text(value['text']), model: undefined });
       return;
     case HostEventName.retried: {
       // The question and every step up to the next question: its run, and what was said about it.

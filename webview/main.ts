@@ -19,7 +19,7 @@ import { applyEvents, expireApprovals } from './viewModel';
 import { PanelState } from './panelState';
 import { createWelcomeView } from './welcomeView';
 import { createLiveStatus, StepAnnouncer } from './announcements';
-import { attachPromptRecall, type PromptRecall } from './promptRecall';
+import { attachPromptRecall, recallable, type PromptRecall } from './promptRecall';
 import { linkTarget } from './linkTargets';
 import { attachImagePaste } from './imagePaste';
 import { attachPromptDrop } from './promptDrop';
@@ -100,7 +100,7 @@ const contextPicker = promptBox === null ? undefined : attachContextPicker(promp
 const promptRecall: PromptRecall | undefined =
   promptBox === null
     ? undefined
-    : attachPromptRecall(promptBox, () => view.steps.flatMap((step) => (step.kind === 'user' ? [step.typed] : [])), (text) => saved.setDraft(text));
+    : attachPromptRecall(promptBox, () => recallable(view.steps), (text) => saved.setDraft(text));
 
 // Follow the newest step unless the user scrolled up to read. Only scrolling
 // right after a user gesture counts: off-screen steps (content-visibility)

@@ -2,6 +2,13 @@
 // terminal and in VS Code's own chat: Up on the first line goes back, Down on
 // the last line goes forward and, past the newest, returns the text that was
 // being written. Editing a recalled question and sending it sends the edit.
+// Messages sent into a run (Steer) are recalled too, where they were taken.
+import type { Step } from './steps';
+
+/** What Up brings back, oldest first: the questions and the messages sent into runs, as typed. */
+export function recallable(steps: readonly Step[]): string[] {
+  return steps.flatMap((step) => (step.kind === 'user' || step.kind === 'steer' ? [step.typed] : []));
+}
 
 /** Which question is shown; the text being written is kept while older ones are. */
 export class PromptRecall {

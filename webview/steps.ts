@@ -41,6 +41,8 @@ export interface SteerStep extends StepBase {
   readonly kind: 'steer';
   /** As shown: the typed text, then the names of what was attached. */
   readonly text: string;
+  /** As typed: what the prompt box's recall puts back. */
+  readonly typed: string;
 }
 
 export interface ThinkingStep extends StepBase {

@@ -2,7 +2,10 @@
 // order, and the text being written is kept for when the user comes back down.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { PromptRecall } from '../../../webview/promptRecall';
+import { PromptRecall, recallable } from '../../../webview/promptRecall';
+import { applyEvents } from '../../../webview/viewModel';
+import { createConversationView } from '../../../webview/steps';
+import type { AgentEvent } from '../../../src/protocol/agentEvents';
 
 it('goes back through the questions and forward to the text being written', () => {
   const asked = ['first question', 'second question'];
@@ -24,4 +27,17 @@ it('starts from the newest question again after a send, and copes with no questi
   recall.reset();
   assert.equal(recall.older(''), 'two');
   assert.equal(new PromptRecall(() => []).older('draft'), undefined);
+});
+
+it('recalls the messages sent into a run (Steer) as typed, in the order they were taken, among the questions', () => {
+  const events = [
+    { type: 'CUSTOM', name: 'tandem.userMessage', value: { text: 'Read the notes.', runId: 'r1', attached: { labels: ['notes.md'], text: 'File notes.md' } } },
+    { type: 'CUSTOM', name: 'tandem.steered', value: { runId: 'r1', id: 'q1', text: 'Quote them.', attached: { labels: ['a.md'], text: 'File a.md' } } },
+    { type: 'CUSTOM', name: 'tandem.userMessage', value: { text: 'Thanks.', runId: 'r2' } },
+  ] as AgentEvent[];
+  const steps = applyEvents(createConversationView(), events).steps;
+  assert.deepEqual(recallable(steps), ['Read the notes.', 'Quote them.', 'Thanks.']);
+  const recall = new PromptRecall(() => recallable(steps));
+  assert.equal(recall.older(''), 'Thanks.');
+  assert.equal(recall.older('Thanks.'), 'Quote them.');
 });
