@@ -280,7 +280,7 @@ export class McpConnection {
     try {
       if (definition.type === 'invalid') throw new ConfigurationError(definition.error);
       const server = await resolveServer(definition, this.options.env, this.options.inputResolver, signal);
-      const services = { serverName: definition.name, ...this.options.services?.(definition), elicitation: this.elicit, roots: definition.roots === false ? undefined : this.options.roots };
+      const services = { serverName: definition.name, ...this.options.services?.(definition), elicitation: this.elicit, roots: offersRoots(definition) ? this.options.roots : undefined };
       session = await openSession(server, this.options.identity, this.hooks(generation), this.options.startTimeoutMs, signal, services);
       if (generation !== this.generation) {
         await session.close();
@@ -571,4 +571,13 @@ function formatSeconds(ms: number): string {
 function firstLine(text: string, most: number): string {
   const line = text.split('\n', 1)[0] ?? '';
   return line.length > most ? `${line.slice(0, most - 1)}…` : line;
+}
+
+/**
+ * Roots are file:// URIs of this machine: only a server running here (stdio)
+ * can use them, and a remote one would only learn the folders' paths. None
+ * either for a server whose definition says `"roots": false`.
+ */
+function offersRoots(definition: McpServerDefinition): boolean {
+  return definition.type === 'stdio' && definition.roots !== false;
 }

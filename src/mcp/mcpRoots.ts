@@ -1,8 +1,8 @@
 // MCP roots: the folders a server may work in, as the client names them
-// (`roots/list`). Tandem names the workspace's folders, so a server such as
-// the filesystem server works on the open workspace without being told where
-// it is, and hears when the folders change (`notifications/roots/list_changed`).
-// No vscode import.
+// (`roots/list`). Tandem names the workspace's folders to the servers it
+// starts on this machine (stdio), so one such as the filesystem server works
+// on the open workspace without being told where it is, and hears when the
+// folders change (`notifications/roots/list_changed`). No vscode import.
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 

@@ -2,7 +2,8 @@
 // of its own: it asks Tandem's client for the roots and works on those (the
 // workspace's folders), and when they change and the hub says so, it asks
 // again and works on the new ones. A hub without roots claims none, and the
-// server keeps the folder it was started with.
+// server keeps the folder it was started with; a remote server (the
+// everything server over HTTP) is offered none either.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
@@ -11,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { McpHub } from '../../../src/mcp/mcpHub';
 import { parseMcpConfigText } from '../../../src/mcp/mcpConfig';
 import { rootsOf, type McpRoot } from '../../../src/mcp/mcpRoots';
-import { FILESYSTEM_SERVER, stdioServer, toolContext } from './mcpTestSupport';
+import { EVERYTHING_SERVER, FILESYSTEM_SERVER, remoteServer, startHttpEverything, stdioServer, toolContext } from './mcpTestSupport';
 
 async function allowed(hub: McpHub): Promise<string> {
   const list = hub.tools().find((tool) => tool.name === 'fs__list_allowed_directories');
@@ -95,6 +96,25 @@ describe('MCP roots', () => {
       assert.match(said, /Client does not support MCP Roots/, said);
     } finally {
       await kept.dispose();
+    }
+  });
+
+  it('only a server on this machine is offered roots: the everything server over stdio lists them, over HTTP it is offered none', async () => {
+    const remote = await startHttpEverything('streamableHttp');
+    const hub = new McpHub({ roots: () => rootsOf([{ path: first, name: 'first' }]) });
+    try {
+      await hub.update([stdioServer('local', [EVERYTHING_SERVER]), remoteServer('remote', 'http', `http://127.0.0.1:${remote.port}/mcp`)]);
+      assert.deepEqual(hub.statuses().map((status) => [status.name, status.state]), [['local', 'connected'], ['remote', 'connected']]);
+      const names = hub.tools().map((tool) => tool.name);
+      // The server registers get-roots-list only for a client that offers roots.
+      assert.ok(names.includes('local__get-roots-list'), names.join(', '));
+      assert.ok(!names.includes('remote__get-roots-list'), 'no roots offered to the remote server');
+      assert.ok(names.some((name) => name.startsWith('remote__')), names.join(', '));
+      const listed = await hub.tools().find((tool) => tool.name === 'local__get-roots-list')!.run({}, toolContext());
+      assert.ok(listed.text.includes(rootsOf([{ path: first }])[0]!.uri), listed.text);
+    } finally {
+      await hub.dispose();
+      await remote.stop();
     }
   });
 
