@@ -234,6 +234,7 @@ test('find_usages answers from TypeScript\'s language service: the definition an
     // The step reads as a search: how many uses, the first three.
     const titles = await view.locator('[data-kind="tool-result"] summary').allInnerTexts();
     assert.ok(titles.some((title) => /find_usages.*3 uses/.test(title)), titles.join(' | '));
+    await session.screenshot('find-usages');
   } catch (error) {
     await session.screenshot('find-usages-failure').catch(() => undefined);
     console.error(session.logs());
