@@ -3,12 +3,16 @@
 // them. (TypeScript's symbol search covers only the projects it has loaded:
 // find_usages then asks from a place the name is used.)
 import { readFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import * as vscode from 'vscode';
 import { CancelledError } from '../common/errors';
 import type { CodeLocation, CodeNavigation, SymbolDefinition } from '../tools/codeNavigation';
 
 /** The longest wait for a language's extensions to activate. */
 const ACTIVATION_BOUND_MS = 15_000;
+/** How long an answer of no reference is asked again (a TypeScript project loads in a few seconds). */
+const SETTLE_MS = 6_000;
+const RETRY_MS = 500;
 
 export class VscodeCodeNavigation implements CodeNavigation {
   /** Languages whose extensions have been activated (a provider answers only once its extension runs). */
@@ -65,9 +69,23 @@ export class VscodeCodeNavigation implements CodeNavigation {
   }
 
   async references(at: CodeLocation, signal: AbortSignal): Promise<readonly CodeLocation[]> {
-    const found = await vscode.commands.executeCommand<vscode.Location[] | undefined>('vscode.executeReferenceProvider', await this.prepare(at.path), toPosition(at));
-    if (signal.aborted) throw new CancelledError();
-    return (found ?? []).filter((entry) => entry.uri.scheme === 'file').map((entry) => fromPosition(entry.uri, entry.range.start));
+    const uri = await this.prepare(at.path);
+    const started = Date.now();
+    for (;;) {
+      const found = await vscode.commands.executeCommand<vscode.Location[] | undefined>('vscode.executeReferenceProvider', uri, toPosition(at));
+      if (signal.aborted) throw new CancelledError();
+      const places = (found ?? []).filter((entry) => entry.uri.scheme === 'file').map((entry) => fromPosition(entry.uri, entry.range.start));
+      // A language server still loading the project answers from the open files alone (TypeScript's, for its first
+      // seconds): nothing but the place asked about is asked again, for a short while, before it counts as no use.
+      const elsewhere = places.some((place) => place.path !== at.path || place.line !== at.line);
+      if (elsewhere || Date.now() - started >= SETTLE_MS) {
+        this.log(`find_usages: ${places.length} references after ${Date.now() - started} ms`);
+        return places;
+      }
+      await sleep(RETRY_MS, undefined, { signal }).catch(() => {
+        throw new CancelledError();
+      });
+    }
   }
 
   async fileLines(path: string): Promise<readonly string[] | undefined> {
