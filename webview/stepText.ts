@@ -22,11 +22,19 @@ export function resultHeadline(step: ToolResultStep): string {
     return `${step.summary.total} ${unit}${step.summary.total === 1 ? '' : 's'}`;
   }
   if (step.summary?.kind === 'todos') return todoHeadline(step.summary.items);
+  if (step.summary?.kind === 'subagent') return subagentHeadline(step.summary.steps.length, step.content);
   const preview = step.summary?.kind === 'text' ? step.summary.preview : step.content;
   const headline = firstLine(preview) || '(empty result)';
   // An edit that left errors says so on its title, where it is seen with the step closed.
   const problems = EDIT_TOOLS.has(step.name) ? EDIT_PROBLEMS.exec(step.content)?.[1] : undefined;
   return problems ? `${headline} ${problems} after it` : headline;
+}
+
+/** "3 steps · notes.txt line 1 says…": how far the subagent went, then the first line of its report. */
+function subagentHeadline(steps: number, content: string): string {
+  // The result is "The subagent's report (…):", a blank line, then the report.
+  const report = content.slice(content.indexOf('\n\n') + 2);
+  return `${steps} step${steps === 1 ? '' : 's'} · ${firstLine(report) || 'no report'}`;
 }
 
 /**
@@ -73,8 +81,8 @@ const EDIT_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file']);
 const EDIT_PROBLEMS = /\n\nVS Code reports (\d+ errors?(?: and \d+ warnings?)?|\d+ warnings?) in .+ after this change/u;
 
 /** The arguments that say what a call is about, in the order they are looked for. */
-const SUBJECT_KEYS = ['query', 'pattern', 'glob', 'path', 'command', 'url', 'uri', 'file', 'name'] as const;
-const QUOTED_SUBJECTS: ReadonlySet<string> = new Set(['query', 'pattern', 'glob']);
+const SUBJECT_KEYS = ['query', 'pattern', 'glob', 'path', 'command', 'url', 'uri', 'file', 'name', 'task'] as const;
+const QUOTED_SUBJECTS: ReadonlySet<string> = new Set(['query', 'pattern', 'glob', 'task']);
 
 /** `"needle"` for a search, the path for a read, the command for run_command; undefined when no argument says it. */
 export function callSubject(argsText: string): string | undefined {

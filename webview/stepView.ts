@@ -2,6 +2,7 @@
 // step, or refresh the element after the step changed. Collapsed bodies are
 // built only when opened, so a 1,000-step conversation stays light.
 import type { PanelCommand } from '../src/protocol/agentEvents';
+import type { SubagentStep } from '../src/tools/tool';
 import { createApprovalCard, updateApprovalCard, type ApprovalCardHooks } from './approvalCard';
 import { createElicitationCard, updateElicitationCard, type ElicitationCardHooks } from './elicitationCard';
 import { StreamingMarkdown } from './streamingMarkdown';
@@ -168,6 +169,26 @@ function topResults(top: readonly { readonly title: string; readonly snippet?: s
   return list;
 }
 
+const STEP_MARK: Record<NonNullable<SubagentStep['status']>, string> = { done: '✓', cached: '✓', failed: '✗', rejected: '⊘', stopped: '■' };
+
+/** The calls a subagent made, in order, each with how it ended. */
+function subagentSteps(steps: readonly SubagentStep[]): HTMLElement {
+  const list = element('ol', 'subagent-steps');
+  list.dataset['testid'] = 'subagent-steps';
+  for (const step of steps) {
+    const item = element('li', 'subagent-step');
+    item.dataset['testid'] = 'subagent-step';
+    item.dataset['status'] = step.status ?? 'unfinished';
+    const mark = element('span', 'subagent-mark', step.status ? STEP_MARK[step.status] : '…');
+    mark.setAttribute('aria-hidden', 'true');
+    // The mark is for the eye; a call that did not simply succeed says how it ended in words.
+    const ended = step.status === undefined ? ' (unfinished)' : step.status === 'done' || step.status === 'cached' ? '' : ` (${step.status === 'rejected' ? 'not approved' : step.status})`;
+    item.append(mark, element('span', undefined, `${step.subject === undefined ? step.tool : `${step.tool} ${step.subject}`}${ended}`));
+    list.append(item);
+  }
+  return list;
+}
+
 function toolResultBody(step: ToolResultStep): HTMLElement {
   const body = element('div');
   if (step.message !== undefined) {
@@ -177,6 +198,8 @@ function toolResultBody(step: ToolResultStep): HTMLElement {
   }
   if (step.summary?.kind === 'todos' && step.message === undefined) {
     body.append(todoChecklist(step.summary.items));
+  } else if (step.summary?.kind === 'subagent') {
+    body.append(subagentSteps(step.summary.steps), pre(step.content, 'result'));
   } else if (step.summary?.kind === 'search' || step.message !== undefined) {
     if (step.summary?.kind === 'search') body.append(topResults(step.summary.top));
     const whole = element('details', 'whole-result');

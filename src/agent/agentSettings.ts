@@ -40,6 +40,8 @@ export interface AgentSettings {
   readonly nonToolReply: 'answer' | 'remind' | 'user';
   readonly minResultLength: number;
   readonly verbose: boolean;
+  /** Offer run_subagent in agent mode (`tandem.agent.subagents`); absent: not offered. */
+  readonly subagents?: boolean | undefined;
   readonly autoApprove: 'readOnly' | 'all' | 'none';
   /** Tools (or `run_command:<prefix>`) that run without asking; `autoApprove` is the default for the rest. */
   readonly alwaysAllow: readonly string[];
@@ -117,6 +119,7 @@ const fields = {
   'agent.nonToolReply': { schema: looseEnum(['answer', 'remind', 'user']), fallback: 'answer' },
   'agent.minResultLength': { schema: z.number().int().min(0).max(10_000), fallback: 20 },
   'agent.verbose': { schema: z.boolean(), fallback: false },
+  'agent.subagents': { schema: z.boolean(), fallback: true },
   'agent.rulesFiles': { schema: z.array(z.string().trim().min(1).max(500)).max(100), fallback: [...DEFAULT_RULES_FILES] as string[], entry: z.string().trim().min(1).max(500) },
   'tools.autoApprove': { schema: looseEnum(['readOnly', 'all', 'none']), fallback: 'readOnly' },
   'tools.alwaysAllow': { schema: z.array(z.string().trim().min(1).max(1000)).max(1000), fallback: [] as string[], entry: z.string().trim().min(1).max(1000) },
@@ -350,6 +353,7 @@ export function resolveSettings(raw: RawSettings, env: NodeJS.ProcessEnv = proce
     nonToolReply: value('agent.nonToolReply'),
     minResultLength: value('agent.minResultLength'),
     verbose: value('agent.verbose'),
+    subagents: value('agent.subagents'),
     autoApprove: value('tools.autoApprove'),
     alwaysAllow: value('tools.alwaysAllow'),
     sensitivePaths: value('tools.sensitivePaths'),

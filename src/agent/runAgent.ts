@@ -26,10 +26,11 @@ import { lengthEvaluator, type ResultEvaluator } from './resultEvaluator';
 import { RunEmitter } from './runEmitter';
 import { createRunElicitation, type Elicitor } from './runElicitation';
 import { createRunApprovalGate, isApprover, pausingGate, type Approver } from './runApprovalGate';
-import type { SessionCache } from './sessionCache';
 import { capResult } from './resultCap';
 import { runToolPhase, type ToolPhaseResult } from './toolPhase';
-import { UsageTracker } from './usageTracker';
+import { UsageTracker, type UsageRecorder } from './usageTracker';
+import { createSubagentTool, subagentPrompt, subagentTools, type SubagentStarter } from './subagentTool';
+import { SessionCache } from './sessionCache';
 import type { Steering } from './steering';
 
 export interface RunInput {
@@ -68,6 +69,8 @@ export interface AgentDependencies {
   readonly clock?: AgentClock | undefined;
   /** Asks a person an MCP server's question (the panel's card); absent: such questions are declined. */
   readonly elicitor?: Elicitor | undefined;
+  /** Where this run's model calls are also counted (a subagent's run: in its caller's usage). */
+  readonly usageParent?: UsageRecorder | undefined;
 }
 
 /** What RUN_FINISHED carries as its `result`. */
@@ -100,6 +103,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
     'function-call': local(settings.functionCallModel),
     answer: local(settings.answerModel),
   });
+  usage.alsoRecordIn = deps.usageParent;
   const names = { functionCallModel: deps.functionCallModel.name, answerModel: deps.answerModel.name };
   const singleModel = deps.functionCallModel === deps.answerModel;
   const models = { 'function-call': settings.functionCallModel, answer: settings.answerModel };
@@ -147,7 +151,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
       stopReason = 'chatMode';
       answerInput = [{ role: 'system', content: systemPrompt(settings.prompts, 'chat', CHAT_SYSTEM_PROMPT, { model: names.answerModel, rules: input.rules }) }, ...budget.conversation];
     } else {
-      const offered = offeredTools(deps.tools);
+      const offered = offeredTools(withSubagent(input, deps, usage, emitter));
       if (offered.notice !== undefined) emitter.notice('toolsCapped', 'warning', offered.notice);
       const unenforced = costCapWithoutPrice(settings);
       if (unenforced !== undefined) emitter.notice('settings', 'warning', unenforced);
@@ -268,6 +272,64 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
       usage: usage.toAgUi(),
     });
   }
+}
+
+/**
+ * The run's tools, with run_subagent when the settings offer it and there is
+ * something to read. The subagent is this agent again, on the task alone: the
+ * same models and rules, the reads only, the run's gate, its own clock and
+ * cache, what is left of the run's token and cost budget, and its calls
+ * counted (and shown) in this run's usage.
+ */
+function withSubagent(input: RunInput, deps: AgentDependencies, usage: UsageTracker, emitter: RunEmitter): readonly Tool[] {
+  const reads = subagentTools(deps.tools);
+  if (deps.settings.subagents !== true || reads.length === 0) return deps.tools;
+  const recorder: UsageRecorder = {
+    recordCall: (role, turn) => {
+      usage.recordCall(role, turn, { meter: false });
+      emitter.custom(CustomEventName.usage, usage.snapshot());
+    },
+    recordPartial: (role, partial) => usage.recordPartial(role, partial),
+  };
+  const start: SubagentStarter = (task, tools, approval, context) => {
+    const spent = usage.snapshot();
+    const tokens = [spent.functionCall, spent.answer].reduce((sum, role) => sum + (role.promptTokens ?? 0) + (role.completionTokens ?? 0), 0);
+    const { maxTokensPerRun, maxCostPerRun } = deps.settings;
+    const settings: AgentSettings = {
+      ...deps.settings,
+      mode: 'agent',
+      subagents: false,
+      // Its report is all the caller reads: it streams nothing to the user and answers rather than waits.
+      responseMode: 'integrated',
+      nonToolReply: 'answer',
+      maxTokensPerRun: maxTokensPerRun > 0 ? Math.max(1, maxTokensPerRun - tokens) : 0,
+      maxCostPerRun: maxCostPerRun > 0 && spent.totalCostUsd !== undefined ? Math.max(Number.EPSILON, maxCostPerRun - spent.totalCostUsd) : maxCostPerRun,
+    };
+    const log = deps.log;
+    return runAgent(
+      {
+        threadId: input.threadId,
+        runId: `${input.runId}/${context.callId}`,
+        messages: [{ role: 'user', content: subagentPrompt(task) }],
+        mode: 'agent',
+        rules: input.rules,
+        nestedRules: input.nestedRules,
+      },
+      {
+        ...deps,
+        tools,
+        approval,
+        settings,
+        cache: new SessionCache(),
+        clock: new AgentClock(),
+        elicitor: undefined,
+        usageParent: recorder,
+        log: log && ((line) => log(`subagent ${context.callId}: ${line}`)),
+      },
+      context.signal,
+    );
+  };
+  return [...deps.tools, createSubagentTool(reads, start)];
 }
 
 function suggestionFor(error: unknown, phase: 'tools' | 'answer'): string {

@@ -32,7 +32,13 @@ function add(total: number | undefined, value: number | undefined, first: boolea
   return (total ?? 0) + value;
 }
 
-export class UsageTracker {
+/** Where a run's model calls are also counted: a subagent's in the run that started it. */
+export interface UsageRecorder {
+  recordCall(role: ModelRole, turn: Pick<ModelTurn, 'usage'>, options?: { meter?: boolean }): void;
+  recordPartial(role: ModelRole, usage: TokenUsage): void;
+}
+
+export class UsageTracker implements UsageRecorder {
   private readonly tallies: Record<ModelRole, Tally>;
   private toolPhaseMs = 0;
   private answerPhaseMs = 0;
@@ -62,12 +68,16 @@ export class UsageTracker {
     this.tallies = { 'function-call': empty(functionCallModel), answer: empty(answerModel) };
   }
 
+  /** Also told of every call and partial attempt (a subagent's tracker tells its caller's). */
+  alsoRecordIn: UsageRecorder | undefined;
+
   /** Told of every finished call (the run's context meter listens). */
   onCall: ((role: ModelRole, turn: Pick<ModelTurn, 'usage'>) => void) | undefined;
 
   /** `meter: false`: a call on the side (a condensed summary) that is not the request the context meter shows. */
   recordCall(role: ModelRole, turn: Pick<ModelTurn, 'usage'>, options?: { meter?: boolean }): void {
     if (options?.meter !== false) this.onCall?.(role, turn);
+    this.alsoRecordIn?.recordCall(role, turn, { meter: false });
     const tally = this.tallies[role];
     const first = tally.calls === 0 && tally.partialAttempts === 0;
     tally.calls++;
@@ -84,6 +94,7 @@ export class UsageTracker {
 
   /** Tokens a failed or aborted attempt spent: counted, marked estimated and partial. */
   recordPartial(role: ModelRole, usage: TokenUsage): void {
+    this.alsoRecordIn?.recordPartial(role, usage);
     const tally = this.tallies[role];
     const first = tally.calls === 0 && tally.partialAttempts === 0;
     tally.partialAttempts++;

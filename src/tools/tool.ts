@@ -87,7 +87,17 @@ export type ToolResultSummary =
     }
   | { readonly kind: 'text'; readonly preview: string }
   /** update_todo_list: the whole list as the model sent it. */
-  | { readonly kind: 'todos'; readonly items: readonly TodoItem[] };
+  | { readonly kind: 'todos'; readonly items: readonly TodoItem[] }
+  /** run_subagent: the calls the subagent made, in the order it made them. */
+  | { readonly kind: 'subagent'; readonly steps: readonly SubagentStep[] };
+
+/** One call a subagent made: the tool, what it was about ("src/app.ts"), how it ended. */
+export interface SubagentStep {
+  readonly tool: string;
+  readonly subject?: string | undefined;
+  /** Absent: it had not ended when the subagent did. */
+  readonly status?: 'done' | 'failed' | 'cached' | 'rejected' | 'stopped' | undefined;
+}
 
 export type TodoStatus = 'pending' | 'in_progress' | 'completed';
 

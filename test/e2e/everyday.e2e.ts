@@ -241,3 +241,49 @@ test('find_usages answers from TypeScript\'s language service: the definition an
     throw error;
   }
 });
+
+test('run_subagent: the subagent reads on its own, its steps show in the caller\'s step, and its report is the result', { timeout: 120_000 }, async () => {
+  try {
+    server.push(
+      { model: fc, toolCalls: [{ id: 'delegate', name: 'run_subagent', arguments: { task: 'Read pkg/notes.txt and say what it holds.' } }] },
+      { model: fc, toolCalls: [{ id: 'sub-read', name: 'read_file', arguments: { path: 'pkg/notes.txt' } }] },
+      { model: fc, content: 'Read it.' },
+      { model: answerModel, content: 'pkg/notes.txt holds one line: "Some notes."' },
+      { model: fc, content: 'Enough.' },
+      { model: answerModel, content: 'The notes file says "Some notes."' },
+    );
+    const before = server.requests.length;
+    const view = await session.webview();
+    const reads = async () => (await view.locator('[data-kind="tool-result"] summary').allInnerTexts()).filter((title) => /^read_file pkg\/notes\.txt/.test(title.trim())).length;
+    const readsBefore = await reads();
+    const prompt = view.locator('[data-testid="prompt"]');
+    await prompt.fill('What is in the notes? Ask a subagent.');
+    await prompt.press('Enter');
+    await waitFor(async () => (await view.locator('[data-testid="answer"]').last().innerText().catch(() => '')).includes('The notes file says'), 'the answer', 90_000);
+
+    // The subagent's request: the task alone, and only reads to call.
+    const sub = server.requests[before + 1]!;
+    const users = sub.body.messages.filter((message: { role: string }) => message.role === 'user').map((message: { content: string }) => message.content);
+    assert.equal(users.length, 1);
+    assert.match(users[0], /Task: Read pkg\/notes\.txt and say what it holds\.$/);
+    const offered = sub.body.tools.map((tool: { function: { name: string } }) => tool.function.name);
+    assert.ok(offered.includes('read_file') && !offered.includes('run_subagent') && !offered.includes('edit_file') && !offered.includes('run_command'), offered.join(', '));
+    assert.match(toolResult('delegate'), /^The subagent's report \(1 tool call: read_file pkg\/notes\.txt\):\n\npkg\/notes\.txt holds one line/);
+
+    // The caller's step: the subagent's steps and its report's first line.
+    const step = view.locator('[data-kind="tool-result"]').filter({ hasText: 'run_subagent' }).last();
+    assert.match(await step.locator('summary').first().innerText(), /run_subagent "Read pkg\/notes\.txt and say what it holds\.": 1 step · pkg\/notes\.txt holds one line/);
+    await step.locator('summary').first().click();
+    const item = step.locator('[data-testid="subagent-step"]');
+    await waitFor(async () => (await item.count()) === 1, 'the subagent\'s step in the caller\'s step', 10_000);
+    assert.equal(await item.getAttribute('data-status'), 'done');
+    assert.equal((await item.innerText()).replace(/\s+/g, ' ').trim(), '✓ read_file pkg/notes.txt');
+    // No step of the subagent's own stands in the conversation: it is inside the caller's.
+    assert.equal(await reads(), readsBefore);
+    await session.screenshot('subagent');
+  } catch (error) {
+    await session.screenshot('subagent-failure').catch(() => undefined);
+    console.error(session.logs());
+    throw error;
+  }
+});
