@@ -32,9 +32,16 @@ export function resultHeadline(step: ToolResultStep): string {
 
 /** "3 steps · notes.txt line 1 says…": how far the subagent went, then the first line of its report. */
 function subagentHeadline(steps: number, content: string): string {
-  // The result is "The subagent's report (…):", a blank line, then the report.
-  const report = content.slice(content.indexOf('\n\n') + 2);
-  return `${steps} step${steps === 1 ? '' : 's'} · ${firstLine(report) || 'no report'}`;
+  return `${steps} step${steps === 1 ? '' : 's'} · ${firstLine(subagentReport(content)) || 'no report'}`;
+}
+
+const REPORT_HEAD = "The subagent's report (";
+
+/** A run_subagent result without its head line ("The subagent's report (2 tool calls: …):"), which the step lists already. */
+export function subagentReport(content: string): string {
+  if (!content.startsWith(REPORT_HEAD)) return content;
+  const blank = content.indexOf('\n\n');
+  return blank < 0 ? content : content.slice(blank + 2);
 }
 
 /**

@@ -7,7 +7,7 @@ import { createApprovalCard, updateApprovalCard, type ApprovalCardHooks } from '
 import { createElicitationCard, updateElicitationCard, type ElicitationCardHooks } from './elicitationCard';
 import { StreamingMarkdown } from './streamingMarkdown';
 import { resultImages } from './resultImages';
-import { condensedTitle, phaseLabel, prettyArguments, resultTitle } from './stepText';
+import { condensedTitle, phaseLabel, prettyArguments, resultTitle, subagentReport } from './stepText';
 import type {
   AnswerStep,
   CondensedStep,
@@ -199,7 +199,7 @@ function toolResultBody(step: ToolResultStep): HTMLElement {
   if (step.summary?.kind === 'todos' && step.message === undefined) {
     body.append(todoChecklist(step.summary.items));
   } else if (step.summary?.kind === 'subagent') {
-    body.append(subagentSteps(step.summary.steps), pre(step.content, 'result'));
+    body.append(subagentSteps(step.summary.steps), pre(subagentReport(step.content), 'result'));
   } else if (step.summary?.kind === 'search' || step.message !== undefined) {
     if (step.summary?.kind === 'search') body.append(topResults(step.summary.top));
     const whole = element('details', 'whole-result');

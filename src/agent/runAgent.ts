@@ -294,7 +294,10 @@ function withSubagent(input: RunInput, deps: AgentDependencies, usage: UsageTrac
   const start: SubagentStarter = (task, tools, approval, context) => {
     const spent = usage.snapshot();
     const tokens = [spent.functionCall, spent.answer].reduce((sum, role) => sum + (role.promptTokens ?? 0) + (role.completionTokens ?? 0), 0);
-    const { maxTokensPerRun, maxCostPerRun } = deps.settings;
+    const { maxTokensPerRun, maxCostPerRun, maxExecutionSeconds } = deps.settings;
+    // Its tool phase ends with a quarter of the caller's time left, for its report: cut off by the caller's limit, it would report nothing.
+    const left = context.timeLeftMs?.();
+    const seconds = left === undefined ? maxExecutionSeconds : Math.min(maxExecutionSeconds, Math.max(1, Math.floor((left * 0.75) / 1000)));
     const settings: AgentSettings = {
       ...deps.settings,
       mode: 'agent',
@@ -302,6 +305,7 @@ function withSubagent(input: RunInput, deps: AgentDependencies, usage: UsageTrac
       // Its report is all the caller reads: it streams nothing to the user and answers rather than waits.
       responseMode: 'integrated',
       nonToolReply: 'answer',
+      maxExecutionSeconds: seconds,
       maxTokensPerRun: maxTokensPerRun > 0 ? Math.max(1, maxTokensPerRun - tokens) : 0,
       maxCostPerRun: maxCostPerRun > 0 && spent.totalCostUsd !== undefined ? Math.max(Number.EPSILON, maxCostPerRun - spent.totalCostUsd) : maxCostPerRun,
     };

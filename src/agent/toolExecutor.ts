@@ -44,6 +44,8 @@ export interface ExecutionContext {
   readonly elicit?: ElicitationHandler | undefined;
   readonly emitter: RunEmitter;
   readonly signal: AbortSignal;
+  /** Agent time left before the phase's time limit aborts `signal`. */
+  readonly timeLeftMs?: (() => number) | undefined;
   readonly log?: ((line: string) => void) | undefined;
   /** Text appended to a call's result for the model (e.g. a loop warning), by call id. */
   readonly notes: ReadonlyMap<string, string>;
@@ -135,6 +137,7 @@ async function runOne(call: PlannedCall, context: ExecutionContext): Promise<Cal
       runId: context.runId,
       callId: call.id,
       signal: context.signal,
+      timeLeftMs: context.timeLeftMs,
       approval: forCall(approval, call.id),
       elicit: context.elicit,
       onProgress: (progress) => context.emitter.custom(CustomEventName.toolProgress, { toolCallId: call.id, ...progress }),

@@ -374,6 +374,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
         elicit: context.elicit,
         emitter,
         signal: phase.signal,
+        timeLeftMs: () => timer.remainingMs(),
         log: context.log,
         notes,
         onOutcome: settings.responseMode === 'streaming' ? (outcome) => announceResult(outcome, emitter, modelName) : undefined,

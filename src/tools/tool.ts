@@ -72,6 +72,8 @@ export interface ToolContext {
   /** The id of this call, as the model gave it. */
   readonly callId: string;
   readonly signal: AbortSignal;
+  /** Agent time left before the run's time limit aborts `signal` (absent: unknown); a tool that can wrap up early uses it. */
+  readonly timeLeftMs?: (() => number) | undefined;
   readonly approval: ApprovalGate;
   onProgress?(progress: ToolProgress): void;
   /** Asks the user for input on the tool's behalf (MCP elicitation); absent: nobody can answer. */

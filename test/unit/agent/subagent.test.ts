@@ -158,6 +158,26 @@ describe('run_subagent', () => {
     assert.ok(JSON.stringify(server.requests.at(-1)?.messages).includes('Only listed the folder.'));
   });
 
+  it('ends its search with a quarter of the caller\'s time left, and reports', async () => {
+    const { tools } = workspace();
+    server = await startScriptedModelServer({
+      turns: [
+        { model: 'fc-model', toolCalls: [{ id: 'sub-1', name: SUBAGENT_TOOL, arguments: { task: TASK } }] },
+        // Slower than the subagent's 2-3 s (three quarters of what is left of the caller's 4, whole seconds): its limit cuts this request.
+        { model: 'fc-model', content: 'Still looking.', firstByteDelayMs: 3_600 },
+        { model: 'answer-model', content: 'Ran out of time before finding it.' },
+        { model: 'fc-model', content: 'Enough.' },
+        { model: 'answer-model', content: 'Unknown.' },
+      ],
+    });
+    const run = await runScripted(settingsFor(server, { subagents: true, maxExecutionSeconds: 4 }), { tools });
+    assert.equal(run.error, undefined);
+    const result = run.events.find((event) => event.type === EventType.TOOL_CALL_RESULT && event['toolCallId'] === 'sub-1');
+    assert.match(String(result?.['content']), /^The subagent's report \(no tool calls\):\n\nRan out of time before finding it\.\n\nIt stopped early: .*time limit of [23] s/s);
+    assert.equal(customValues<ToolStatusPayload>(run.events, 'tandem.toolStatus')[0]?.status, 'done', 'the report reached the caller before its own limit');
+    await server.idle();
+  });
+
   it('ends with the run when the user stops it mid-task', async () => {
     const { tools } = workspace();
     server = await startScriptedModelServer({

@@ -81,6 +81,7 @@ describe('a subagent in the panel', () => {
       ],
     );
     assert.equal(items[0]?.querySelector('.subagent-mark')?.getAttribute('aria-hidden'), 'true', 'the mark is not read out; the words say it');
-    assert.match(article.querySelector('pre')?.textContent ?? '', /notes\.txt line 1 says we ship on Friday\.\nNothing else mentions it\.$/);
+    // The report, without the head line the list above already says.
+    assert.equal(article.querySelector('pre')?.textContent, 'notes.txt line 1 says we ship on Friday.\nNothing else mentions it.');
   });
 });
