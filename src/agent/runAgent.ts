@@ -25,6 +25,7 @@ import { RunRules } from './runRules';
 import { lengthEvaluator, type ResultEvaluator } from './resultEvaluator';
 import { RunEmitter } from './runEmitter';
 import { createRunElicitation, type Elicitor } from './runElicitation';
+import { createRunSampling } from './runSampling';
 import { createRunApprovalGate, isApprover, pausingGate, type Approver } from './runApprovalGate';
 import { capResult } from './resultCap';
 import { runToolPhase, type ToolPhaseResult } from './toolPhase';
@@ -167,6 +168,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
         tools: offered.tools,
         approval,
         elicit,
+        sample: createRunSampling({ model: deps.answerModel, usage, emitter, log: deps.log }),
         cache: deps.cache,
         settings,
         evaluator: deps.evaluator ?? lengthEvaluator,

@@ -18,6 +18,7 @@ import { aroundGate } from './runApprovalGate';
 import { rawCallSignature } from './canonicalJson';
 import { CallSlots } from './callSlots';
 import type { ElicitationHandler } from '../tools/elicitation';
+import type { RunSampler } from './runSampling';
 
 export interface PlannedCall {
   readonly id: string;
@@ -42,6 +43,8 @@ export interface ExecutionContext {
   readonly approval: ApprovalGate;
   /** Asks the user on a tool's behalf (MCP elicitation), with the run's clock paused. */
   readonly elicit?: ElicitationHandler | undefined;
+  /** Lends the run's model to a tool (MCP sampling), asking through the call's gate. */
+  readonly sample?: RunSampler | undefined;
   readonly emitter: RunEmitter;
   readonly signal: AbortSignal;
   /** Agent time left before the phase's time limit aborts `signal`. */
@@ -132,6 +135,7 @@ async function runOne(call: PlannedCall, context: ExecutionContext): Promise<Cal
     if (!approved) return finish(args, { text: `The user rejected this call of ${tool.name}; it did not run.` }, 'rejected');
   }
   context.log?.(`tool ${tool.name} input: ${call.rawArguments || '{}'}`);
+  const sample = context.sample;
   try {
     const running = tool.run(args, {
       runId: context.runId,
@@ -140,6 +144,7 @@ async function runOne(call: PlannedCall, context: ExecutionContext): Promise<Cal
       timeLeftMs: context.timeLeftMs,
       approval: forCall(approval, call.id),
       elicit: context.elicit,
+      sample: sample && ((request, signal) => sample(request, signal, forCall(approval, call.id))),
       onProgress: (progress) => context.emitter.custom(CustomEventName.toolProgress, { toolCallId: call.id, ...progress }),
     });
     // Stop and the time limit do not wait for a read that ignores the signal: nothing it does needs

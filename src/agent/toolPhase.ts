@@ -35,6 +35,7 @@ import { timeLimit } from './stopWhen/timeLimit';
 import type { UsageTracker } from './usageTracker';
 import type { ApprovalGate } from '../tools/tool';
 import type { ElicitationHandler } from '../tools/elicitation';
+import type { RunSampler } from './runSampling';
 import type { ChatModel } from '../models/chatModel';
 import type { ContextBudget } from './contextBudget';
 import { steerChatMessage, type Steering } from './steering';
@@ -50,6 +51,8 @@ export interface ToolPhaseContext {
   readonly tools: readonly Tool[];
   readonly approval: ApprovalGate;
   readonly elicit?: ElicitationHandler | undefined;
+  /** Lends the run's model to an MCP server during its tool call (sampling), once the user approves. */
+  readonly sample?: RunSampler | undefined;
   readonly cache: SessionCache;
   readonly settings: AgentSettings;
   readonly evaluator: ResultEvaluator;
@@ -372,6 +375,7 @@ export async function runToolPhase(context: ToolPhaseContext): Promise<ToolPhase
         cache: context.cache,
         approval: context.approval,
         elicit: context.elicit,
+        sample: context.sample,
         emitter,
         signal: phase.signal,
         timeLeftMs: () => timer.remainingMs(),

@@ -46,6 +46,8 @@ interface DefinitionBase {
    * filesystem server replaces those with a client's roots).
    */
   readonly roots?: false | undefined;
+  /** `"sampling": false`: the server is not offered the model (MCP sampling), so it cannot ask for it. */
+  readonly sampling?: false | undefined;
 }
 
 export interface McpStdioDefinition extends DefinitionBase {
@@ -94,6 +96,7 @@ const envValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 const timeout = z.number().int().positive().optional();
 const cacheable = z.boolean().optional();
 const roots = z.boolean().optional();
+const sampling = z.boolean().optional();
 
 const stdioSchema = z.looseObject({
   type: z.literal('stdio').optional(),
@@ -105,6 +108,7 @@ const stdioSchema = z.looseObject({
   timeout,
   cacheable,
   roots,
+  sampling,
 });
 
 const remoteSchema = z.looseObject({
@@ -133,6 +137,7 @@ const remoteSchema = z.looseObject({
   timeout,
   cacheable,
   roots,
+  sampling,
 });
 
 const inputSchema = z.discriminatedUnion('type', [
@@ -220,6 +225,7 @@ function parseServerEntry(name: string, entry: unknown, context: EntryContext): 
       timeoutMs: parsed.data.timeout,
       ...(parsed.data.cacheable && { cacheable: true }),
       ...(parsed.data.roots === false && { roots: false as const }),
+      ...(parsed.data.sampling === false && { sampling: false as const }),
     };
   }
   const parsed = stdioSchema.safeParse(entry);
@@ -235,6 +241,7 @@ function parseServerEntry(name: string, entry: unknown, context: EntryContext): 
     timeoutMs: parsed.data.timeout,
     ...(parsed.data.cacheable && { cacheable: true }),
     ...(parsed.data.roots === false && { roots: false as const }),
+    ...(parsed.data.sampling === false && { sampling: false as const }),
   };
 }
 

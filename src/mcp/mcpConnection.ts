@@ -5,6 +5,7 @@ import { maskUrlsIn } from './mcpRedaction';
 import { CancelledError, ConfigurationError } from '../common/errors';
 import type { ToolContext, ToolResult } from '../tools/tool';
 import type { ElicitationHandler } from '../tools/elicitation';
+import { SamplingRefused, type SamplingHandler } from '../tools/sampling';
 import { isRecord } from './isRecord';
 import type { McpServerDefinition } from './mcpConfig';
 import type { McpServerState, McpServerStatus } from './mcpServerStatus';
@@ -259,6 +260,13 @@ export class McpConnection {
     return handler(request, signal);
   };
 
+  /** A server's request for the model: to the newest call in flight whose run can lend it, else refused. */
+  private readonly sample: SamplingHandler = (request, signal) => {
+    const sampler = [...this.inflight].reverse().find((context) => context.sample !== undefined)?.sample;
+    if (sampler === undefined) return Promise.reject(new SamplingRefused('Tandem lends its model only during a tool call of one of its runs.'));
+    return sampler(request, signal);
+  };
+
   async dispose(): Promise<void> {
     await this.stop('stopped');
   }
@@ -280,7 +288,7 @@ export class McpConnection {
     try {
       if (definition.type === 'invalid') throw new ConfigurationError(definition.error);
       const server = await resolveServer(definition, this.options.env, this.options.inputResolver, signal);
-      const services = { serverName: definition.name, ...this.options.services?.(definition), elicitation: this.elicit, roots: offersRoots(definition) ? this.options.roots : undefined };
+      const services = { serverName: definition.name, ...this.options.services?.(definition), elicitation: this.elicit, sampling: definition.sampling === false ? undefined : this.sample, roots: offersRoots(definition) ? this.options.roots : undefined };
       session = await openSession(server, this.options.identity, this.hooks(generation), this.options.startTimeoutMs, signal, services);
       if (generation !== this.generation) {
         await session.close();

@@ -8,6 +8,8 @@ import { CancelledError } from '../common/errors';
 import { descendants, endProcesses } from '../common/processTree';
 import { SignInRequiredError, withAuthorization } from './mcpAuthRetry';
 import type { ElicitationHandler } from '../tools/elicitation';
+import type { SamplingHandler } from '../tools/sampling';
+import { answerSampling } from './mcpSamplingRequest';
 import { answerElicitation } from './mcpElicitationRequest';
 import type { McpRoot } from './mcpRoots';
 import { ResponseStreamWatch } from './responseStreamWatch';
@@ -51,6 +53,8 @@ export interface SessionServices {
   readonly authProvider?: OAuthClientProvider | undefined;
   /** Answers elicitation/create; without it the client does not offer elicitation. */
   readonly elicitation?: ElicitationHandler | undefined;
+  /** Answers sampling/createMessage; without it the client does not offer sampling. */
+  readonly sampling?: SamplingHandler | undefined;
   /** Answers roots/list (the workspace's folders); without it the client does not offer roots. */
   readonly roots?: (() => readonly McpRoot[]) | undefined;
 }
@@ -134,6 +138,7 @@ async function connect(transport: Transport & { readonly pid?: number | null }, 
     {
       capabilities: {
         ...(services.elicitation !== undefined && { elicitation: { form: {}, url: {} } }),
+        ...(services.sampling !== undefined && { sampling: {} }),
         ...(services.roots !== undefined && { roots: { listChanged: true } }),
       },
       // autoRefresh off: the hub lists the tools itself (with pagination).
@@ -146,6 +151,8 @@ async function connect(transport: Transport & { readonly pid?: number | null }, 
   );
   const elicitation = services.elicitation;
   if (elicitation !== undefined) await answerElicitation(client, services.serverName, elicitation);
+  const sampling = services.sampling;
+  if (sampling !== undefined) await answerSampling(client, services.serverName, sampling);
   const roots = services.roots;
   if (roots !== undefined) {
     const { ListRootsRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');

@@ -1,6 +1,7 @@
 // The Tool interface: workspace tools and MCP tools both implement it, and the
 // agent loop knows nothing else about them.
 import type { ElicitationHandler } from './elicitation';
+import type { SamplingHandler } from './sampling';
 import type { ChatImage } from '../models/chatModel';
 
 export interface ToolProgress {
@@ -78,6 +79,8 @@ export interface ToolContext {
   onProgress?(progress: ToolProgress): void;
   /** Asks the user for input on the tool's behalf (MCP elicitation); absent: nobody can answer. */
   readonly elicit?: ElicitationHandler | undefined;
+  /** Lends the run's model to the tool (MCP sampling), once the user approves; absent: not lent. */
+  readonly sample?: SamplingHandler | undefined;
 }
 
 /** A structured view of a result, for the panel ("N results", the top 3). */
