@@ -169,3 +169,34 @@ test('a URL question shows the address and Open opens it', { timeout: 90_000 }, 
     assert.match(toolResultSent('u1'), /accept/);
   }),
 );
+
+test('sampling: the server\'s request to use the model is a card on its call even under autoApprove all; approved, the answer model replies to the server', { timeout: 90_000 }, () =>
+  guarded('sampling', async () => {
+    server.push(
+      { model: fc, toolCalls: [{ id: 's1', name: 'everything__trigger-sampling-request', arguments: { prompt: 'Name a colour.', maxTokens: 20 } }] },
+      { model: answerModel, content: 'Teal.' },
+      { model: fc, content: 'The server got its reply.' },
+      { model: answerModel, content: 'The server asked the model, which said teal.' },
+    );
+    const view = await session.webview();
+    const before = server.requests.length;
+    await send(view, 'Have the server ask the model for a colour.');
+    const card = view.locator('[data-testid="approval"][data-status="pending"]').last();
+    await card.waitFor({ state: 'visible', timeout: 60_000 });
+    assert.equal(
+      await card.locator('[data-testid="approval-summary"]').innerText(),
+      'MCP server "everything" asks to use your model answer-model (up to 20 tokens): "Resource trigger-sampling-request context: Name a colour."',
+    );
+    assert.match(await card.locator('[data-testid="approval-args"]').innerText(), /"systemPrompt": "You are a helpful test server\."/);
+    assert.match(await card.locator('[data-testid="approve-always"]').innerText(), /everything/);
+    assert.equal(server.requests.length, before + 1, 'no model asked for the server before the user says so');
+    await session.screenshot('sampling-card');
+    await card.locator('[data-testid="approve"]').click();
+    await waitIdle(view);
+    const sampled = server.requests[before + 1]!;
+    assert.equal(sampled.model, answerModel);
+    assert.ok(!JSON.stringify(sampled.messages).includes('Have the server ask'), 'nothing of the conversation goes to the server\'s request');
+    assert.match(toolResultSent('s1'), /"text": "Teal\."/);
+    assert.equal(await view.locator('[data-testid="answer"]').last().innerText(), 'The server asked the model, which said teal.');
+  }),
+);
