@@ -1,6 +1,7 @@
 // Short texts the panel and the transcript show for steps.
 import type { CondensedStep, PhaseSwitch, ToolResultStep } from './steps';
 import { todoHeadline } from './todoListView';
+export { callSubject } from '../src/protocol/callSubject';
 
 export function prettyArguments(argsText: string): string {
   if (!argsText.trim()) return '{}';
@@ -86,29 +87,6 @@ function withoutSubject(headline: string, subject: string): string | undefined {
 const EDIT_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file']);
 /** The count in that note's first line (editDiagnosticsText in src/tools/diagnostics.ts). */
 const EDIT_PROBLEMS = /\n\nVS Code reports (\d+ errors?(?: and \d+ warnings?)?|\d+ warnings?) in .+ after this change/u;
-
-/** The arguments that say what a call is about, in the order they are looked for. */
-const SUBJECT_KEYS = ['query', 'pattern', 'glob', 'path', 'command', 'url', 'uri', 'file', 'name', 'task'] as const;
-const QUOTED_SUBJECTS: ReadonlySet<string> = new Set(['query', 'pattern', 'glob', 'task']);
-
-/** `"needle"` for a search, the path for a read, the command for run_command; undefined when no argument says it. */
-export function callSubject(argsText: string): string | undefined {
-  let args: unknown;
-  try {
-    args = JSON.parse(argsText);
-  } catch {
-    return undefined;
-  }
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
-  for (const key of SUBJECT_KEYS) {
-    const value = (args as Record<string, unknown>)[key];
-    if (typeof value !== 'string' || value.trim() === '') continue;
-    const line = value.replace(/\s+/g, ' ').trim();
-    const cut = line.length > 60 ? `${line.slice(0, 57)}...` : line;
-    return QUOTED_SUBJECTS.has(key) ? `"${cut}"` : cut;
-  }
-  return undefined;
-}
 
 function firstLine(value: string): string {
   const line = value.trim().split('\n', 1)[0] ?? '';

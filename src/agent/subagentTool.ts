@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { CustomEventName, type AgentEvent, type NoticeCode, type NoticePayload, type StopReason, type ToolCallStatus, type ToolStatusPayload } from '../protocol/agentEvents';
 import type { ApprovalGate, SubagentStep, Tool, ToolContext, ToolResult } from '../tools/tool';
 import { defineWorkspaceTool } from '../tools/workspaceToolSupport';
+import { callSubject } from '../protocol/callSubject';
 
 export const SUBAGENT_TOOL = 'run_subagent';
 export const SUBAGENT_TASK_MAX = 4000;
@@ -40,25 +41,6 @@ export function subagentPrompt(task: string): string {
     'Investigate with the tools, then report what you found: concise, with file paths and line numbers, and say plainly what you could not find.\n\n' +
     `Task: ${task}`
   );
-}
-
-/** Keys whose value says what a call is about, in the order they are looked for. */
-const SUBJECT_KEYS = ['path', 'symbol', 'query', 'pattern', 'name', 'glob', 'url'];
-
-/** "src/app.ts", `"TODO"`: what a call is about, from its arguments' JSON. */
-function subjectOf(argsText: string): string | undefined {
-  let args: unknown;
-  try {
-    args = JSON.parse(argsText);
-  } catch {
-    return undefined;
-  }
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
-  const record = args as Record<string, unknown>;
-  const key = SUBJECT_KEYS.find((each) => typeof record[each] === 'string' && record[each].trim() !== '');
-  if (key === undefined) return undefined;
-  const line = (record[key] as string).replace(/\s+/g, ' ').trim();
-  return line.length > 60 ? `${line.slice(0, 57)}...` : line;
 }
 
 function stepLine(step: SubagentStep): string {
@@ -109,7 +91,7 @@ class SubagentRecord {
       }
       case EventType.TOOL_CALL_END: {
         const step = this.byCall.get(String(event['toolCallId']));
-        if (step) step.subject = subjectOf(step.argsText);
+        if (step) step.subject = callSubject(step.argsText);
         return step;
       }
       case EventType.CUSTOM:

@@ -7,11 +7,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { afterEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { repairArguments } from '../../../src/agent/argumentRepair';
-import { startScriptedModelServer, type ScriptedModelServer } from '../../fixtures/scriptedModelServer';
 import { runScripted, settingsFor, toolStatuses } from './agentTestSupport';
-import { makeKit, type Kit } from '../tools/workspaceTestKit';
+import { perTestWorkspace, type Kit } from '../tools/workspaceTestKit';
 
 const schema = {
   type: 'object',
@@ -55,20 +54,13 @@ describe('repairArguments', () => {
   });
 });
 
-let server: ScriptedModelServer | undefined;
-let kit: Kit | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  kit?.dispose();
-  kit = undefined;
-});
+const each = perTestWorkspace();
 
 describe('a model that sends arguments as strings', () => {
   it('gets its edit and its read done, not refused', async () => {
-    kit = makeKit();
+    const kit = each.kit();
     writeFileSync(path.join(kit.root, 'a.txt'), 'one\ntwo\nthree\n');
-    server = await startScriptedModelServer({
+    const server = await each.serve({
       turns: [
         {
           model: 'fc-model',

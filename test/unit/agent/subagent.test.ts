@@ -6,25 +6,17 @@
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { afterEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { EventType } from '@ag-ui/core';
-import { startScriptedModelServer, type ScriptedModelServer } from '../../fixtures/scriptedModelServer';
 import type { RunUsage, ToolProgressPayload, ToolStatusPayload } from '../../../src/protocol/agentEvents';
 import { SUBAGENT_TOOL, subagentPrompt } from '../../../src/agent/subagentTool';
 import { customValues, runScripted, settingsFor } from './agentTestSupport';
-import { makeKit, type Kit } from '../tools/workspaceTestKit';
+import { perTestWorkspace, type Kit } from '../tools/workspaceTestKit';
 
-let server: ScriptedModelServer | undefined;
-let kit: Kit | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  kit?.dispose();
-  kit = undefined;
-});
+const each = perTestWorkspace();
 
 function workspace(): Kit {
-  kit = makeKit();
+  const kit = each.kit();
   writeFileSync(path.join(kit.root, 'notes.txt'), 'Ship on Friday.\n');
   return kit;
 }
@@ -37,7 +29,7 @@ const toolMessages = (request: { messages: { role: string; tool_call_id?: string
 describe('run_subagent', () => {
   it('runs the task alone with the reads only, and the caller gets its report, steps and usage', async () => {
     const { tools } = workspace();
-    server = await startScriptedModelServer({
+    const server = await each.serve({
       turns: [
         { model: 'fc-model', toolCalls: [{ id: 'sub-1', name: SUBAGENT_TOOL, arguments: { task: TASK } }], usage: { prompt_tokens: 100, completion_tokens: 10 } },
         // The subagent's own run: a read, enough, its report.
@@ -95,7 +87,7 @@ describe('run_subagent', () => {
 
   it('is not offered when the setting is off', async () => {
     const { tools } = workspace();
-    server = await startScriptedModelServer({ turns: [{ model: 'fc-model', content: 'Enough.' }, { model: 'answer-model', content: 'Done.' }] });
+    const server = await each.serve({ turns: [{ model: 'fc-model', content: 'Enough.' }, { model: 'answer-model', content: 'Done.' }] });
     for (const subagents of [false, undefined]) {
       server.push({ model: 'fc-model', content: 'Enough.' }, { model: 'answer-model', content: 'Done.' });
       await runScripted(settingsFor(server, { subagents }), { tools });
@@ -109,7 +101,7 @@ describe('run_subagent', () => {
 
   it('asks before each read under a policy that asks, on the caller\'s step, and reports a refusal', async () => {
     const { tools } = workspace();
-    server = await startScriptedModelServer({
+    const server = await each.serve({
       turns: [
         { model: 'fc-model', toolCalls: [{ id: 'sub-1', name: SUBAGENT_TOOL, arguments: { task: TASK } }] },
         { model: 'fc-model', toolCalls: [{ id: 'read-1', name: 'read_file', arguments: { path: 'notes.txt' } }] },
@@ -140,7 +132,7 @@ describe('run_subagent', () => {
 
   it('says in its report that it stopped at its limit', async () => {
     const { tools } = workspace();
-    server = await startScriptedModelServer({
+    const server = await each.serve({
       turns: [
         { model: 'fc-model', toolCalls: [{ id: 'sub-1', name: SUBAGENT_TOOL, arguments: { task: TASK } }] },
         { model: 'fc-model', toolCalls: [{ id: 'list-1', name: 'list_dir', arguments: { path: '.' } }] },
@@ -160,7 +152,7 @@ describe('run_subagent', () => {
 
   it('ends its search with a quarter of the caller\'s time left, and reports', async () => {
     const { tools } = workspace();
-    server = await startScriptedModelServer({
+    const server = await each.serve({
       turns: [
         { model: 'fc-model', toolCalls: [{ id: 'sub-1', name: SUBAGENT_TOOL, arguments: { task: TASK } }] },
         // Slower than the subagent's 2-3 s (three quarters of what is left of the caller's 4, whole seconds): its limit cuts this request.
@@ -180,7 +172,7 @@ describe('run_subagent', () => {
 
   it('ends with the run when the user stops it mid-task', async () => {
     const { tools } = workspace();
-    server = await startScriptedModelServer({
+    const server = await each.serve({
       turns: [
         { model: 'fc-model', toolCalls: [{ id: 'sub-1', name: SUBAGENT_TOOL, arguments: { task: TASK } }] },
         { model: 'fc-model', content: 'Thinking for a long time.', firstByteDelayMs: 10_000 },

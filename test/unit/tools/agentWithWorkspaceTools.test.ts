@@ -4,20 +4,13 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { afterEach, describe, it } from 'node:test';
-import { startScriptedModelServer, type ScriptedModelServer, type ScriptedTurn } from '../../fixtures/scriptedModelServer';
+import { describe, it } from 'node:test';
+import type { ScriptedModelServer, ScriptedTurn } from '../../fixtures/scriptedModelServer';
 import { REJECTED_EDIT_TEXT } from '../../../src/tools/workspaceToolSupport';
 import { runScripted, settingsFor } from '../agent/agentTestSupport';
-import { makeKit, type Kit } from './workspaceTestKit';
+import { perTestWorkspace, type Kit } from './workspaceTestKit';
 
-let server: ScriptedModelServer | undefined;
-let kit: Kit | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  kit?.dispose();
-  kit = undefined;
-});
+const each = perTestWorkspace();
 
 const script: ScriptedTurn[] = [
   { model: 'fc-model', toolCalls: [{ name: 'search_text', arguments: { query: 'TODO' } }] },
@@ -30,7 +23,7 @@ const script: ScriptedTurn[] = [
 ];
 
 function workspace(): Kit {
-  kit = makeKit();
+  const kit = each.kit();
   mkdirSync(path.join(kit.root, 'src'));
   writeFileSync(path.join(kit.root, 'src', 'todo.ts'), '// TODO: return the sum\nexport const add = (a: number, b: number) => a + b;\n');
   return kit;
@@ -45,7 +38,7 @@ function toolMessages(model: ScriptedModelServer): string[] {
 describe('agent loop with the workspace tools', () => {
   it('searches, then edits with approval, and the model sees both results', async () => {
     const tools = workspace();
-    server = await startScriptedModelServer({ turns: script });
+    const server = await each.serve({ turns: script });
     const asked: unknown[] = [];
     const run = await runScripted(settingsFor(server), {
       tools: tools.tools,
@@ -66,7 +59,7 @@ describe('agent loop with the workspace tools', () => {
 
   it('a rejected edit leaves the file alone and tells the model', async () => {
     const tools = workspace();
-    server = await startScriptedModelServer({ turns: script });
+    const server = await each.serve({ turns: script });
     const run = await runScripted(settingsFor(server), { tools: tools.tools, approve: () => false });
     assert.equal(run.error, undefined);
     assert.equal(readFileSync(path.join(tools.root, 'src', 'todo.ts'), 'utf8'), '// TODO: return the sum\nexport const add = (a: number, b: number) => a + b;\n');

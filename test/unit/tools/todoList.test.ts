@@ -6,26 +6,17 @@
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { afterEach, describe, it } from 'node:test';
-import { startScriptedModelServer, type ScriptedModelServer } from '../../fixtures/scriptedModelServer';
+import { describe, it } from 'node:test';
 import { historyMessages } from '../../../src/protocol/conversationHistory';
 import type { AgentEvent, ToolStatusPayload } from '../../../src/protocol/agentEvents';
 import { TODO_LIST_TOOL, TODO_MAX_ITEMS } from '../../../src/tools/todoListTool';
 import { customValues, messageText, runScripted, settingsFor } from '../agent/agentTestSupport';
-import { makeKit, type Kit } from './workspaceTestKit';
+import { perTestWorkspace, type Kit } from './workspaceTestKit';
 
-let server: ScriptedModelServer | undefined;
-let kit: Kit | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  kit?.dispose();
-  kit = undefined;
-});
+const each = perTestWorkspace();
 
 function tools(): Kit {
-  kit = makeKit();
-  return kit;
+  return each.kit();
 }
 
 describe('update_todo_list', () => {
@@ -88,7 +79,7 @@ describe('update_todo_list', () => {
       { title: 'Read the notes', status: 'completed' },
       { title: 'Summarise them', status: 'in_progress' },
     ];
-    server = await startScriptedModelServer({
+    const server = await each.serve({
       turns: [
         {
           model: 'fc-model',
@@ -157,7 +148,7 @@ describe('update_todo_list and the loop guard', () => {
     writeFileSync(path.join(kitNow.root, 'b.txt'), 'B\n');
     writeFileSync(path.join(kitNow.root, 'c.txt'), 'C\n');
     const same = { todos: [{ title: 'Read the three files', status: 'in_progress' }] };
-    server = await startScriptedModelServer({
+    const server = await each.serve({
       turns: [
         ...['a.txt', 'b.txt', 'c.txt'].map((file) => ({
           model: 'fc-model',

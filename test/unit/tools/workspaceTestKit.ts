@@ -6,7 +6,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { EditJournal } from '../../../src/tools/editJournal';
-import { after, before, it } from 'node:test';
+import { after, afterEach, before, it } from 'node:test';
+import { startScriptedModelServer, type ScriptedModelServer, type ScriptedModelServerOptions } from '../../fixtures/scriptedModelServer';
 import { findOnPath, NodeWorkspaceHost, type NodeWorkspaceHostOptions } from '../../../src/tools/nodeWorkspaceHost';
 import type { ApprovalGate, ApprovalRequest, Tool, ToolContext, ToolResult } from '../../../src/tools/tool';
 import { createWorkspaceTools } from '../../../src/tools/workspaceTools';
@@ -90,4 +91,23 @@ export function withBothEngines<T>(prefix: string, build: (root: string) => T): 
 export function putFile(root: string, name: string, content: string): void {
   mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
   writeFileSync(path.join(root, name), content);
+}
+
+/**
+ * Per test: a temp workspace with the real tools (`kit`) and a scripted model
+ * server (`serve`), both closed and removed after each test.
+ */
+export function perTestWorkspace(): { kit(options?: Parameters<typeof makeKit>[0]): Kit; serve(options: ScriptedModelServerOptions): Promise<ScriptedModelServer> } {
+  let kit: Kit | undefined;
+  let server: ScriptedModelServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+    kit?.dispose();
+    kit = undefined;
+  });
+  return {
+    kit: (options) => (kit = makeKit(options)),
+    serve: async (options) => (server = await startScriptedModelServer(options)),
+  };
 }
