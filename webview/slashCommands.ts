@@ -1,7 +1,7 @@
 // Suggestions for the prompt box: while the text is `/` plus part of a
-// command, the MCP prompts that match are listed above the box; Up/Down move,
+// command, the MCP prompts and prompt files that match are listed above the box; Up/Down move,
 // Enter or Tab (or a click) complete the command, Escape closes the list. The
-// host expands the command when it is sent, asking for the prompt's arguments.
+// host expands the command when it is sent, asking for the arguments it lacks.
 import type { SlashCommand } from '../src/protocol/webviewMessages';
 import { attachSuggestionList } from './suggestionList';
 
@@ -23,7 +23,7 @@ export function attachSlashCommands(prompt: HTMLTextAreaElement): SlashCommandLi
     id: 'tandem-slash-commands',
     className: 'slash-commands',
     testid: 'slash-commands',
-    ariaLabel: 'MCP prompts',
+    ariaLabel: 'Slash commands',
     describe: (command) => ({
       className: 'slash-command',
       testid: 'slash-command',

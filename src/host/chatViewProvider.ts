@@ -61,6 +61,14 @@ export interface McpStatusSource {
   signIn?(server: { readonly name: string; readonly source: string }): Promise<void>;
 }
 
+/** Slash commands besides the MCP prompts: the workspace's prompt files. */
+export interface SlashCommandSource {
+  commands(): readonly SlashCommand[];
+  /** The message `text` becomes; undefined: not one of these commands; null: the user cancelled. */
+  expand(text: string): Promise<string | undefined | null>;
+  onDidChange(listener: () => void): { dispose(): unknown };
+}
+
 /** The next message's context chips and the `@` picker behind them. */
 export interface ContextSource {
   readonly attachments: ContextAttachments;
@@ -74,6 +82,7 @@ export interface ChatViewOptions {
   readonly toolSources: () => ToolSources;
   readonly context?: ContextSource | undefined;
   readonly mcp?: McpStatusSource | undefined;
+  readonly promptFiles?: SlashCommandSource | undefined;
   /** The user's answers about workspace setting values; one per window, shared with MCP. */
   readonly settingsConsent?: SettingsConsentStore | undefined;
   /** Runs before each run once its settings are known (starts the MCP servers the user allowed). */
@@ -142,6 +151,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       }),
     );
     if (options.mcp) this.disposables.push(options.mcp.onDidChangeStatus(() => this.postMcpStatus()));
+    if (options.promptFiles) this.disposables.push(options.promptFiles.onDidChange(() => this.postSlashCommands()));
     if (options.context) this.disposables.push(options.context.attachments.onDidChange(() => this.postAttachedContext()));
     this.disposables.push(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
@@ -318,8 +328,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         }
         // Before slash commands and attachments are used up: no usable model, nothing consumed.
         if (!(await this.modelUsable(message.text))) return;
-        // `/<server>.<prompt>`: the MCP prompt's text is what gets sent.
-        const expanded = await this.options.mcp?.expandSlashCommand?.(message.text);
+        // `/<server>.<prompt>` or a prompt file's `/<name>`: its text is what gets sent.
+        const expanded = await this.expandSlashCommand(message.text);
         if (expanded === null) return;
         await this.send(expanded ?? message.text, true);
         return;
@@ -559,7 +569,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       return;
     }
     this.log.info(`sending the next queued follow-up (${this.followUps.items.length} more waiting)`);
-    const expanded = await this.options.mcp?.expandSlashCommand?.(followUp.text);
+    const expanded = await this.expandSlashCommand(followUp.text);
     if (expanded === null) {
       // The prompt's arguments were not given: nothing is sent; the text waits in the prompt box after
       // what the user is writing there now, its chips above it again.
@@ -795,7 +805,24 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   private postMcpStatus(): void {
     this.post({ type: 'mcpStatus', servers: this.options.mcp?.statuses() ?? [] });
-    this.post({ type: 'slashCommands', commands: this.options.mcp?.slashCommands?.() ?? [] });
+    this.postSlashCommands();
+  }
+
+  /** The MCP prompts, then the prompt files whose names no prompt took. */
+  private slashCommands(): SlashCommand[] {
+    const prompts = this.options.mcp?.slashCommands?.() ?? [];
+    const taken = new Set(prompts.map((each) => each.command));
+    return [...prompts, ...(this.options.promptFiles?.commands() ?? []).filter((each) => !taken.has(each.command))];
+  }
+
+  private postSlashCommands(): void {
+    this.post({ type: 'slashCommands', commands: this.slashCommands() });
+  }
+
+  /** A slash command's text: an MCP prompt's, else a prompt file's; undefined when `text` is neither; null when cancelled. */
+  private async expandSlashCommand(text: string): Promise<string | undefined | null> {
+    const prompt = await this.options.mcp?.expandSlashCommand?.(text);
+    return prompt !== undefined ? prompt : this.options.promptFiles?.expand(text);
   }
 
   private postAttachedContext(): void {

@@ -73,6 +73,9 @@ export function startHost(context: vscode.ExtensionContext, log: OutputLog): Hos
     panel: () =>
       (panel ??= (async () => {
         const { ChatViewProvider } = await import('./chatViewProvider');
+        const { PromptFileCommands } = await import('./promptFileCommands');
+        const promptFiles = new PromptFileCommands((line) => log.warn(line));
+        context.subscriptions.push(promptFiles);
         const provider = await ChatViewProvider.create(context, log, {
           toolSources: () => ({
             // Restricted Mode: the read-only workspace tools only; no edits, commands or MCP.
@@ -83,6 +86,7 @@ export function startHost(context: vscode.ExtensionContext, log: OutputLog): Hos
             revertRun: (runId, stored) => workspace.revertRun(runId, stored),
           }),
           mcp,
+          promptFiles,
           context: {
             attachments,
             suggestions: (query) => picker.suggestions(query),

@@ -30,6 +30,9 @@ before(async () => {
       'tsconfig.json': '{ "compilerOptions": { "strict": true, "noEmit": true }, "include": ["src"] }\n',
       'src/greet.ts': '// greet: says hello\nexport function greet(name: string): string {\n  return `hello ${name}`;\n}\n',
       'src/main.ts': "import { greet } from './greet';\n\nconsole.log(greet('Ada'));\n// greet again later\nconst greeting = greet('Bob');\n",
+      // Prompt files, as Copilot and Claude Code keep them.
+      '.github/prompts/explain.prompt.md': '---\ndescription: Explain a part of the code\n---\nExplain ${input:topic} to a newcomer.\n',
+      '.claude/commands/summarize.md': 'Summarize $ARGUMENTS in three lines.\n',
     },
     settings: {
       'tandem.agent.maxIterations': 10,
@@ -283,6 +286,41 @@ test('run_subagent: the subagent reads on its own, its steps show in the caller\
     await session.screenshot('subagent');
   } catch (error) {
     await session.screenshot('subagent-failure').catch(() => undefined);
+    console.error(session.logs());
+    throw error;
+  }
+});
+
+test('prompt files are slash commands: listed after "/", filled from the words after them, and a new file joins the list', { timeout: 120_000 }, async () => {
+  try {
+    const view = await session.webview();
+    const prompt = view.locator('[data-testid="prompt"]');
+    const offered = async () => (await view.locator('[data-testid="slash-command"]').evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset['command']))).sort();
+    await prompt.fill('/');
+    await waitFor(async () => (await offered()).join() === 'explain,summarize', 'the prompt files after "/"', 30_000);
+    assert.match(await view.locator('[data-testid="slash-command"][data-command="explain"]').innerText(), /Explain a part of the code/);
+    await session.screenshot('prompt-files');
+
+    server.push({ model: fc, content: 'Enough.' }, { model: answerModel, content: 'Three lines about the notes.' });
+    const before = server.requests.length;
+    await prompt.fill('/summarize pkg/notes.txt');
+    await prompt.press('Enter');
+    await waitFor(async () => (await view.locator('[data-testid="answer"]').last().innerText().catch(() => '')).includes('Three lines about the notes.'), 'the answer', 60_000);
+    const users = server.requests[before]!.body.messages.filter((message: { role: string }) => message.role === 'user');
+    assert.match(String(users.at(-1)?.content), /Summarize pkg\/notes\.txt in three lines\.$/);
+    assert.match(await view.locator('[data-testid="user-message"]').last().innerText(), /Summarize pkg\/notes\.txt in three lines\./);
+
+    // A prompt file added while the panel is open joins the list.
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const pathModule = await import('node:path');
+    mkdirSync(pathModule.join(workspace, '.tandem/prompts'), { recursive: true });
+    writeFileSync(pathModule.join(workspace, '.tandem/prompts/release-notes.md'), 'Write the release notes.\n');
+    await prompt.fill('');
+    await prompt.fill('/');
+    await waitFor(async () => (await offered()).includes('release-notes'), 'the new prompt file after "/"', 30_000);
+    await prompt.fill('');
+  } catch (error) {
+    await session.screenshot('prompt-files-failure').catch(() => undefined);
     console.error(session.logs());
     throw error;
   }

@@ -1,0 +1,67 @@
+// The workspace's prompt files as slash commands in the panel's prompt box
+// (src/tools/promptFiles.ts): read when the panel opens and again when one of
+// them, or the workspace's folders, change. VS Code's input box asks for each
+// `${input:…}` the command line does not give.
+import * as vscode from 'vscode';
+import type { SlashCommand } from '../protocol/webviewMessages';
+import { expandPromptFile, loadPromptFiles, PROMPT_FILE_PATTERNS, promptFileCommand, type PromptFile } from '../tools/promptFiles';
+
+export class PromptFileCommands implements vscode.Disposable {
+  private files: readonly PromptFile[] = [];
+  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly disposables: vscode.Disposable[] = [this.changed];
+  private watchers: vscode.Disposable[] = [];
+  private loading: Promise<void> = Promise.resolve();
+
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly log: (line: string) => void) {
+    this.disposables.push(vscode.workspace.onDidChangeWorkspaceFolders(() => this.watch()));
+    this.watch();
+  }
+
+  /** Settles once the files read last are in. */
+  ready(): Promise<void> {
+    return this.loading;
+  }
+
+  commands(): SlashCommand[] {
+    return this.files.map((file) => ({ command: file.command, description: file.description ?? `Prompt file ${file.file}`, arguments: file.inputs }));
+  }
+
+  /** The message `text` becomes; undefined: it names no prompt file; null: the user cancelled a question. */
+  async expand(text: string): Promise<string | undefined | null> {
+    await this.loading;
+    const found = promptFileCommand(this.files, text);
+    if (found === undefined) return undefined;
+    return expandPromptFile(found.file, found.rest, async (name, hint) =>
+      vscode.window.showInputBox({ title: `/${found.file.command}`, prompt: hint ? `${name} — ${hint}` : name, placeHolder: hint, ignoreFocusOut: true }),
+    );
+  }
+
+  private watch(): void {
+    for (const watcher of this.watchers) watcher.dispose();
+    this.watchers = [];
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      for (const pattern of PROMPT_FILE_PATTERNS) {
+        const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, pattern));
+        this.watchers.push(watcher, watcher.onDidCreate(() => this.reload()), watcher.onDidChange(() => this.reload()), watcher.onDidDelete(() => this.reload()));
+      }
+    }
+    this.reload();
+  }
+
+  private reload(): void {
+    this.loading = this.loading
+      .then(async () => {
+        const local = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
+        this.files = await loadPromptFiles(local.map((folder) => ({ path: folder.uri.fsPath, name: folder.name })));
+        this.changed.fire();
+      })
+      .catch((error: unknown) => this.log(`prompt files: could not read them: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  dispose(): void {
+    for (const disposable of [...this.watchers, ...this.disposables]) disposable.dispose();
+  }
+}

@@ -1,0 +1,103 @@
+// A repository's prompt files, offered in the prompt box as slash commands:
+// Copilot's `.github/prompts/*.prompt.md`, Claude Code's `.claude/commands/*.md`
+// and Tandem's own `.tandem/prompts/*.md`. `/<name>` sends the file's text as
+// the user's message, with `$ARGUMENTS` replaced by the words after the
+// command and each `${input:name}` (Copilot's form; `${input:name:hint}` too)
+// by its `name=value` word or, missing, what the user types when asked. It is
+// repository text the user chose to send: it asks the model as a message the
+// user typed would, and can open no approval.
+import * as path from 'node:path';
+import { parseArguments } from '../mcp/mcpPrompts';
+import { expandRulePattern, readRuleText } from './rulesFiles';
+
+/** Where prompt files are looked for in each workspace folder, in this order (the first file of a name wins). */
+export const PROMPT_FILE_PATTERNS = ['.tandem/prompts/*.md', '.github/prompts/*.prompt.md', '.claude/commands/*.md'] as const;
+
+export interface PromptFile {
+  /** What follows `/` in the prompt box: the file's name without `.prompt.md` or `.md`. */
+  readonly command: string;
+  /** The workspace-relative path, with the folder's name in a multi-root workspace. */
+  readonly file: string;
+  /** `description` of its front matter, if any. */
+  readonly description: string | undefined;
+  /** The `${input:…}` names, in order of first use. */
+  readonly inputs: readonly string[];
+  /** Whether the text takes the words after the command as `$ARGUMENTS`. */
+  readonly takesArguments: boolean;
+  /** The text without its front matter. */
+  readonly body: string;
+}
+
+const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+const INPUT = /\$\{input:([\w-]+)(?::([^}]*))?\}/g;
+/** A command is one word the box can complete: no spaces, no slash. */
+const COMMAND_NAME = /^[\w.-]{1,64}$/;
+
+/** `description: …` of a front matter: the one key read (a scalar, quotes taken off). */
+function description(frontMatter: string): string | undefined {
+  const line = /^description[ \t]*:[ \t]*(.*)$/m.exec(frontMatter)?.[1]?.trim();
+  if (!line) return undefined;
+  const quoted = /^(["'])(.*)\1$/.exec(line);
+  return (quoted ? quoted[2] : line)?.trim() || undefined;
+}
+
+export function parsePromptFile(command: string, file: string, text: string): PromptFile {
+  const match = FRONT_MATTER.exec(text);
+  const body = (match ? text.slice(match[0].length) : text).trim();
+  const inputs = [...new Set([...body.matchAll(INPUT)].map((each) => each[1]!))];
+  return { command, file, description: match ? description(match[1] ?? '') : undefined, inputs, takesArguments: body.includes('$ARGUMENTS'), body };
+}
+
+function commandOf(relative: string): string {
+  const name = path.basename(relative);
+  return name.endsWith('.prompt.md') ? name.slice(0, -'.prompt.md'.length) : name.replace(/\.md$/, '');
+}
+
+/** The prompt files of these folders; a name already taken (by an earlier place or folder) is skipped. */
+export async function loadPromptFiles(folders: readonly { readonly path: string; readonly name?: string | undefined }[]): Promise<PromptFile[]> {
+  const found = new Map<string, PromptFile>();
+  for (const folder of folders) {
+    for (const pattern of PROMPT_FILE_PATTERNS) {
+      for (const relative of await expandRulePattern(folder.path, pattern)) {
+        const command = commandOf(relative);
+        if (!COMMAND_NAME.test(command) || found.has(command)) continue;
+        const read = await readRuleText(path.join(folder.path, relative));
+        if (read === undefined) continue;
+        const shown = (folders.length > 1 && folder.name ? `${folder.name}/${relative}` : relative).split(path.sep).join('/');
+        found.set(command, parsePromptFile(command, shown, read.text));
+      }
+    }
+  }
+  return [...found.values()];
+}
+
+/** `/name rest` when `name` is one of these files: the file and the words after it. */
+export function promptFileCommand(files: readonly PromptFile[], text: string): { file: PromptFile; rest: string } | undefined {
+  const match = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  const file = match && files.find((each) => each.command === match[1]);
+  return file ? { file, rest: (match[2] ?? '').trim() } : undefined;
+}
+
+/**
+ * The message the file becomes; null when the user cancelled a question.
+ * `ask(name, hint)` is asked for each input the words after the command do not give.
+ */
+export async function expandPromptFile(file: PromptFile, rest: string, ask: (name: string, hint: string | undefined) => Promise<string | undefined>): Promise<string | null> {
+  const given = parseArguments(rest);
+  const values = new Map<string, string>();
+  for (const name of file.inputs) {
+    const inline = given.get(name);
+    if (inline !== undefined) {
+      values.set(name, inline);
+      continue;
+    }
+    const hint = [...file.body.matchAll(INPUT)].find((each) => each[1] === name)?.[2]?.trim() || undefined;
+    const typed = await ask(name, hint);
+    if (typed === undefined) return null;
+    values.set(name, typed);
+  }
+  // One pass over the text, so a value that holds `$ARGUMENTS` or `${input:…}` is left as typed.
+  const text = file.body.replace(/\$ARGUMENTS|\$\{input:([\w-]+)(?::[^}]*)?\}/g, (whole, name: string | undefined) => (name === undefined ? rest : (values.get(name) ?? whole)));
+  // Words after a command whose text has no place for them are kept, after it.
+  return file.takesArguments || file.inputs.length > 0 || rest === '' ? text : `${text}\n\n${rest}`;
+}

@@ -1,0 +1,107 @@
+// Prompt files as slash commands, on real files in a temp workspace: where
+// they are found and which wins a name, what the front matter gives, how
+// `$ARGUMENTS` and `${input:…}` are filled (and a cancelled question sends
+// nothing), and that a link out of the folder or a .tandemignore'd file is
+// not read.
+import * as assert from 'node:assert/strict';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { expandPromptFile, loadPromptFiles, parsePromptFile, promptFileCommand } from '../../../src/tools/promptFiles';
+import { makeTempDir } from './workspaceTestKit';
+
+const roots: string[] = [];
+after(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+function workspace(files: Record<string, string>): string {
+  const root = makeTempDir('tandem-prompts-');
+  roots.push(root);
+  for (const [relative, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
+    writeFileSync(path.join(root, relative), text);
+  }
+  return root;
+}
+
+const noQuestions = async () => {
+  throw new Error('nothing should be asked');
+};
+
+describe('prompt files', () => {
+  it('are found in the three places, the first of a name wins, and the front matter gives the description', async () => {
+    const root = workspace({
+      '.github/prompts/review.prompt.md': '---\ndescription: "Review a file for bugs"\nmode: agent\n---\nReview ${input:file:a path} for bugs.\n',
+      '.claude/commands/explain.md': 'Explain $ARGUMENTS in plain words.\n',
+      '.claude/commands/review.md': 'A second review, shadowed by the first.\n',
+      '.tandem/prompts/release-notes.md': 'Write release notes.\n',
+      '.github/prompts/notes.txt': 'not a prompt file',
+      '.claude/commands/has space.md': 'not a command name',
+    });
+    const files = await loadPromptFiles([{ path: root }]);
+    assert.deepEqual(
+      files.map((file) => [file.command, file.file, file.description, file.inputs, file.takesArguments]),
+      [
+        ['release-notes', '.tandem/prompts/release-notes.md', undefined, [], false],
+        ['review', '.github/prompts/review.prompt.md', 'Review a file for bugs', ['file'], false],
+        ['explain', '.claude/commands/explain.md', undefined, [], true],
+      ],
+    );
+    assert.equal(files[1]?.body, 'Review ${input:file:a path} for bugs.', 'the front matter is not sent');
+  });
+
+  it('names the folder in a multi-root workspace, and the first folder keeps a name', async () => {
+    const web = workspace({ '.claude/commands/test.md': 'Run the web tests.' });
+    const api = workspace({ '.claude/commands/test.md': 'Run the api tests.', '.claude/commands/deploy.md': 'Deploy the api.' });
+    const files = await loadPromptFiles([
+      { path: web, name: 'web' },
+      { path: api, name: 'api' },
+    ]);
+    assert.deepEqual(
+      files.map((file) => [file.command, file.file, file.body]),
+      [
+        ['test', 'web/.claude/commands/test.md', 'Run the web tests.'],
+        ['deploy', 'api/.claude/commands/deploy.md', 'Deploy the api.'],
+      ],
+    );
+  });
+
+  it('does not read a link out of the folder, nor what .tandemignore keeps out', async () => {
+    const outside = workspace({ 'secret.md': 'SECRET-4471' });
+    const root = workspace({ '.tandemignore': '.claude/commands/private.md\n', '.claude/commands/private.md': 'Private.', '.claude/commands/ok.md': 'Fine.' });
+    symlinkSync(path.join(outside, 'secret.md'), path.join(root, '.claude/commands/leak.md'));
+    const files = await loadPromptFiles([{ path: root }]);
+    assert.deepEqual(
+      files.map((file) => file.command),
+      ['ok'],
+    );
+  });
+
+  it('fills $ARGUMENTS with the words after the command, and keeps words a text has no place for', async () => {
+    const explain = parsePromptFile('explain', 'x', 'Explain $ARGUMENTS. Then explain $ARGUMENTS again.');
+    const found = promptFileCommand([explain], '/explain  the event queue ');
+    assert.equal(found?.rest, 'the event queue');
+    assert.equal(await expandPromptFile(explain, found!.rest, noQuestions), 'Explain the event queue. Then explain the event queue again.');
+    const plain = parsePromptFile('notes', 'x', 'Write release notes.');
+    assert.equal(await expandPromptFile(plain, '', noQuestions), 'Write release notes.');
+    assert.equal(await expandPromptFile(plain, 'for 2.1', noQuestions), 'Write release notes.\n\nfor 2.1');
+    assert.equal(promptFileCommand([plain], '/other thing'), undefined);
+    assert.equal(promptFileCommand([plain], 'notes'), undefined, 'only at the start, after a slash');
+  });
+
+  it('fills ${input:…} from name=value words, asks for the rest with the hint, and a cancel sends nothing', async () => {
+    const review = parsePromptFile('review', 'x', 'Review ${input:file:a path} for ${input:kind}. Focus on ${input:file}.');
+    assert.deepEqual(review.inputs, ['file', 'kind']);
+    const asked: [string, string | undefined][] = [];
+    const text = await expandPromptFile(review, 'file="src/app.ts"', async (name, hint) => {
+      asked.push([name, hint]);
+      return 'races';
+    });
+    assert.deepEqual(asked, [['kind', undefined]]);
+    assert.equal(text, 'Review src/app.ts for races. Focus on src/app.ts.');
+    assert.equal(await expandPromptFile(review, '', async () => undefined), null);
+    // A value that holds a placeholder is sent as typed, not filled in again.
+    assert.equal(await expandPromptFile(review, 'file=${input:kind} kind=x', noQuestions), 'Review ${input:kind} for x. Focus on ${input:kind}.');
+  });
+});
