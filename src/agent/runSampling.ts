@@ -47,7 +47,7 @@ function chatMessages(request: SamplingRequest): ChatMessage[] {
 export function createRunSampling(options: RunSamplingOptions): RunSampler {
   const { model, usage, emitter } = options;
   return async (request, signal, gate) => {
-    const key = samplingAllowKey(request.serverName);
+    const key = samplingAllowKey(request.allowAs ?? request.serverName);
     const last = request.messages.at(-1)?.text ?? '';
     const approved = await gate.request(
       {

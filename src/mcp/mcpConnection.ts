@@ -6,6 +6,7 @@ import { CancelledError, ConfigurationError } from '../common/errors';
 import type { ToolContext, ToolResult } from '../tools/tool';
 import type { ElicitationHandler } from '../tools/elicitation';
 import { SamplingRefused, type SamplingHandler } from '../tools/sampling';
+import { definitionStamp, needsConsent } from './mcpServerTrust';
 import { isRecord } from './isRecord';
 import type { McpServerDefinition } from './mcpConfig';
 import type { McpServerState, McpServerStatus } from './mcpServerStatus';
@@ -264,7 +265,9 @@ export class McpConnection {
   private readonly sample: SamplingHandler = (request, signal) => {
     const sampler = [...this.inflight].reverse().find((context) => context.sample !== undefined)?.sample;
     if (sampler === undefined) return Promise.reject(new SamplingRefused('Tandem lends its model only during a tool call of one of its runs.'));
-    return sampler(request, signal);
+    const definition = this.definition;
+    const fromWorkspace = definition.type !== 'invalid' && needsConsent(definition);
+    return sampler({ ...request, allowAs: fromWorkspace ? `${definition.name}@${definitionStamp(definition)}` : definition.name }, signal);
   };
 
   async dispose(): Promise<void> {

@@ -8,7 +8,7 @@ import type { McpServerStatus } from './mcpServerStatus';
 import type { ClientIdentity } from './mcpSession';
 import { assignToolNames } from './mcpToolName';
 import { sanitizeToolSchema } from './mcpToolSchema';
-import { definitionHash, needsConsent } from './mcpServerTrust';
+import { definitionStamp, needsConsent } from './mcpServerTrust';
 import type { McpPromptInfo } from './mcpPrompts';
 import type { McpResourceInfo } from './mcpResources';
 import { NO_TOOL_SWITCHES, ToolSwitchIndex, type McpServerRef, type McpToolSwitches } from './mcpToolSwitches';
@@ -304,7 +304,7 @@ function mcpTool(name: string, connection: McpConnection, info: McpToolInfo, tru
       summary: `Run "${displayName(info.name)}" of the MCP server "${server}"${fromWorkspace ? ` (from ${definition.source})` : ''}`,
       // A workspace's server is allowed by its exact definition, as its consent is: another server
       // that takes the same name (in this workspace or another) does not inherit "Always allow".
-      alwaysAllowKey: fromWorkspace ? `${name}@${definitionHash(definition).slice(0, ALWAYS_ALLOW_HASH_CHARS)}` : undefined,
+      alwaysAllowKey: fromWorkspace ? `${name}@${definitionStamp(definition)}` : undefined,
     },
     run: (args: unknown, context: ToolContext): Promise<ToolResult> => connection.callTool(info.name, args, context),
   };
@@ -336,7 +336,6 @@ function displayName(name: string): string {
 }
 
 /** Hex characters of the definition hash in a workspace server's always-allow entry (`name@hash`). */
-const ALWAYS_ALLOW_HASH_CHARS = 12;
 
 /**
  * The user's own servers first: when a workspace's server has the same name, the user's keeps the

@@ -122,3 +122,11 @@ export function inheritedEnvironment(
   const named = namedVariables(definition);
   return Object.fromEntries(Object.entries(env).filter(([name]) => !isWithheldVariable(name) || named.has(name)));
 }
+
+/** Hex characters of a definition's hash that an "Always allow" entry carries (`name@<stamp>`). */
+const ALWAYS_ALLOW_HASH_CHARS = 12;
+
+/** What ties an "Always allow" entry to one exact definition of a workspace's server. */
+export function definitionStamp(definition: Parameters<typeof definitionHash>[0]): string {
+  return definitionHash(definition).slice(0, ALWAYS_ALLOW_HASH_CHARS);
+}

@@ -12,6 +12,12 @@ export interface SamplingMessage {
 
 export interface SamplingRequest {
   readonly serverName: string;
+  /**
+   * How an "Always allow" entry names this server: its name, or for a
+   * workspace's server `name@<stamp>` of its exact definition, so another
+   * server taking the name does not inherit the user's yes.
+   */
+  readonly allowAs?: string | undefined;
   readonly messages: readonly SamplingMessage[];
   readonly systemPrompt?: string | undefined;
   /** The most the server wants back, in tokens. */

@@ -14,6 +14,7 @@ import { samplingAllowKey } from '../../../src/agent/runSampling';
 import { SessionCache } from '../../../src/agent/sessionCache';
 import type { AgentSettings } from '../../../src/agent/agentSettings';
 import { McpHub } from '../../../src/mcp/mcpHub';
+import { definitionStamp } from '../../../src/mcp/mcpServerTrust';
 import { createChatModel } from '../../../src/models/openAiChatModel';
 import type { AgentEvent, RunUsage } from '../../../src/protocol/agentEvents';
 import type { ScriptedModelServer, ScriptedTurn } from '../../fixtures/scriptedModelServer';
@@ -21,6 +22,10 @@ import { EVERYTHING_SERVER, stdioServer } from '../mcp/mcpTestSupport';
 import { assertVerified, customValues, fastRetry, scriptedServers, settingsFor } from './agentTestSupport';
 
 const serve = scriptedServers();
+/** The server as a workspace's file would define it (the test's source is not the user's settings). */
+const everything = stdioServer('everything', [EVERYTHING_SERVER, 'stdio']);
+/** Its "Always allow" entry names its exact definition. */
+const everythingKey = samplingAllowKey(`everything@${definitionStamp(everything as Parameters<typeof definitionStamp>[0])}`);
 const SAMPLING_TOOL = 'everything__trigger-sampling-request';
 const fc = (turn: Omit<ScriptedTurn, 'model'>): ScriptedTurn => ({ model: 'fc-model', ...turn });
 const answer = (content: string): ScriptedTurn => ({ model: 'answer-model', content, usage: { prompt_tokens: 30, completion_tokens: 7 } });
@@ -58,7 +63,7 @@ function result(events: readonly AgentEvent[]): string {
 describe('MCP sampling in the run', () => {
   const hub = new McpHub();
   before(async () => {
-    await hub.update([stdioServer('everything', [EVERYTHING_SERVER, 'stdio'])]);
+    await hub.update([everything]);
     assert.equal(hub.statuses()[0]?.state, 'connected', hub.statuses()[0]?.error);
   });
   after(() => hub.dispose());
@@ -79,7 +84,7 @@ describe('MCP sampling in the run', () => {
     const [prompt] = asked;
     assert.equal(prompt?.toolCallId, 'call-1');
     assert.equal(prompt?.summary, 'MCP server "everything" asks to use your model answer-model (up to 20 tokens): "Resource trigger-sampling-request context: Name a colour."');
-    assert.equal(prompt?.alwaysAllowKey, samplingAllowKey('everything'));
+    assert.equal(prompt?.alwaysAllowKey, everythingKey);
     assert.deepEqual(prompt?.args, {
       model: 'answer-model',
       maxTokens: 20,
@@ -118,15 +123,15 @@ describe('MCP sampling in the run', () => {
     );
   });
 
-  it('an "Always allow" for the server lets its requests pass unasked; another server\'s does not', async () => {
+  it('an "Always allow" for the server\'s definition lets its requests pass unasked; one for its bare name does not', async () => {
     const model = await serve([fc({ toolCalls: [{ id: 'call-1', name: SAMPLING_TOOL, arguments: { prompt: 'Name a colour.' } }] }), answer('Red.'), fc({ content: 'done' }), answer('Red.')]);
-    const { events, asked } = await run(model, hub, settingsFor(model, { autoApprove: 'all', alwaysAllow: [samplingAllowKey('everything')] }), () => 'rejected');
+    const { events, asked } = await run(model, hub, settingsFor(model, { autoApprove: 'all', alwaysAllow: [everythingKey] }), () => 'rejected');
     assert.deepEqual(asked, []);
     assert.match(result(events), /"text": "Red\."/);
 
     // One scripted server a test: the second run's turns join the first's.
     model.push(fc({ toolCalls: [{ id: 'call-2', name: SAMPLING_TOOL, arguments: { prompt: 'Name a colour.' } }] }), fc({ content: 'done' }), answer('No.'));
-    const second = await run(model, hub, settingsFor(model, { autoApprove: 'all', alwaysAllow: [samplingAllowKey('another'), SAMPLING_TOOL] }), () => 'rejected');
+    const second = await run(model, hub, settingsFor(model, { autoApprove: 'all', alwaysAllow: [samplingAllowKey('everything'), samplingAllowKey('another'), SAMPLING_TOOL] }), () => 'rejected');
     assert.deepEqual(second.asked.map((prompt) => prompt.tool), ['everything sampling']);
   });
 
