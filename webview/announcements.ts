@@ -4,6 +4,7 @@
 // change); instead each step speaks once per change that matters, in a short
 // sentence, through one status line.
 import { callSubject, condensedTitle } from './stepText';
+import { todoHeadline } from './todoListView';
 import type { Step } from './steps';
 
 export interface Announcement {
@@ -13,12 +14,16 @@ export interface Announcement {
 }
 
 const ANSWER_EXCERPT_CHARS = 400;
+/** update_todo_list (src/tools/todoListTool.ts), named here so the panel's bundle does not take in the tool. */
+const TODO_LIST_TOOL = 'update_todo_list';
 
 /** What a step's current state says aloud, if anything. */
 export function announcementFor(step: Step): Announcement | undefined {
   const say = (state: string, text: string): Announcement => ({ key: `${step.id}:${state}`, text });
   switch (step.kind) {
     case 'tool-call': {
+      // The plan speaks for itself once it is taken (below), not as a call.
+      if (step.name === TODO_LIST_TOOL) return undefined;
       const subject = callSubject(step.argsText);
       const call = subject === undefined ? step.name : `${step.name} ${subject}`;
       // A quick call can go from queued to done within one frame: its start is spoken as what it did.
@@ -46,9 +51,11 @@ export function announcementFor(step: Step): Announcement | undefined {
       return say('shown', condensedTitle(step));
     case 'steer':
       return say('shown', `Sent into the run: ${step.text}`);
+    case 'tool-result':
+      // Each new plan is read once: where it stands, and what is being done.
+      return step.summary?.kind === 'todos' && step.state === 'done' ? say('plan', `Plan: ${todoHeadline(step.summary.items)}`) : undefined;
     case 'user':
     case 'thinking':
-    case 'tool-result':
       return undefined;
   }
 }

@@ -13,11 +13,13 @@ import { plainText, StepAnnouncer } from '../../../webview/announcements';
 import { createConversationView, type ConversationView } from '../../../webview/steps';
 import { applyEvent, applyEvents } from '../../../webview/viewModel';
 import { fastRetry, scriptedServers, settingsFor, TableTool } from '../agent/agentTestSupport';
+import { createTodoListTool } from '../../../src/tools/todoListTool';
+import type { Tool } from '../../../src/tools/tool';
 
 const serve = scriptedServers();
 
 /** Runs the agent; after every event, renders as a frame would: each dirty step observed, then one flush. */
-async function heardDuring(turns: Parameters<typeof serve>[0], approver: Approver): Promise<{ heard: string[]; events: AgentEvent[]; view: ConversationView }> {
+async function heardDuring(turns: Parameters<typeof serve>[0], approver: Approver, tools: readonly Tool[] = [new TableTool('store', { a: 'stored a' }, false)]): Promise<{ heard: string[]; events: AgentEvent[]; view: ConversationView }> {
   const settings = settingsFor(await serve(turns));
   const view = createConversationView();
   const heard: string[] = [];
@@ -28,7 +30,7 @@ async function heardDuring(turns: Parameters<typeof serve>[0], approver: Approve
     {
       functionCallModel: createChatModel(settings.functionCallModel, { retry: fastRetry }),
       answerModel: createChatModel(settings.answerModel, { retry: fastRetry }),
-      tools: [new TableTool('store', { a: 'stored a' }, false)],
+      tools,
       approval: approver,
       settings,
       cache: new SessionCache(),
@@ -78,6 +80,21 @@ describe('what the panel says aloud', () => {
       'Approval needed: Run store.',
       'Answer: Could not store.',
     ]);
+  });
+
+  it('each new plan is read once, where it stands; its calls are not read as calls', async () => {
+    const plan = (first: string, second: string) => ({ todos: [{ title: 'Find the parser', status: first }, { title: 'Add the flag', status: second }] });
+    const { heard } = await heardDuring(
+      [
+        { model: 'fc-model', toolCalls: [{ id: 'p1', name: 'update_todo_list', arguments: plan('in_progress', 'pending') }] },
+        { model: 'fc-model', toolCalls: [{ id: 'p2', name: 'update_todo_list', arguments: plan('completed', 'in_progress') }] },
+        { model: 'fc-model', content: 'done' },
+        { model: 'answer-model', content: 'Added.' },
+      ],
+      { ask: async () => 'approved' },
+      [createTodoListTool()],
+    );
+    assert.deepEqual(heard, ['Plan: 0 of 2 done · Find the parser.', 'Plan: 1 of 2 done · Add the flag.', 'Answer: Added.']);
   });
 
   it('a stored conversation opened in the panel says nothing; what comes after it does', async () => {
