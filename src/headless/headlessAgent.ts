@@ -20,6 +20,7 @@ import { NodeWorkspaceHost } from '../tools/nodeWorkspaceHost';
 import type { Tool } from '../tools/tool';
 import { readWorkspaceRules } from '../tools/workspaceRules';
 import { createWorkspaceTools } from '../tools/workspaceTools';
+import { createFetchUrlTool } from '../tools/fetchUrlTool';
 import { loadSettingsFile } from './settingsFile';
 import { rootsOf } from '../mcp/mcpRoots';
 
@@ -93,7 +94,8 @@ export async function startHeadlessAgent(options: HeadlessOptions): Promise<Head
   const modelsUnusable = modelProblems.length === 0 ? undefined : modelProblems.map((problem) => `${problem.message}${problem.reason === 'noKey' ? NO_KEY_HINT : ''}`).join(' ');
   if (modelsUnusable) log(`models: ${modelsUnusable}`);
   const host = new NodeWorkspaceHost({ folders: [folder], ripgrep: 'path', sensitivePaths: [...settings.sensitivePaths, ...settings.rulesFiles], log: (line) => log(`tools: ${line}`) });
-  const workspaceTools: readonly Tool[] = createWorkspaceTools(host, new EditJournal(host));
+  // fetch_url as in a trusted VS Code workspace (the folder is the one the user chose to serve): each site asks first.
+  const workspaceTools: readonly Tool[] = [...createWorkspaceTools(host, new EditJournal(host)), createFetchUrlTool({ isTrusted: () => true })];
   let hub: McpHub | undefined;
   let runStart: McpRunStart | undefined;
   if (options.allowMcp) hub = await startMcp(folder, settings.mcpServers, env, log);

@@ -7,6 +7,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, it } from 'node:test';
 import { HttpAgent } from '@ag-ui/client';
 import { startScriptedModelServer } from '../../fixtures/scriptedModelServer';
@@ -257,6 +259,40 @@ it('headless approvals: by default a write is an interrupt the resume approves; 
     assert.equal(readFileSync(path.join(folder, 'two.md'), 'utf8'), 'two\n');
   } finally {
     await model.close();
+  }
+});
+
+it('headless fetch_url: the site is an interrupt even with --approve all; approved, the page reaches the model as Markdown', { timeout: 60_000 }, async () => {
+  const site = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end('<html><head><title>Release plan</title></head><body><h1>Release</h1><p>Ships on <b>Friday</b>.</p></body></html>');
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const page = `http://127.0.0.1:${(site.address() as AddressInfo).port}/plan`;
+  const model = await startScriptedModelServer({
+    turns: [
+      { model: 'fc', toolCalls: [{ id: 'f1', name: 'fetch_url', arguments: { url: page } }] },
+      { model: 'fc', content: 'It ships on Friday.' },
+    ],
+  });
+  try {
+    const folder = tempFolder();
+    const settings = path.join(tempFolder(), 'settings.json');
+    writeFileSync(settings, JSON.stringify({ 'tandem.functionCallModel.baseUrl': model.baseUrl, 'tandem.functionCallModel.model': 'fc', 'tandem.agent.minResultLength': 0 }));
+    const cli = await startCli(['--folder', folder, '--settings', settings, '--approve', 'all']);
+    const agent = new HttpAgent({ url: cli.url, headers: { authorization: `Bearer ${cli.token}` }, initialMessages: [{ id: 'u1', role: 'user', content: 'When does it ship? See the plan.' }] });
+    let outcome: any;
+    await agent.runAgent({}, { onRunFinishedEvent: (params: any) => void (outcome = params) });
+    assert.equal(outcome?.outcome, 'interrupt', 'a site asks first, whatever --approve says');
+    const [interrupt] = agent.pendingInterrupts;
+    assert.match(JSON.stringify(interrupt), /Fetch http:\/\/127\.0\.0\.1:\d+\/plan/);
+    const { result } = await agent.runAgent({ resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: true } }] });
+    assert.deepEqual(result, { stopReason: 'noToolCall', answer: 'It ships on Friday.' });
+    const sent = model.requests[1]!.messages.find((message: { role: string }) => message.role === 'tool');
+    assert.match(String(sent?.content), /# Release\s+Ships on \*\*Friday\*\*\./);
+  } finally {
+    await model.close();
+    site.close();
   }
 });
 
