@@ -2,9 +2,12 @@
 // (src/tools/promptFiles.ts): read when the panel opens and again when one of
 // them, or the workspace's folders, change. VS Code's input box asks for each
 // `${input:…}` the command line does not give.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SlashCommand } from '../protocol/webviewMessages';
 import { expandPromptFile, loadPromptFiles, PROMPT_FILE_PATTERNS, promptFileCommand, type PromptFile } from '../tools/promptFiles';
+
+const RELOAD_DELAY_MS = 300;
 
 export class PromptFileCommands implements vscode.Disposable {
   private files: readonly PromptFile[] = [];
@@ -42,13 +45,23 @@ export class PromptFileCommands implements vscode.Disposable {
   private watch(): void {
     for (const watcher of this.watchers) watcher.dispose();
     this.watchers = [];
+    // The folders too: a file written into a folder just created can come before the watch on that folder
+    // does, and then only the folder's own event tells.
+    const glob = `{${[...new Set(PROMPT_FILE_PATTERNS.flatMap((pattern) => [pattern.split('/')[0]!, path.posix.dirname(pattern), pattern]))].join(',')}}`;
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      for (const pattern of PROMPT_FILE_PATTERNS) {
-        const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, pattern));
-        this.watchers.push(watcher, watcher.onDidCreate(() => this.reload()), watcher.onDidChange(() => this.reload()), watcher.onDidDelete(() => this.reload()));
-      }
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob));
+      const changed = () => this.reloadSoon();
+      this.watchers.push(watcher, watcher.onDidCreate(changed), watcher.onDidChange(changed), watcher.onDidDelete(changed));
     }
     this.reload();
+  }
+
+  private timer: NodeJS.Timeout | undefined;
+
+  /** A burst of changes (a folder made, then its files written) is read once, after it. */
+  private reloadSoon(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.reload(), RELOAD_DELAY_MS);
   }
 
   private reload(): void {
@@ -62,6 +75,7 @@ export class PromptFileCommands implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearTimeout(this.timer);
     for (const disposable of [...this.watchers, ...this.disposables]) disposable.dispose();
   }
 }
