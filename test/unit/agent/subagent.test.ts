@@ -170,6 +170,25 @@ describe('run_subagent', () => {
     await server.idle();
   });
 
+  it('a subagent whose model fails is a failed call, and the caller goes on', async () => {
+    const { tools } = workspace();
+    const server = await each.serve({
+      turns: [
+        { model: 'fc-model', toolCalls: [{ id: 'sub-1', name: SUBAGENT_TOOL, arguments: { task: TASK } }] },
+        { model: 'fc-model', fault: { kind: 'status', status: 401, body: JSON.stringify({ error: { message: 'Incorrect API key provided.' } }) } },
+        { model: 'fc-model', content: 'The subagent could not run.' },
+        { model: 'answer-model', content: 'I could not find out.' },
+      ],
+    });
+    const run = await runScripted(settingsFor(server, { subagents: true }), { tools });
+    assert.equal(run.error, undefined, 'the caller\'s run goes on');
+    assert.equal(run.result?.answer, 'I could not find out.');
+    const status = customValues<ToolStatusPayload>(run.events, 'tandem.toolStatus')[0];
+    assert.equal(status?.status, 'failed');
+    const result = run.events.find((event) => event.type === EventType.TOOL_CALL_RESULT && event['toolCallId'] === 'sub-1');
+    assert.match(String(result?.['content']), /^Error: the subagent failed after no tool calls: .*Incorrect API key/s);
+  });
+
   it('ends with the run when the user stops it mid-task', async () => {
     const { tools } = workspace();
     const server = await each.serve({
