@@ -4,7 +4,9 @@
 // under `autoApprove: all`, since it spends the user's tokens for the
 // server's purposes; only an "Always allow" for that server lets it pass
 // unasked. Then the answer model writes the reply, counted in the run's usage.
-// The server gets its own messages answered, nothing of the conversation.
+// The server gets its own messages answered, nothing of the conversation,
+// within its token limit (sent with the request; the reply is also cut at
+// about four characters a token for an endpoint that ignores it).
 import type { ChatMessage, ChatModel } from '../models/chatModel';
 import { CustomEventName } from '../protocol/agentEvents';
 import { SamplingRefused, type SamplingRequest, type SamplingResult } from '../tools/sampling';
@@ -28,7 +30,7 @@ export function samplingAllowKey(serverName: string): string {
   return `mcp_sampling:${serverName}`;
 }
 
-/** About four characters a token: the server's limit, applied to what it gets back. */
+/** About four characters a token: a backstop for an endpoint that ignores the request's token limit. */
 const CHARS_PER_TOKEN = 4;
 
 function preview(text: string): string {
@@ -63,7 +65,7 @@ export function createRunSampling(options: RunSamplingOptions): RunSampler {
       signal,
     );
     if (!approved) throw new SamplingRefused(`The user declined the sampling request of MCP server "${request.serverName}".`);
-    const turn = await runModelTurn(model, { messages: chatMessages(request) }, signal, {
+    const turn = await runModelTurn(model, { messages: chatMessages(request), maxTokens: request.maxTokens }, signal, {
       onPartialUsage: (partial) => usage.recordPartial('answer', partial),
     });
     usage.recordCall('answer', turn, { meter: false });

@@ -8,7 +8,7 @@
 // loop answers by condensing the conversation and asking once more.
 import * as vscode from 'vscode';
 import { CancelledError, ContextOverflowError, ModelApiError } from '../common/errors';
-import type { ChatModel, ModelDelta, ModelSettings, ModelTurn, TokenUsage, ToolCall, TurnRequest } from '../models/chatModel';
+import { callTokenLimit, type ChatModel, type ModelDelta, type ModelSettings, type ModelTurn, type TokenUsage, type ToolCall, type TurnRequest } from '../models/chatModel';
 import { isContextOverflow } from '../models/contextOverflow';
 import { languageModelMessageText, toLanguageModelMessages, type LanguageModelMessage } from '../models/languageModelMessages';
 import { languageModelOptions } from '../models/languageModelOptions';
@@ -100,7 +100,7 @@ async function* streamTurn(settings: ModelSettings, request: TurnRequest, signal
     if (!model) throw noModelError(settings);
     const plan = toLanguageModelMessages(request.messages);
     const tools = (request.tools ?? []).map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters }));
-    const modelOptions = languageModelOptions(settings, model.id, model.family);
+    const modelOptions = languageModelOptions({ temperature: settings.temperature, maxTokens: callTokenLimit(settings.maxTokens, request) }, model.id, model.family);
     const options: vscode.LanguageModelChatRequestOptions = {
       justification: 'Tandem runs your request with this model.',
       ...(modelOptions ? { modelOptions } : {}),

@@ -102,6 +102,14 @@ export interface TurnRequest {
   readonly messages: readonly ChatMessage[];
   /** Omitted or empty: the model is called without tools. */
   readonly tools?: readonly ToolSchema[] | undefined;
+  /** At most this many output tokens for this call (an MCP server's sampling limit); the model's own `maxTokens` still applies when smaller. */
+  readonly maxTokens?: number | undefined;
+}
+
+/** The output-token limit of one call: the smaller of the model's setting and the request's own, each counted only when positive. */
+export function callTokenLimit(settingMaxTokens: number | undefined, request: Pick<TurnRequest, 'maxTokens'>): number | undefined {
+  const limits = [settingMaxTokens, request.maxTokens].filter((limit): limit is number => limit !== undefined && limit > 0);
+  return limits.length > 0 ? Math.min(...limits) : undefined;
 }
 
 export interface ChatModel {

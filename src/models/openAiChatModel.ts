@@ -7,7 +7,7 @@ import type OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { CancelledError, ModelApiError } from '../common/errors';
 import { IMAGES_NOT_SENT } from './chatImages';
-import type { ChatModel, ModelDelta, ModelSettings, ModelTurn, TokenUsage, TurnRequest } from './chatModel';
+import { callTokenLimit, type ChatModel, type ModelDelta, type ModelSettings, type ModelTurn, type TokenUsage, type TurnRequest } from './chatModel';
 import { classifyFailure, toModelApiError, type ModelFailure } from './modelFailure';
 import { toOpenAiMessages, toOpenAiTools } from './openAiMessages';
 import { resolveRetryOptions, retryDelayMs, type ResolvedRetryOptions, type RetryOptions } from './retryPolicy';
@@ -205,7 +205,7 @@ function requestBody(settings: ModelSettings, request: TurnRequest): ChatComplet
     messages: toOpenAiMessages(request.messages),
     stream: true,
     stream_options: { include_usage: true },
-    ...samplingParameters(settings.model, settings.temperature, settings.maxTokens),
+    ...samplingParameters(settings.model, settings.temperature, callTokenLimit(settings.maxTokens, request)),
     ...(tools ? { tools } : {}),
   };
 }

@@ -100,6 +100,8 @@ describe('MCP sampling in the run', () => {
       ['user', 'Resource trigger-sampling-request context: Name a colour.'],
     ]);
     assert.equal(sampled.tools, undefined);
+    assert.equal(sampled.body.max_tokens, 20, "the server's token limit goes with the request (the model's own is 512)");
+    assert.equal(model.requests[3]!.body.max_tokens, 512, 'the run\'s answer keeps the model\'s own limit');
     assert.ok(!JSON.stringify(sampled.body).includes('SECRET-CONVERSATION-7781'));
 
     // The server got the reply; the run counted the call.
