@@ -1,13 +1,28 @@
 // The workspace's prompt files as slash commands in the panel's prompt box
 // (src/tools/promptFiles.ts): read when the panel opens and again when one of
 // them, or the workspace's folders, change. VS Code's input box asks for each
-// `${input:…}` the command line does not give.
+// `${input:…}` the command line does not give; the editor variables are what
+// the active editor shows when the command is sent (the panel is a view
+// beside it, so the editor stays the active one).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SlashCommand } from '../protocol/webviewMessages';
-import { expandPromptFile, loadPromptFiles, PROMPT_FILE_PATTERNS, promptFileCommand, type PromptFile } from '../tools/promptFiles';
+import { expandPromptFile, loadPromptFiles, PROMPT_FILE_PATTERNS, promptFileCommand, type EditorVariables, type PromptFile } from '../tools/promptFiles';
+import { toolPathOf } from './workspaceFolderNames';
 
 const RELOAD_DELAY_MS = 300;
+
+function editorVariables(): EditorVariables {
+  const editor = vscode.window.activeTextEditor;
+  const document = editor?.document;
+  const folder = (document && vscode.workspace.getWorkspaceFolder(document.uri)) ?? vscode.workspace.workspaceFolders?.[0];
+  const onDisk = document !== undefined && !document.isUntitled;
+  return {
+    workspaceFolder: folder?.uri.scheme === 'file' ? folder.uri.fsPath : undefined,
+    file: onDisk ? toolPathOf(document.uri) : undefined,
+    selection: editor && !editor.selection.isEmpty ? document!.getText(editor.selection) : undefined,
+  };
+}
 
 export class PromptFileCommands implements vscode.Disposable {
   private files: readonly PromptFile[] = [];
@@ -37,8 +52,12 @@ export class PromptFileCommands implements vscode.Disposable {
     await this.loading;
     const found = promptFileCommand(this.files, text);
     if (found === undefined) return undefined;
-    return expandPromptFile(found.file, found.rest, async (name, hint) =>
-      vscode.window.showInputBox({ title: `/${found.file.command}`, prompt: hint ? `${name} — ${hint}` : name, placeHolder: hint, ignoreFocusOut: true }),
+    const editor = editorVariables();
+    return expandPromptFile(
+      found.file,
+      found.rest,
+      async (name, hint) => vscode.window.showInputBox({ title: `/${found.file.command}`, prompt: hint ? `${name} — ${hint}` : name, placeHolder: hint, ignoreFocusOut: true }),
+      editor,
     );
   }
 

@@ -3,9 +3,11 @@
 // and Tandem's own `.tandem/prompts/*.md`. `/<name>` sends the file's text as
 // the user's message, with `$ARGUMENTS` replaced by the words after the
 // command and each `${input:name}` (Copilot's form; `${input:name:hint}` too)
-// by its `name=value` word or, missing, what the user types when asked. It is
+// by its `name=value` word or, missing, what the user types when asked;
+// Copilot's editor variables (`${file}`, `${selection}`, `${workspaceFolder}`
+// and their kin) by what the editor shows when the command is sent. It is
 // repository text the user chose to send: it asks the model as a message the
-// user typed would, and can open no approval.
+// user typed would (shown as theirs), and can open no approval.
 import * as path from 'node:path';
 import { parseArguments } from '../mcp/mcpPrompts';
 import { expandRulePattern, readRuleText } from './rulesFiles';
@@ -30,6 +32,8 @@ export interface PromptFile {
 
 const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 const INPUT = /\$\{input:([\w-]+)(?::([^}]*))?\}/g;
+/** Everything a prompt file's text can ask to be filled, in one pattern so it is filled in one pass. */
+const PLACEHOLDER = /\$ARGUMENTS|\$\{input:([\w-]+)(?::[^}]*)?\}|\$\{(workspaceFolder|workspaceFolderBasename|file|fileBasename|fileDirname|fileBasenameNoExtension|selection|selectedText)\}/g;
 /** A command is one word the box can complete: no spaces, no slash. */
 const COMMAND_NAME = /^[\w.-]{1,64}$/;
 
@@ -78,11 +82,42 @@ export function promptFileCommand(files: readonly PromptFile[], text: string): {
   return file ? { file, rest: (match[2] ?? '').trim() } : undefined;
 }
 
+/** What the editor shows when a command is sent; absent: nothing there (no editor, no selection). */
+export interface EditorVariables {
+  /** The workspace folder of the active file (or the first folder): its absolute path. */
+  readonly workspaceFolder?: string | undefined;
+  /** The active editor's file as Tandem's tools name it: workspace-relative with `/`, or absolute outside the workspace. */
+  readonly file?: string | undefined;
+  /** The active editor's selected text. */
+  readonly selection?: string | undefined;
+}
+
+/** Copilot's editor variables; one with nothing behind it becomes empty text. */
+function editorVariable(name: string, editor: EditorVariables): string {
+  const file = editor.file;
+  switch (name) {
+    case 'workspaceFolder':
+      return editor.workspaceFolder ?? '';
+    case 'workspaceFolderBasename':
+      return editor.workspaceFolder ? path.basename(editor.workspaceFolder) : '';
+    case 'file':
+      return file ?? '';
+    case 'fileBasename':
+      return file ? path.posix.basename(file) : '';
+    case 'fileDirname':
+      return file ? path.posix.dirname(file) : '';
+    case 'fileBasenameNoExtension':
+      return file ? path.posix.basename(file, path.posix.extname(file)) : '';
+    default:
+      return editor.selection ?? '';
+  }
+}
+
 /**
  * The message the file becomes; null when the user cancelled a question.
  * `ask(name, hint)` is asked for each input the words after the command do not give.
  */
-export async function expandPromptFile(file: PromptFile, rest: string, ask: (name: string, hint: string | undefined) => Promise<string | undefined>): Promise<string | null> {
+export async function expandPromptFile(file: PromptFile, rest: string, ask: (name: string, hint: string | undefined) => Promise<string | undefined>, editor: EditorVariables = {}): Promise<string | null> {
   const given = parseArguments(rest);
   const values = new Map<string, string>();
   for (const name of file.inputs) {
@@ -97,7 +132,10 @@ export async function expandPromptFile(file: PromptFile, rest: string, ask: (nam
     values.set(name, typed);
   }
   // One pass over the text, so a value that holds `$ARGUMENTS` or `${input:…}` is left as typed.
-  const text = file.body.replace(/\$ARGUMENTS|\$\{input:([\w-]+)(?::[^}]*)?\}/g, (whole, name: string | undefined) => (name === undefined ? rest : (values.get(name) ?? whole)));
+  const text = file.body.replace(PLACEHOLDER, (whole, input: string | undefined, variable: string | undefined) => {
+    if (input !== undefined) return values.get(input) ?? whole;
+    return variable !== undefined ? editorVariable(variable, editor) : rest;
+  });
   // Words after a command whose text has no place for them are kept, after it.
   return file.takesArguments || file.inputs.length > 0 || rest === '' ? text : `${text}\n\n${rest}`;
 }

@@ -12,7 +12,7 @@ import { after, before, test } from 'node:test';
 import type { ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { ANSWER_MODEL as answerModel, closeVsCode, FC_MODEL as fc, openVsCode } from './e2eFixture';
 import type { VsCodeSession } from './harness';
-import { waitFor } from './viewSteps';
+import { openFileInEditor, waitFor } from './viewSteps';
 
 let server: ScriptedModelServer;
 let session: VsCodeSession;
@@ -314,11 +314,23 @@ test('prompt files are slash commands: listed after "/", filled from the words a
     const { mkdirSync, writeFileSync } = await import('node:fs');
     const pathModule = await import('node:path');
     mkdirSync(pathModule.join(workspace, '.tandem/prompts'), { recursive: true });
-    writeFileSync(pathModule.join(workspace, '.tandem/prompts/release-notes.md'), 'Write the release notes.\n');
+    writeFileSync(pathModule.join(workspace, '.tandem/prompts/release-notes.md'), 'Write the release notes from ${fileBasename} (${file}), starting with: ${selection}\n');
     await prompt.fill('');
     await prompt.fill('/');
     await waitFor(async () => (await offered()).includes('release-notes'), 'the new prompt file after "/"', 30_000);
     await prompt.fill('');
+
+    // Its editor variables are what the editor shows when it is sent.
+    await openFileInEditor(session, 'notes.txt');
+    await session.page.keyboard.press('Control+A');
+    server.push({ model: fc, content: 'Enough.' }, { model: answerModel, content: 'Notes written.' });
+    const view2 = await session.webview();
+    const prompt2 = view2.locator('[data-testid="prompt"]');
+    await prompt2.fill('/release-notes');
+    // Enter would take the list's item; the button sends.
+    await view2.locator('[data-testid="send"]').click();
+    await waitFor(async () => (await view2.locator('[data-testid="answer"]').last().innerText().catch(() => '')).includes('Notes written.'), 'the answer', 60_000);
+    assert.match(await view2.locator('[data-testid="user-message"]').last().innerText(), /Write the release notes from notes\.txt \(pkg\/notes\.txt\), starting with: Some notes\./);
   } catch (error) {
     await session.screenshot('prompt-files-failure').catch(() => undefined);
     console.error(session.logs());

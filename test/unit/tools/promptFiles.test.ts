@@ -104,4 +104,26 @@ describe('prompt files', () => {
     // A value that holds a placeholder is sent as typed, not filled in again.
     assert.equal(await expandPromptFile(review, 'file=${input:kind} kind=x', noQuestions), 'Review ${input:kind} for x. Focus on ${input:kind}.');
   });
+
+  it("fills Copilot's editor variables from what the editor shows, empty where nothing is, and leaves unknown ones alone", async () => {
+    const text = [
+      'In ${workspaceFolderBasename} (${workspaceFolder}), file ${file}: ${fileBasename}, ${fileBasenameNoExtension} in ${fileDirname}.',
+      'Selected: ${selection} / ${selectedText}. Unknown: ${env:HOME} ${lineNumber}.',
+    ].join('\n');
+    const fix = parsePromptFile('fix', 'x', text);
+    const editor = { workspaceFolder: path.join(path.sep, 'work', 'shop'), file: 'src/cart/total.ts', selection: 'const a = $ARGUMENTS;' };
+    assert.equal(
+      await expandPromptFile(fix, '', noQuestions, editor),
+      [
+        `In shop (${editor.workspaceFolder}), file src/cart/total.ts: total.ts, total in src/cart.`,
+        // The selection is sent as selected: a placeholder in it is not filled.
+        'Selected: const a = $ARGUMENTS; / const a = $ARGUMENTS;. Unknown: ${env:HOME} ${lineNumber}.',
+      ].join('\n'),
+    );
+    assert.equal(
+      await expandPromptFile(fix, '', noQuestions, {}),
+      'In  (), file : ,  in .\nSelected:  / . Unknown: ${env:HOME} ${lineNumber}.',
+      'no editor open: nothing to fill in',
+    );
+  });
 });
