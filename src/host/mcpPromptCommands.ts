@@ -5,7 +5,7 @@
 // names no known prompt is sent unchanged.
 import * as vscode from 'vscode';
 import type { McpHub } from '../mcp/mcpHub';
-import { parseArguments } from '../mcp/mcpPrompts';
+import { parseSlashArguments } from '../common/slashArguments';
 
 const COMMAND = /^\/(\S+)(?:\s+([\s\S]*))?$/;
 
@@ -15,7 +15,7 @@ export async function expandSlashCommand(hub: McpHub, text: string): Promise<str
   if (match === null) return undefined;
   const found = hub.promptCommands().find((each) => each.command === match[1]);
   if (found === undefined) return undefined;
-  const given = parseArguments(match[2] ?? '');
+  const given = parseSlashArguments(match[2] ?? '');
   const args: Record<string, string> = {};
   for (const argument of found.prompt.arguments) {
     const inline = given.get(argument.name);

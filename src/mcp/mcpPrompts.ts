@@ -54,13 +54,3 @@ export async function promptText(session: McpSession, name: string, args: Readon
   }
   return parts.join('\n\n');
 }
-
-/** `name=value` words after a slash command; a value may be "quoted with spaces". */
-export function parseArguments(text: string): Map<string, string> {
-  const values = new Map<string, string>();
-  for (const match of text.matchAll(/([\w-]+)=(?:"([^"]*)"|(\S*))/g)) {
-    const name = match[1];
-    if (name !== undefined) values.set(name, match[2] ?? match[3] ?? '');
-  }
-  return values;
-}

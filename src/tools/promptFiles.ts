@@ -9,7 +9,7 @@
 // repository text the user chose to send: it asks the model as a message the
 // user typed would (shown as theirs), and can open no approval.
 import * as path from 'node:path';
-import { parseArguments } from '../mcp/mcpPrompts';
+import { parseSlashArguments } from '../common/slashArguments';
 import { expandRulePattern, readRuleText } from './rulesFiles';
 
 /** Where prompt files are looked for in each workspace folder, in this order (the first file of a name wins). */
@@ -118,7 +118,7 @@ function editorVariable(name: string, editor: EditorVariables): string {
  * `ask(name, hint)` is asked for each input the words after the command do not give.
  */
 export async function expandPromptFile(file: PromptFile, rest: string, ask: (name: string, hint: string | undefined) => Promise<string | undefined>, editor: EditorVariables = {}): Promise<string | null> {
-  const given = parseArguments(rest);
+  const given = parseSlashArguments(rest);
   const values = new Map<string, string>();
   for (const name of file.inputs) {
     const inline = given.get(name);

@@ -9,7 +9,7 @@ import { CancelledError } from '../../../src/common/errors';
 import { McpHub } from '../../../src/mcp/mcpHub';
 import { tellingLine } from '../../../src/mcp/mcpConnection';
 import { TOOL_NAME_PATTERN } from '../../../src/mcp/mcpToolName';
-import { parseArguments } from '../../../src/mcp/mcpPrompts';
+import { parseSlashArguments } from '../../../src/common/slashArguments';
 import type { Tool, ToolProgress } from '../../../src/tools/tool';
 import { EVERYTHING_SERVER, FAULT_SERVER, FILESYSTEM_SERVER, isAlive, SILENT_SERVER, stdioServer, toolContext, waitFor } from './mcpTestSupport';
 
@@ -217,7 +217,7 @@ describe('McpHub with the fault fixture', () => {
     assert.ok(greet, hub.promptCommands().map((each) => each.command).join(', '));
     assert.deepEqual(greet.prompt.arguments.map((argument) => [argument.name, argument.required]), [['name', true], ['tone', false]]);
     assert.equal(await hub.runPromptCommand('fault.greet', { name: 'Ada', tone: 'warm' }, new AbortController().signal), 'Say hello to Ada in a warm tone.');
-    assert.deepEqual([...parseArguments('name=Ada tone="very warm" stray words x=')], [['name', 'Ada'], ['tone', 'very warm'], ['x', '']]);
+    assert.deepEqual([...parseSlashArguments('name=Ada tone="very warm" stray words x=')], [['name', 'Ada'], ['tone', 'very warm'], ['x', '']]);
     await assert.rejects(hub.runPromptCommand('fault.nothing', {}, new AbortController().signal), /No MCP prompt \/fault\.nothing/);
     await tool(hub, 'fault__add-prompt').run({}, toolContext());
     await waitFor(() => hub.promptCommands().some((each) => each.command === 'fault.later-1'), 3_000, 'added prompt');
