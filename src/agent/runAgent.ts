@@ -30,7 +30,7 @@ import { createRunApprovalGate, isApprover, pausingGate, type Approver } from '.
 import { capResult } from './resultCap';
 import { runToolPhase, type ToolPhaseResult } from './toolPhase';
 import { UsageTracker, type UsageRecorder } from './usageTracker';
-import { createSubagentTool, subagentPrompt, subagentTools, type SubagentStarter } from './subagentTool';
+import { withSubagent } from './subagentRun';
 import { SessionCache } from './sessionCache';
 import type { Steering } from './steering';
 
@@ -152,7 +152,7 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
       stopReason = 'chatMode';
       answerInput = [{ role: 'system', content: systemPrompt(settings.prompts, 'chat', CHAT_SYSTEM_PROMPT, { model: names.answerModel, rules: input.rules }) }, ...budget.conversation];
     } else {
-      const offered = offeredTools(withSubagent(input, deps, usage, emitter));
+      const offered = offeredTools(withSubagent(runAgent, input, deps, usage, emitter));
       if (offered.notice !== undefined) emitter.notice('toolsCapped', 'warning', offered.notice);
       const unenforced = costCapWithoutPrice(settings);
       if (unenforced !== undefined) emitter.notice('settings', 'warning', unenforced);
@@ -283,61 +283,6 @@ async function execute(input: RunInput, deps: AgentDependencies, signal: AbortSi
  * cache, what is left of the run's token and cost budget, and its calls
  * counted (and shown) in this run's usage.
  */
-function withSubagent(input: RunInput, deps: AgentDependencies, usage: UsageTracker, emitter: RunEmitter): readonly Tool[] {
-  const reads = subagentTools(deps.tools);
-  if (deps.settings.subagents !== true || reads.length === 0) return deps.tools;
-  const recorder: UsageRecorder = {
-    recordCall: (role, turn) => {
-      usage.recordCall(role, turn, { meter: false });
-      emitter.custom(CustomEventName.usage, usage.snapshot());
-    },
-    recordPartial: (role, partial) => usage.recordPartial(role, partial),
-  };
-  const start: SubagentStarter = (task, tools, approval, context) => {
-    const spent = usage.snapshot();
-    const tokens = [spent.functionCall, spent.answer].reduce((sum, role) => sum + (role.promptTokens ?? 0) + (role.completionTokens ?? 0), 0);
-    const { maxTokensPerRun, maxCostPerRun, maxExecutionSeconds } = deps.settings;
-    // Its tool phase ends with a quarter of the caller's time left, for its report: cut off by the caller's limit, it would report nothing.
-    const left = context.timeLeftMs?.();
-    const seconds = left === undefined ? maxExecutionSeconds : Math.min(maxExecutionSeconds, Math.max(1, Math.floor((left * 0.75) / 1000)));
-    const settings: AgentSettings = {
-      ...deps.settings,
-      mode: 'agent',
-      subagents: false,
-      // Its report is all the caller reads: it streams nothing to the user and answers rather than waits.
-      responseMode: 'integrated',
-      nonToolReply: 'answer',
-      maxExecutionSeconds: seconds,
-      maxTokensPerRun: maxTokensPerRun > 0 ? Math.max(1, maxTokensPerRun - tokens) : 0,
-      maxCostPerRun: maxCostPerRun > 0 && spent.totalCostUsd !== undefined ? Math.max(Number.EPSILON, maxCostPerRun - spent.totalCostUsd) : maxCostPerRun,
-    };
-    const log = deps.log;
-    return runAgent(
-      {
-        threadId: input.threadId,
-        runId: `${input.runId}/${context.callId}`,
-        messages: [{ role: 'user', content: subagentPrompt(task) }],
-        mode: 'agent',
-        rules: input.rules,
-        nestedRules: input.nestedRules,
-      },
-      {
-        ...deps,
-        tools,
-        approval,
-        settings,
-        cache: new SessionCache(),
-        clock: new AgentClock(),
-        elicitor: undefined,
-        usageParent: recorder,
-        log: log && ((line) => log(`subagent ${context.callId}: ${line}`)),
-      },
-      context.signal,
-    );
-  };
-  return [...deps.tools, createSubagentTool(reads, start)];
-}
-
 function suggestionFor(error: unknown, phase: 'tools' | 'answer'): string {
   if (error instanceof TandemError && error.suggestion) return error.suggestion;
   if (error instanceof ModelApiError) return 'Retry, or check the model settings (base URL, model name, API key).';
