@@ -131,7 +131,8 @@ export class AgentSession implements vscode.Disposable {
 
   /** Starts a run for `text` (and what was attached to it); resolves when the run has ended. Ignored while a run is going. */
   /** `carried`: messages a first try took while it went (Steer), which Retry sends into this run at its first step. */
-  async send(text: string, attached?: AttachedContext, carried?: readonly SteerMessage[]): Promise<void> {
+  /** `mode`: the mode this run takes instead of the setting's (a prompt file's `mode: ask`); stored with the question, for Retry. */
+  async send(text: string, attached?: AttachedContext, carried?: readonly SteerMessage[], mode?: AgentSettings['mode']): Promise<void> {
     if (this.run) return;
     const controller = new AbortController();
     let finish!: () => void;
@@ -143,7 +144,7 @@ export class AgentSession implements vscode.Disposable {
     try {
       if (!conversation.title) conversation.title = titleFrom(text);
       // The attached items travel apart from the typed text: the panel shows their names, the models read them.
-      const value = attached === undefined ? { text, runId } : { text, runId, attached: { labels: attached.labels, text: attached.text } };
+      const value = { text, runId, ...(attached && { attached: { labels: attached.labels, text: attached.text } }), ...(mode && { mode }) };
       this.append({ type: 'CUSTOM', name: HostEventName.userMessage, value, timestamp: Date.now() } as AgentEvent);
       // The pictures, for the panel to show under the question while it is open (never stored: isLiveOnly).
       if (attached?.images?.length) {
@@ -156,7 +157,7 @@ export class AgentSession implements vscode.Disposable {
       if (!listed) this.deps.onDidChangeHistory?.();
       // Pictures go to the models with this run only; Retry of it (this window) sends them again.
       this.lastImages = attached?.images?.length ? { runId, images: attached.images } : undefined;
-      ending = await this.execute(conversation, runId, controller.signal, attached?.images, carried);
+      ending = await this.execute(conversation, runId, controller.signal, attached?.images, carried, mode);
     } finally {
       this.run = undefined;
       finish();
@@ -168,7 +169,7 @@ export class AgentSession implements vscode.Disposable {
     }
   }
 
-  private async execute(conversation: StoredConversation, runId: string, signal: AbortSignal, images?: readonly ChatImage[], carried?: readonly SteerMessage[]): Promise<RunEnding> {
+  private async execute(conversation: StoredConversation, runId: string, signal: AbortSignal, images?: readonly ChatImage[], carried?: readonly SteerMessage[], mode?: AgentSettings['mode']): Promise<RunEnding> {
     const { log } = this.deps;
     const started = Date.now();
     let sources: ToolSources | undefined;
@@ -176,7 +177,12 @@ export class AgentSession implements vscode.Disposable {
     let ending: RunEnding = 'failed';
     // Preparing is part of the run (settings consent, MCP servers starting): a failure there also ends it with RUN_ERROR.
     try {
-      const settings = await unlessAborted(this.deps.settings(), signal);
+      const configured = await unlessAborted(this.deps.settings(), signal);
+      const settings = configured && mode && mode !== configured.mode ? { ...configured, mode } : configured;
+      if (settings !== configured && settings && configured) {
+        const name = (each: AgentSettings['mode']) => (each === 'chat' ? 'Chat mode (no tools)' : 'Agent mode');
+        this.notice('modeForMessage', `This message runs in ${name(settings.mode)}, as its prompt file asks; the panel stays in ${name(configured.mode)}.`);
+      }
       if (settings === undefined) {
         // Stopped while being prepared (consent asked, MCP servers starting): the run ends now, the preparation on its own.
         log.info(`run ${runId}: stopped before it started`);
@@ -276,7 +282,7 @@ export class AgentSession implements vscode.Disposable {
       const images = this.lastImages?.runId === runId ? this.lastImages.images : undefined;
       // What the user sent into the first try goes into this one too; an edited question stands on its own.
       const carried = text === undefined ? steeredInto(this.conversation.events, runId).map((message, index) => ({ id: `retried-${runId}-${index}`, ...message })) : [];
-      await this.send(text ?? target.text, target.attached && images ? { ...target.attached, images } : target.attached, carried);
+      await this.send(text ?? target.text, target.attached && images ? { ...target.attached, images } : target.attached, carried, target.mode);
     } finally {
       this.retrying = false;
     }

@@ -61,11 +61,17 @@ export interface McpStatusSource {
   signIn?(server: { readonly name: string; readonly source: string }): Promise<void>;
 }
 
+/** What a slash command sends: its text, and the mode it runs in when it names one (a prompt file's `mode: ask`). */
+export interface SlashExpansion {
+  readonly text: string;
+  readonly mode?: 'agent' | 'chat' | undefined;
+}
+
 /** Slash commands besides the MCP prompts: the workspace's prompt files. */
 export interface SlashCommandSource {
   commands(): readonly SlashCommand[];
   /** The message `text` becomes; undefined: not one of these commands; null: the user cancelled. */
-  expand(text: string): Promise<string | undefined | null>;
+  expand(text: string): Promise<SlashExpansion | undefined | null>;
   onDidChange(listener: () => void): { dispose(): unknown };
 }
 
@@ -331,7 +337,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         // `/<server>.<prompt>` or a prompt file's `/<name>`: its text is what gets sent.
         const expanded = await this.expandSlashCommand(message.text);
         if (expanded === null) return;
-        await this.send(expanded ?? message.text, true);
+        await this.send(expanded?.text ?? message.text, true, expanded?.mode);
         return;
       }
       case 'stop':
@@ -451,7 +457,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   // --- actions shared by the panel and the commands -------------------------
 
   /** Starts a run; `withAttachments`: the context chips go with it (a message typed in the panel). */
-  async send(text: string, withAttachments = false): Promise<void> {
+  /** `mode`: the mode this message runs in when not the panel's (a prompt file's `mode: ask`). */
+  async send(text: string, withAttachments = false, mode?: 'agent' | 'chat'): Promise<void> {
     if (this.session.running) {
       // Ask About Selection and the like while a run goes: queued, as a message typed then would be.
       this.queueFollowUp(text, withAttachments);
@@ -460,7 +467,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     if (!(await this.modelUsable(text))) return; // the chips stay for the next try
     // The chips are read now and used up by this message.
     const attached = withAttachments ? await this.options.context?.attachments.take(new AbortController().signal) : undefined;
-    await this.session.send(text, attached);
+    await this.session.send(text, attached, undefined, mode);
   }
 
   /**
@@ -578,7 +585,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       return;
     }
     const attached = await readAttachments(followUp.items, new AbortController().signal);
-    await this.session.send(expanded ?? followUp.text, attached);
+    await this.session.send(expanded?.text ?? followUp.text, attached, undefined, expanded?.mode);
   }
 
   private postFollowUps(): void {
@@ -820,9 +827,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   /** A slash command's text: an MCP prompt's, else a prompt file's; undefined when `text` is neither; null when cancelled. */
-  private async expandSlashCommand(text: string): Promise<string | undefined | null> {
+  private async expandSlashCommand(text: string): Promise<SlashExpansion | undefined | null> {
     const prompt = await this.options.mcp?.expandSlashCommand?.(text);
-    return prompt !== undefined ? prompt : this.options.promptFiles?.expand(text);
+    if (prompt === null) return null;
+    return prompt !== undefined ? { text: prompt } : this.options.promptFiles?.expand(text);
   }
 
   private postAttachedContext(): void {

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SlashCommand } from '../protocol/webviewMessages';
 import { expandPromptFile, loadPromptFiles, PROMPT_FILE_PATTERNS, promptFileCommand, type EditorVariables, type PromptFile } from '../tools/promptFiles';
+import type { SlashExpansion } from './chatViewProvider';
 import { toolPathOf } from './workspaceFolderNames';
 
 const RELOAD_DELAY_MS = 300;
@@ -44,21 +45,25 @@ export class PromptFileCommands implements vscode.Disposable {
   }
 
   commands(): SlashCommand[] {
-    return this.files.map((file) => ({ command: file.command, description: file.description ?? `Prompt file ${file.file}`, arguments: file.inputs }));
+    return this.files.map((file) => {
+      const description = file.description ?? `Prompt file ${file.file}`;
+      return { command: file.command, description: file.mode ? `${description} (${file.mode === 'chat' ? 'Chat' : 'Agent'} mode)` : description, arguments: file.inputs };
+    });
   }
 
-  /** The message `text` becomes; undefined: it names no prompt file; null: the user cancelled a question. */
-  async expand(text: string): Promise<string | undefined | null> {
+  /** The message `text` becomes, and its mode; undefined: it names no prompt file; null: the user cancelled a question. */
+  async expand(text: string): Promise<SlashExpansion | undefined | null> {
     await this.loading;
     const found = promptFileCommand(this.files, text);
     if (found === undefined) return undefined;
     const editor = editorVariables();
-    return expandPromptFile(
+    const expanded = await expandPromptFile(
       found.file,
       found.rest,
       async (name, hint) => vscode.window.showInputBox({ title: `/${found.file.command}`, prompt: hint ? `${name} — ${hint}` : name, placeHolder: hint, ignoreFocusOut: true }),
       editor,
     );
+    return expanded === null ? null : { text: expanded, ...(found.file.mode && { mode: found.file.mode }) };
   }
 
   private watch(): void {

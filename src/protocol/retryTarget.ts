@@ -12,6 +12,8 @@ export interface RetryTarget {
   readonly text: string;
   /** The context items sent with it, as they were read then. */
   readonly attached: { readonly labels: readonly string[]; readonly text: string } | undefined;
+  /** The mode it ran in when not the setting's (a prompt file's `mode: ask`): the next try takes it too. */
+  readonly mode?: 'agent' | 'chat' | undefined;
 }
 
 export function retryTarget(events: readonly AgentEvent[]): RetryTarget | undefined {
@@ -22,7 +24,7 @@ export function retryTarget(events: readonly AgentEvent[]): RetryTarget | undefi
     if (event.type !== 'CUSTOM') continue;
     if ((event['name'] === CustomEventName.condensed && !ended) || event['name'] === HostEventName.retried) return undefined;
     if (event['name'] !== HostEventName.userMessage) continue;
-    const value = event['value'] as { text?: unknown; runId?: unknown; attached?: { labels?: unknown; text?: unknown } } | undefined;
+    const value = event['value'] as { text?: unknown; runId?: unknown; attached?: { labels?: unknown; text?: unknown }; mode?: unknown } | undefined;
     if (!ended || typeof value?.runId !== 'string' || typeof value.text !== 'string' || !value.text) return undefined;
     const attached = value.attached;
     const labels = Array.isArray(attached?.labels) ? attached.labels.filter((label): label is string => typeof label === 'string') : [];
@@ -30,6 +32,7 @@ export function retryTarget(events: readonly AgentEvent[]): RetryTarget | undefi
       runId: value.runId,
       text: value.text,
       attached: typeof attached?.text === 'string' ? { labels, text: attached.text } : undefined,
+      ...((value.mode === 'agent' || value.mode === 'chat') && { mode: value.mode }),
     };
   }
   return undefined;

@@ -5,7 +5,10 @@
 // command and each `${input:name}` (Copilot's form; `${input:name:hint}` too)
 // by its `name=value` word or, missing, what the user types when asked;
 // Copilot's editor variables (`${file}`, `${selection}`, `${workspaceFolder}`
-// and their kin) by what the editor shows when the command is sent. It is
+// and their kin) by what the editor shows when the command is sent. Its front
+// matter's `description` shows in the list, and its `mode: ask` (Copilot's;
+// `agent:` too) sends that message in Chat mode, `agent` or `edit` in Agent
+// mode, whatever the panel's toggle says. It is
 // repository text the user chose to send: it asks the model as a message the
 // user typed would (shown as theirs), and can open no approval.
 import * as path from 'node:path';
@@ -28,6 +31,8 @@ export interface PromptFile {
   readonly takesArguments: boolean;
   /** The text without its front matter. */
   readonly body: string;
+  /** The mode its front matter asks this message to run in (`mode: ask` is Chat); undefined: the panel's. */
+  readonly mode?: 'agent' | 'chat' | undefined;
 }
 
 const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
@@ -37,19 +42,32 @@ const PLACEHOLDER = /\$ARGUMENTS|\$\{input:([\w-]+)(?::[^}]*)?\}|\$\{(workspaceF
 /** A command is one word the box can complete: no spaces, no slash. */
 const COMMAND_NAME = /^[\w.-]{1,64}$/;
 
-/** `description: …` of a front matter: the one key read (a scalar, quotes taken off). */
-function description(frontMatter: string): string | undefined {
-  const line = /^description[ \t]*:[ \t]*(.*)$/m.exec(frontMatter)?.[1]?.trim();
+/** `key: …` of a front matter, a scalar, quotes taken off; the keys read are `description`, `mode` and `agent`. */
+function frontMatterValue(frontMatter: string, key: string): string | undefined {
+  const line = new RegExp(`^${key}[ \\t]*:[ \\t]*(.*)$`, 'm').exec(frontMatter)?.[1]?.trim();
   if (!line) return undefined;
   const quoted = /^(["'])(.*)\1$/.exec(line);
   return (quoted ? quoted[2] : line)?.trim() || undefined;
+}
+
+/**
+ * The mode a file asks to run in: Copilot's `mode:` (or, since it was renamed,
+ * `agent:`) of `ask` is Chat mode, `agent` and `edit` Agent mode; anything
+ * else (a custom agent's name) leaves the panel's mode.
+ */
+function modeOf(frontMatter: string): PromptFile['mode'] {
+  const value = (frontMatterValue(frontMatter, 'mode') ?? frontMatterValue(frontMatter, 'agent'))?.toLowerCase();
+  if (value === 'ask') return 'chat';
+  return value === 'agent' || value === 'edit' ? 'agent' : undefined;
 }
 
 export function parsePromptFile(command: string, file: string, text: string): PromptFile {
   const match = FRONT_MATTER.exec(text);
   const body = (match ? text.slice(match[0].length) : text).trim();
   const inputs = [...new Set([...body.matchAll(INPUT)].map((each) => each[1]!))];
-  return { command, file, description: match ? description(match[1] ?? '') : undefined, inputs, takesArguments: body.includes('$ARGUMENTS'), body };
+  const frontMatter = match?.[1] ?? '';
+  const mode = modeOf(frontMatter);
+  return { command, file, description: frontMatterValue(frontMatter, 'description'), inputs, takesArguments: body.includes('$ARGUMENTS'), body, ...(mode && { mode }) };
 }
 
 function commandOf(relative: string): string {

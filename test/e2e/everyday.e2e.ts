@@ -314,16 +314,17 @@ test('prompt files are slash commands: listed after "/", filled from the words a
     const { mkdirSync, writeFileSync } = await import('node:fs');
     const pathModule = await import('node:path');
     mkdirSync(pathModule.join(workspace, '.tandem/prompts'), { recursive: true });
-    writeFileSync(pathModule.join(workspace, '.tandem/prompts/release-notes.md'), 'Write the release notes from ${fileBasename} (${file}), starting with: ${selection}\n');
+    writeFileSync(pathModule.join(workspace, '.tandem/prompts/release-notes.md'), '---\nmode: ask\n---\nWrite the release notes from ${fileBasename} (${file}), starting with: ${selection}\n');
     await prompt.fill('');
     await prompt.fill('/');
     await waitFor(async () => (await offered()).includes('release-notes'), 'the new prompt file after "/"', 30_000);
     await prompt.fill('');
 
-    // Its editor variables are what the editor shows when it is sent.
+    // Its editor variables are what the editor shows when it is sent; its `mode: ask` sends it in Chat mode.
     await openFileInEditor(session, 'notes.txt');
     await session.page.keyboard.press('Control+A');
-    server.push({ model: fc, content: 'Enough.' }, { model: answerModel, content: 'Notes written.' });
+    server.push({ model: answerModel, content: 'Notes written.' });
+    const beforeNotes = server.requests.length;
     const view2 = await session.webview();
     const prompt2 = view2.locator('[data-testid="prompt"]');
     await prompt2.fill('/release-notes');
@@ -331,6 +332,10 @@ test('prompt files are slash commands: listed after "/", filled from the words a
     await view2.locator('[data-testid="send"]').click();
     await waitFor(async () => (await view2.locator('[data-testid="answer"]').last().innerText().catch(() => '')).includes('Notes written.'), 'the answer', 60_000);
     assert.match(await view2.locator('[data-testid="user-message"]').last().innerText(), /Write the release notes from notes\.txt \(pkg\/notes\.txt\), starting with: Some notes\./);
+    assert.deepEqual(server.requests.slice(beforeNotes).map((request) => [request.model, request.body.tools === undefined]), [[answerModel, true]], 'one answer, no tools');
+    await view2.locator('[data-kind="notice"]', { hasText: 'This message runs in Chat mode (no tools), as its prompt file asks; the panel stays in Agent mode.' }).waitFor({ timeout: 10_000 });
+    assert.equal((await view2.locator('[data-testid="mode-toggle"]').innerText()).trim(), 'Agent mode', 'the toggle is left as it was');
+    await session.screenshot('prompt-file-chat-mode');
   } catch (error) {
     await session.screenshot('prompt-files-failure').catch(() => undefined);
     console.error(session.logs());

@@ -15,6 +15,13 @@ it('is the last question once its run has ended, with what was attached to it', 
   assert.deepEqual(retryTarget([asked('one', 'r1'), event('RUN_ERROR', { message: 'HTTP 500' })]), { runId: 'r1', text: 'one', attached: undefined });
 });
 
+it("keeps the mode a question ran in when it was not the panel's (a prompt file's), and reads no other value as one", () => {
+  const chat = custom('tandem.userMessage', { text: 'Explain it.', runId: 'r1', mode: 'chat' });
+  assert.deepEqual(retryTarget([chat, finished('r1')]), { runId: 'r1', text: 'Explain it.', attached: undefined, mode: 'chat' });
+  const odd = custom('tandem.userMessage', { text: 'Explain it.', runId: 'r1', mode: 'plan' });
+  assert.deepEqual(retryTarget([odd, finished('r1')]), { runId: 'r1', text: 'Explain it.', attached: undefined });
+});
+
 it('is nothing while the run goes, after a manual condense, after a retry, or for a prompt stored without its run id', () => {
   assert.equal(retryTarget([]), undefined);
   assert.equal(retryTarget([asked('one', 'r1'), event('RUN_STARTED', { runId: 'r1' })]), undefined);

@@ -126,4 +126,17 @@ describe('prompt files', () => {
       'no editor open: nothing to fill in',
     );
   });
+
+  it("reads the mode its front matter asks for: Copilot's mode (or agent) ask is Chat, agent and edit are Agent, anything else the panel's", () => {
+    const modeOf = (frontMatter: string) => parsePromptFile('x', 'x', `---\n${frontMatter}\n---\nDo it.`).mode;
+    assert.equal(modeOf('mode: ask'), 'chat');
+    assert.equal(modeOf("agent: 'ask'\ndescription: Explain"), 'chat');
+    assert.equal(modeOf('mode: "Agent"'), 'agent');
+    assert.equal(modeOf('mode: edit'), 'agent');
+    assert.equal(modeOf('agent: my-reviewer'), undefined, "a custom agent's name is not a mode here");
+    assert.equal(modeOf('description: mode: ask'), undefined);
+    assert.equal(parsePromptFile('x', 'x', 'mode: ask\nDo it.').mode, undefined, 'only in a front matter');
+    assert.equal(parsePromptFile('x', 'x', "---\ndescription: 'Explain: briefly'\nmode: ask\n---\nDo it.").description, 'Explain: briefly');
+  });
 });
+
