@@ -181,7 +181,7 @@ export class AgentSession implements vscode.Disposable {
       const settings = configured && mode && mode !== configured.mode ? { ...configured, mode } : configured;
       if (settings !== configured && settings && configured) {
         const name = (each: AgentSettings['mode']) => (each === 'chat' ? 'Chat mode (no tools)' : 'Agent mode');
-        this.notice('modeForMessage', `This message runs in ${name(settings.mode)}, as its prompt file asks; the panel stays in ${name(configured.mode)}.`);
+        this.notice('modeForMessage', `This message runs in ${name(settings.mode)}, as its slash command asks; the panel stays in ${name(configured.mode)}.`);
       }
       if (settings === undefined) {
         // Stopped while being prepared (consent asked, MCP servers starting): the run ends now, the preparation on its own.

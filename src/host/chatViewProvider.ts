@@ -37,6 +37,7 @@ import { modelSettingKey, providerSettingKey, withApiKeys, writeSetting, writeUs
 import { listVscodeModels, withVscodeContextWindows } from './vscodeChatModel';
 import { ModelReadiness } from './modelReadiness';
 import { modeNotice } from './modeNotice';
+import { builtinCommands, expandBuiltinCommand } from '../agent/builtinCommands';
 import { workspaceKey } from './workspaceIdentity';
 import { openWorkspaceLink } from './workspaceLinkOpener';
 import { openSettingWhereSet } from './settingsEditor';
@@ -815,22 +816,29 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.postSlashCommands();
   }
 
-  /** The MCP prompts, then the prompt files whose names no prompt took. */
+  /** The MCP prompts, then the prompt files, then Tandem's own, each only under a name not taken before it. */
   private slashCommands(): SlashCommand[] {
-    const prompts = this.options.mcp?.slashCommands?.() ?? [];
-    const taken = new Set(prompts.map((each) => each.command));
-    return [...prompts, ...(this.options.promptFiles?.commands() ?? []).filter((each) => !taken.has(each.command))];
+    const listed: SlashCommand[] = [];
+    const taken = new Set<string>();
+    for (const each of [...(this.options.mcp?.slashCommands?.() ?? []), ...(this.options.promptFiles?.commands() ?? []), ...builtinCommands()]) {
+      if (taken.has(each.command)) continue;
+      taken.add(each.command);
+      listed.push(each);
+    }
+    return listed;
   }
 
   private postSlashCommands(): void {
     this.post({ type: 'slashCommands', commands: this.slashCommands() });
   }
 
-  /** A slash command's text: an MCP prompt's, else a prompt file's; undefined when `text` is neither; null when cancelled. */
+  /** A slash command's text: an MCP prompt's, else a prompt file's, else Tandem's own; undefined when `text` is none; null when cancelled. */
   private async expandSlashCommand(text: string): Promise<SlashExpansion | undefined | null> {
     const prompt = await this.options.mcp?.expandSlashCommand?.(text);
     if (prompt === null) return null;
-    return prompt !== undefined ? { text: prompt } : this.options.promptFiles?.expand(text);
+    if (prompt !== undefined) return { text: prompt };
+    const file = await this.options.promptFiles?.expand(text);
+    return file !== undefined ? file : expandBuiltinCommand(text);
   }
 
   private postAttachedContext(): void {

@@ -297,7 +297,8 @@ test('prompt files are slash commands: listed after "/", filled from the words a
     const prompt = view.locator('[data-testid="prompt"]');
     const offered = async () => (await view.locator('[data-testid="slash-command"]').evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset['command']))).sort();
     await prompt.fill('/');
-    await waitFor(async () => (await offered()).join() === 'explain,summarize', 'the prompt files after "/"', 30_000);
+    // The prompt files, and Tandem's own /init.
+    await waitFor(async () => (await offered()).join() === 'explain,init,summarize', 'the prompt files after "/"', 30_000);
     assert.match(await view.locator('[data-testid="slash-command"][data-command="explain"]').innerText(), /Explain a part of the code/);
     await session.screenshot('prompt-files');
 
@@ -333,12 +334,57 @@ test('prompt files are slash commands: listed after "/", filled from the words a
     await waitFor(async () => (await view2.locator('[data-testid="answer"]').last().innerText().catch(() => '')).includes('Notes written.'), 'the answer', 60_000);
     assert.match(await view2.locator('[data-testid="user-message"]').last().innerText(), /Write the release notes from notes\.txt \(pkg\/notes\.txt\), starting with: Some notes\./);
     assert.deepEqual(server.requests.slice(beforeNotes).map((request) => [request.model, request.body.tools === undefined]), [[answerModel, true]], 'one answer, no tools');
-    await view2.locator('[data-kind="notice"]', { hasText: 'This message runs in Chat mode (no tools), as its prompt file asks; the panel stays in Agent mode.' }).waitFor({ timeout: 10_000 });
+    await view2.locator('[data-kind="notice"]', { hasText: 'This message runs in Chat mode (no tools), as its slash command asks; the panel stays in Agent mode.' }).waitFor({ timeout: 10_000 });
     assert.equal((await view2.locator('[data-testid="mode-toggle"]').innerText()).trim(), 'Agent mode', 'the toggle is left as it was');
     await session.screenshot('prompt-file-chat-mode');
   } catch (error) {
     await session.screenshot('prompt-files-failure').catch(() => undefined);
     console.error(session.logs());
     throw error;
+  }
+});
+
+test('/init: in Agent mode whatever the toggle says, the agent writes AGENTS.md, and the write waits for the user even under autoApprove all', { timeout: 120_000 }, async () => {
+  const { existsSync, readFileSync } = await import('node:fs');
+  const pathModule = await import('node:path');
+  const view = await session.webview();
+  const toggle = view.locator('[data-testid="mode-toggle"]');
+  try {
+    await toggle.click();
+    await waitFor(async () => (await toggle.innerText()).trim() === 'Chat mode', 'the toggle in Chat mode', 10_000);
+    const before = server.requests.length;
+    const written = '# Agents\n\n- Notes live in pkg/notes.txt.\n';
+    server.push(
+      { model: fc, toolCalls: [{ id: 'init-write', name: 'write_file', arguments: { path: 'AGENTS.md', content: written } }] },
+      { model: fc, content: 'Written.' },
+      { model: answerModel, content: 'AGENTS.md now says where the notes live.' },
+    );
+    const prompt = view.locator('[data-testid="prompt"]');
+    await prompt.fill('/init mention the notes');
+    await prompt.press('Enter');
+
+    const card = view.locator('[data-testid="approval"][data-status="pending"]').last();
+    await card.waitFor({ state: 'visible', timeout: 60_000 });
+    assert.equal(await card.getAttribute('data-tool'), 'write_file');
+    assert.equal(existsSync(pathModule.join(workspace, 'AGENTS.md')), false, 'nothing written before the approval');
+    await session.screenshot('init-approval');
+    await card.locator('[data-testid="approve"]').click();
+    await waitFor(async () => (await view.locator('[data-testid="answer"]').last().innerText().catch(() => '')).includes('AGENTS.md now says where the notes live.'), 'the answer', 60_000);
+    assert.equal(readFileSync(pathModule.join(workspace, 'AGENTS.md'), 'utf8'), written);
+
+    // The function-call model was asked, with tools, the command's text and the words after it.
+    const asked = server.requests[before]!;
+    assert.equal(asked.model, fc);
+    assert.ok(asked.body.tools.some((tool: { function: { name: string } }) => tool.function.name === 'write_file'));
+    const users = asked.body.messages.filter((message: { role: string }) => message.role === 'user');
+    assert.match(String(users.at(-1)?.content), /^Study this workspace and write an AGENTS\.md at its root[\s\S]*\n\nAlso: mention the notes$/);
+    await view.locator('[data-kind="notice"]', { hasText: 'This message runs in Agent mode, as its slash command asks; the panel stays in Chat mode (no tools).' }).waitFor({ timeout: 10_000 });
+    assert.equal((await toggle.innerText()).trim(), 'Chat mode', 'the toggle is left as it was');
+  } catch (error) {
+    await session.screenshot('init-failure').catch(() => undefined);
+    console.error(session.logs());
+    throw error;
+  } finally {
+    if ((await toggle.innerText().catch(() => '')).trim() === 'Chat mode') await toggle.click();
   }
 });
