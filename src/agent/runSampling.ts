@@ -15,8 +15,8 @@ import { runModelTurn } from './modelTurn';
 import type { RunEmitter } from './runEmitter';
 import type { UsageTracker } from './usageTracker';
 
-/** Answers a sampling request made during the call whose gate this is. */
-export type RunSampler = (request: SamplingRequest, signal: AbortSignal, gate: ApprovalGate) => Promise<SamplingResult>;
+/** Answers a sampling request made during the call whose gate this is (`toolCallId`: that call, for the note of a rejection). */
+export type RunSampler = (request: SamplingRequest, signal: AbortSignal, gate: ApprovalGate, toolCallId?: string) => Promise<SamplingResult>;
 
 export interface RunSamplingOptions {
   readonly model: ChatModel;
@@ -48,7 +48,7 @@ function chatMessages(request: SamplingRequest): ChatMessage[] {
 
 export function createRunSampling(options: RunSamplingOptions): RunSampler {
   const { model, usage, emitter } = options;
-  return async (request, signal, gate) => {
+  return async (request, signal, gate, toolCallId) => {
     const key = samplingAllowKey(request.allowAs ?? request.serverName);
     const last = request.messages.at(-1)?.text ?? '';
     const approved = await gate.request(
@@ -64,7 +64,11 @@ export function createRunSampling(options: RunSamplingOptions): RunSampler {
       },
       signal,
     );
-    if (!approved) throw new SamplingRefused(`The user declined the sampling request of MCP server "${request.serverName}".`);
+    if (!approved) {
+      // The note typed on the card goes to the server, as a rejected call's goes to the model.
+      const note = toolCallId === undefined ? undefined : gate.rejectionNote?.(toolCallId)?.trim();
+      throw new SamplingRefused(`The user declined the sampling request of MCP server "${request.serverName}".${note ? ` Their note: ${note}` : ''}`);
+    }
     const turn = await runModelTurn(model, { messages: chatMessages(request), maxTokens: request.maxTokens }, signal, {
       onPartialUsage: (partial) => usage.recordPartial('answer', partial),
     });

@@ -144,7 +144,7 @@ async function runOne(call: PlannedCall, context: ExecutionContext): Promise<Cal
       timeLeftMs: context.timeLeftMs,
       approval: forCall(approval, call.id),
       elicit: context.elicit,
-      sample: sample && ((request, signal) => sample(request, signal, forCall(approval, call.id))),
+      sample: sample && ((request, signal) => sample(request, signal, forCall(approval, call.id), call.id)),
       onProgress: (progress) => context.emitter.custom(CustomEventName.toolProgress, { toolCallId: call.id, ...progress }),
     });
     // Stop and the time limit do not wait for a read that ignores the signal: nothing it does needs

@@ -113,11 +113,12 @@ describe('MCP sampling in the run', () => {
     assert.equal(usage.answer.completionTokens, 14);
   });
 
-  it('refused, the server hears that the user rejected it and no model is asked', async () => {
+  it('refused, the server hears that the user rejected it, with the note typed on the card, and no model is asked', async () => {
     const model = await serve([fc({ toolCalls: [{ id: 'call-1', name: SAMPLING_TOOL, arguments: { prompt: 'Name a colour.' } }] }), fc({ content: 'done' }), answer('It was declined.')]);
-    const { events, asked } = await run(model, hub, settingsFor(model, { autoApprove: 'all' }), () => 'rejected');
+    const { events, asked } = await run(model, hub, settingsFor(model, { autoApprove: 'all' }), () => ({ answer: 'rejected', note: ' Not with my tokens. ' }));
     assert.equal(asked.length, 1);
-    assert.match(result(events), /declined the sampling request of MCP server "everything"/);
+    // The server's tool reports what it heard: the refusal, with the note typed on the card.
+    assert.match(result(events), /declined the sampling request of MCP server "everything"\. Their note: Not with my tokens\./);
     assert.deepEqual(
       model.requests.map((request) => request.model),
       ['fc-model', 'fc-model', 'answer-model'],
