@@ -29,10 +29,20 @@ import type { OutputLog } from './outputLog';
 import type { RunEnding } from './followUpQueue';
 import { workspaceRulesNow } from './workspaceRulesReader';
 import { revertSummary } from '../tools/revertSummary';
+import { toolsNamed } from '../tools/promptFileTools';
+import { SUBAGENT_TOOL } from '../agent/subagentTool';
 import { usageLogLine } from '../protocol/usageFormat';
 import { editsInPlace, opensConversation, retryTarget, steeredInto } from '../protocol/retryTarget';
 
 /** Where a run's tools and approvals come from (workspace tools, MCP), injected so the panel works without them. */
+/** How one message runs when its slash command says so (a prompt file's front matter, `/init`). */
+export interface MessageOptions {
+  /** The mode it runs in instead of the setting's. */
+  readonly mode?: AgentSettings['mode'] | undefined;
+  /** The names of the only tools it may use (promptFileTools.ts); undefined: every tool offered. */
+  readonly tools?: readonly string[] | undefined;
+}
+
 export interface ToolSources {
   tools(): readonly Tool[];
   /** How a run asks the user (the run applies `autoApprove` / `alwaysAllow` first). */
@@ -71,7 +81,8 @@ export interface SessionDependencies {
   readonly log: OutputLog;
   readonly toolSources: () => ToolSources;
   /** Settings with API keys filled in. */
-  readonly settings: () => Promise<AgentSettings>;
+  /** `mode`: the mode the run takes instead of the setting's (MCP servers start for Agent mode); the settings come back as configured. */
+  readonly settings: (mode?: AgentSettings['mode']) => Promise<AgentSettings>;
   /** The same for a call without tools (condensing): no MCP servers start. Defaults to `settings`. */
   readonly modelSettings?: (() => Promise<AgentSettings>) | undefined;
   /** Events for the panel, in order. */
@@ -131,8 +142,8 @@ export class AgentSession implements vscode.Disposable {
 
   /** Starts a run for `text` (and what was attached to it); resolves when the run has ended. Ignored while a run is going. */
   /** `carried`: messages a first try took while it went (Steer), which Retry sends into this run at its first step. */
-  /** `mode`: the mode this run takes instead of the setting's (a prompt file's `mode: ask`); stored with the question, for Retry. */
-  async send(text: string, attached?: AttachedContext, carried?: readonly SteerMessage[], mode?: AgentSettings['mode']): Promise<void> {
+  /** `options`: how this message runs when its slash command says (a prompt file's mode and tools); stored with the question, for Retry. */
+  async send(text: string, attached?: AttachedContext, carried?: readonly SteerMessage[], options?: MessageOptions): Promise<void> {
     if (this.run) return;
     const controller = new AbortController();
     let finish!: () => void;
@@ -144,7 +155,7 @@ export class AgentSession implements vscode.Disposable {
     try {
       if (!conversation.title) conversation.title = titleFrom(text);
       // The attached items travel apart from the typed text: the panel shows their names, the models read them.
-      const value = { text, runId, ...(attached && { attached: { labels: attached.labels, text: attached.text } }), ...(mode && { mode }) };
+      const value = { text, runId, ...(attached && { attached: { labels: attached.labels, text: attached.text } }), ...(options?.mode && { mode: options.mode }), ...(options?.tools && { tools: options.tools }) };
       this.append({ type: 'CUSTOM', name: HostEventName.userMessage, value, timestamp: Date.now() } as AgentEvent);
       // The pictures, for the panel to show under the question while it is open (never stored: isLiveOnly).
       if (attached?.images?.length) {
@@ -157,7 +168,7 @@ export class AgentSession implements vscode.Disposable {
       if (!listed) this.deps.onDidChangeHistory?.();
       // Pictures go to the models with this run only; Retry of it (this window) sends them again.
       this.lastImages = attached?.images?.length ? { runId, images: attached.images } : undefined;
-      ending = await this.execute(conversation, runId, controller.signal, attached?.images, carried, mode);
+      ending = await this.execute(conversation, runId, controller.signal, attached?.images, carried, options);
     } finally {
       this.run = undefined;
       finish();
@@ -169,7 +180,20 @@ export class AgentSession implements vscode.Disposable {
     }
   }
 
-  private async execute(conversation: StoredConversation, runId: string, signal: AbortSignal, images?: readonly ChatImage[], carried?: readonly SteerMessage[], mode?: AgentSettings['mode']): Promise<RunEnding> {
+  /**
+   * The run's tools when its slash command names some (`tools:`): only those, and a notice says which.
+   * `run_subagent` is the loop's own (runAgent adds it when `subagents` is on): it is named like the rest.
+   */
+  private toolsFor(offered: readonly Tool[], names: readonly string[] | undefined, subagents: boolean): { tools: readonly Tool[]; subagents: boolean } {
+    if (names === undefined || offered.length === 0) return { tools: offered, subagents };
+    const { kept, unmatched } = toolsNamed(names, subagents ? [...offered, { name: SUBAGENT_TOOL, source: { kind: 'workspace' } }] : offered);
+    const listed = [...kept];
+    const unknown = unmatched.length > 0 ? ` (${unmatched.map((name) => `"${name}"`).join(', ')} named no tool here)` : '';
+    this.notice('toolsForMessage', listed.length > 0 ? `This message may use only the tools its slash command names: ${listed.join(', ')}${unknown}.` : `This message may use no tools: its slash command names none that are offered here${unknown}.`);
+    return { tools: offered.filter((tool) => kept.has(tool.name)), subagents: kept.has(SUBAGENT_TOOL) };
+  }
+
+  private async execute(conversation: StoredConversation, runId: string, signal: AbortSignal, images?: readonly ChatImage[], carried?: readonly SteerMessage[], options?: MessageOptions): Promise<RunEnding> {
     const { log } = this.deps;
     const started = Date.now();
     let sources: ToolSources | undefined;
@@ -177,8 +201,9 @@ export class AgentSession implements vscode.Disposable {
     let ending: RunEnding = 'failed';
     // Preparing is part of the run (settings consent, MCP servers starting): a failure there also ends it with RUN_ERROR.
     try {
-      const configured = await unlessAborted(this.deps.settings(), signal);
-      const settings = configured && mode && mode !== configured.mode ? { ...configured, mode } : configured;
+      const configured = await unlessAborted(this.deps.settings(options?.mode), signal);
+      const mode = options?.mode;
+      let settings = configured && mode && mode !== configured.mode ? { ...configured, mode } : configured;
       if (settings !== configured && settings && configured) {
         const name = (each: AgentSettings['mode']) => (each === 'chat' ? 'Chat mode (no tools)' : 'Agent mode');
         this.notice('modeForMessage', `This message runs in ${name(settings.mode)}, as its slash command asks; the panel stays in ${name(configured.mode)}.`);
@@ -194,7 +219,9 @@ export class AgentSession implements vscode.Disposable {
       const functionCallModel = createModel(settings.functionCallModel, settings.maxExecutionSeconds);
       const answerModel = settings.singleModel ? functionCallModel : createModel(settings.answerModel, settings.maxExecutionSeconds);
       sources = this.deps.toolSources();
-      const tools = settings.mode === 'agent' ? sources.tools() : [];
+      const narrowed = this.toolsFor(settings.mode === 'agent' ? sources.tools() : [], options?.tools, settings.subagents === true);
+      const tools = narrowed.tools;
+      if (narrowed.subagents !== (settings.subagents === true)) settings = { ...settings, subagents: narrowed.subagents };
       // The loop itself logs thoughts, tool inputs and outputs when given a sink.
       const trace = settings.verbose ? (line: string) => log.trace(line) : undefined;
       log.info(
@@ -282,7 +309,7 @@ export class AgentSession implements vscode.Disposable {
       const images = this.lastImages?.runId === runId ? this.lastImages.images : undefined;
       // What the user sent into the first try goes into this one too; an edited question stands on its own.
       const carried = text === undefined ? steeredInto(this.conversation.events, runId).map((message, index) => ({ id: `retried-${runId}-${index}`, ...message })) : [];
-      await this.send(text ?? target.text, target.attached && images ? { ...target.attached, images } : target.attached, carried, target.mode);
+      await this.send(text ?? target.text, target.attached && images ? { ...target.attached, images } : target.attached, carried, { mode: target.mode, tools: target.tools });
     } finally {
       this.retrying = false;
     }

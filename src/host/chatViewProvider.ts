@@ -13,7 +13,7 @@ import { FollowUpQueue, type FollowUp } from './followUpQueue';
 import type { SteerMessage, Steering } from '../agent/steering';
 import { fetchModelList, pickModel, type ModelList, type PickedModel } from './modelPicker';
 import { panelHtml } from './panelHtml';
-import { AgentSession, type ToolSources } from './agentSession';
+import { AgentSession, type MessageOptions, type ToolSources } from './agentSession';
 import { ApprovalCenter } from './approvalCenter';
 import { PanelElicitor } from './panelElicitor';
 import { signalFromToken } from './cancellation';
@@ -62,10 +62,9 @@ export interface McpStatusSource {
   signIn?(server: { readonly name: string; readonly source: string }): Promise<void>;
 }
 
-/** What a slash command sends: its text, and the mode it runs in when it names one (a prompt file's `mode: ask`). */
-export interface SlashExpansion {
+/** What a slash command sends: its text, and how it runs when it says (a prompt file's `mode: ask`, its `tools:`). */
+export interface SlashExpansion extends MessageOptions {
   readonly text: string;
-  readonly mode?: 'agent' | 'chat' | undefined;
 }
 
 /** Slash commands besides the MCP prompts: the workspace's prompt files. */
@@ -199,9 +198,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         log: this.log,
         toolSources: this.options.toolSources,
         elicitor: this.elicitor,
-        settings: async () =>
+        settings: async (mode) =>
           withVscodeContextWindows(
-            await this.preparation.prepare((code, message, level, action) => this.session.notice(code, message, level, action), this.options.beforeRun),
+            await this.preparation.prepare((code, message, level, action) => this.session.notice(code, message, level, action), this.options.beforeRun, mode),
           ),
         modelSettings: async () =>
           withVscodeContextWindows(await this.preparation.prepare((code, message, level, action) => this.session.notice(code, message, level, action))),
@@ -338,7 +337,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         // `/<server>.<prompt>` or a prompt file's `/<name>`: its text is what gets sent.
         const expanded = await this.expandSlashCommand(message.text);
         if (expanded === null) return;
-        await this.send(expanded?.text ?? message.text, true, expanded?.mode);
+        await this.send(expanded?.text ?? message.text, true, expanded && { mode: expanded.mode, tools: expanded.tools });
         return;
       }
       case 'stop':
@@ -458,8 +457,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   // --- actions shared by the panel and the commands -------------------------
 
   /** Starts a run; `withAttachments`: the context chips go with it (a message typed in the panel). */
-  /** `mode`: the mode this message runs in when not the panel's (a prompt file's `mode: ask`). */
-  async send(text: string, withAttachments = false, mode?: 'agent' | 'chat'): Promise<void> {
+  /** `options`: how this message runs when its slash command says (a prompt file's mode and tools). */
+  async send(text: string, withAttachments = false, options?: MessageOptions): Promise<void> {
     if (this.session.running) {
       // Ask About Selection and the like while a run goes: queued, as a message typed then would be.
       this.queueFollowUp(text, withAttachments);
@@ -468,7 +467,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     if (!(await this.modelUsable(text))) return; // the chips stay for the next try
     // The chips are read now and used up by this message.
     const attached = withAttachments ? await this.options.context?.attachments.take(new AbortController().signal) : undefined;
-    await this.session.send(text, attached, undefined, mode);
+    await this.session.send(text, attached, undefined, options);
   }
 
   /**
@@ -586,7 +585,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       return;
     }
     const attached = await readAttachments(followUp.items, new AbortController().signal);
-    await this.session.send(expanded?.text ?? followUp.text, attached, undefined, expanded?.mode);
+    await this.session.send(expanded?.text ?? followUp.text, attached, undefined, expanded && { mode: expanded.mode, tools: expanded.tools });
   }
 
   private postFollowUps(): void {

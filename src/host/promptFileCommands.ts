@@ -46,8 +46,9 @@ export class PromptFileCommands implements vscode.Disposable {
 
   commands(): SlashCommand[] {
     return this.files.map((file) => {
+      const how = [file.mode && `${file.mode === 'chat' ? 'Chat' : 'Agent'} mode`, file.tools && `tools: ${file.tools.join(', ') || 'none'}`].filter(Boolean).join('; ');
       const description = file.description ?? `Prompt file ${file.file}`;
-      return { command: file.command, description: file.mode ? `${description} (${file.mode === 'chat' ? 'Chat' : 'Agent'} mode)` : description, arguments: file.inputs };
+      return { command: file.command, description: how ? `${description} (${how})` : description, arguments: file.inputs };
     });
   }
 
@@ -63,7 +64,7 @@ export class PromptFileCommands implements vscode.Disposable {
       async (name, hint) => vscode.window.showInputBox({ title: `/${found.file.command}`, prompt: hint ? `${name} — ${hint}` : name, placeHolder: hint, ignoreFocusOut: true }),
       editor,
     );
-    return expanded === null ? null : { text: expanded, ...(found.file.mode && { mode: found.file.mode }) };
+    return expanded === null ? null : { text: expanded, ...(found.file.mode && { mode: found.file.mode }), ...(found.file.tools && { tools: found.file.tools }) };
   }
 
   private watch(): void {

@@ -47,8 +47,11 @@ export class RunPreparation {
     notice('restrictedMode', RESTRICTED_MODE_MESSAGE, 'warning', MANAGE_TRUST_ACTION);
   }
 
-  /** The settings of the run about to start, with keys; asks for consent first when needed. */
-  async prepare(notice: NoticeSink, beforeRun?: (settings: AgentSettings, notice: NoticeSink) => Promise<void>): Promise<AgentSettings> {
+  /**
+   * The settings of the run about to start, with keys; asks for consent first when needed.
+   * `mode`: the mode this run takes instead of the setting's (a slash command's), as `beforeRun` sees it.
+   */
+  async prepare(notice: NoticeSink, beforeRun?: (settings: AgentSettings, notice: NoticeSink) => Promise<void>, mode?: AgentSettings['mode']): Promise<AgentSettings> {
     this.noticeRestricted(notice);
     let read = this.read();
     if (read.ignored && vscode.workspace.isTrusted && !this.consent.isDecided(read.fingerprint)) {
@@ -60,7 +63,7 @@ export class RunPreparation {
       notice('settingsIgnored', ignoredSettingsNotice(read.guarded), 'warning');
     }
     const settings = await withApiKeys(read, this.keys);
-    await beforeRun?.(settings, notice);
+    await beforeRun?.(mode && mode !== settings.mode ? { ...settings, mode } : settings, notice);
     return settings;
   }
 }

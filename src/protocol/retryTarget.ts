@@ -14,6 +14,8 @@ export interface RetryTarget {
   readonly attached: { readonly labels: readonly string[]; readonly text: string } | undefined;
   /** The mode it ran in when not the setting's (a prompt file's `mode: ask`): the next try takes it too. */
   readonly mode?: 'agent' | 'chat' | undefined;
+  /** The only tools it could use, by the names its slash command gave (`tools:`): the next try too. */
+  readonly tools?: readonly string[] | undefined;
 }
 
 export function retryTarget(events: readonly AgentEvent[]): RetryTarget | undefined {
@@ -24,7 +26,7 @@ export function retryTarget(events: readonly AgentEvent[]): RetryTarget | undefi
     if (event.type !== 'CUSTOM') continue;
     if ((event['name'] === CustomEventName.condensed && !ended) || event['name'] === HostEventName.retried) return undefined;
     if (event['name'] !== HostEventName.userMessage) continue;
-    const value = event['value'] as { text?: unknown; runId?: unknown; attached?: { labels?: unknown; text?: unknown }; mode?: unknown } | undefined;
+    const value = event['value'] as { text?: unknown; runId?: unknown; attached?: { labels?: unknown; text?: unknown }; mode?: unknown; tools?: unknown } | undefined;
     if (!ended || typeof value?.runId !== 'string' || typeof value.text !== 'string' || !value.text) return undefined;
     const attached = value.attached;
     const labels = Array.isArray(attached?.labels) ? attached.labels.filter((label): label is string => typeof label === 'string') : [];
@@ -33,6 +35,7 @@ export function retryTarget(events: readonly AgentEvent[]): RetryTarget | undefi
       text: value.text,
       attached: typeof attached?.text === 'string' ? { labels, text: attached.text } : undefined,
       ...((value.mode === 'agent' || value.mode === 'chat') && { mode: value.mode }),
+      ...(Array.isArray(value.tools) && { tools: value.tools.filter((name): name is string => typeof name === 'string') }),
     };
   }
   return undefined;

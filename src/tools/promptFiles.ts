@@ -12,6 +12,7 @@
 // repository text the user chose to send: it asks the model as a message the
 // user typed would (shown as theirs), and can open no approval.
 import * as path from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { parseSlashArguments } from '../common/slashArguments';
 import { expandRulePattern, readRuleText } from './rulesFiles';
 
@@ -33,6 +34,8 @@ export interface PromptFile {
   readonly body: string;
   /** The mode its front matter asks this message to run in (`mode: ask` is Chat); undefined: the panel's. */
   readonly mode?: 'agent' | 'chat' | undefined;
+  /** The tools its front matter names (`tools:`, Copilot's names or Tandem's; promptFileTools.ts); undefined: every tool. */
+  readonly tools?: readonly string[] | undefined;
 }
 
 const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
@@ -42,12 +45,18 @@ const PLACEHOLDER = /\$ARGUMENTS|\$\{input:([\w-]+)(?::[^}]*)?\}|\$\{(workspaceF
 /** A command is one word the box can complete: no spaces, no slash. */
 const COMMAND_NAME = /^[\w.-]{1,64}$/;
 
-/** `key: …` of a front matter, a scalar, quotes taken off; the keys read are `description`, `mode` and `agent`. */
-function frontMatterValue(frontMatter: string, key: string): string | undefined {
-  const line = new RegExp(`^${key}[ \\t]*:[ \\t]*(.*)$`, 'm').exec(frontMatter)?.[1]?.trim();
-  if (!line) return undefined;
-  const quoted = /^(["'])(.*)\1$/.exec(line);
-  return (quoted ? quoted[2] : line)?.trim() || undefined;
+/** A front matter's keys; one that is not a YAML map (or not YAML) gives none, and the file is still its body. */
+function frontMatterOf(text: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = parseYaml(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' || typeof value === 'number' ? String(value).trim() || undefined : undefined;
 }
 
 /**
@@ -55,19 +64,27 @@ function frontMatterValue(frontMatter: string, key: string): string | undefined 
  * `agent:`) of `ask` is Chat mode, `agent` and `edit` Agent mode; anything
  * else (a custom agent's name) leaves the panel's mode.
  */
-function modeOf(frontMatter: string): PromptFile['mode'] {
-  const value = (frontMatterValue(frontMatter, 'mode') ?? frontMatterValue(frontMatter, 'agent'))?.toLowerCase();
+function modeOf(keys: Record<string, unknown>): PromptFile['mode'] {
+  const value = (text(keys['mode']) ?? text(keys['agent']))?.toLowerCase();
   if (value === 'ask') return 'chat';
   return value === 'agent' || value === 'edit' ? 'agent' : undefined;
 }
 
-export function parsePromptFile(command: string, file: string, text: string): PromptFile {
-  const match = FRONT_MATTER.exec(text);
-  const body = (match ? text.slice(match[0].length) : text).trim();
+/** Copilot's `tools:`, a list (or one comma-separated line) of names; undefined when the file names none. */
+function toolsOf(keys: Record<string, unknown>): string[] | undefined {
+  const value = keys['tools'];
+  const names = Array.isArray(value) ? value.map(text) : typeof value === 'string' ? value.split(',').map(text) : undefined;
+  return names?.filter((name): name is string => name !== undefined);
+}
+
+export function parsePromptFile(command: string, file: string, source: string): PromptFile {
+  const match = FRONT_MATTER.exec(source);
+  const body = (match ? source.slice(match[0].length) : source).trim();
   const inputs = [...new Set([...body.matchAll(INPUT)].map((each) => each[1]!))];
-  const frontMatter = match?.[1] ?? '';
-  const mode = modeOf(frontMatter);
-  return { command, file, description: frontMatterValue(frontMatter, 'description'), inputs, takesArguments: body.includes('$ARGUMENTS'), body, ...(mode && { mode }) };
+  const keys = match ? frontMatterOf(match[1] ?? '') : {};
+  const mode = modeOf(keys);
+  const tools = toolsOf(keys);
+  return { command, file, description: text(keys['description']), inputs, takesArguments: body.includes('$ARGUMENTS'), body, ...(mode && { mode }), ...(tools && { tools }) };
 }
 
 function commandOf(relative: string): string {

@@ -31,7 +31,7 @@ before(async () => {
       'src/greet.ts': '// greet: says hello\nexport function greet(name: string): string {\n  return `hello ${name}`;\n}\n',
       'src/main.ts': "import { greet } from './greet';\n\nconsole.log(greet('Ada'));\n// greet again later\nconst greeting = greet('Bob');\n",
       // Prompt files, as Copilot and Claude Code keep them.
-      '.github/prompts/explain.prompt.md': '---\ndescription: Explain a part of the code\n---\nExplain ${input:topic} to a newcomer.\n',
+      '.github/prompts/explain.prompt.md': "---\ndescription: Explain a part of the code\ntools: ['codebase', 'githubRepo']\n---\nExplain ${input:topic} to a newcomer.\n",
       '.claude/commands/summarize.md': 'Summarize $ARGUMENTS in three lines.\n',
     },
     settings: {
@@ -299,7 +299,7 @@ test('prompt files are slash commands: listed after "/", filled from the words a
     await prompt.fill('/');
     // The prompt files, and Tandem's own /init.
     await waitFor(async () => (await offered()).join() === 'explain,init,summarize', 'the prompt files after "/"', 30_000);
-    assert.match(await view.locator('[data-testid="slash-command"][data-command="explain"]').innerText(), /Explain a part of the code/);
+    assert.match(await view.locator('[data-testid="slash-command"][data-command="explain"]').innerText(), /Explain a part of the code \(tools: codebase, githubRepo\)/);
     await session.screenshot('prompt-files');
 
     server.push({ model: fc, content: 'Enough.' }, { model: answerModel, content: 'Three lines about the notes.' });
@@ -310,6 +310,16 @@ test('prompt files are slash commands: listed after "/", filled from the words a
     const users = server.requests[before]!.body.messages.filter((message: { role: string }) => message.role === 'user');
     assert.match(String(users.at(-1)?.content), /Summarize pkg\/notes\.txt in three lines\.$/);
     assert.match(await view.locator('[data-testid="user-message"]').last().innerText(), /Summarize pkg\/notes\.txt in three lines\./);
+
+    // A file's `tools:` narrows what the run offers: Copilot's `codebase` is the workspace's reads; `githubRepo` names none here.
+    server.push({ model: fc, content: 'Enough.' }, { model: answerModel, content: 'Queues hold work in order.' });
+    const beforeExplain = server.requests.length;
+    await prompt.fill('/explain topic=queues');
+    await prompt.press('Enter');
+    await waitFor(async () => (await view.locator('[data-testid="answer"]').last().innerText().catch(() => '')).includes('Queues hold work in order.'), 'the answer', 60_000);
+    const offeredTools = server.requests[beforeExplain]!.body.tools.map((tool: { function: { name: string } }) => tool.function.name).sort();
+    assert.deepEqual(offeredTools, ['find_files', 'list_dir', 'read_file', 'search_text']);
+    await view.locator('[data-kind="notice"]', { hasText: 'This message may use only the tools its slash command names: read_file, list_dir, find_files, search_text ("githubRepo" named no tool here).' }).waitFor({ timeout: 10_000 });
 
     // A prompt file added while the panel is open joins the list.
     const { mkdirSync, writeFileSync } = await import('node:fs');

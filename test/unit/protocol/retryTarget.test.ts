@@ -15,9 +15,11 @@ it('is the last question once its run has ended, with what was attached to it', 
   assert.deepEqual(retryTarget([asked('one', 'r1'), event('RUN_ERROR', { message: 'HTTP 500' })]), { runId: 'r1', text: 'one', attached: undefined });
 });
 
-it("keeps the mode a question ran in when it was not the panel's (a prompt file's), and reads no other value as one", () => {
+it("keeps the mode and tools a question ran with when its slash command said (a prompt file's), and reads no other value as one", () => {
   const chat = custom('tandem.userMessage', { text: 'Explain it.', runId: 'r1', mode: 'chat' });
   assert.deepEqual(retryTarget([chat, finished('r1')]), { runId: 'r1', text: 'Explain it.', attached: undefined, mode: 'chat' });
+  const narrowed = custom('tandem.userMessage', { text: 'Explain it.', runId: 'r1', mode: 'agent', tools: ['codebase', 7, 'docs/*'] });
+  assert.deepEqual(retryTarget([narrowed, finished('r1')]), { runId: 'r1', text: 'Explain it.', attached: undefined, mode: 'agent', tools: ['codebase', 'docs/*'] });
   const odd = custom('tandem.userMessage', { text: 'Explain it.', runId: 'r1', mode: 'plan' });
   assert.deepEqual(retryTarget([odd, finished('r1')]), { runId: 'r1', text: 'Explain it.', attached: undefined });
 });

@@ -138,5 +138,17 @@ describe('prompt files', () => {
     assert.equal(parsePromptFile('x', 'x', 'mode: ask\nDo it.').mode, undefined, 'only in a front matter');
     assert.equal(parsePromptFile('x', 'x', "---\ndescription: 'Explain: briefly'\nmode: ask\n---\nDo it.").description, 'Explain: briefly');
   });
+
+  it("reads Copilot's tools: as a list or one line, and a front matter that is not YAML as none", () => {
+    const toolsOf = (frontMatter: string) => parsePromptFile('x', 'x', `---\n${frontMatter}\n---\nDo it.`).tools;
+    assert.deepEqual(toolsOf("tools: ['codebase', 'docs/*']"), ['codebase', 'docs/*']);
+    assert.deepEqual(toolsOf('tools:\n  - read_file\n  - run_command'), ['read_file', 'run_command']);
+    assert.deepEqual(toolsOf('tools: read_file, search'), ['read_file', 'search']);
+    assert.deepEqual(toolsOf('tools: []'), [], 'no tools at all');
+    assert.equal(toolsOf('description: no tools named'), undefined);
+    const broken = parsePromptFile('x', 'x', '---\ntools: [unclosed\n---\nStill the body.');
+    assert.equal(broken.tools, undefined);
+    assert.equal(broken.body, 'Still the body.');
+  });
 });
 
