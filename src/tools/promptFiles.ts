@@ -12,7 +12,7 @@
 // repository text the user chose to send: it asks the model as a message the
 // user typed would (shown as theirs), and can open no approval.
 import * as path from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { frontMatterList, frontMatterScalar, splitFrontMatter } from './frontMatter';
 import { parseSlashArguments } from '../common/slashArguments';
 import { expandRulePattern, readRuleText } from './rulesFiles';
 
@@ -38,53 +38,31 @@ export interface PromptFile {
   readonly tools?: readonly string[] | undefined;
 }
 
-const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 const INPUT = /\$\{input:([\w-]+)(?::([^}]*))?\}/g;
 /** Everything a prompt file's text can ask to be filled, in one pattern so it is filled in one pass. */
 const PLACEHOLDER = /\$ARGUMENTS|\$\{input:([\w-]+)(?::[^}]*)?\}|\$\{(workspaceFolder|workspaceFolderBasename|file|fileBasename|fileDirname|fileBasenameNoExtension|selection|selectedText)\}/g;
 /** A command is one word the box can complete: no spaces, no slash. */
 const COMMAND_NAME = /^[\w.-]{1,64}$/;
 
-/** A front matter's keys; one that is not a YAML map (or not YAML) gives none, and the file is still its body. */
-function frontMatterOf(text: string): Record<string, unknown> {
-  try {
-    const parsed: unknown = parseYaml(text);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' || typeof value === 'number' ? String(value).trim() || undefined : undefined;
-}
-
 /**
  * The mode a file asks to run in: Copilot's `mode:` (or, since it was renamed,
  * `agent:`) of `ask` is Chat mode, `agent` and `edit` Agent mode; anything
  * else (a custom agent's name) leaves the panel's mode.
  */
-function modeOf(keys: Record<string, unknown>): PromptFile['mode'] {
-  const value = (text(keys['mode']) ?? text(keys['agent']))?.toLowerCase();
+function modeOf(frontMatter: string): PromptFile['mode'] {
+  const value = (frontMatterScalar(frontMatter, 'mode') ?? frontMatterScalar(frontMatter, 'agent'))?.toLowerCase();
   if (value === 'ask') return 'chat';
   return value === 'agent' || value === 'edit' ? 'agent' : undefined;
 }
 
-/** Copilot's `tools:`, a list (or one comma-separated line) of names; undefined when the file names none. */
-function toolsOf(keys: Record<string, unknown>): string[] | undefined {
-  const value = keys['tools'];
-  const names = Array.isArray(value) ? value.map(text) : typeof value === 'string' ? value.split(',').map(text) : undefined;
-  return names?.filter((name): name is string => name !== undefined);
-}
-
 export function parsePromptFile(command: string, file: string, source: string): PromptFile {
-  const match = FRONT_MATTER.exec(source);
-  const body = (match ? source.slice(match[0].length) : source).trim();
+  const { frontMatter = '', body: rest } = splitFrontMatter(source);
+  const body = rest.trim();
   const inputs = [...new Set([...body.matchAll(INPUT)].map((each) => each[1]!))];
-  const keys = match ? frontMatterOf(match[1] ?? '') : {};
-  const mode = modeOf(keys);
-  const tools = toolsOf(keys);
-  return { command, file, description: text(keys['description']), inputs, takesArguments: body.includes('$ARGUMENTS'), body, ...(mode && { mode }), ...(tools && { tools }) };
+  const mode = modeOf(frontMatter);
+  // Copilot's `tools:`, a list of names.
+  const tools = frontMatterList(frontMatter, 'tools');
+  return { command, file, description: frontMatterScalar(frontMatter, 'description'), inputs, takesArguments: body.includes('$ARGUMENTS'), body, ...(mode && { mode }), ...(tools && { tools }) };
 }
 
 function commandOf(relative: string): string {

@@ -139,16 +139,18 @@ describe('prompt files', () => {
     assert.equal(parsePromptFile('x', 'x', "---\ndescription: 'Explain: briefly'\nmode: ask\n---\nDo it.").description, 'Explain: briefly');
   });
 
-  it("reads Copilot's tools: as a list or one line, and a front matter that is not YAML as none", () => {
+  it("reads Copilot's tools: as a list, the lines under it, or one line", () => {
     const toolsOf = (frontMatter: string) => parsePromptFile('x', 'x', `---\n${frontMatter}\n---\nDo it.`).tools;
     assert.deepEqual(toolsOf("tools: ['codebase', 'docs/*']"), ['codebase', 'docs/*']);
     assert.deepEqual(toolsOf('tools:\n  - read_file\n  - run_command'), ['read_file', 'run_command']);
     assert.deepEqual(toolsOf('tools: read_file, search'), ['read_file', 'search']);
     assert.deepEqual(toolsOf('tools: []'), [], 'no tools at all');
     assert.equal(toolsOf('description: no tools named'), undefined);
-    const broken = parsePromptFile('x', 'x', '---\ntools: [unclosed\n---\nStill the body.');
-    assert.equal(broken.tools, undefined);
-    assert.equal(broken.body, 'Still the body.');
+    assert.deepEqual(toolsOf("tools:\n  - 'fetch' # the web\nmode: ask"), ['fetch'], 'the list ends at the next key');
+    assert.deepEqual(toolsOf('description: a list\n  tools: [nested]'), undefined, 'only a key at the top level');
+    const unclosed = parsePromptFile('x', 'x', '---\ntools: [read_file\n---\nStill the body.');
+    assert.deepEqual(unclosed.tools, ['read_file']);
+    assert.equal(unclosed.body, 'Still the body.');
   });
 });
 
