@@ -42,6 +42,8 @@ export interface AgentSettings {
   readonly verbose: boolean;
   /** Offer run_subagent in agent mode (`tandem.agent.subagents`); absent: not offered. */
   readonly subagents?: boolean | undefined;
+  /** The custom agent runs work as (`tandem.agent.customAgent`, customAgents.ts); empty or absent: none. */
+  readonly customAgent?: string | undefined;
   readonly autoApprove: 'readOnly' | 'all' | 'none';
   /** Tools (or `run_command:<prefix>`) that run without asking; `autoApprove` is the default for the rest. */
   readonly alwaysAllow: readonly string[];
@@ -120,6 +122,7 @@ const fields = {
   'agent.minResultLength': { schema: z.number().int().min(0).max(10_000), fallback: 20 },
   'agent.verbose': { schema: z.boolean(), fallback: false },
   'agent.subagents': { schema: z.boolean(), fallback: true },
+  'agent.customAgent': { schema: z.string().trim().max(64), fallback: '' },
   'agent.rulesFiles': { schema: z.array(z.string().trim().min(1).max(500)).max(100), fallback: [...DEFAULT_RULES_FILES] as string[], entry: z.string().trim().min(1).max(500) },
   'tools.autoApprove': { schema: looseEnum(['readOnly', 'all', 'none']), fallback: 'readOnly' },
   'tools.alwaysAllow': { schema: z.array(z.string().trim().min(1).max(1000)).max(1000), fallback: [] as string[], entry: z.string().trim().min(1).max(1000) },
@@ -354,6 +357,7 @@ export function resolveSettings(raw: RawSettings, env: NodeJS.ProcessEnv = proce
     minResultLength: value('agent.minResultLength'),
     verbose: value('agent.verbose'),
     subagents: value('agent.subagents'),
+    customAgent: value('agent.customAgent'),
     autoApprove: value('tools.autoApprove'),
     alwaysAllow: value('tools.alwaysAllow'),
     sensitivePaths: value('tools.sensitivePaths'),

@@ -12,6 +12,7 @@ import { readAttachments, type ContextAttachments } from './contextAttachments';
 import { FollowUpQueue, type FollowUp } from './followUpQueue';
 import type { SteerMessage, Steering } from '../agent/steering';
 import { fetchModelList, pickModel, type ModelList, type PickedModel } from './modelPicker';
+import { chooseCustomAgent } from './customAgentPicker';
 import { panelHtml } from './panelHtml';
 import { AgentSession, type MessageOptions, type ToolSources } from './agentSession';
 import { ApprovalCenter } from './approvalCenter';
@@ -733,6 +734,16 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** Tandem: Use an OpenAI-Compatible Endpoint…: base URL, key, model. */
   async useEndpoint(): Promise<void> {
     await useEndpoint({ keys: this.keys, log: this.log, settings: () => this.settings(), settling: (write) => this.readiness.settling(write) });
+  }
+
+  /** Tandem: Choose Custom Agent…: the conversation says which agent the next runs work as. */
+  async chooseCustomAgent(): Promise<void> {
+    const chosen = await chooseCustomAgent();
+    if (chosen === undefined) return;
+    this.session.notice(
+      'customAgent',
+      chosen ? `Custom agent: ${chosen}. Its instructions join every run, and the tools it names are the only ones runs may use (tandem.agent.customAgent).` : 'No custom agent: runs follow the rules files alone, with every tool.',
+    );
   }
 
   /** Quick picks for both models: the endpoint's /models beside VS Code's language models (free text when neither has any). */

@@ -56,6 +56,7 @@ export function registerCommands(context: vscode.ExtensionContext, host: Command
   register('tandem.toggleResponseMode', async () => (await host.panel()).toggleResponseMode());
   register('tandem.setApiKey', async () => (await host.panel()).setApiKey());
   register('tandem.selectModels', async () => (await host.panel()).selectModels());
+  register('tandem.chooseCustomAgent', async () => (await host.panel()).chooseCustomAgent());
   register('tandem.useEndpoint', async () => (await host.panel()).useEndpoint());
   register('tandem.exportTranscript', async () => (await host.panel()).exportTranscript());
   register('tandem.showMcpServers', () => host.showMcpServers());

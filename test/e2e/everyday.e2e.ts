@@ -33,6 +33,8 @@ before(async () => {
       // Prompt files, as Copilot and Claude Code keep them.
       '.github/prompts/explain.prompt.md': "---\ndescription: Explain a part of the code\ntools: ['codebase', 'githubRepo']\n---\nExplain ${input:topic} to a newcomer.\n",
       '.claude/commands/summarize.md': 'Summarize $ARGUMENTS in three lines.\n',
+      // A custom agent, as Copilot keeps them.
+      '.github/agents/reviewer.agent.md': "---\ndescription: Reviews without editing\ntools: ['codebase']\n---\nReview only; never edit. REVIEWER-MARKER-4242\n",
     },
     settings: {
       'tandem.agent.maxIterations': 10,
@@ -396,5 +398,43 @@ test('/init: in Agent mode whatever the toggle says, the agent writes AGENTS.md,
     throw error;
   } finally {
     if ((await toggle.innerText().catch(() => '')).trim() === 'Chat mode') await toggle.click();
+  }
+});
+
+test('a custom agent chosen from the palette: its instructions reach the models and its tools are the only ones offered, until None', { timeout: 120_000 }, async () => {
+  const page = session.page;
+  const view = await session.webview();
+  const choose = async (label: string) => {
+    await session.runCommand('tandem.chooseCustomAgent');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(label);
+    await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: label }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await input.press('Enter');
+  };
+  try {
+    await choose('reviewer');
+    await view.locator('[data-kind="notice"]', { hasText: 'Custom agent: reviewer.' }).waitFor({ timeout: 10_000 });
+    server.push({ model: fc, content: 'Enough.' }, { model: answerModel, content: 'Reviewed.' });
+    const before = server.requests.length;
+    const prompt = view.locator('[data-testid="prompt"]');
+    await prompt.fill('Review the greeting.');
+    await prompt.press('Enter');
+    await waitFor(async () => (await view.locator('[data-testid="answer"]').last().innerText().catch(() => '')).includes('Reviewed.'), 'the answer', 60_000);
+    const asked = server.requests[before]!;
+    const system = String(asked.body.messages.find((message: { role: string }) => message.role === 'system')?.content);
+    assert.match(system, /The custom agent "reviewer" the user works with: follow its instructions\.\n\nReview only; never edit\. REVIEWER-MARKER-4242/);
+    assert.match(String(server.requests[before + 1]!.body.messages[0]?.content), /REVIEWER-MARKER-4242/, 'the answer model reads it too');
+    assert.deepEqual(asked.body.tools.map((tool: { function: { name: string } }) => tool.function.name).sort(), ['find_files', 'list_dir', 'read_file', 'search_text']);
+    await view.locator('[data-kind="notice"]', { hasText: 'This message may use only the tools the custom agent "reviewer" names: read_file, list_dir, find_files, search_text.' }).waitFor({ timeout: 10_000 });
+    await session.screenshot('custom-agent');
+
+    await choose('None');
+    await view.locator('[data-kind="notice"]', { hasText: 'No custom agent: runs follow the rules files alone, with every tool.' }).waitFor({ timeout: 10_000 });
+  } catch (error) {
+    await session.screenshot('custom-agent-failure').catch(() => undefined);
+    console.error(session.logs());
+    throw error;
   }
 });

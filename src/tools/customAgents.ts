@@ -1,0 +1,63 @@
+// A repository's custom agents: Copilot's `.github/agents/*.agent.md` (and
+// its older `.github/chatmodes/*.chatmode.md`) and Tandem's own
+// `.tandem/agents/*.md`. The one chosen (`tandem.agent.customAgent`) joins
+// every run as a rules file does: its text goes into both models' system
+// prompts, and its front matter's `tools:` narrows what the runs may use
+// (promptFileTools.ts) — never widens it or skips an approval. Read like
+// rules files: inside the folder after links, not what .tandemignore keeps
+// out, capped.
+import * as path from 'node:path';
+import { frontMatterList, frontMatterScalar, splitFrontMatter } from './frontMatter';
+import { expandRulePattern, readRuleText, RULE_FILE_CHAR_LIMIT, type RuleFile } from './rulesFiles';
+
+/** Where custom agents are looked for in each workspace folder, in this order (the first of a name wins). */
+export const CUSTOM_AGENT_PATTERNS = ['.tandem/agents/*.md', '.github/agents/*.agent.md', '.github/chatmodes/*.chatmode.md'] as const;
+
+export interface CustomAgent {
+  /** The file's name without `.agent.md`, `.chatmode.md` or `.md`: what `tandem.agent.customAgent` holds. */
+  readonly name: string;
+  /** The workspace-relative path, with the folder's name in a multi-root workspace. */
+  readonly file: string;
+  readonly description: string | undefined;
+  /** Its `tools:`; undefined: every tool. */
+  readonly tools: readonly string[] | undefined;
+  /** Its instructions: the text after the front matter. */
+  readonly body: string;
+}
+
+const NAME = /^[\w.-]{1,64}$/;
+
+function nameOf(relative: string): string {
+  const base = path.basename(relative);
+  for (const suffix of ['.agent.md', '.chatmode.md', '.md']) if (base.endsWith(suffix)) return base.slice(0, -suffix.length);
+  return base;
+}
+
+export function parseCustomAgent(name: string, file: string, source: string): CustomAgent {
+  const { frontMatter = '', body } = splitFrontMatter(source);
+  return { name, file, description: frontMatterScalar(frontMatter, 'description'), tools: frontMatterList(frontMatter, 'tools'), body: body.trim() };
+}
+
+/** The agent's instructions as the run's rules carry them (capped as a rules file is). */
+export function customAgentRule(agent: CustomAgent): RuleFile {
+  const text = `The custom agent "${agent.name}" the user works with: follow its instructions.\n\n${agent.body}`;
+  return text.length > RULE_FILE_CHAR_LIMIT ? { path: agent.file, text: text.slice(0, RULE_FILE_CHAR_LIMIT), cut: { shown: RULE_FILE_CHAR_LIMIT, of: text.length } } : { path: agent.file, text };
+}
+
+/** The custom agents of these folders; a name already taken (by an earlier place or folder) is skipped. */
+export async function loadCustomAgents(folders: readonly { readonly path: string; readonly name?: string | undefined }[]): Promise<CustomAgent[]> {
+  const found = new Map<string, CustomAgent>();
+  for (const folder of folders) {
+    for (const pattern of CUSTOM_AGENT_PATTERNS) {
+      for (const relative of await expandRulePattern(folder.path, pattern)) {
+        const name = nameOf(relative);
+        if (!NAME.test(name) || found.has(name)) continue;
+        const read = await readRuleText(path.join(folder.path, relative));
+        if (read === undefined) continue;
+        const shown = (folders.length > 1 && folder.name ? `${folder.name}/${relative}` : relative).split(path.sep).join('/');
+        found.set(name, parseCustomAgent(name, shown, read.text));
+      }
+    }
+  }
+  return [...found.values()];
+}
