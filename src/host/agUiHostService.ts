@@ -92,6 +92,7 @@ export function createAgUiHostService(context: AgUiHostContext, log: OutputLog):
       prepare: async (_input, notice) => {
         const { createModelFor } = await import('./modelFactory');
         const { workspaceRulesNow } = await import('./workspaceRulesReader');
+        const { withCustomAgent } = await import('../tools/customAgents');
         const agentSettings = await withApiKeys(readSettings((warning) => log.warnOnce(warning), context.settingsAllowed ?? (() => false)), keys);
         // As the panel's welcome view: a run that can only fail sends nothing, and the client reads why.
         const { problemsKnownBeforeRequests } = await import('../models/modelUsability');
@@ -102,13 +103,16 @@ export function createAgUiHostService(context: AgUiHostContext, log: OutputLog):
         await context.beforeRun?.(agentSettings, notice);
         const functionCallModel = createModelFor(agentSettings.functionCallModel, agentSettings.maxExecutionSeconds);
         const answerModel = agentSettings.singleModel ? functionCallModel : createModelFor(agentSettings.answerModel, agentSettings.maxExecutionSeconds);
+        // The panel's custom agent works here too: its text in the rules, its tools the only ones.
+        const { customAgentForRun } = await import('./customAgentRun');
+        const agent = await customAgentForRun(agentSettings, agentSettings.mode === 'chat' ? [] : toolsForTrust(context.tools()), notice);
         return {
-          settings: agentSettings,
+          settings: agent.settings,
           functionCallModel,
           answerModel,
-          tools: agentSettings.mode === 'chat' ? [] : toolsForTrust(context.tools()),
+          tools: agent.tools,
           policy: agentSettings.autoApprove,
-          rules: await workspaceRulesNow(agentSettings.rulesFiles),
+          rules: withCustomAgent(agent.agent, await workspaceRulesNow(agentSettings.rulesFiles)),
           log: agentSettings.verbose ? (line: string) => log.trace(line) : undefined,
         };
       },

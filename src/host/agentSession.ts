@@ -29,9 +29,10 @@ import type { OutputLog } from './outputLog';
 import type { RunEnding } from './followUpQueue';
 import { workspaceRulesNow } from './workspaceRulesReader';
 import { revertSummary } from '../tools/revertSummary';
-import { toolsNamed } from '../tools/promptFileTools';
+import { narrowedToolsMessage, narrowTools } from '../tools/promptFileTools';
 import { SUBAGENT_TOOL } from '../agent/subagentTool';
-import { CUSTOM_AGENT_PATTERNS, customAgentRule, loadCustomAgents, type CustomAgent } from '../tools/customAgents';
+import { withCustomAgent } from '../tools/customAgents';
+import { customAgentForRun } from './customAgentRun';
 import { usageLogLine } from '../protocol/usageFormat';
 import { editsInPlace, opensConversation, retryTarget, steeredInto } from '../protocol/retryTarget';
 
@@ -181,29 +182,6 @@ export class AgentSession implements vscode.Disposable {
     }
   }
 
-  /**
-   * The run's tools when `by` (a custom agent, a slash command) names some (`tools:`): only those, and a notice says which.
-   * `run_subagent` is the loop's own (runAgent adds it when `subagents` is on): it is named like the rest.
-   */
-  private toolsFor(offered: readonly Tool[], names: readonly string[], subagents: boolean, by: string): { tools: readonly Tool[]; subagents: boolean } {
-    const { kept, unmatched } = toolsNamed(names, subagents ? [...offered, { name: SUBAGENT_TOOL, source: { kind: 'workspace' } }] : offered);
-    const listed = [...kept];
-    const unknown = unmatched.length > 0 ? ` (${unmatched.map((name) => `"${name}"`).join(', ')} named no tool here)` : '';
-    this.notice('toolsNamed', listed.length > 0 ? `This message may use only the tools ${by} names: ${listed.join(', ')}${unknown}.` : `This message may use no tools: ${by} names none that are offered here${unknown}.`);
-    return { tools: offered.filter((tool) => kept.has(tool.name)), subagents: kept.has(SUBAGENT_TOOL) };
-  }
-
-  /** The custom agent `name` as its file reads now; a name with no file is said once in a notice, and runs go on without it. */
-  private async customAgent(name: string): Promise<CustomAgent | undefined> {
-    const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
-    const agent = (await loadCustomAgents(folders.map((folder) => ({ path: folder.uri.fsPath, name: folder.name })))).find((each) => each.name === name);
-    if (agent === undefined && !this.missingAgents.has(name)) {
-      this.missingAgents.add(name);
-      this.notice('customAgentMissing', `tandem.agent.customAgent names "${name}", but this workspace has no such agent (${CUSTOM_AGENT_PATTERNS.map((pattern) => pattern.replace('*', name)).join(', ')}): runs go on without it.`, 'warning');
-    }
-    return agent;
-  }
-
   /** Custom agents named in the settings that were not found, said once each. */
   private readonly missingAgents = new Set<string>();
 
@@ -233,15 +211,17 @@ export class AgentSession implements vscode.Disposable {
       const functionCallModel = createModel(settings.functionCallModel, settings.maxExecutionSeconds);
       const answerModel = settings.singleModel ? functionCallModel : createModel(settings.answerModel, settings.maxExecutionSeconds);
       sources = this.deps.toolSources();
-      const agent = settings.customAgent ? await this.customAgent(settings.customAgent) : undefined;
       // The custom agent's tools, then the slash command's: each can only take tools away.
-      let narrowed = { tools: settings.mode === 'agent' ? sources.tools() : [], subagents: settings.subagents === true };
-      if (settings.mode === 'agent' && agent?.tools) narrowed = this.toolsFor(narrowed.tools, agent.tools, narrowed.subagents, `the custom agent "${agent.name}"`);
-      if (settings.mode === 'agent' && options?.tools) narrowed = this.toolsFor(narrowed.tools, options.tools, narrowed.subagents, 'its slash command');
-      const tools = narrowed.tools;
-      if (narrowed.subagents !== (settings.subagents === true)) settings = { ...settings, subagents: narrowed.subagents };
-      const workspaceRules = await workspaceRulesNow(settings.rulesFiles);
-      const rules = agent ? { ...workspaceRules, rules: [customAgentRule(agent), ...workspaceRules.rules] } : workspaceRules;
+      const custom = await customAgentForRun(settings, settings.mode === 'agent' ? sources.tools() : [], (code, message, level) => this.notice(code, message, level), this.missingAgents);
+      settings = custom.settings;
+      let tools = custom.tools;
+      if (settings.mode === 'agent' && options?.tools) {
+        const narrowed = narrowTools(tools, options.tools, settings.subagents === true ? [SUBAGENT_TOOL] : []);
+        this.notice('toolsNamed', narrowedToolsMessage('its slash command', narrowed));
+        tools = narrowed.tools;
+        if (narrowed.loopTools.has(SUBAGENT_TOOL) !== (settings.subagents === true)) settings = { ...settings, subagents: narrowed.loopTools.has(SUBAGENT_TOOL) };
+      }
+      const rules = withCustomAgent(custom.agent, await workspaceRulesNow(settings.rulesFiles));
       // The loop itself logs thoughts, tool inputs and outputs when given a sink.
       const trace = settings.verbose ? (line: string) => log.trace(line) : undefined;
       log.info(

@@ -2,14 +2,14 @@
 // pick (customAgents.ts); the choice is written to the workspace's settings,
 // where the agents live.
 import * as vscode from 'vscode';
-import { CUSTOM_AGENT_PATTERNS, loadCustomAgents } from '../tools/customAgents';
+import { CUSTOM_AGENT_PATTERNS } from '../tools/customAgents';
+import { workspaceCustomAgents } from './workspaceCustomAgents';
 
 const SETTING = 'agent.customAgent';
 
 /** Resolves with the name chosen ('' for none), or undefined when nothing changed. */
 export async function chooseCustomAgent(): Promise<string | undefined> {
-  const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
-  const agents = await loadCustomAgents(folders.map((folder) => ({ path: folder.uri.fsPath, name: folder.name })));
+  const agents = await workspaceCustomAgents();
   const current = vscode.workspace.getConfiguration('tandem').get<string>(SETTING) ?? '';
   if (agents.length === 0) {
     void vscode.window.showInformationMessage(`Tandem: this workspace has no custom agents. Add one as ${CUSTOM_AGENT_PATTERNS.map((pattern) => pattern.replace('*', '<name>')).join(', ')}.`);

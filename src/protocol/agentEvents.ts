@@ -156,7 +156,11 @@ export type NoticeCode =
   | 'contentFiltered'
   | 'emptyAnswer'
   | 'condense'
-  | 'contextFilled';
+  | 'contextFilled'
+  | 'modeForMessage' // a slash command's mode, not the toggle's, for one message
+  | 'toolsNamed' // a custom agent's or slash command's `tools:` narrowed the run's tools
+  | 'customAgent' // the custom agent was chosen (or none)
+  | 'customAgentMissing'; // tandem.agent.customAgent names no agent file
 
 /** Commands the panel may ask the host to run (buttons, notice actions). */
 export const PANEL_COMMANDS = [

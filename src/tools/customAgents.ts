@@ -61,3 +61,13 @@ export async function loadCustomAgents(folders: readonly { readonly path: string
   }
   return [...found.values()];
 }
+
+/** The run's rules with the agent's text first (the Rules notice names its file). */
+export function withCustomAgent<T extends { readonly rules: readonly RuleFile[] }>(agent: CustomAgent | undefined, rules: T): T {
+  return agent ? { ...rules, rules: [customAgentRule(agent), ...rules.rules] } : rules;
+}
+
+/** What a user whose `tandem.agent.customAgent` names no file is told. */
+export function missingAgentMessage(name: string): string {
+  return `tandem.agent.customAgent names "${name}", but this workspace has no such agent (${CUSTOM_AGENT_PATTERNS.map((pattern) => pattern.replace('*', name)).join(', ')}): runs go on without it.`;
+}

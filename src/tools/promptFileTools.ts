@@ -69,3 +69,25 @@ function matchesOf(name: string, offered: readonly OfferedTool[]): string[] {
   const ofServer = offered.filter((each) => each.source.kind === 'mcp' && each.source.server === server);
   return (tool === '*' ? ofServer : ofServer.filter((each) => each.name === cleanToolName(server, tool))).map((each) => each.name);
 }
+
+export interface NarrowedTools<T> extends NamedTools {
+  readonly tools: T[];
+  /** Of `loopTools`, those the names take in. */
+  readonly loopTools: ReadonlySet<string>;
+}
+
+/**
+ * `offered` narrowed to what `names` take in. `loopTools`: tools the loop adds
+ * itself after this (`run_subagent`), named like the rest.
+ */
+export function narrowTools<T extends OfferedTool>(offered: readonly T[], names: readonly string[], loopTools: readonly string[] = []): NarrowedTools<T> {
+  const { kept, unmatched } = toolsNamed(names, [...offered, ...loopTools.map((name) => ({ name, source: { kind: 'workspace' } as const }))]);
+  return { kept, unmatched, tools: offered.filter((tool) => kept.has(tool.name)), loopTools: new Set(loopTools.filter((name) => kept.has(name))) };
+}
+
+/** What the conversation says when `by` (a custom agent, a slash command) narrowed a run's tools. */
+export function narrowedToolsMessage(by: string, narrowed: NamedTools): string {
+  const listed = [...narrowed.kept];
+  const unknown = narrowed.unmatched.length > 0 ? ` (${narrowed.unmatched.map((name) => `"${name}"`).join(', ')} named no tool here)` : '';
+  return listed.length > 0 ? `This message may use only the tools ${by} names: ${listed.join(', ')}${unknown}.` : `This message may use no tools: ${by} names none that are offered here${unknown}.`;
+}

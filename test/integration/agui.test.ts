@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import * as vscode from 'vscode';
 import { startScriptedModelServer } from '../fixtures/scriptedModelServer';
 
-const keys = ['agui.enabled', 'agui.port', 'functionCallModel.baseUrl', 'functionCallModel.model', 'answerModel.model', 'agent.mode'];
+const keys = ['agui.enabled', 'agui.port', 'functionCallModel.baseUrl', 'functionCallModel.model', 'answerModel.model', 'agent.mode', 'agent.customAgent'];
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -90,7 +90,12 @@ describe('AG-UI endpoint in VS Code', () => {
       assert.equal(foreign.status, 403);
 
       // Agent mode in VS Code: an edit is an interrupt; the resume approves it and VS Code writes the file.
+      // The panel's custom agent works here too: its text in the rules, its tools the only ones offered.
+      const agentFile = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, '.tandem', 'agents', 'writer.md');
+      await vscode.workspace.fs.writeFile(agentFile, new TextEncoder().encode("---\ntools: ['editFiles']\n---\nWrite notes. WRITER-MARKER-7313\n"));
+      await configuration().update('agent.customAgent', 'writer', global);
       await configuration().update('agent.mode', 'agent', global);
+      const firstEditRequest = model.requests.length;
       model.push(
         { model: 'vs-answer', toolCalls: [{ id: 'call-note', name: 'write_file', arguments: { path: 'agui-note.md', content: 'Written over AG-UI.\n' } }] },
         { model: 'vs-answer', content: 'I wrote agui-note.md.' },
@@ -106,6 +111,12 @@ describe('AG-UI endpoint in VS Code', () => {
       const resumed = await post({ ...ask, runId: 'e2', resume: [{ interruptId, status: 'resolved', payload: { approved: true } }] });
       assert.match(resumed, /"type":"RUN_FINISHED".*"answer":"I wrote agui-note\.md\."/s);
       assert.equal(new TextDecoder().decode(await vscode.workspace.fs.readFile(note)), 'Written over AG-UI.\n');
+      const editRequest = model.requests[firstEditRequest]!;
+      assert.match(String(editRequest.messages.find((message: { role: string }) => message.role === 'system')?.content), /The custom agent "writer"[\s\S]*WRITER-MARKER-7313/);
+      assert.deepEqual(editRequest.tools?.map((tool: { function: { name: string } }) => tool.function.name).sort(), ['create_directory', 'delete_file', 'edit_file', 'write_file']);
+      assert.match(interrupted, /This message may use only the tools the custom agent \\"writer\\" names/);
+      await configuration().update('agent.customAgent', undefined, global);
+      await vscode.workspace.fs.delete(agentFile);
       // The note stays: the suite's scratch workspace goes away with it (deleting it here upsets the diff tests that follow).
 
       await configuration().update('agui.enabled', false, global);

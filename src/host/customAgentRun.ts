@@ -1,0 +1,35 @@
+// The custom agent a run works as (`tandem.agent.customAgent`), for the
+// panel's runs and the AG-UI endpoint's alike: the agent as its file reads
+// now, and the run's tools narrowed to those it names. A name with no file is
+// said (once per `said` set) and the run goes on without it.
+import type { AgentSettings } from '../agent/agentSettings';
+import { SUBAGENT_TOOL } from '../agent/subagentTool';
+import { missingAgentMessage, type CustomAgent } from '../tools/customAgents';
+import { narrowedToolsMessage, narrowTools } from '../tools/promptFileTools';
+import type { Tool } from '../tools/tool';
+import { workspaceCustomAgent } from './workspaceCustomAgents';
+
+export interface CustomAgentRun {
+  readonly agent: CustomAgent | undefined;
+  readonly tools: readonly Tool[];
+  readonly settings: AgentSettings;
+}
+
+export type RunNotice = (code: 'toolsNamed' | 'customAgentMissing', message: string, level: 'info' | 'warning') => void;
+
+/** `offered`: the run's tools before the agent (none in Chat mode, where nothing is narrowed). */
+export async function customAgentForRun(settings: AgentSettings, offered: readonly Tool[], notice: RunNotice, said?: Set<string>): Promise<CustomAgentRun> {
+  const name = settings.customAgent;
+  if (!name) return { agent: undefined, tools: offered, settings };
+  const agent = await workspaceCustomAgent(name);
+  if (agent === undefined) {
+    if (!said?.has(name)) notice('customAgentMissing', missingAgentMessage(name), 'warning');
+    said?.add(name);
+    return { agent, tools: offered, settings };
+  }
+  if (settings.mode !== 'agent' || agent.tools === undefined) return { agent, tools: offered, settings };
+  const narrowed = narrowTools(offered, agent.tools, settings.subagents === true ? [SUBAGENT_TOOL] : []);
+  notice('toolsNamed', narrowedToolsMessage(`the custom agent "${agent.name}"`, narrowed), 'info');
+  const subagents = narrowed.loopTools.has(SUBAGENT_TOOL);
+  return { agent, tools: narrowed.tools, settings: subagents === (settings.subagents === true) ? settings : { ...settings, subagents } };
+}
