@@ -132,6 +132,16 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
 
   const mcpStatus = div('mcp-status muted', 'mcp-status');
   mcpStatus.setAttribute('aria-live', 'polite');
+  // The custom agent runs work as, while there is one; a press picks another.
+  const customAgentLine = div('custom-agent muted');
+  customAgentLine.hidden = true;
+  const customAgentButton = button({
+    label: '',
+    testId: 'custom-agent',
+    title: 'The custom agent every run works as (its instructions and tools). Click to choose another, or none.',
+    onClick: () => hooks.post({ type: 'command', command: 'tandem.chooseCustomAgent' }),
+  });
+  customAgentLine.append('Custom agent: ', customAgentButton);
 
   const history = div('history', 'history');
   /** The entry just deleted and where it was, until the list comes back without it. */
@@ -345,7 +355,7 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
   actions.append(meter.element, retryButton, queueButton, sendButton, stopButton);
   composer.append(prompt, busyHint, actions);
 
-  root.append(header, models, mcpStatus, historyFilter, filterCount, history, noMatch, empty, steps, plan.element, revertBar, usage, composer);
+  root.append(header, models, mcpStatus, customAgentLine, historyFilter, filterCount, history, noMatch, empty, steps, plan.element, revertBar, usage, composer);
 
   return {
     steps,
@@ -376,6 +386,8 @@ export function buildLayout(root: HTMLElement, hooks: LayoutHooks): Layout {
       responseToggle.classList.toggle('inactive', next.mode === 'chat');
       if (document.activeElement !== functionCallPicker.input) functionCallPicker.input.value = next.functionCallModel;
       if (document.activeElement !== answerPicker.input) answerPicker.input.value = next.answerModel;
+      customAgentLine.hidden = !next.customAgent;
+      if (next.customAgent) setLabel(customAgentButton, next.customAgent, `Custom agent ${next.customAgent}: choose another`);
     },
     setHistory(conversations, currentId, restorable) {
       history.replaceChildren(

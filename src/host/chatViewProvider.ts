@@ -114,6 +114,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** A name for each conversation copy in memory, so a reopened panel's position is checked against the right one. */
   private readonly streams = new WeakMap<StoredConversation, string>();
   private lastResponseMode: string | undefined;
+  private lastCustomAgent = '';
   /** Set by `focusPrompt` before the panel's page is up: focus the box once it says it is ready. */
   private focusWhenReady = false;
   /** At the page's first `ready`: the conversation that page showed before a reload, rather than another window's last. */
@@ -152,6 +153,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const settings = this.settings();
     this.lastMode = settings.mode;
     this.lastResponseMode = settings.responseMode;
+    this.lastCustomAgent = settings.customAgent ?? '';
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('tandem')) this.onSettingsChanged();
@@ -736,14 +738,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     await useEndpoint({ keys: this.keys, log: this.log, settings: () => this.settings(), settling: (write) => this.readiness.settling(write) });
   }
 
-  /** Tandem: Choose Custom Agent…: the conversation says which agent the next runs work as. */
+  /** Tandem: Choose Custom Agent…; the conversation says what changed (onSettingsChanged). */
   async chooseCustomAgent(): Promise<void> {
-    const chosen = await chooseCustomAgent();
-    if (chosen === undefined) return;
-    this.session.notice(
-      'customAgent',
-      chosen ? `Custom agent: ${chosen}. Its instructions join every run, and the tools it names are the only ones runs may use (tandem.agent.customAgent).` : 'No custom agent: runs follow the rules files alone, with every tool.',
-    );
+    await chooseCustomAgent();
   }
 
   /** Quick picks for both models: the endpoint's /models beside VS Code's language models (free text when neither has any). */
@@ -812,6 +809,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       responseMode: settings.responseMode,
       functionCallModel: settings.functionCallModel.model,
       answerModel: settings.singleModel ? '' : settings.answerModel.model,
+      ...(settings.customAgent && { customAgent: settings.customAgent }),
     };
     this.post({ type: 'settings', settings: panel });
   }
@@ -884,8 +882,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           : 'Integrated responses: one final answer that weaves in the tool results.',
       );
     }
+    if ((settings.customAgent ?? '') !== this.lastCustomAgent) {
+      this.session.notice(
+        'customAgent',
+        settings.customAgent
+          ? `Custom agent: ${settings.customAgent}. Its instructions join every run, and the tools it names are the only ones runs may use (tandem.agent.customAgent).`
+          : 'No custom agent: runs follow the rules files alone, with every tool.',
+      );
+    }
     this.lastMode = settings.mode;
     this.lastResponseMode = settings.responseMode;
+    this.lastCustomAgent = settings.customAgent ?? '';
     this.postSettings();
     void this.readiness.check();
   }

@@ -171,6 +171,7 @@ export const PANEL_COMMANDS = [
   'tandem.showMcpServers',
   'workbench.trust.manage',
   'tandem.continueAnswer',
+  'tandem.chooseCustomAgent',
 ] as const;
 export type PanelCommand = (typeof PANEL_COMMANDS)[number];
 

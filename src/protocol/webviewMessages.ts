@@ -174,6 +174,8 @@ export interface PanelSettings {
   readonly functionCallModel: string;
   /** Empty: single-model mode. */
   readonly answerModel: string;
+  /** The custom agent runs work as (`tandem.agent.customAgent`); absent: none. */
+  readonly customAgent?: string | undefined;
 }
 
 /** Why no model is usable yet and the ways out, for the welcome view. */

@@ -416,6 +416,10 @@ test('a custom agent chosen from the palette: its instructions reach the models 
   try {
     await choose('reviewer');
     await view.locator('[data-kind="notice"]', { hasText: 'Custom agent: reviewer.' }).waitFor({ timeout: 10_000 });
+    // The panel names it under the header while it is chosen.
+    const shown = view.locator('[data-testid="custom-agent"]');
+    await shown.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal((await shown.innerText()).trim(), 'reviewer');
     server.push({ model: fc, content: 'Enough.' }, { model: answerModel, content: 'Reviewed.' });
     const before = server.requests.length;
     const prompt = view.locator('[data-testid="prompt"]');
@@ -430,8 +434,13 @@ test('a custom agent chosen from the palette: its instructions reach the models 
     await view.locator('[data-kind="notice"]', { hasText: 'This message may use only the tools the custom agent "reviewer" names: read_file, list_dir, find_files, search_text.' }).waitFor({ timeout: 10_000 });
     await session.screenshot('custom-agent');
 
+    // Its button opens the same choice.
+    await shown.click();
+    await session.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'None' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await session.page.keyboard.press('Escape');
     await choose('None');
     await view.locator('[data-kind="notice"]', { hasText: 'No custom agent: runs follow the rules files alone, with every tool.' }).waitFor({ timeout: 10_000 });
+    await shown.waitFor({ state: 'hidden', timeout: 10_000 });
   } catch (error) {
     await session.screenshot('custom-agent-failure').catch(() => undefined);
     console.error(session.logs());
