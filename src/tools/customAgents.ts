@@ -6,9 +6,9 @@
 // (promptFileTools.ts) — never widens it or skips an approval. Read like
 // rules files: inside the folder after links, not what .tandemignore keeps
 // out, capped.
-import * as path from 'node:path';
 import { frontMatterList, frontMatterScalar, splitFrontMatter } from './frontMatter';
-import { expandRulePattern, readRuleText, RULE_FILE_CHAR_LIMIT, type RuleFile } from './rulesFiles';
+import { baseNameWithout, loadNamedFiles } from './namedRepositoryFiles';
+import { RULE_FILE_CHAR_LIMIT, type RuleFile } from './rulesFiles';
 
 /** Where custom agents are looked for in each workspace folder, in this order (the first of a name wins). */
 export const CUSTOM_AGENT_PATTERNS = ['.tandem/agents/*.md', '.github/agents/*.agent.md', '.github/chatmodes/*.chatmode.md'] as const;
@@ -25,14 +25,6 @@ export interface CustomAgent {
   readonly body: string;
 }
 
-const NAME = /^[\w.-]{1,64}$/;
-
-function nameOf(relative: string): string {
-  const base = path.basename(relative);
-  for (const suffix of ['.agent.md', '.chatmode.md', '.md']) if (base.endsWith(suffix)) return base.slice(0, -suffix.length);
-  return base;
-}
-
 export function parseCustomAgent(name: string, file: string, source: string): CustomAgent {
   const { frontMatter = '', body } = splitFrontMatter(source);
   return { name, file, description: frontMatterScalar(frontMatter, 'description'), tools: frontMatterList(frontMatter, 'tools'), body: body.trim() };
@@ -46,20 +38,8 @@ export function customAgentRule(agent: CustomAgent): RuleFile {
 
 /** The custom agents of these folders; a name already taken (by an earlier place or folder) is skipped. */
 export async function loadCustomAgents(folders: readonly { readonly path: string; readonly name?: string | undefined }[]): Promise<CustomAgent[]> {
-  const found = new Map<string, CustomAgent>();
-  for (const folder of folders) {
-    for (const pattern of CUSTOM_AGENT_PATTERNS) {
-      for (const relative of await expandRulePattern(folder.path, pattern)) {
-        const name = nameOf(relative);
-        if (!NAME.test(name) || found.has(name)) continue;
-        const read = await readRuleText(path.join(folder.path, relative));
-        if (read === undefined) continue;
-        const shown = (folders.length > 1 && folder.name ? `${folder.name}/${relative}` : relative).split(path.sep).join('/');
-        found.set(name, parseCustomAgent(name, shown, read.text));
-      }
-    }
-  }
-  return [...found.values()];
+  const files = await loadNamedFiles(folders, CUSTOM_AGENT_PATTERNS, (relative) => baseNameWithout(relative, ['.agent.md', '.chatmode.md', '.md']));
+  return files.map(({ name, file, text }) => parseCustomAgent(name, file, text));
 }
 
 /** The run's rules with the agent's text first (the Rules notice names its file). */

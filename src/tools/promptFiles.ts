@@ -14,7 +14,7 @@
 import * as path from 'node:path';
 import { frontMatterList, frontMatterScalar, splitFrontMatter } from './frontMatter';
 import { parseSlashArguments } from '../common/slashArguments';
-import { expandRulePattern, readRuleText } from './rulesFiles';
+import { baseNameWithout, loadNamedFiles } from './namedRepositoryFiles';
 
 /** Where prompt files are looked for in each workspace folder, in this order (the first file of a name wins). */
 export const PROMPT_FILE_PATTERNS = ['.tandem/prompts/*.md', '.github/prompts/*.prompt.md', '.claude/commands/*.md'] as const;
@@ -41,8 +41,6 @@ export interface PromptFile {
 const INPUT = /\$\{input:([\w-]+)(?::([^}]*))?\}/g;
 /** Everything a prompt file's text can ask to be filled, in one pattern so it is filled in one pass. */
 const PLACEHOLDER = /\$ARGUMENTS|\$\{input:([\w-]+)(?::[^}]*)?\}|\$\{(workspaceFolder|workspaceFolderBasename|file|fileBasename|fileDirname|fileBasenameNoExtension|selection|selectedText)\}/g;
-/** A command is one word the box can complete: no spaces, no slash. */
-const COMMAND_NAME = /^[\w.-]{1,64}$/;
 
 /**
  * The mode a file asks to run in: Copilot's `mode:` (or, since it was renamed,
@@ -65,27 +63,10 @@ export function parsePromptFile(command: string, file: string, source: string): 
   return { command, file, description: frontMatterScalar(frontMatter, 'description'), inputs, takesArguments: body.includes('$ARGUMENTS'), body, ...(mode && { mode }), ...(tools && { tools }) };
 }
 
-function commandOf(relative: string): string {
-  const name = path.basename(relative);
-  return name.endsWith('.prompt.md') ? name.slice(0, -'.prompt.md'.length) : name.replace(/\.md$/, '');
-}
-
 /** The prompt files of these folders; a name already taken (by an earlier place or folder) is skipped. */
 export async function loadPromptFiles(folders: readonly { readonly path: string; readonly name?: string | undefined }[]): Promise<PromptFile[]> {
-  const found = new Map<string, PromptFile>();
-  for (const folder of folders) {
-    for (const pattern of PROMPT_FILE_PATTERNS) {
-      for (const relative of await expandRulePattern(folder.path, pattern)) {
-        const command = commandOf(relative);
-        if (!COMMAND_NAME.test(command) || found.has(command)) continue;
-        const read = await readRuleText(path.join(folder.path, relative));
-        if (read === undefined) continue;
-        const shown = (folders.length > 1 && folder.name ? `${folder.name}/${relative}` : relative).split(path.sep).join('/');
-        found.set(command, parsePromptFile(command, shown, read.text));
-      }
-    }
-  }
-  return [...found.values()];
+  const files = await loadNamedFiles(folders, PROMPT_FILE_PATTERNS, (relative) => baseNameWithout(relative, ['.prompt.md', '.md']));
+  return files.map(({ name, file, text }) => parsePromptFile(name, file, text));
 }
 
 /** `/name rest` when `name` is one of these files: the file and the words after it. */

@@ -1,25 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import * as path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { customAgentRule, loadCustomAgents } from '../../../src/tools/customAgents';
 import { RULE_FILE_CHAR_LIMIT } from '../../../src/tools/rulesFiles';
-import { makeTempDir } from './workspaceTestKit';
+import { fileWorkspaces } from './workspaceTestKit';
 
-const roots: string[] = [];
-after(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
-
-function workspace(files: Record<string, string>): string {
-  const root = makeTempDir('tandem-agents-');
-  roots.push(root);
-  for (const [relative, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
-    writeFileSync(path.join(root, relative), text);
-  }
-  return root;
-}
+const workspace = fileWorkspaces('tandem-agents-');
 
 describe('custom agents', () => {
   it("are found in Tandem's, Copilot's and Copilot's older places, the first of a name wins, with their description, tools and instructions", async () => {

@@ -4,26 +4,13 @@
 // nothing), and that a link out of the folder or a .tandemignore'd file is
 // not read.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { symlinkSync } from 'node:fs';
 import * as path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { expandPromptFile, loadPromptFiles, parsePromptFile, promptFileCommand } from '../../../src/tools/promptFiles';
-import { makeTempDir } from './workspaceTestKit';
+import { fileWorkspaces } from './workspaceTestKit';
 
-const roots: string[] = [];
-after(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
-
-function workspace(files: Record<string, string>): string {
-  const root = makeTempDir('tandem-prompts-');
-  roots.push(root);
-  for (const [relative, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
-    writeFileSync(path.join(root, relative), text);
-  }
-  return root;
-}
+const workspace = fileWorkspaces('tandem-prompts-');
 
 const noQuestions = async () => {
   throw new Error('nothing should be asked');

@@ -93,6 +93,20 @@ export function putFile(root: string, name: string, content: string): void {
   writeFileSync(path.join(root, name), content);
 }
 
+/** Temp folders holding the given files (path → text), all removed after the file's tests. */
+export function fileWorkspaces(prefix: string): (files: Record<string, string>) => string {
+  const roots: string[] = [];
+  after(() => {
+    for (const root of roots) rmSync(root, { recursive: true, force: true });
+  });
+  return (files) => {
+    const root = makeTempDir(prefix);
+    roots.push(root);
+    for (const [relative, text] of Object.entries(files)) putFile(root, relative, text);
+    return root;
+  };
+}
+
 /**
  * Per test: a temp workspace with the real tools (`kit`) and a scripted model
  * server (`serve`), both closed and removed after each test.
