@@ -29,14 +29,11 @@ import type { OutputLog } from './outputLog';
 import type { RunEnding } from './followUpQueue';
 import { workspaceRulesNow } from './workspaceRulesReader';
 import { revertSummary } from '../tools/revertSummary';
-import { narrowedToolsMessage, narrowTools } from '../tools/promptFileTools';
-import { SUBAGENT_TOOL } from '../agent/subagentTool';
 import { withCustomAgent } from '../tools/customAgents';
-import { customAgentForRun } from './customAgentRun';
+import { customAgentForRun, narrowRunTools } from './customAgentRun';
 import { usageLogLine } from '../protocol/usageFormat';
 import { editsInPlace, opensConversation, retryTarget, steeredInto } from '../protocol/retryTarget';
 
-/** Where a run's tools and approvals come from (workspace tools, MCP), injected so the panel works without them. */
 /** How one message runs when its slash command says so (a prompt file's front matter, `/init`). */
 export interface MessageOptions {
   /** The mode it runs in instead of the setting's. */
@@ -45,6 +42,7 @@ export interface MessageOptions {
   readonly tools?: readonly string[] | undefined;
 }
 
+/** Where a run's tools and approvals come from (workspace tools, MCP), injected so the panel works without them. */
 export interface ToolSources {
   tools(): readonly Tool[];
   /** How a run asks the user (the run applies `autoApprove` / `alwaysAllow` first). */
@@ -215,12 +213,7 @@ export class AgentSession implements vscode.Disposable {
       const custom = await customAgentForRun(settings, settings.mode === 'agent' ? sources.tools() : [], (code, message, level) => this.notice(code, message, level), this.missingAgents);
       settings = custom.settings;
       let tools = custom.tools;
-      if (settings.mode === 'agent' && options?.tools) {
-        const narrowed = narrowTools(tools, options.tools, settings.subagents === true ? [SUBAGENT_TOOL] : []);
-        this.notice('toolsNamed', narrowedToolsMessage('its slash command', narrowed));
-        tools = narrowed.tools;
-        if (narrowed.loopTools.has(SUBAGENT_TOOL) !== (settings.subagents === true)) settings = { ...settings, subagents: narrowed.loopTools.has(SUBAGENT_TOOL) };
-      }
+      if (options?.tools) ({ tools, settings } = narrowRunTools(settings, tools, options.tools, 'its slash command', (code, message, level) => this.notice(code, message, level)));
       const rules = withCustomAgent(custom.agent, await workspaceRulesNow(settings.rulesFiles));
       // The loop itself logs thoughts, tool inputs and outputs when given a sink.
       const trace = settings.verbose ? (line: string) => log.trace(line) : undefined;

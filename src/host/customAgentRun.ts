@@ -1,7 +1,8 @@
 // The custom agent a run works as (`tandem.agent.customAgent`), for the
 // panel's runs and the AG-UI endpoint's alike: the agent as its file reads
-// now, and the run's tools narrowed to those it names. A name with no file is
-// said (once per `said` set) and the run goes on without it.
+// now, and the run's tools narrowed to those it names (as a slash command's
+// `tools:` narrows them). A name with no file is said (once per `said` set)
+// and the run goes on without it.
 import type { AgentSettings } from '../agent/agentSettings';
 import { SUBAGENT_TOOL } from '../agent/subagentTool';
 import { missingAgentMessage, type CustomAgent } from '../tools/customAgents';
@@ -27,9 +28,18 @@ export async function customAgentForRun(settings: AgentSettings, offered: readon
     said?.add(name);
     return { agent, tools: offered, settings };
   }
-  if (settings.mode !== 'agent' || agent.tools === undefined) return { agent, tools: offered, settings };
-  const narrowed = narrowTools(offered, agent.tools, settings.subagents === true ? [SUBAGENT_TOOL] : []);
-  notice('toolsNamed', narrowedToolsMessage(`the custom agent "${agent.name}"`, narrowed), 'info');
+  if (agent.tools === undefined) return { agent, tools: offered, settings };
+  return { agent, ...narrowRunTools(settings, offered, agent.tools, `the custom agent "${agent.name}"`, notice) };
+}
+
+/**
+ * A run's tools narrowed to those `by` (a custom agent, a slash command) names, said in a notice;
+ * `run_subagent`, which the loop adds itself, is named like the rest. Nothing to narrow in Chat mode.
+ */
+export function narrowRunTools(settings: AgentSettings, offered: readonly Tool[], names: readonly string[], by: string, notice: RunNotice): { tools: readonly Tool[]; settings: AgentSettings } {
+  if (settings.mode !== 'agent') return { tools: offered, settings };
+  const narrowed = narrowTools(offered, names, settings.subagents === true ? [SUBAGENT_TOOL] : []);
+  notice('toolsNamed', narrowedToolsMessage(by, narrowed), 'info');
   const subagents = narrowed.loopTools.has(SUBAGENT_TOOL);
-  return { agent, tools: narrowed.tools, settings: subagents === (settings.subagents === true) ? settings : { ...settings, subagents } };
+  return { tools: narrowed.tools, settings: subagents === (settings.subagents === true) ? settings : { ...settings, subagents } };
 }
