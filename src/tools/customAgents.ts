@@ -36,10 +36,18 @@ export function customAgentRule(agent: CustomAgent): RuleFile {
   return text.length > RULE_FILE_CHAR_LIMIT ? { path: agent.file, text: text.slice(0, RULE_FILE_CHAR_LIMIT), cut: { shown: RULE_FILE_CHAR_LIMIT, of: text.length } } : { path: agent.file, text };
 }
 
+type Folders = readonly { readonly path: string; readonly name?: string | undefined }[];
+
 /** The custom agents of these folders; a name already taken (by an earlier place or folder) is skipped. */
-export async function loadCustomAgents(folders: readonly { readonly path: string; readonly name?: string | undefined }[]): Promise<CustomAgent[]> {
-  const files = await loadNamedFiles(folders, CUSTOM_AGENT_PATTERNS, (relative) => baseNameWithout(relative, ['.agent.md', '.chatmode.md', '.md']));
+export async function loadCustomAgents(folders: Folders, patterns: readonly string[] = CUSTOM_AGENT_PATTERNS): Promise<CustomAgent[]> {
+  const files = await loadNamedFiles(folders, patterns, (relative) => baseNameWithout(relative, ['.agent.md', '.chatmode.md', '.md']));
   return files.map(({ name, file, text }) => parseCustomAgent(name, file, text));
+}
+
+/** The agent called `name`, reading only that name's files (a run looks it up at its start); undefined when none is. */
+export async function loadCustomAgent(folders: Folders, name: string): Promise<CustomAgent | undefined> {
+  if (!/^[\w-][\w.-]{0,63}$/.test(name)) return undefined;
+  return (await loadCustomAgents(folders, CUSTOM_AGENT_PATTERNS.map((pattern) => pattern.replace('*', name))))[0];
 }
 
 /** The run's rules with the agent's text first (the Rules notice names its file). */

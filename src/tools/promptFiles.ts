@@ -8,7 +8,8 @@
 // and their kin) by what the editor shows when the command is sent. Its front
 // matter's `description` shows in the list, and its `mode: ask` (Copilot's;
 // `agent:` too) sends that message in Chat mode, `agent` or `edit` in Agent
-// mode, whatever the panel's toggle says. It is
+// mode, whatever the panel's toggle says; its `tools:` narrows the tools that
+// message may use (promptFileTools.ts). It is
 // repository text the user chose to send: it asks the model as a message the
 // user typed would (shown as theirs), and can open no approval.
 import * as path from 'node:path';

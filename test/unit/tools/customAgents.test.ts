@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { customAgentRule, loadCustomAgents } from '../../../src/tools/customAgents';
+import { customAgentRule, loadCustomAgent, loadCustomAgents } from '../../../src/tools/customAgents';
 import { RULE_FILE_CHAR_LIMIT } from '../../../src/tools/rulesFiles';
 import { fileWorkspaces } from './workspaceTestKit';
 
@@ -23,6 +23,12 @@ describe('custom agents', () => {
         { name: 'planner', file: '.github/chatmodes/planner.chatmode.md', description: 'Plans first', tools: ['search'], body: 'Write a plan.' },
       ],
     );
+    // One by name, as a run looks it up: only that name's files, the same precedence; a name that is a path is none.
+    assert.equal((await loadCustomAgent([{ path: root }], 'reviewer'))?.file, '.tandem/agents/reviewer.md');
+    assert.equal((await loadCustomAgent([{ path: root }], 'planner'))?.body, 'Write a plan.');
+    assert.equal(await loadCustomAgent([{ path: root }], 'nobody'), undefined);
+    assert.equal(await loadCustomAgent([{ path: root }], '../agents/reviewer'), undefined);
+    assert.equal(await loadCustomAgent([{ path: root }], '*'), undefined);
     const copilots = await loadCustomAgents([{ path: workspace({ '.github/agents/reviewer.agent.md': "---\ndescription: Reviews\ntools: ['codebase', 'problems']\n---\nReview the code.\n" }) }]);
     assert.deepEqual(copilots[0]?.tools, ['codebase', 'problems']);
   });
