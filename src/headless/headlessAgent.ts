@@ -19,6 +19,8 @@ import { EditJournal } from '../tools/editJournal';
 import { NodeWorkspaceHost } from '../tools/nodeWorkspaceHost';
 import type { Tool } from '../tools/tool';
 import { readWorkspaceRules } from '../tools/workspaceRules';
+import { customAgentForRun } from '../agent/customAgentRun';
+import { loadCustomAgent, withCustomAgent } from '../tools/customAgents';
 import { createWorkspaceTools } from '../tools/workspaceTools';
 import { createFetchUrlTool } from '../tools/fetchUrlTool';
 import { loadSettingsFile } from './settingsFile';
@@ -114,9 +116,10 @@ export async function startHeadlessAgent(options: HeadlessOptions): Promise<Head
       const modelOptions = { firstByteTimeoutMs: firstByteTimeoutFor(settings.maxExecutionSeconds) };
       const functionCallModel = createChatModel({ ...settings.functionCallModel, apiKey }, modelOptions);
       const answerModel = settings.singleModel ? functionCallModel : createChatModel({ ...settings.answerModel, apiKey }, modelOptions);
-      // The repository's rules, as the panel reads them: read anew for each run.
-      const rules = await readWorkspaceRules([{ folder, label: '' }], settings.rulesFiles);
-      return { settings, functionCallModel, answerModel, tools: tools(), policy, rules, log: settings.verbose ? log : undefined };
+      // The repository's rules and custom agent, as the panel reads them: read anew for each run.
+      const agent = await customAgentForRun(settings, tools(), (name) => loadCustomAgent([{ path: folder }], name), notice);
+      const rules = withCustomAgent(agent.agent, await readWorkspaceRules([{ folder, label: '' }], settings.rulesFiles));
+      return { settings: agent.settings, functionCallModel, answerModel, tools: agent.tools, policy, rules, log: settings.verbose ? log : undefined };
     },
     log,
   });

@@ -104,8 +104,9 @@ export function createAgUiHostService(context: AgUiHostContext, log: OutputLog):
         const functionCallModel = createModelFor(agentSettings.functionCallModel, agentSettings.maxExecutionSeconds);
         const answerModel = agentSettings.singleModel ? functionCallModel : createModelFor(agentSettings.answerModel, agentSettings.maxExecutionSeconds);
         // The panel's custom agent works here too: its text in the rules, its tools the only ones.
-        const { customAgentForRun } = await import('./customAgentRun');
-        const agent = await customAgentForRun(agentSettings, agentSettings.mode === 'chat' ? [] : toolsForTrust(context.tools()), notice);
+        const { customAgentForRun } = await import('../agent/customAgentRun');
+        const { workspaceCustomAgent } = await import('./workspaceCustomAgents');
+        const agent = await customAgentForRun(agentSettings, agentSettings.mode === 'chat' ? [] : toolsForTrust(context.tools()), workspaceCustomAgent, notice);
         return {
           settings: agent.settings,
           functionCallModel,

@@ -30,7 +30,8 @@ import type { RunEnding } from './followUpQueue';
 import { workspaceRulesNow } from './workspaceRulesReader';
 import { revertSummary } from '../tools/revertSummary';
 import { withCustomAgent } from '../tools/customAgents';
-import { customAgentForRun, narrowRunTools } from './customAgentRun';
+import { customAgentForRun, narrowRunTools } from '../agent/customAgentRun';
+import { workspaceCustomAgent } from './workspaceCustomAgents';
 import { usageLogLine } from '../protocol/usageFormat';
 import { editsInPlace, opensConversation, retryTarget, steeredInto } from '../protocol/retryTarget';
 
@@ -210,7 +211,7 @@ export class AgentSession implements vscode.Disposable {
       const answerModel = settings.singleModel ? functionCallModel : createModel(settings.answerModel, settings.maxExecutionSeconds);
       sources = this.deps.toolSources();
       // The custom agent's tools, then the slash command's: each can only take tools away.
-      const custom = await customAgentForRun(settings, settings.mode === 'agent' ? sources.tools() : [], (code, message, level) => this.notice(code, message, level), this.missingAgents);
+      const custom = await customAgentForRun(settings, settings.mode === 'agent' ? sources.tools() : [], workspaceCustomAgent, (code, message, level) => this.notice(code, message, level), this.missingAgents);
       settings = custom.settings;
       let tools = custom.tools;
       if (options?.tools) ({ tools, settings } = narrowRunTools(settings, tools, options.tools, 'its slash command', (code, message, level) => this.notice(code, message, level)));

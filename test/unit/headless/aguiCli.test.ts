@@ -262,6 +262,28 @@ it('headless approvals: by default a write is an interrupt the resume approves; 
   }
 });
 
+it('headless, the settings\' custom agent works as in VS Code: its text in the rules, its tools the only ones offered', { timeout: 60_000 }, async () => {
+  const model = await startScriptedModelServer({ turns: [{ model: 'fc', content: 'Ready to write.' }] });
+  try {
+    const folder = tempFolder();
+    mkdirSync(path.join(folder, '.tandem', 'agents'), { recursive: true });
+    writeFileSync(path.join(folder, '.tandem', 'agents', 'scribe.md'), "---\ntools: ['editFiles']\n---\nWrite, never run. SCRIBE-MARKER-5521\n");
+    const settings = path.join(tempFolder(), 'settings.json');
+    writeFileSync(settings, JSON.stringify({ 'tandem.functionCallModel.baseUrl': model.baseUrl, 'tandem.functionCallModel.model': 'fc', 'tandem.agent.customAgent': 'scribe' }));
+    const cli = await startCli(['--folder', folder, '--settings', settings]);
+    const agent = new HttpAgent({ url: cli.url, headers: { authorization: `Bearer ${cli.token}` }, initialMessages: [{ id: 'u1', role: 'user', content: 'Get ready.' }] });
+    const notices: string[] = [];
+    const run = await agent.runAgent({}, { onCustomEvent: ({ event }: any) => void (event.name === 'tandem.notice' && notices.push(event.value.message)) });
+    assert.deepEqual(run.result, { stopReason: 'noToolCall', answer: 'Ready to write.' });
+    const [request] = model.requests;
+    assert.match(String(request?.messages.find((message: { role: string }) => message.role === 'system')?.content), /The custom agent "scribe"[\s\S]*SCRIBE-MARKER-5521/);
+    assert.deepEqual(request?.tools?.map((tool: { function: { name: string } }) => tool.function.name).sort(), ['create_directory', 'delete_file', 'edit_file', 'write_file']);
+    assert.ok(notices.some((message) => message.startsWith('This message may use only the tools the custom agent "scribe" names: ')), notices.join(' | '));
+  } finally {
+    await model.close();
+  }
+});
+
 it('headless fetch_url: the site is an interrupt even with --approve all; approved, the page reaches the model as Markdown', { timeout: 60_000 }, async () => {
   const site = createServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });

@@ -1,14 +1,14 @@
 // The custom agent a run works as (`tandem.agent.customAgent`), for the
-// panel's runs and the AG-UI endpoint's alike: the agent as its file reads
-// now, and the run's tools narrowed to those it names (as a slash command's
-// `tools:` narrows them). A name with no file is said (once per `said` set)
-// and the run goes on without it.
-import type { AgentSettings } from '../agent/agentSettings';
-import { SUBAGENT_TOOL } from '../agent/subagentTool';
+// panel's runs, the AG-UI endpoint's in VS Code and the headless server's
+// alike: the agent as its file reads now (`load`: from VS Code's folders or
+// the served one), and the run's tools narrowed to those it names (as a slash
+// command's `tools:` narrows them). A name with no file is said (once per
+// `said` set) and the run goes on without it.
+import type { AgentSettings } from './agentSettings';
+import { SUBAGENT_TOOL } from './subagentTool';
 import { missingAgentMessage, type CustomAgent } from '../tools/customAgents';
 import { narrowedToolsMessage, narrowTools } from '../tools/promptFileTools';
 import type { Tool } from '../tools/tool';
-import { workspaceCustomAgent } from './workspaceCustomAgents';
 
 export interface CustomAgentRun {
   readonly agent: CustomAgent | undefined;
@@ -19,10 +19,16 @@ export interface CustomAgentRun {
 export type RunNotice = (code: 'toolsNamed' | 'customAgentMissing', message: string, level: 'info' | 'warning') => void;
 
 /** `offered`: the run's tools before the agent (none in Chat mode, where nothing is narrowed). */
-export async function customAgentForRun(settings: AgentSettings, offered: readonly Tool[], notice: RunNotice, said?: Set<string>): Promise<CustomAgentRun> {
+export async function customAgentForRun(
+  settings: AgentSettings,
+  offered: readonly Tool[],
+  load: (name: string) => Promise<CustomAgent | undefined>,
+  notice: RunNotice,
+  said?: Set<string>,
+): Promise<CustomAgentRun> {
   const name = settings.customAgent;
   if (!name) return { agent: undefined, tools: offered, settings };
-  const agent = await workspaceCustomAgent(name);
+  const agent = await load(name);
   if (agent === undefined) {
     if (!said?.has(name)) notice('customAgentMissing', missingAgentMessage(name), 'warning');
     said?.add(name);
