@@ -209,7 +209,9 @@ test('out of sight, the view says a run goes and how it ended: progress on its i
     // Seen: the badge goes.
     await tandemIcon.click();
     await waitFor(async () => (await tandemIcon.locator('.badge-content').innerText().catch(() => '')) === '', 'the badge to go once the view is seen', 10_000);
-    assert.match(await (await session.webview()).locator('[data-testid="answer"]').last().innerText(), /Answered while you looked away/);
+    // The view shown again may still be drawing the conversation: wait for its last answer.
+    const shown = await session.webview();
+    await waitFor(async () => /Answered while you looked away/.test(await shown.locator('[data-testid="answer"]').last().innerText().catch(() => '')), 'the answer in the view shown again', 10_000);
   } catch (error) {
     await session.screenshot('view-attention-failure').catch(() => undefined);
     console.error(await session.page.locator('.activitybar').innerHTML().catch(() => 'no activity bar'));
